@@ -1,0 +1,91 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Shared by every Swift target.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "ferry",
+    products: [
+        .library(name: "FerryCore", targets: ["FerryCore"]),
+        .library(name: "FerrySchemas", targets: ["FerrySchemas"]),
+        .library(name: "FerryFormats", targets: ["FerryFormats"]),
+        .library(name: "FerryPipeline", targets: ["FerryPipeline"]),
+        .executable(name: "ferry", targets: ["ferry"]),
+    ],
+    targets: [
+        // MARK: - C system libraries (headers and link flags come from pkg-config)
+
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+
+        // MARK: - Core model, schemas and migration
+
+        .target(name: "FerryCore", swiftSettings: swiftSettings),
+        .target(name: "FerrySchemas", dependencies: ["FerryCore", "CLibCrypto"], swiftSettings: swiftSettings),
+
+        // MARK: - Format adapters (one target per format; C dependencies stay inside their adapter)
+
+        .target(name: "FormatJSON", dependencies: ["FerryCore"], swiftSettings: swiftSettings),
+        .target(name: "FormatCSV", dependencies: ["FerryCore"], swiftSettings: swiftSettings),
+        .target(name: "FormatXML", dependencies: ["FerryCore", "CLibXML2"], swiftSettings: swiftSettings),
+        .target(
+            name: "FerryFormats",
+            dependencies: ["FerryCore", "FormatJSON", "FormatCSV", "FormatXML"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - Pipeline and command line
+
+        .target(
+            name: "FerryPipeline",
+            dependencies: ["FerryCore", "FerrySchemas", "FerryFormats"],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "FerryCLI", dependencies: ["FerryPipeline"], swiftSettings: swiftSettings),
+        .executableTarget(name: "ferry", dependencies: ["FerryCLI"], swiftSettings: swiftSettings),
+
+        // MARK: - Tests
+
+        .target(
+            name: "FerryTestSupport",
+            dependencies: ["FerryCore"],
+            path: "Tests/FerryTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore", "FerryTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FerrySchemasTests",
+            dependencies: ["FerrySchemas", "FerryTestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FormatJSONTests",
+            dependencies: ["FormatJSON", "FerryTestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FormatCSVTests",
+            dependencies: ["FormatCSV", "FerryTestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FormatXMLTests",
+            dependencies: ["FormatXML", "FerryTestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FerryCLITests",
+            dependencies: ["FerryCLI", "ferry", "FerryTestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A stream of input bytes that readers pull from in chunks: a file, standard input, an archive
+/// member or a decompressing filter. Readers never ask for the whole input at once.
+public protocol ByteSource: AnyObject {
+    /// Fills up to `buffer.count` bytes and returns how many were read; 0 means the end.
+    /// - Throws: `FerryError` with `unreadable-input` (or the format's own code) on a read failure.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Reads a file descriptor with `read(2)`, retrying on EINTR.
+public final class FileDescriptorSource: ByteSource {
+    public let descriptor: Int32
+    private let name: String
+    private let closesOnDeinit: Bool
+
+    /// Opens `path` read-only (`-` means standard input).
+    /// - Throws: `FerryError(.unreadableInput)` naming the path and the system's reason.
+    public init(path: String) throws {
+        if path == "-" {
+            self.descriptor = 0
+            self.closesOnDeinit = false
+        } else {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw FerryError(.unreadableInput, "cannot open: \(String(cString: strerror(errno)))",
+                                 at: SourceLocation(file: path))
+            }
+            self.descriptor = fd
+            self.closesOnDeinit = true
+        }
+        self.name = path
+    }
+
+    /// Wraps an open descriptor; `closesOnDeinit` says whether this object owns it.
+    public init(descriptor: Int32, name: String, closesOnDeinit: Bool) {
+        self.descriptor = descriptor
+        self.name = name
+        self.closesOnDeinit = closesOnDeinit
+    }
+
+    deinit {
+        if closesOnDeinit { close(descriptor) }
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            #if canImport(Glibc)
+            let n = Glibc.read(descriptor, base, buffer.count)
+            #else
+            let n = Darwin.read(descriptor, base, buffer.count)
+            #endif
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw FerryError(.unreadableInput, "read failed: \(String(cString: strerror(errno)))",
+                             at: SourceLocation(file: name))
+        }
+    }
+}
+
+/// Serves bytes held in memory (tests, small spooled members).
+public final class MemorySource: ByteSource {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public convenience init(_ text: String) { self.init(Array(text.utf8)) }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = min(buffer.count, bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + count)]))
+        }
+        offset += count
+        return count
+    }
+}
+
+extension ByteSource {
+    /// Reads everything that is left. Only for inputs known to be small (manifests, tests).
+    public func readAll(limit: Int = .max) throws -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try read(into: $0) }
+            if n == 0 { return result }
+            result.append(contentsOf: chunk[0..<n])
+            if result.count > limit {
+                throw FerryError(.tooLarge, "input is larger than \(limit) bytes")
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// Pulls records from one input, one at a time (DESIGN.md "Data flow"). Never holds the whole input.
+public protocol RecordReader: AnyObject {
+    /// What the input declares about itself. Readers fill it as they meet it (a JSON envelope's
+    /// `domain` key, a JSON Lines header line); it is complete once the first record is returned
+    /// or `next()` returned nil.
+    var header: DatasetHeader { get }
+
+    /// The next record, or nil at the end.
+    ///
+    /// A bad record in a format with records of its own (a CSV row, a JSON Lines line, an XML
+    /// record element) is reported to the reader's `DiagnosticLog` and skipped; reading resumes at
+    /// the next one.
+    /// - Throws: `FerryError` when reading cannot go on (a broken single JSON document, a read
+    ///   failure, nesting past the limit).
+    func next() throws -> Record?
+}
+
+/// Pushes records into one output. Records of a collection arrive in order; collections may
+/// interleave, and writers that need canonical collection order spool to temporary files.
+public protocol RecordWriter: AnyObject {
+    /// Writes one record. `record.collection` names its collection.
+    /// - Throws: `FerryError(.outputUnwritable)` on a write failure; other codes for a value the
+    ///   format cannot hold (NaN in JSON).
+    func write(_ record: Record) throws
+
+    /// Completes the output (closing brackets, spooled collections, trailers) and flushes the sink.
+    /// Nothing written before `finish()` is a complete document.
+    func finish() throws
+}
+
+/// The reading half of a format adapter.
+public protocol FormatReader: Sendable {
+    /// Starts reading `source`. Recoverable problems go to `log`.
+    /// - Throws: `FerryError` when the input cannot even start (an empty file, a bad encoding).
+    func makeReader(_ source: any ByteSource, options: ReadOptions, log: DiagnosticLog) throws -> any RecordReader
+}
+
+/// The writing half of a format adapter.
+public protocol FormatWriter: Sendable {
+    /// Starts writing to `sink`.
+    func makeWriter(_ sink: any ByteSink, options: WriteOptions) throws -> any RecordWriter
+}
+
+/// One format as the registry lists it.
+public struct FormatDescriptor: Sendable {
+    /// The name used with `--from` / `--to` (`json`, `jsonl`, `csv`, `xml`, `tar`).
+    public var name: String
+    /// File name endings, without the dot, lower-case (`json`; `tar.gz` for compound ones).
+    public var extensions: [String]
+    /// A one-line description for `ferry formats`.
+    public var summary: String
+    /// True when one file holds one collection only (CSV): folder output writes one file each.
+    public var isSingleCollection: Bool
+    /// True when the format is a container of other files (bundles), not a stream of bytes.
+    public var isContainer: Bool
+    public var reader: (any FormatReader)?
+    public var writer: (any FormatWriter)?
+
+    public init(
+        name: String, extensions: [String], summary: String, isSingleCollection: Bool = false,
+        isContainer: Bool = false, reader: (any FormatReader)?, writer: (any FormatWriter)?
+    ) {
+        self.name = name
+        self.extensions = extensions
+        self.summary = summary
+        self.isSingleCollection = isSingleCollection
+        self.isContainer = isContainer
+        self.reader = reader
+        self.writer = writer
+    }
+}
+
+/// The formats Ferry knows, looked up by name or by file name. `FerryFormats` builds the list of
+/// built-ins (`FormatRegistry.builtIn`); Swift programs can add their own descriptors.
+public struct FormatRegistry: Sendable {
+    public private(set) var formats: [FormatDescriptor]
+
+    public init(_ formats: [FormatDescriptor]) { self.formats = formats }
+
+    /// Adds (or replaces, by name) a format.
+    public mutating func register(_ descriptor: FormatDescriptor) {
+        formats.removeAll { $0.name == descriptor.name }
+        formats.append(descriptor)
+    }
+
+    /// The format named `name` (case-insensitive), also matching an extension (`yml` for `yaml`).
+    public func format(named name: String) -> FormatDescriptor? {
+        let key = name.lowercased()
+        return formats.first { $0.name == key } ?? formats.first { $0.extensions.contains(key) }
+    }
+
+    /// The format whose extension ends `path`, longest extension first (`x.tar.gz` is `tar.gz`,
+    /// not `gz`); nil when none matches.
+    public func format(forPath path: String) -> FormatDescriptor? {
+        let lower = path.lowercased()
+        var best: (FormatDescriptor, Int)?
+        for format in formats {
+            for ext in format.extensions where lower.hasSuffix("." + ext) {
+                if let current = best, current.1 >= ext.count { continue }
+                best = (format, ext.count)
+            }
+        }
+        return best?.0
+    }
+}

@@ -1,0 +1,76 @@
+/// Options that readers take. Format-specific ones are ignored by formats they do not concern.
+public struct ReadOptions: Sendable {
+    /// The input's name used in locations (`notes.csv`, `-` for standard input).
+    public var fileName: String?
+    /// The archive member being read, for locations.
+    public var member: String?
+    /// `--collection`: the collection of records that do not name one (a CSV file, a JSON Lines
+    /// line without `$collection`, a top-level JSON array).
+    public var collection: String?
+    /// `--domain` / `--schema-version` given on the command line, for formats that need them to read
+    /// (none of the built-ins do; they are passed for external adapters).
+    public var header: DatasetHeader
+    /// CSV: the field delimiter (`,`, `;`, tab); nil detects it from the header line.
+    public var delimiter: UInt8?
+    /// CSV: false with `--no-header` (columns are then named `1`, `2`, ...).
+    public var hasHeader: Bool
+    /// CSV: `--null TOKEN`, an unquoted cell read as absent.
+    public var nullToken: String?
+    /// `--encoding`: the input's character encoding (`utf-8`, `utf-16`, `latin1`, ...); nil means
+    /// UTF-8 unless the input declares another (a BOM, an XML declaration).
+    public var encoding: String?
+    /// CSV schema-free: `--infer-types` reads numbers and booleans as such, not as strings.
+    public var inferTypes: Bool
+    /// The deepest nesting accepted before `too-deep` (DESIGN.md "Limits").
+    public var maximumDepth: Int
+
+    public init(
+        fileName: String? = nil, member: String? = nil, collection: String? = nil,
+        header: DatasetHeader = DatasetHeader(), delimiter: UInt8? = nil, hasHeader: Bool = true,
+        nullToken: String? = nil, encoding: String? = nil, inferTypes: Bool = false, maximumDepth: Int = 512
+    ) {
+        self.fileName = fileName
+        self.member = member
+        self.collection = collection
+        self.header = header
+        self.delimiter = delimiter
+        self.hasHeader = hasHeader
+        self.nullToken = nullToken
+        self.encoding = encoding
+        self.inferTypes = inferTypes
+        self.maximumDepth = maximumDepth
+    }
+
+    /// The location of the input itself (file and member).
+    public var inputLocation: SourceLocation { SourceLocation(file: fileName, member: member) }
+}
+
+/// Options that writers take.
+public struct WriteOptions: Sendable {
+    /// The domain and version written into envelopes, header lines and `<dataset>`.
+    public var header: DatasetHeader
+    /// The dataset's collections in canonical order (SCHEMAS.md). Envelope writers write each of
+    /// them, empty ones as `[]`; records of collections not listed follow in first-seen order.
+    public var collections: [String]
+    /// The output's name used in errors.
+    public var fileName: String?
+    /// XML and JSON documents: indent (on by default; JSON Lines and CSV are never indented).
+    public var pretty: Bool
+    /// CSV: `--csv-safe` prefixes cells that start with `=`, `+`, `-`, `@`, tab or CR with `'`
+    /// (spreadsheet formula injection, OWASP "CSV Injection").
+    public var csvSafe: Bool
+    /// CSV: the delimiter to write.
+    public var delimiter: UInt8
+
+    public init(
+        header: DatasetHeader = DatasetHeader(), collections: [String] = [], fileName: String? = nil,
+        pretty: Bool = true, csvSafe: Bool = false, delimiter: UInt8 = UInt8(ascii: ",")
+    ) {
+        self.header = header
+        self.collections = collections
+        self.fileName = fileName
+        self.pretty = pretty
+        self.csvSafe = csvSafe
+        self.delimiter = delimiter
+    }
+}

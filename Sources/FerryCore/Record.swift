@@ -1,0 +1,58 @@
+/// Finds the line and column of a field inside one record, on demand.
+///
+/// Readers do not record a position for every value on the hot path; they hand each record a
+/// locator that can find one when a diagnostic needs it (the JSON reader rescans the record's own
+/// bytes, the CSV reader maps a field to its column).
+public protocol FieldLocating: Sendable {
+    /// The position of the value at `field` (a pointer relative to the record), or nil when the
+    /// field is absent. For an absent field the caller falls back to the record's own position.
+    func position(of field: JSONPointer) -> TextPosition?
+}
+
+/// One record read from an input: its value and where it came from.
+public struct Record: Sendable {
+    /// The collection it belongs to (`wineNotes`), nil when the input names none.
+    public var collection: String?
+    /// The document id given by the container rather than the record (Firestore exports keyed by
+    /// document id: `{"wordBooks": {"<id>": {...}}}`), nil when the record stands in an array.
+    public var documentID: String?
+    /// The record itself, usually an object.
+    public var value: Value
+    /// Where the record starts: file, member, line and column of its first byte, collection and
+    /// 0-based index in that collection.
+    public var location: SourceLocation
+    /// Finds the positions of fields inside the record, when the reader can.
+    public var locator: (any FieldLocating)?
+
+    public init(
+        collection: String?, documentID: String? = nil, value: Value, location: SourceLocation,
+        locator: (any FieldLocating)? = nil
+    ) {
+        self.collection = collection
+        self.documentID = documentID
+        self.value = value
+        self.location = location
+        self.locator = locator
+    }
+
+    /// The pointer of this record from the dataset root: `/<collection>/<index>`.
+    public var pointer: JSONPointer {
+        var tokens: [String] = []
+        if let collection { tokens.append(collection) }
+        if let index = location.recordIndex { tokens.append(String(index)) }
+        return JSONPointer(tokens: tokens)
+    }
+
+    /// The location of a field of this record: the record's location with `field` set to the
+    /// pointer from the dataset root, and the line and column of the field when the locator finds
+    /// it (else those of the record).
+    /// - Parameter field: a pointer relative to the record (`/tastes/0/value`).
+    public func location(of field: JSONPointer) -> SourceLocation {
+        var result = location
+        result.field = pointer.appending(field)
+        if let position = locator?.position(of: field) {
+            result.position = position
+        }
+        return result
+    }
+}
