@@ -61,11 +61,16 @@ public struct WriteOptions: Sendable {
     public var csvSafe: Bool
     /// CSV: the delimiter to write.
     public var delimiter: UInt8
+    /// The record type of each collection (`wineTastingNotes` -> `WineTastingNote`), for formats
+    /// that name records (XML elements). Collections not listed use the format's default name.
+    public var recordTypeNames: [String: String]
 
     public init(
         header: DatasetHeader = DatasetHeader(), collections: [String] = [], fileName: String? = nil,
-        pretty: Bool = true, csvSafe: Bool = false, delimiter: UInt8 = UInt8(ascii: ",")
+        pretty: Bool = true, csvSafe: Bool = false, delimiter: UInt8 = UInt8(ascii: ","),
+        recordTypeNames: [String: String] = [:]
     ) {
+        self.recordTypeNames = recordTypeNames
         self.header = header
         self.collections = collections
         self.fileName = fileName

@@ -1,0 +1,37 @@
+# Ferry: `make run` and `make test` do all the set-up a fresh Debian machine needs.
+SWIFT ?= swift
+APT_PACKAGES := pkg-config libxml2-dev libarchive-dev libssl-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+FERRY := .build/debug/ferry
+OUT := out
+
+.PHONY: deps build test run clean-out
+
+## deps: install the C libraries Ferry links (Debian packages), only when missing.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+## build: the ferry executable (debug, shared with the tests).
+build: deps
+	$(SWIFT) build --product ferry
+
+## test: every unit, corpus and command-line test.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## run: the main job on the samples: migrate V1 data to V2, then validate the result.
+run: build
+	@mkdir -p $(OUT)
+	$(FERRY) migrate Samples/notes-v1.json --to-version 2 -o $(OUT)/notes-v2.json
+	$(FERRY) validate $(OUT)/notes-v2.json
+	$(FERRY) migrate Samples/vocabulary-v1-node-firestore.json --to-version 2 -o $(OUT)/vocabulary-v2.json
+	$(FERRY) validate $(OUT)/vocabulary-v2.json
+	$(FERRY) inspect $(OUT)/vocabulary-v2.json
+
+clean-out:
+	rm -rf $(OUT)

@@ -1,0 +1,68 @@
+/// Parses arguments against a `CommandConfiguration`: `--name value`, `--name=value`, `-o value`,
+/// flags, `--` to end options, and `-` as a positional (standard input or output).
+public enum ArgumentParser {
+    /// Thrown (and caught by the entry point) when `--help` is given.
+    public struct HelpRequested: Error, Sendable {}
+
+    /// - Throws: `UsageError` for an unknown option (with the nearest known name), a missing value,
+    ///   or a positional count outside the command's range; `HelpRequested` for `--help`.
+    public static func parse(_ arguments: [String], for configuration: CommandConfiguration) throws -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let spec = configuration.options.first(where: { $0.names.contains(name) }) else {
+                throw UsageError(unknownOptionMessage(name, configuration: configuration))
+            }
+            if spec.key == "help" { throw HelpRequested() }
+            switch spec.kind {
+            case .flag:
+                if inlineValue != nil { throw UsageError("\(name) takes no value") }
+                parsed.flags.insert(spec.key)
+            case .single, .repeating:
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else { throw UsageError("\(name) needs a value (\(spec.valueName))") }
+                    value = arguments[index]
+                    index += 1
+                }
+                parsed.values[spec.key, default: []].append(value)
+            }
+        }
+        let count = parsed.positionals.count
+        if !configuration.argumentCount.contains(count) {
+            if count < configuration.argumentCount.lowerBound {
+                throw UsageError("missing \(configuration.arguments)")
+            }
+            throw UsageError("too many arguments: '\(parsed.positionals[configuration.argumentCount.upperBound])'")
+        }
+        return parsed
+    }
+
+    private static func unknownOptionMessage(_ name: String, configuration: CommandConfiguration) -> String {
+        let known = configuration.options.flatMap(\.names)
+        let nearest = known.min { EditDistance.between($0, name) < EditDistance.between($1, name) }
+        if let nearest, EditDistance.between(nearest, name) <= max(2, name.count / 3) {
+            return "unknown option '\(name)'; did you mean '\(nearest)'?"
+        }
+        return "unknown option '\(name)'"
+    }
+}

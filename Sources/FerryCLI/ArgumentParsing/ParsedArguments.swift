@@ -1,0 +1,32 @@
+/// What the parser found on the command line, looked up by option key (`output` for `-o`).
+public struct ParsedArguments: Sendable {
+    public var positionals: [String] = []
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+
+    /// True when the flag was given.
+    public func flag(_ key: String) -> Bool { flags.contains(key) }
+
+    /// The last value of a single-value option, or nil.
+    public func value(_ key: String) -> String? { values[key]?.last }
+
+    /// Every value of a repeating option, in order.
+    public func values(_ key: String) -> [String] { values[key] ?? [] }
+
+    /// The value parsed as an integer.
+    /// - Throws: `UsageError` naming the option when it is not an integer in `range`.
+    public func integer(_ key: String, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
+        guard let text = value(key) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError("--\(key) expects a whole number\(range.lowerBound > Int.min ? " from \(range.lowerBound)" : ""), not '\(text)'")
+        }
+        return number
+    }
+}
+
+/// A command line that does not fit the command: exit 2, with the usage line printed.
+public struct UsageError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,78 @@
+import FerryCore
+import FerryPipeline
+import FerrySchemas
+import Foundation
+
+/// The options every data command shares (DESIGN.md "Common options"), parsed into the request.
+struct CommonOptions {
+    static let specs: [OptionSpec] = [
+        OptionSpec(["--from"], .single, value: "FORMAT", help: "Input format (json, jsonl, csv, xml, ...); default: the extension, else the content."),
+        OptionSpec(["--domain"], .single, value: "DOMAIN", help: "Domain of the input: notes, pet-story or vocabulary; default: detected."),
+        OptionSpec(["--schema-version"], .single, value: "N", help: "Schema version of the input when it does not say."),
+        OptionSpec(["--collection"], .single, value: "NAME", help: "Collection of records that name none (a CSV file, a top-level array)."),
+        OptionSpec(["--date-strategy"], .single, value: "S", help: "How numeric dates are read: deferredToDate (default), secondsSince1970, millisecondsSince1970, iso8601."),
+        OptionSpec(["--time-zone"], .single, value: "ZONE", help: "IANA time zone for calendar days (default UTC; TZ is never read)."),
+        OptionSpec(["--strict"], help: "Make lossy migration steps errors."),
+        OptionSpec(["--lenient"], help: "Write the valid records and report the rest; fix what migration can."),
+        OptionSpec(["--delimiter"], .single, value: "CHAR", help: "CSV delimiter: ',', ';' or 'tab'; default: detected from the header line."),
+        OptionSpec(["--no-header"], help: "CSV input has no header row (columns are named 1, 2, ...)."),
+        OptionSpec(["--null"], .single, value: "TOKEN", help: "CSV cell text read as absent (e.g. NA)."),
+        OptionSpec(["--encoding"], .single, value: "NAME", help: "Input encoding: utf-8 (default), utf-16, latin1, windows-1252."),
+        OptionSpec(["--infer-types"], help: "Schema-free CSV: read numbers and booleans as such, not as strings."),
+        OptionSpec(["--max-errors"], .single, value: "N", help: "Print at most N errors and warnings; the counts stay exact."),
+        OptionSpec(["--quiet", "-q"], help: "Print errors only; no summary, no progress."),
+        OptionSpec(["--verbose", "-v"], help: "Print notes and per-input details."),
+    ]
+
+    var quiet: Bool
+    var verbose: Bool
+    var maxErrors: Int?
+
+    /// Fills the request's shared fields from the arguments.
+    /// - Throws: `UsageError` for an unknown domain, date strategy, time zone or delimiter, or
+    ///   `--strict` with `--lenient`.
+    init(_ arguments: ParsedArguments, into request: inout ConversionRequest) throws {
+        quiet = arguments.flag("quiet")
+        verbose = arguments.flag("verbose")
+        maxErrors = try arguments.integer("max-errors", in: 0...Int.max)
+        request.inputFormat = arguments.value("from")
+        if let domain = arguments.value("domain") {
+            guard let parsed = Domain(rawValue: domain) else {
+                throw UsageError("unknown domain '\(domain)'; domains: \(Domain.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            request.domain = parsed
+        }
+        request.sourceVersion = try arguments.integer("schema-version", in: 1...Int.max)
+        request.read.collection = arguments.value("collection")
+        if let strategy = arguments.value("date-strategy") {
+            guard let parsed = DateStrategy(rawValue: strategy) else {
+                throw UsageError("unknown date strategy '\(strategy)'; use deferredToDate, secondsSince1970, millisecondsSince1970 or iso8601")
+            }
+            request.processing.dateStrategy = parsed
+        }
+        if let zone = arguments.value("time-zone") {
+            guard TimeZone(identifier: zone) != nil else { throw UsageError("unknown time zone '\(zone)'; use an IANA name such as Asia/Tokyo") }
+            request.processing.timeZone = zone
+        }
+        if arguments.flag("strict") && arguments.flag("lenient") { throw UsageError("--strict and --lenient exclude each other") }
+        if arguments.flag("strict") { request.processing.mode = .strict }
+        if arguments.flag("lenient") { request.processing.mode = .lenient }
+        if let delimiter = arguments.value("delimiter") {
+            request.read.delimiter = try Self.delimiter(delimiter)
+            request.write.delimiter = request.read.delimiter ?? UInt8(ascii: ",")
+        }
+        request.read.hasHeader = !arguments.flag("no-header")
+        request.read.nullToken = arguments.value("null")
+        request.read.encoding = arguments.value("encoding")
+        request.read.inferTypes = arguments.flag("infer-types")
+        request.read.header = DatasetHeader(domain: request.domain?.rawValue, schemaVersion: request.sourceVersion)
+    }
+
+    private static func delimiter(_ text: String) throws -> UInt8 {
+        switch text {
+        case "tab", "\\t", "\t": return 0x09
+        case ",", ";", "|": return text.utf8.first ?? UInt8(ascii: ",")
+        default: throw UsageError("--delimiter takes ',', ';', '|' or 'tab', not '\(text)'")
+        }
+    }
+}

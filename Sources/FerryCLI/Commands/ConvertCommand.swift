@@ -1,0 +1,83 @@
+import FerryCore
+import FerryFormats
+import FerryPipeline
+
+/// `ferry convert INPUT... [-o OUT] [--to FORMAT] [--to-version N]`.
+struct ConvertCommand: FerryCommand {
+    static let configuration = CommandConfiguration(
+        name: "convert",
+        abstract: "Convert data between formats, and migrate it with --to-version.",
+        discussion: """
+            Output format: --to, else the extension of -o, else the input's format. -o ending in / (or an
+            existing folder) writes a folder: one <collection>.csv per collection for CSV. No -o, or -o -,
+            writes to standard output. Without --to-version the schema version is kept.
+            A file of no known domain converts as plain records (schema-free), like Miller.
+            The output is written to a temporary file and renamed into place only when complete: on an
+            error nothing is written (--lenient writes the valid records) and the previous file stays.
+            --csv-safe prefixes CSV cells that start with =, +, -, @, tab or CR with ' so spreadsheets do
+            not run them as formulas (CSV injection).
+            """ + "\n\n" + FerryMain.exitCodesHelp,
+        arguments: "INPUT...", argumentCount: 1...Int.max,
+        options: [
+            OptionSpec(["--output", "-o"], .single, value: "OUT", help: "Output file or folder (DIR/); - or none: standard output."),
+            OptionSpec(["--to"], .single, value: "FORMAT", help: "Output format: json, jsonl, csv, xml, ..."),
+            OptionSpec(["--to-version"], .single, value: "N", help: "Migrate to schema version N (no down-migration)."),
+            OptionSpec(["--csv-safe"], help: "CSV output: prefix cells starting with = + - @ tab CR with ' (formula injection)."),
+            OptionSpec(["--compact"], help: "JSON and XML documents: no indentation."),
+        ] + CommonOptions.specs)
+
+    var request: ConversionRequest
+    var common: CommonOptions
+
+    init(_ arguments: ParsedArguments) throws {
+        try self.init(arguments, action: .convert)
+    }
+
+    init(_ arguments: ParsedArguments, action: ConversionRequest.Action) throws {
+        var request = ConversionRequest(action: action, inputs: arguments.positionals)
+        common = try CommonOptions(arguments, into: &request)
+        request.output = arguments.value("output")
+        request.outputFormat = arguments.value("to")
+        if let format = request.outputFormat, FormatRegistry.builtIn.format(named: format) == nil {
+            throw UsageError("unknown output format '\(format)'; `ferry formats` lists them")
+        }
+        request.targetVersion = try arguments.integer("to-version", in: 1...Int.max)
+        request.write.csvSafe = arguments.flag("csv-safe")
+        request.write.pretty = !arguments.flag("compact")
+        self.request = request
+    }
+
+    func run() throws -> ExitStatus {
+        try ConversionRunner(common: common).run(request)
+    }
+}
+
+/// `ferry migrate INPUT... --to-version N [-o OUT] [--dry-run]`.
+struct MigrateCommand: FerryCommand {
+    static let configuration = CommandConfiguration(
+        name: "migrate",
+        abstract: "Migrate data to another schema version (V1 -> V2), keeping its format.",
+        discussion: """
+            Runs the migration plan of the data's domain (SCHEMAS.md): lossy steps are warnings (errors with
+            --strict); --lenient fixes what can be fixed and reports it. --dry-run reads, migrates and
+            validates, reports what would be written, and writes nothing.
+            """ + "\n\n" + FerryMain.exitCodesHelp,
+        arguments: "INPUT...", argumentCount: 1...Int.max,
+        options: [
+            OptionSpec(["--to-version"], .single, value: "N", help: "The schema version to migrate to (required)."),
+            OptionSpec(["--output", "-o"], .single, value: "OUT", help: "Output file or folder (DIR/); - or none: standard output."),
+            OptionSpec(["--to"], .single, value: "FORMAT", help: "Output format; default: the input's."),
+            OptionSpec(["--dry-run"], help: "Migrate and validate, write nothing."),
+            OptionSpec(["--csv-safe"], help: "CSV output: prefix cells starting with = + - @ tab CR with '."),
+            OptionSpec(["--compact"], help: "JSON and XML documents: no indentation."),
+        ] + CommonOptions.specs)
+
+    var convert: ConvertCommand
+
+    init(_ arguments: ParsedArguments) throws {
+        guard arguments.value("to-version") != nil else { throw UsageError("migrate needs --to-version N") }
+        convert = try ConvertCommand(arguments, action: arguments.flag("dry-run") ? .dryRun : .convert)
+    }
+
+    func run() throws -> ExitStatus { try convert.run() }
+}

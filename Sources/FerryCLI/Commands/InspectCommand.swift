@@ -1,0 +1,60 @@
+import FerryCore
+import FerryFormats
+import FerryPipeline
+
+/// `ferry inspect INPUT [--json]`: format, domain, version, collections and counts.
+struct InspectCommand: FerryCommand {
+    static let configuration = CommandConfiguration(
+        name: "inspect",
+        abstract: "Describe an input: format, domain and version (or schema-free), collections and counts.",
+        discussion: "Reads the whole input; problems are counted, not printed (run `ferry validate` for them).\n\n"
+            + FerryMain.exitCodesHelp,
+        arguments: "INPUT", argumentCount: 1...1,
+        options: [OptionSpec(["--json"], help: "Print the description as JSON.")] + CommonOptions.specs)
+
+    var request: ConversionRequest
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        var request = ConversionRequest(action: .validate, inputs: arguments.positionals)
+        _ = try CommonOptions(arguments, into: &request)
+        json = arguments.flag("json")
+        self.request = request
+    }
+
+    func run() throws -> ExitStatus {
+        guard let report = Converter(registry: .builtIn).run(request, report: { _ in }).first else { return .internalError }
+        if let fatal = report.diagnostics.first(where: { $0.severity == .error && $0.exitStatus > .invalidData }) {
+            StandardError.write(fatal.description + "\n")
+            return fatal.exitStatus
+        }
+        StandardOutput.write(json ? Self.json(report) : Self.text(report))
+        return .success
+    }
+
+    private static func text(_ report: DatasetReport) -> String {
+        var out = "input:       \(report.input)\nformat:      \(report.format)\n"
+        if let domain = report.domain {
+            out += "domain:      \(domain.rawValue)\nversion:     \(report.sourceVersion.map(String.init) ?? "?")\n"
+        } else {
+            out += "domain:      none (schema-free records)\n"
+        }
+        out += "collections:\n"
+        for collection in report.collections {
+            out += "  \(collection.name.isEmpty ? "(records)" : collection.name): \(collection.count)\n"
+        }
+        out += "records:     \(report.recordCount)\nproblems:    \(report.errorCount) errors, \(report.warningCount) warnings\n"
+        return out
+    }
+
+    private static func json(_ report: DatasetReport) -> String {
+        var out = "{\n  \"input\": \(ReportFormat.quote(report.input)),\n  \"format\": \(ReportFormat.quote(report.format)),\n"
+        out += "  \"schemaFree\": \(report.domain == nil),\n"
+        out += "  \"domain\": \(report.domain.map { ReportFormat.quote($0.rawValue) } ?? "null"),\n"
+        out += "  \"schemaVersion\": \(report.sourceVersion.map(String.init) ?? "null"),\n  \"collections\": {"
+        out += report.collections.map { "\n    \(ReportFormat.quote($0.name)): \($0.count)" }.joined(separator: ",")
+        out += report.collections.isEmpty ? "},\n" : "\n  },\n"
+        out += "  \"records\": \(report.recordCount),\n  \"errors\": \(report.errorCount),\n  \"warnings\": \(report.warningCount)\n}\n"
+        return out
+    }
+}

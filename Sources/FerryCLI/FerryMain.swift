@@ -1,0 +1,94 @@
+import FerryCore
+import FerryPipeline
+
+/// The `ferry` command line as a library: the executable's `main.swift` only calls `run`.
+public enum FerryMain {
+    /// The version printed by `--version`.
+    public static let version = "0.1.0"
+
+    static var commands: [any FerryCommand.Type] {
+        [ConvertCommand.self, MigrateCommand.self, ValidateCommand.self, InspectCommand.self, FormatsCommand.self]
+    }
+
+    /// The exit codes, printed in every `--help` (DESIGN.md "Exit codes").
+    static let exitCodesHelp = """
+        EXIT CODES (for several inputs the highest wins):
+          0   done (warnings allowed)
+          1   invalid data, or lossy under --strict
+          2   usage: a bad flag, argument or filter
+          3   an input unreadable or malformed
+          4   unknown format, domain or version (no down-migration)
+          5   the output is not writable
+          70  internal error
+        """
+
+    /// Runs the command line and returns the process exit status.
+    /// - Parameter arguments: the arguments after the program name.
+    public static func run(_ arguments: [String]) -> Int32 {
+        SignalHandling.install()
+        guard let name = arguments.first else {
+            StandardError.write(overview)
+            return ExitStatus.usage.rawValue
+        }
+        switch name {
+        case "--help", "-h", "help":
+            if arguments.count > 1, let command = commands.first(where: { $0.configuration.name == arguments[1] }) {
+                StandardOutput.write(HelpFormatter.help(command.configuration))
+            } else {
+                StandardOutput.write(overview)
+            }
+            return 0
+        case "--version":
+            StandardOutput.write("ferry \(version)\n")
+            return 0
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.configuration.name == name }) else {
+            let names = commands.map { $0.configuration.name }
+            let nearest = names.min { EditDistance.between($0, name) < EditDistance.between($1, name) }
+            let hint = nearest.map { EditDistance.between($0, name) <= 2 ? "; did you mean '\($0)'?" : "" } ?? ""
+            StandardError.write("ferry: error: unknown command '\(name)'\(hint)\n\n" + overview)
+            return ExitStatus.usage.rawValue
+        }
+        return run(command, Array(arguments.dropFirst())).rawValue
+    }
+
+    private static func run(_ type: any FerryCommand.Type, _ arguments: [String]) -> ExitStatus {
+        let configuration = type.configuration
+        do {
+            let parsed = try ArgumentParser.parse(arguments, for: configuration)
+            let command = try type.init(parsed)
+            return try command.run()
+        } catch is ArgumentParser.HelpRequested {
+            StandardOutput.write(HelpFormatter.help(configuration))
+            return .success
+        } catch let error as UsageError {
+            StandardError.write("ferry \(configuration.name): error: \(error.message)\nusage: \(HelpFormatter.usage(configuration))\n"
+                + "See 'ferry \(configuration.name) --help'.\n")
+            return .usage
+        } catch let error as FerryError {
+            StandardError.write(error.diagnostic.description + "\n")
+            return error.exitStatus
+        } catch {
+            StandardError.write("ferry: error: unexpected error: \(error) [internal-error]\n")
+            return .internalError
+        }
+    }
+
+    static var overview: String {
+        var out = "OVERVIEW: Ferry converts, migrates and validates personal-app data (JSON, JSON Lines, CSV, XML).\n\n"
+        out += "USAGE: ferry <command> [options]\n\nCOMMANDS:\n"
+        for command in commands {
+            out += "  " + command.configuration.name.padding(to: 10) + command.configuration.abstract + "\n"
+        }
+        out += "\nSee 'ferry <command> --help' for a command's options. 'ferry --version' prints the version.\n\n"
+        return out + exitCodesHelp + "\n"
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,72 @@
+import FerryCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Prints diagnostics compiler-style on standard error as they are found (DESIGN.md "Errors"),
+/// up to `--max-errors`, then says how many it held back. Colour only on a terminal without `NO_COLOR`.
+public final class DiagnosticPrinter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let limit: Int?
+    private let quiet: Bool
+    private let color: Bool
+    private var printed = 0
+    private var heldBack = 0
+
+    /// - Parameters:
+    ///   - limit: the most errors and warnings to print (`--max-errors`); nil prints all.
+    ///   - quiet: `--quiet` prints errors only.
+    public init(limit: Int?, quiet: Bool) {
+        self.limit = limit
+        self.quiet = quiet
+        self.color = isatty(2) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+
+    /// Prints one diagnostic (or counts it as held back).
+    public func print(_ diagnostic: Diagnostic) {
+        if quiet && diagnostic.severity != .error { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if let limit, printed >= limit, diagnostic.severity != .note {
+            heldBack += 1
+            return
+        }
+        if diagnostic.severity != .note { printed += 1 }
+        StandardError.write(render(diagnostic) + "\n")
+    }
+
+    /// Says how many diagnostics `--max-errors` held back, if any.
+    public func finish() {
+        let count = lock.withLock { heldBack }
+        if count > 0 {
+            StandardError.write("ferry: \(count) more diagnostic\(count == 1 ? "" : "s") held back by --max-errors\n")
+        }
+    }
+
+    private func render(_ diagnostic: Diagnostic) -> String {
+        guard color else { return diagnostic.description }
+        let prefix = diagnostic.location.description
+        let severityColor: String
+        switch diagnostic.severity {
+        case .error: severityColor = "\u{1B}[1;31m"
+        case .warning: severityColor = "\u{1B}[1;35m"
+        case .note: severityColor = "\u{1B}[1;36m"
+        }
+        return "\u{1B}[1m\(prefix.isEmpty ? "ferry" : prefix):\u{1B}[0m \(severityColor)\(diagnostic.severity.rawValue):\u{1B}[0m \(diagnostic.message) [\(diagnostic.code.rawValue)]"
+    }
+}
+
+/// Unbuffered writes to standard error and standard output.
+public enum StandardError {
+    public static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+enum StandardOutput {
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

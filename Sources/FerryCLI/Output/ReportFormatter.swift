@@ -1,0 +1,119 @@
+import FerryCore
+import FerryPipeline
+import Foundation
+
+/// Machine-readable reports of a validation or conversion for CI (`--report`).
+enum ReportFormat: String, CaseIterable {
+    /// Compiler-style lines (the default, printed as found).
+    case text
+    /// `{"valid", "errors", "warnings", "files": [{"path", "diagnostics": [...]}]}`.
+    case json
+    /// JUnit XML: one test case per input, failing when it has errors.
+    case junit
+    /// GitHub Actions workflow commands: `::error file=..,line=..,col=..::message`.
+    case github
+
+    /// Renders the whole report.
+    func render(_ reports: [DatasetReport]) -> String {
+        switch self {
+        case .text: return reports.flatMap(\.diagnostics).map { $0.description + "\n" }.joined()
+        case .json: return Self.json(reports)
+        case .junit: return Self.junit(reports)
+        case .github: return Self.github(reports)
+        }
+    }
+
+    private static func json(_ reports: [DatasetReport]) -> String {
+        let errors = reports.reduce(0) { $0 + $1.errorCount }
+        let warnings = reports.reduce(0) { $0 + $1.warningCount }
+        var out = "{\n  \"valid\": \(errors == 0),\n  \"errors\": \(errors),\n  \"warnings\": \(warnings),\n  \"files\": ["
+        for (i, report) in reports.enumerated() {
+            out += (i == 0 ? "\n" : ",\n") + "    {\n      \"path\": \(quote(report.input)),\n"
+            out += "      \"valid\": \(report.errorCount == 0),\n      \"records\": \(report.recordCount),\n      \"diagnostics\": ["
+            for (j, d) in report.diagnostics.enumerated() {
+                out += (j == 0 ? "\n" : ",\n") + "        {\"severity\": \(quote(d.severity.rawValue)), \"code\": \(quote(d.code.rawValue)), "
+                out += "\"message\": \(quote(d.message)), \"location\": \(location(d.location))}"
+            }
+            out += report.diagnostics.isEmpty ? "]\n    }" : "\n      ]\n    }"
+        }
+        out += reports.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
+        return out
+    }
+
+    private static func location(_ l: SourceLocation) -> String {
+        var parts: [String] = []
+        if let file = l.file { parts.append("\"file\": \(quote(file))") }
+        if let member = l.member { parts.append("\"member\": \(quote(member))") }
+        if let line = l.line { parts.append("\"line\": \(line)") }
+        if let column = l.column { parts.append("\"column\": \(column)") }
+        if let collection = l.collection { parts.append("\"collection\": \(quote(collection))") }
+        if let index = l.recordIndex { parts.append("\"record\": \(index)") }
+        if let field = l.field { parts.append("\"field\": \(quote(field.description))") }
+        return "{" + parts.joined(separator: ", ") + "}"
+    }
+
+    private static func junit(_ reports: [DatasetReport]) -> String {
+        let failures = reports.filter { $0.errorCount > 0 }.count
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites tests=\"\(reports.count)\" failures=\"\(failures)\">\n"
+        out += "  <testsuite name=\"ferry\" tests=\"\(reports.count)\" failures=\"\(failures)\">\n"
+        for report in reports {
+            out += "    <testcase classname=\"ferry\" name=\(xmlQuote(report.input))"
+            let errors = report.diagnostics.filter { $0.severity == .error }
+            if errors.isEmpty {
+                out += "/>\n"
+                continue
+            }
+            out += ">\n      <failure message=\(xmlQuote("\(errors.count) error\(errors.count == 1 ? "" : "s")"))>"
+            out += xmlEscape(errors.map(\.description).joined(separator: "\n"))
+            out += "</failure>\n    </testcase>\n"
+        }
+        out += "  </testsuite>\n</testsuites>\n"
+        return out
+    }
+
+    private static func github(_ reports: [DatasetReport]) -> String {
+        var out = ""
+        for d in reports.flatMap(\.diagnostics) where d.severity != .note {
+            var properties: [String] = []
+            if let file = d.location.file { properties.append("file=\(githubEscape(file, property: true))") }
+            if let line = d.location.line { properties.append("line=\(line)") }
+            if let column = d.location.column { properties.append("col=\(column)") }
+            properties.append("title=\(githubEscape(d.code.rawValue, property: true))")
+            out += "::\(d.severity == .error ? "error" : "warning") \(properties.joined(separator: ","))::\(githubEscape(d.message, property: false))\n"
+        }
+        return out
+    }
+
+    /// A JSON string literal.
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let s where s.value < 0x20: out += String(format: "\\u%04x", s.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    private static func xmlEscape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    private static func xmlQuote(_ text: String) -> String { "\"" + xmlEscape(text) + "\"" }
+
+    /// GitHub's workflow command escaping: `%`, CR, LF always; `:` and `,` in properties.
+    private static func githubEscape(_ text: String, property: Bool) -> String {
+        var out = text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+        if property { out = out.replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C") }
+        return out
+    }
+}

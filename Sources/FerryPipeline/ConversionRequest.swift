@@ -1,0 +1,75 @@
+import FerryCore
+import FerrySchemas
+
+/// What one `ferry convert | migrate | validate | inspect` asks for (DESIGN.md "Command line").
+public struct ConversionRequest: Sendable {
+    /// What happens to the records read.
+    public enum Action: Sendable {
+        /// Read, process, write the output.
+        case convert
+        /// Read and process; write nothing (`migrate --dry-run`).
+        case dryRun
+        /// Read and process at the input's own version; write nothing.
+        case validate
+    }
+
+    public var action: Action
+    /// Input paths; `-` is standard input; a folder is one dataset of per-collection files.
+    public var inputs: [String]
+    /// `-o`: a file, a folder (ending in `/` or existing), `-` or nil for standard output.
+    public var output: String?
+    /// `--from`.
+    public var inputFormat: String?
+    /// `--to`.
+    public var outputFormat: String?
+    /// `--domain`.
+    public var domain: Domain?
+    /// `--schema-version`: the input's version when it does not say.
+    public var sourceVersion: Int?
+    /// `--to-version`; nil keeps the version.
+    public var targetVersion: Int?
+    /// Reader options (collection, CSV dialect, encoding).
+    public var read: ReadOptions
+    /// Processing options (strict/lenient, dates, time zone).
+    public var processing: ProcessingOptions
+    /// Writer options that come from flags (pretty, CSV safe mode, delimiter).
+    public var write: WriteOptions
+
+    public init(action: Action, inputs: [String]) {
+        self.action = action
+        self.inputs = inputs
+        self.read = ReadOptions()
+        self.processing = ProcessingOptions()
+        self.write = WriteOptions()
+    }
+}
+
+/// What happened to one input: detection, counts per collection, problems, where it went.
+public struct DatasetReport: Sendable {
+    /// Records of one collection.
+    public struct CollectionCount: Sendable, Hashable {
+        public var name: String
+        public var count: Int
+    }
+
+    public var input: String
+    /// The input's format (`json`, `csv`, ...).
+    public var format: String
+    /// The domain, nil for schema-free data.
+    public var domain: Domain?
+    public var sourceVersion: Int?
+    public var targetVersion: Int?
+    /// Records written (or that would be), per collection in canonical order.
+    public var collections: [CollectionCount]
+    public var errorCount: Int
+    public var warningCount: Int
+    /// The output path, `-` for standard output, nil when nothing was written.
+    public var output: String?
+    /// The worst exit status of this input.
+    public var status: ExitStatus
+    /// Every diagnostic of this input, in the order found.
+    public var diagnostics: [Diagnostic] = []
+
+    /// The total number of records.
+    public var recordCount: Int { collections.reduce(0) { $0 + $1.count } }
+}

@@ -1,0 +1,131 @@
+import FerryCore
+import FerrySchemas
+import Foundation
+
+/// Runs conversions, migrations and validations of whole inputs: reader -> domain processor ->
+/// writer, one record at a time (DESIGN.md "Data flow").
+public struct Converter: Sendable {
+    public let registry: FormatRegistry
+
+    public init(registry: FormatRegistry) {
+        self.registry = registry
+    }
+
+    /// Processes every input of `request`, each on its own, and reports each one.
+    /// - Parameter report: receives every diagnostic as it is found (the CLI prints them).
+    /// - Returns: one report per input, in input order. Never throws: a failing input is a report
+    ///   with its diagnostics and exit status, and the other inputs still run.
+    public func run(_ request: ConversionRequest, report: @escaping @Sendable (Diagnostic) -> Void) -> [DatasetReport] {
+        let target: OutputTarget
+        do {
+            target = try OutputTarget.resolve(request.action == .convert ? request.output : nil, inputs: request.inputs)
+        } catch {
+            let diagnostic = Self.diagnostic(for: error)
+            report(diagnostic)
+            return [DatasetReport(input: request.inputs.first ?? "-", format: "", collections: [], errorCount: 1,
+                                  warningCount: 0, status: diagnostic.exitStatus)]
+        }
+        return request.inputs.map { input in
+            let log = DiagnosticLog(onReport: report)
+            var result = DatasetReport(input: input, format: "", collections: [], errorCount: 0, warningCount: 0, status: .success)
+            do {
+                try convert(input, request: request, target: target, log: log, into: &result)
+            } catch {
+                log.report(Self.diagnostic(for: error))
+            }
+            result.errorCount = log.errorCount
+            result.warningCount = log.warningCount
+            result.status = log.exitStatus
+            result.diagnostics = log.diagnostics
+            return result
+        }
+    }
+
+    private func convert(
+        _ input: String, request: ConversionRequest, target: OutputTarget, log: DiagnosticLog, into result: inout DatasetReport
+    ) throws {
+        var readOptions = request.read
+        readOptions.fileName = input
+        let source = try DatasetSource(path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log)
+        result.format = source.formatName
+        let first = try source.next()
+        let plan = try DatasetPlan.make(request: request, source: source, first: first, log: log)
+        result.domain = plan.processor.map { _ in plan.domain } ?? nil
+        result.sourceVersion = plan.sourceVersion
+        result.targetVersion = plan.targetVersion
+
+        var router: OutputRouter?
+        if request.action == .convert {
+            router = try makeRouter(request: request, target: target, input: input, source: source, plan: plan)
+        }
+        var counts = CollectionCounter(order: plan.collections)
+        func emit(_ records: [Record]) throws {
+            for record in records {
+                counts.add(record.collection)
+                try router?.write(record)
+            }
+        }
+        do {
+            var next = first
+            while let record = next {
+                try emit(plan.processor?.process(record) ?? [record])
+                next = try source.next()
+            }
+            plan.processor?.finish()
+            result.collections = counts.counts
+            if log.hasErrors && request.processing.mode != .lenient {
+                router?.discard()
+                log.report(.note(.assumption, "nothing was written because of the errors above; --lenient writes the valid records",
+                                 at: SourceLocation(file: input)))
+                return
+            }
+            try router?.ensureOpened(collection: nil)
+            try router?.commit()
+            result.output = router.map { r in r.paths.isEmpty ? "-" : r.paths.joined(separator: ", ") }
+        } catch {
+            router?.discard()
+            result.collections = counts.counts
+            throw error
+        }
+    }
+
+    private func makeRouter(
+        request: ConversionRequest, target: OutputTarget, input: String, source: DatasetSource, plan: DatasetPlan
+    ) throws -> OutputRouter {
+        let formatName = request.outputFormat ?? target.formatName(registry: registry) ?? source.formatName
+        guard let format = registry.format(named: formatName), format.writer != nil else {
+            throw FerryError(.unknownFormat, "unknown output format '\(formatName)'; `ferry formats` lists them")
+        }
+        var options = request.write
+        options.header = plan.outputHeader
+        options.collections = plan.collections
+        options.recordTypeNames = plan.recordTypeNames
+        let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        return OutputRouter(target: target, format: format, options: options, stem: input == "-" ? "stdin" : stem,
+                            ownFolder: request.inputs.count > 1)
+    }
+
+    /// The diagnostic for an error thrown while converting.
+    static func diagnostic(for error: any Error) -> Diagnostic {
+        if let error = error as? FerryError { return error.diagnostic }
+        return .error(.internalError, "unexpected error: \(error)")
+    }
+}
+
+/// Counts records per collection, listing known collections first in canonical order.
+struct CollectionCounter {
+    private var order: [String]
+    private var table: [String: Int] = [:]
+
+    init(order: [String]) { self.order = order }
+
+    mutating func add(_ collection: String?) {
+        let name = collection ?? ""
+        if table[name] == nil, !order.contains(name) { order.append(name) }
+        table[name, default: 0] += 1
+    }
+
+    var counts: [DatasetReport.CollectionCount] {
+        order.map { DatasetReport.CollectionCount(name: $0, count: table[$0] ?? 0) }
+    }
+}

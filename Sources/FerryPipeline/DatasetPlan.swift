@@ -1,0 +1,46 @@
+import FerryCore
+import FerrySchemas
+
+/// What an input is (detected domain and version) and what to do with its records.
+struct DatasetPlan {
+    var domain: Domain?
+    var sourceVersion: Int?
+    var targetVersion: Int?
+    /// Nil for schema-free data: records pass through untouched.
+    var processor: DatasetProcessor?
+    /// The output's collections in canonical order.
+    var collections: [String]
+    var recordTypeNames: [String: String]
+    var outputHeader: DatasetHeader
+
+    /// Detects the input's domain and version (flags, then the input's header, then collection
+    /// names and field shapes) and sets up the processor.
+    /// - Throws: `FerryError(.unknownDomain)` when a version change is asked of data of no known
+    ///   domain, `.unknownVersion` for a down-migration or an unknown version.
+    static func make(request: ConversionRequest, source: DatasetSource, first: Record?, log: DiagnosticLog) throws -> DatasetPlan {
+        let collections = source.declaredCollections + [first?.collection].compactMap { $0 }
+        let detected = DomainDetector.detect(
+            domain: request.domain, version: request.sourceVersion, header: source.header,
+            collections: collections, sample: first?.value)
+        guard let detected else {
+            if request.domain != nil || request.targetVersion != nil {
+                throw FerryError(.unknownDomain, "cannot tell the domain and version of this input; name them with --domain and --schema-version",
+                                 at: SourceLocation(file: source.name))
+            }
+            return DatasetPlan(domain: nil, sourceVersion: source.header.schemaVersion, targetVersion: nil, processor: nil,
+                               collections: [], recordTypeNames: [:], outputHeader: source.header)
+        }
+        let target = request.action == .validate ? detected.version : (request.targetVersion ?? detected.version)
+        var options = request.processing
+        options.scalarsAsText = options.scalarsAsText || ["csv", "xml"].contains(source.formatName)
+        let processor = try DatasetProcessor(
+            domain: detected.domain, sourceVersion: detected.version, targetVersion: target, options: options, log: log)
+        let schema = processor.targetSchema
+        var names: [String: String] = [:]
+        for collection in schema.collections { names[collection.name] = collection.recordType.name }
+        return DatasetPlan(
+            domain: detected.domain, sourceVersion: detected.version, targetVersion: target, processor: processor,
+            collections: schema.collections.map(\.name), recordTypeNames: names,
+            outputHeader: DatasetHeader(domain: detected.domain.rawValue, schemaVersion: target))
+    }
+}

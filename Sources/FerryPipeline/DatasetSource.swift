@@ -1,0 +1,117 @@
+import FerryCore
+import Foundation
+
+/// One input as a stream of records: a file, standard input, or a folder whose files each hold a
+/// collection (`out/wineTastingNotes.csv`, the shape `ferry convert --to csv -o out/` writes).
+final class DatasetSource {
+    /// The input as the user named it.
+    let name: String
+    /// The format of the input's data files (`json`, `csv`, ...).
+    let formatName: String
+    /// Collections known before reading: the file stems of a folder input.
+    let declaredCollections: [String]
+
+    private var parts: [Part]
+    private var current: (any RecordReader)?
+    private let registry: FormatRegistry
+    private let options: ReadOptions
+    private let log: DiagnosticLog
+    private var mergedHeader = DatasetHeader()
+
+    struct Part {
+        var path: String
+        var displayName: String
+        var format: FormatDescriptor
+        var collection: String?
+        var source: (any ByteSource)?
+    }
+
+    /// The header declared by the inputs read so far.
+    var header: DatasetHeader {
+        var header = mergedHeader
+        if let current {
+            header.domain = header.domain ?? current.header.domain
+            header.schemaVersion = header.schemaVersion ?? current.header.schemaVersion
+        }
+        return header
+    }
+
+    /// Opens `path` (`-` for standard input). The format comes from `formatName` (`--from`), else
+    /// the file extension, else the first bytes.
+    /// - Throws: `FerryError` with `unreadable-input` or `unknown-format`.
+    init(path: String, formatName: String?, registry: FormatRegistry, options: ReadOptions, log: DiagnosticLog) throws {
+        self.name = path
+        self.registry = registry
+        self.options = options
+        self.log = log
+        var isFolder: ObjCBool = false
+        let exists = path != "-" && FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        if path != "-" && !exists {
+            throw FerryError(.unreadableInput, "no such file or folder", at: SourceLocation(file: path))
+        }
+        if isFolder.boolValue {
+            let parts = try Self.folderParts(path, formatName: formatName, registry: registry)
+            guard let first = parts.first else {
+                throw FerryError(.unknownFormat, "the folder holds no file of a known format", at: SourceLocation(file: path))
+            }
+            self.parts = parts
+            self.formatName = first.format.name
+            self.declaredCollections = parts.compactMap(\.collection)
+            return
+        }
+        let source: any ByteSource = try FileDescriptorSource(path: path)
+        var format = formatName.flatMap { registry.format(named: $0) }
+        if let formatName, format == nil {
+            throw FerryError(.unknownFormat, "unknown format '\(formatName)'; `ferry formats` lists them", at: SourceLocation(file: path))
+        }
+        var stream = source
+        if format == nil, path != "-" { format = registry.format(forPath: path) }
+        if format == nil {
+            let (head, replay) = try PrefixedSource.sniff(source)
+            stream = replay
+            format = registry.format(named: FormatSniffer.formatName(forHead: head))
+        }
+        guard let format, format.reader != nil else {
+            throw FerryError(.unknownFormat, "cannot tell the format; name it with --from", at: SourceLocation(file: path))
+        }
+        self.parts = [Part(path: path, displayName: path, format: format, collection: options.collection, source: stream)]
+        self.formatName = format.name
+        self.declaredCollections = []
+    }
+
+    /// The readable files of a folder, sorted by name, each named after its collection.
+    private static func folderParts(_ folder: String, formatName: String?, registry: FormatRegistry) throws -> [Part] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
+        var parts: [Part] = []
+        for name in names {
+            let path = (folder as NSString).appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            let format = formatName.flatMap { registry.format(named: $0) } ?? registry.format(forPath: name)
+            guard let format, format.reader != nil, !format.isContainer else { continue }
+            let stem = String(name.prefix { $0 != "." })
+            parts.append(Part(path: path, displayName: path, format: format, collection: stem, source: nil))
+        }
+        return parts
+    }
+
+    /// The next record of the input, moving through a folder's files in name order.
+    func next() throws -> Record? {
+        while true {
+            if let current {
+                if let record = try current.next() { return record }
+                mergedHeader.domain = mergedHeader.domain ?? current.header.domain
+                mergedHeader.schemaVersion = mergedHeader.schemaVersion ?? current.header.schemaVersion
+                self.current = nil
+            }
+            guard !parts.isEmpty else { return nil }
+            let part = parts.removeFirst()
+            var partOptions = options
+            partOptions.fileName = part.displayName
+            partOptions.collection = part.collection ?? options.collection
+            let source = try part.source ?? FileDescriptorSource(path: part.path)
+            guard let reader = part.format.reader else { continue }
+            current = try reader.makeReader(source, options: partOptions, log: log)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import FerryCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sends one input's output records to their writer (or, for one-collection formats in a folder,
+/// to one writer per collection) and makes the files appear only when all are complete.
+final class OutputRouter {
+    private let target: OutputTarget
+    private let format: FormatDescriptor
+    private let options: WriteOptions
+    private let stem: String
+    private let ownFolder: Bool
+    private var writers: [String: (writer: any RecordWriter, file: AtomicOutputFile?)] = [:]
+    private var writerOrder: [String] = []
+    private var standardOutput: FileDescriptorSink?
+
+    /// - Parameters:
+    ///   - stem: the input's name without extension, used for per-input files in a folder.
+    ///   - ownFolder: true when several inputs share the folder (each input then gets its own name).
+    init(target: OutputTarget, format: FormatDescriptor, options: WriteOptions, stem: String, ownFolder: Bool) {
+        self.target = target
+        self.format = format
+        self.options = options
+        self.stem = stem
+        self.ownFolder = ownFolder
+    }
+
+    /// The paths written (or to be written), in the order they were opened.
+    var paths: [String] { writerOrder.compactMap { writers[$0]?.file?.path } }
+
+    /// Writes a record to the writer of its destination, opening it on first use.
+    func write(_ record: Record) throws {
+        let key = routeKey(for: record)
+        if let entry = writers[key] {
+            try entry.writer.write(record)
+            return
+        }
+        if format.isSingleCollection, !writers.isEmpty, !perCollectionFiles {
+            throw FerryError(.usage, "\(format.name) holds one collection per file, and this dataset has several; write to a folder: -o DIR/")
+        }
+        let entry = try open(key)
+        writers[key] = entry
+        writerOrder.append(key)
+        try entry.writer.write(record)
+    }
+
+    /// Finishes every writer and renames every file into place.
+    func commit() throws {
+        do {
+            for key in writerOrder { try writers[key]?.writer.finish() }
+            try standardOutput?.flush()
+            for key in writerOrder { try writers[key]?.file?.commit() }
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    /// Drops every temporary file; previous outputs stay as they were.
+    func discard() {
+        for key in writerOrder { writers[key]?.file?.discard() }
+    }
+
+    /// Opens the writer when no record came at all, so an empty dataset still gives a document.
+    func ensureOpened(collection: String?) throws {
+        guard writers.isEmpty, !perCollectionFiles else { return }
+        let entry = try open("")
+        writers[""] = entry
+        writerOrder.append("")
+    }
+
+    private var perCollectionFiles: Bool {
+        if case .folder = target { return format.isSingleCollection }
+        return false
+    }
+
+    private func routeKey(for record: Record) -> String {
+        perCollectionFiles ? (record.collection ?? stem) : ""
+    }
+
+    private func open(_ key: String) throws -> (writer: any RecordWriter, file: AtomicOutputFile?) {
+        guard let writerFactory = format.writer else {
+            throw FerryError(.unknownFormat, "\(format.name) cannot be written")
+        }
+        let ext = format.extensions.first ?? format.name
+        var path: String
+        switch target {
+        case .standardOutput:
+            let sink = standardOutput ?? FileDescriptorSink(descriptor: 1, name: "-")
+            standardOutput = sink
+            var options = self.options
+            options.fileName = "-"
+            return (try writerFactory.makeWriter(sink, options: options), nil)
+        case .file(let file):
+            path = file
+        case .folder(let folder):
+            var base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+            if perCollectionFiles {
+                if ownFolder { base += "/" + stem }
+                path = base + "/" + key + "." + ext
+            } else {
+                path = base + "/" + stem + "." + ext
+            }
+            try makeFolder((path as NSString).deletingLastPathComponent)
+        }
+        let file = try AtomicOutputFile(path: path)
+        var options = self.options
+        options.fileName = path
+        do {
+            return (try writerFactory.makeWriter(file.sink, options: options), file)
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
+    private func makeFolder(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw FerryError(.outputUnwritable, "cannot create the folder: \(error.localizedDescription)", at: SourceLocation(file: path))
+        }
+    }
+}

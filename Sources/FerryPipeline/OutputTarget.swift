@@ -1,0 +1,43 @@
+import FerryCore
+import Foundation
+
+/// Where output goes, decided once from `-o` and the inputs (DESIGN.md "What goes where").
+enum OutputTarget: Equatable {
+    case standardOutput
+    case file(String)
+    /// A folder: `<collection>.csv` files for single-collection formats, or one file per input.
+    case folder(String)
+
+    /// Decides the target from `-o`.
+    /// - Throws: `UsageError`-like `FerryError(.usage)` when several inputs go to one file, or an
+    ///   output names an input.
+    static func resolve(_ output: String?, inputs: [String]) throws -> OutputTarget {
+        guard let output, output != "-" else {
+            if inputs.count > 1 {
+                throw FerryError(.usage, "several inputs need a folder output: -o DIR/")
+            }
+            return .standardOutput
+        }
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder)
+        let target: OutputTarget = output.hasSuffix("/") || (exists && isFolder.boolValue) ? .folder(output) : .file(output)
+        if case .file = target, inputs.count > 1 {
+            throw FerryError(.usage, "several inputs need a folder output: -o DIR/")
+        }
+        let outputPath = canonicalPath(output)
+        for input in inputs where input != "-" && canonicalPath(input) == outputPath {
+            throw FerryError(.usage, "the output '\(output)' is one of the inputs; inputs are never modified")
+        }
+        return target
+    }
+
+    /// The format named by the output's extension, if any.
+    func formatName(registry: FormatRegistry) -> String? {
+        if case .file(let path) = self { return registry.format(forPath: path)?.name }
+        return nil
+    }
+
+    private static func canonicalPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}
