@@ -20,6 +20,7 @@ let package = Package(
 
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
 
         // MARK: - Core model, schemas and migration
 
@@ -32,16 +33,25 @@ let package = Package(
         .target(name: "FormatCSV", dependencies: ["FerryCore"], swiftSettings: swiftSettings),
         .target(name: "FormatXML", dependencies: ["FerryCore", "CLibXML2"], swiftSettings: swiftSettings),
         .target(
-            name: "FerryFormats",
-            dependencies: ["FerryCore", "FormatJSON", "FormatCSV", "FormatXML"],
+            name: "FormatBundle",
+            dependencies: ["FerryCore", "CLibArchive", "CLibCrypto"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "FerryFormats",
+            dependencies: ["FerryCore", "FormatJSON", "FormatCSV", "FormatXML", "FormatBundle"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - Filter language
+
+        .target(name: "FerryFilter", dependencies: ["FerryCore"], swiftSettings: swiftSettings),
 
         // MARK: - Pipeline and command line
 
         .target(
             name: "FerryPipeline",
-            dependencies: ["FerryCore", "FerrySchemas", "FerryFormats"],
+            dependencies: ["FerryCore", "FerrySchemas", "FerryFormats", "FerryFilter"],
             swiftSettings: swiftSettings
         ),
         .target(name: "FerryCLI", dependencies: ["FerryPipeline"], swiftSettings: swiftSettings),
@@ -77,6 +87,18 @@ let package = Package(
         .testTarget(
             name: "FormatXMLTests",
             dependencies: ["FormatXML", "FerryTestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FormatBundleTests",
+            dependencies: ["FormatBundle", "FormatJSON", "FerryTestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FerryFilterTests",
+            dependencies: ["FerryFilter", "FerryTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
