@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "FerryFormats", targets: ["FerryFormats"]),
         .library(name: "FerryPipeline", targets: ["FerryPipeline"]),
         .executable(name: "ferry", targets: ["ferry"]),
+        .plugin(name: "FerryValidatePlugin", targets: ["FerryValidatePlugin"]),
+        .plugin(name: "FerryConvertPlugin", targets: ["FerryConvertPlugin"]),
     ],
     targets: [
         // MARK: - C system libraries (headers and link flags come from pkg-config)
@@ -56,6 +58,24 @@ let package = Package(
         ),
         .target(name: "FerryCLI", dependencies: ["FerryPipeline"], swiftSettings: swiftSettings),
         .executableTarget(name: "ferry", dependencies: ["FerryCLI"], swiftSettings: swiftSettings),
+
+        // MARK: - SwiftPM command plugins (thin: they find and run the `ferry` tool)
+
+        .plugin(
+            name: "FerryValidatePlugin",
+            capability: .command(
+                intent: .custom(verb: "ferry-validate", description: "Validate every dataset under the given paths (default Samples/).")
+            ),
+            dependencies: ["ferry"]
+        ),
+        .plugin(
+            name: "FerryConvertPlugin",
+            capability: .command(
+                intent: .custom(verb: "ferry-convert", description: "Convert every dataset under the given paths with ferry convert."),
+                permissions: [.writeToPackageDirectory(reason: "Writes converted copies into converted/ in the package.")]
+            ),
+            dependencies: ["ferry"]
+        ),
 
         // MARK: - Tests
 
