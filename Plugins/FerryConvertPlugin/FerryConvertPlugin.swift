@@ -17,7 +17,7 @@ struct FerryConvertPlugin: CommandPlugin {
         }
         var (paths, options) = PluginArguments.split(arguments)
         let root = context.package.directoryURL
-        let targets = paths.isEmpty ? [root.appendingPathComponent("Samples")] : paths.map { FerryValidatePlugin.resolve($0, root: root) }
+        let targets = paths.isEmpty ? [root.appendingPathComponent("Samples")] : paths.map { PluginArguments.resolve($0, root: root) }
         let inputs = DatasetFinder.inputs(under: targets, excluding: paths.isEmpty ? ["broken"] : [])
         if !options.contains("-o") && !options.contains("--output") {
             options += ["-o", root.appendingPathComponent("converted").path + "/"]

@@ -18,7 +18,7 @@ struct FerryValidatePlugin: CommandPlugin {
         }
         let (paths, options) = PluginArguments.split(arguments)
         let root = context.package.directoryURL
-        let targets = paths.isEmpty ? [root.appendingPathComponent("Samples")] : paths.map { Self.resolve($0, root: root) }
+        let targets = paths.isEmpty ? [root.appendingPathComponent("Samples")] : paths.map { PluginArguments.resolve($0, root: root) }
         let inputs = DatasetFinder.inputs(under: targets, excluding: paths.isEmpty ? ["broken"] : [])
         guard !inputs.isEmpty else {
             Diagnostics.warning("ferry-validate: no dataset found under \(targets.map(\.path).joined(separator: ", "))")
@@ -31,9 +31,5 @@ struct FerryValidatePlugin: CommandPlugin {
             throw PluginFailure(status: status)
         }
         print("ferry-validate: \(inputs.count) input(s) valid")
-    }
-
-    static func resolve(_ path: String, root: URL) -> URL {
-        path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)
     }
 }

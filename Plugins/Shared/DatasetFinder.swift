@@ -36,7 +36,7 @@ enum DatasetFinder {
         for name in names.sorted() where !name.hasPrefix(".") && !excluding.contains(name) {
             let url = folder.appendingPathComponent(name)
             var isFolder: ObjCBool = false
-            fm.fileExists(atPath: url.path, isDirectory: &isFolder)
+            guard fm.fileExists(atPath: url.path, isDirectory: &isFolder) else { continue }
             if isFolder.boolValue {
                 walk(url, excluding: excluding, into: &found)
             } else if dataExtensions.contains(url.pathExtension.lowercased()) {

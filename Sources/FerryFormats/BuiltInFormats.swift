@@ -2,6 +2,7 @@ import FerryCore
 import FormatCSV
 import FormatJSON
 import FormatXML
+import Foundation
 
 extension FormatRegistry {
     /// Every adapter built into Ferry: a new format is a new target plus one line here.
@@ -9,4 +10,21 @@ extension FormatRegistry {
         JSONFormat.descriptor,
         JSONLinesFormat.descriptor,
     ])
+}
+
+extension FormatRegistry {
+    /// The built-in adapters plus the external `ferry-format-NAME` executables found on `PATH`
+    /// (built-ins win a name clash). Adapters that fail to describe themselves go to `log`.
+    /// - Parameter timeout: seconds of silence after which an external adapter is stopped.
+    public static func withExternalAdapters(
+        timeout: Double = 30, searchPath: String? = ProcessInfo.processInfo.environment["PATH"], log: DiagnosticLog? = nil
+    ) -> FormatRegistry {
+        var registry = builtIn
+        guard let jsonLines = builtIn.format(named: "jsonl") else { return registry }
+        for adapter in ExternalFormatAdapter.discover(searchPath: searchPath, timeout: timeout, jsonLines: jsonLines, log: log)
+        where !builtIn.formats.contains(where: { $0.name == adapter.name }) {
+            registry.register(adapter)
+        }
+        return registry
+    }
 }

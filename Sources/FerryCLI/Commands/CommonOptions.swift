@@ -1,4 +1,5 @@
 import FerryCore
+import FerryFormats
 import FerryPipeline
 import FerrySchemas
 import Foundation
@@ -19,6 +20,7 @@ struct CommonOptions {
         OptionSpec(["--null"], .single, value: "TOKEN", help: "CSV cell text read as absent (e.g. NA)."),
         OptionSpec(["--encoding"], .single, value: "NAME", help: "Input encoding: utf-8 (default), utf-16, latin1, windows-1252."),
         OptionSpec(["--infer-types"], help: "Schema-free CSV: read numbers and booleans as such, not as strings."),
+        OptionSpec(["--adapter-timeout"], .single, value: "SECONDS", help: "Stop an external ferry-format-* adapter silent this long (default 30)."),
         OptionSpec(["--max-errors"], .single, value: "N", help: "Print at most N errors and warnings; the counts stay exact."),
         OptionSpec(["--quiet", "-q"], help: "Print errors only; no summary, no progress."),
         OptionSpec(["--verbose", "-v"], help: "Print notes and per-input details."),
@@ -27,6 +29,8 @@ struct CommonOptions {
     var quiet: Bool
     var verbose: Bool
     var maxErrors: Int?
+    /// The formats available: built-ins plus external adapters on PATH.
+    var registry: FormatRegistry
 
     /// Fills the request's shared fields from the arguments.
     /// - Throws: `UsageError` for an unknown domain, date strategy, time zone or delimiter, or
@@ -35,6 +39,8 @@ struct CommonOptions {
         quiet = arguments.flag("quiet")
         verbose = arguments.flag("verbose")
         maxErrors = try arguments.integer("max-errors", in: 0...Int.max)
+        let timeout = try arguments.integer("adapter-timeout", in: 1...86_400) ?? 30
+        registry = FormatRegistry.withExternalAdapters(timeout: Double(timeout))
         request.inputFormat = arguments.value("from")
         if let domain = arguments.value("domain") {
             guard let parsed = Domain(rawValue: domain) else {

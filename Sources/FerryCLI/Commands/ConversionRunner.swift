@@ -10,7 +10,7 @@ struct ConversionRunner {
     func run(_ request: ConversionRequest) throws -> ExitStatus {
         let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
         let verbose = common.verbose
-        let reports = Converter(registry: .builtIn).run(request) { diagnostic in
+        let reports = Converter(registry: common.registry).run(request) { diagnostic in
             if diagnostic.severity == .note && !verbose && diagnostic.code == .assumption && diagnostic.location.file == nil { return }
             printer.print(diagnostic)
         }

@@ -38,7 +38,7 @@ struct ConvertCommand: FerryCommand {
         common = try CommonOptions(arguments, into: &request)
         request.output = arguments.value("output")
         request.outputFormat = arguments.value("to")
-        if let format = request.outputFormat, FormatRegistry.builtIn.format(named: format) == nil {
+        if let format = request.outputFormat, common.registry.format(named: format) == nil {
             throw UsageError("unknown output format '\(format)'; `ferry formats` lists them")
         }
         request.targetVersion = try arguments.integer("to-version", in: 1...Int.max)

@@ -6,18 +6,29 @@ import Foundation
 struct FormatsCommand: FerryCommand {
     static let configuration = CommandConfiguration(
         name: "formats", abstract: "List the formats Ferry reads and writes.",
-        options: [OptionSpec(["--json"], help: "Print the list as JSON.")])
+        discussion: "External adapters are executables named ferry-format-NAME on PATH (see Docs/external-adapters.md).",
+        options: [
+            OptionSpec(["--json"], help: "Print the list as JSON."),
+            OptionSpec(["--adapter-timeout"], .single, value: "SECONDS", help: "Stop an adapter silent this long (default 30)."),
+        ])
 
     var json: Bool
+    var registry: FormatRegistry
+    var log = DiagnosticLog()
 
-    init(_ arguments: ParsedArguments) throws { json = arguments.flag("json") }
+    init(_ arguments: ParsedArguments) throws {
+        json = arguments.flag("json")
+        let timeout = try arguments.integer("adapter-timeout", in: 1...86_400) ?? 30
+        registry = FormatRegistry.withExternalAdapters(timeout: Double(timeout), log: log)
+    }
 
     func run() throws -> ExitStatus {
-        let formats = FormatRegistry.builtIn.formats
+        for diagnostic in log.diagnostics { StandardError.write(diagnostic.description + "\n") }
+        let formats = registry.formats
         if json {
             let items = formats.map { f in
                 "  {\"name\": \(ReportFormat.quote(f.name)), \"extensions\": [\(f.extensions.map(ReportFormat.quote).joined(separator: ", "))], "
-                    + "\"reads\": \(f.reader != nil), \"writes\": \(f.writer != nil), \"builtIn\": true}"
+                    + "\"reads\": \(f.reader != nil), \"writes\": \(f.writer != nil), \"builtIn\": \(Self.isBuiltIn(f))}"
             }
             StandardOutput.write("[\n" + items.joined(separator: ",\n") + "\n]\n")
         } else {
@@ -29,5 +40,9 @@ struct FormatsCommand: FerryCommand {
             }
         }
         return .success
+    }
+
+    private static func isBuiltIn(_ format: FormatDescriptor) -> Bool {
+        FormatRegistry.builtIn.formats.contains { $0.name == format.name }
     }
 }

@@ -14,16 +14,17 @@ struct InspectCommand: FerryCommand {
 
     var request: ConversionRequest
     var json: Bool
+    var common: CommonOptions
 
     init(_ arguments: ParsedArguments) throws {
         var request = ConversionRequest(action: .validate, inputs: arguments.positionals)
-        _ = try CommonOptions(arguments, into: &request)
+        common = try CommonOptions(arguments, into: &request)
         json = arguments.flag("json")
         self.request = request
     }
 
     func run() throws -> ExitStatus {
-        guard let report = Converter(registry: .builtIn).run(request, report: { _ in }).first else { return .internalError }
+        guard let report = Converter(registry: common.registry).run(request, report: { _ in }).first else { return .internalError }
         if let fatal = report.diagnostics.first(where: { $0.severity == .error && $0.exitStatus > .invalidData }) {
             StandardError.write(fatal.description + "\n")
             return fatal.exitStatus

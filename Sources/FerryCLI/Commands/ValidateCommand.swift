@@ -40,7 +40,7 @@ struct ValidateCommand: FerryCommand {
     func run() throws -> ExitStatus {
         let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
         let verbose = common.verbose
-        let reports = Converter(registry: .builtIn).run(request) { diagnostic in
+        let reports = Converter(registry: common.registry).run(request) { diagnostic in
             if diagnostic.severity == .note && !verbose && diagnostic.location.file == nil { return }
             printer.print(diagnostic)
         }

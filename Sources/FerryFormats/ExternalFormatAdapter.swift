@@ -1,0 +1,176 @@
+import FerryCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A format adapter implemented by an executable `ferry-format-NAME` on PATH (DESIGN.md "External
+/// adapters"): `describe` prints `{"name", "extensions", "reads", "writes"}`; `read` turns the format on
+/// standard input into JSON Lines records on standard output; `write` does the reverse; each error
+/// is a JSON line on standard error: `{"severity", "code", "message", "line", "column"}`.
+///
+/// An adapter that crashes, stays silent longer than `timeout` seconds, or prints what the protocol
+/// does not allow yields an `adapter-failed` diagnostic, never a hang or a partial output.
+public struct ExternalFormatAdapter: FormatReader, FormatWriter {
+    /// The format name (`toml` for `ferry-format-toml`).
+    public let name: String
+    /// The executable's path.
+    public let executable: String
+    /// Seconds of silence after which the adapter is stopped.
+    public let timeout: Double
+    /// The JSON Lines adapter that speaks the protocol on the pipes.
+    let jsonLines: FormatDescriptor
+
+    /// The prefix of adapter executables.
+    public static let prefix = "ferry-format-"
+
+    /// Finds every `ferry-format-*` executable on `searchPath` (the `PATH` value) and asks each to
+    /// describe itself. Adapters that fail to describe themselves are reported to `log` and left out.
+    public static func discover(
+        searchPath: String?, timeout: Double, jsonLines: FormatDescriptor, log: DiagnosticLog? = nil
+    ) -> [FormatDescriptor] {
+        var seen: Set<String> = []
+        var found: [FormatDescriptor] = []
+        for folder in (searchPath ?? "").split(separator: ":").map(String.init) where !folder.isEmpty {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for name in names.sorted() where name.hasPrefix(prefix) && !seen.contains(name) {
+                let path = folder + "/" + name
+                guard access(path, X_OK) == 0 else { continue }
+                seen.insert(name)
+                do {
+                    found.append(try describe(path, timeout: timeout, jsonLines: jsonLines))
+                } catch let error as FerryError {
+                    log?.report(error.diagnostic)
+                } catch {
+                    log?.report(.error(.adapterFailed, "cannot run: \(error)", at: SourceLocation(file: path)))
+                }
+            }
+        }
+        return found
+    }
+
+    /// Runs `describe` and builds the descriptor.
+    static func describe(_ path: String, timeout: Double, jsonLines: FormatDescriptor) throws -> FormatDescriptor {
+        let run = try AdapterProcess(executable: path, verb: "describe", timeout: timeout)
+        try run.closeInput()
+        let output = try run.readAll()
+        try run.waitForExit()
+        guard let object = try? JSONSerialization.jsonObject(with: Data(output)) as? [String: Any],
+              let name = object["name"] as? String, !name.isEmpty
+        else {
+            throw FerryError(.adapterFailed, "`describe` did not print {\"name\", \"extensions\", \"reads\", \"writes\"}",
+                             at: SourceLocation(file: path))
+        }
+        let extensions = (object["extensions"] as? [String] ?? []).map { $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
+        let adapter = ExternalFormatAdapter(name: name, executable: path, timeout: timeout, jsonLines: jsonLines)
+        return FormatDescriptor(
+            name: name, extensions: extensions, summary: "external adapter \(path)",
+            reader: (object["reads"] as? Bool ?? false) ? adapter : nil,
+            writer: (object["writes"] as? Bool ?? false) ? adapter : nil)
+    }
+
+    public func makeReader(_ source: any ByteSource, options: ReadOptions, log: DiagnosticLog) throws -> any RecordReader {
+        guard let reader = jsonLines.reader else { throw FerryError(.internalError, "no JSON Lines reader") }
+        let process = try AdapterProcess(executable: executable, verb: "read", timeout: timeout)
+        process.feed(from: source)
+        process.collectErrors(into: log, file: options.fileName)
+        var innerOptions = options
+        innerOptions.fileName = "\(name) adapter output"
+        let protocolLog = DiagnosticLog()
+        let inner = try reader.makeReader(process.output, options: innerOptions, log: protocolLog)
+        return ExternalRecordReader(inner: inner, process: process, protocolLog: protocolLog, log: log, options: options, name: name)
+    }
+
+    public func makeWriter(_ sink: any ByteSink, options: WriteOptions) throws -> any RecordWriter {
+        guard let writer = jsonLines.writer else { throw FerryError(.internalError, "no JSON Lines writer") }
+        let process = try AdapterProcess(executable: executable, verb: "write", timeout: timeout)
+        process.drainOutput(into: sink)
+        let errors = DiagnosticLog()
+        process.collectErrors(into: errors, file: options.fileName)
+        let inner = try writer.makeWriter(process.input, options: options)
+        return ExternalRecordWriter(inner: inner, process: process, errors: errors, name: name, file: options.fileName)
+    }
+}
+
+/// Reads records the adapter printed, and turns protocol breaches and crashes into errors.
+final class ExternalRecordReader: RecordReader {
+    private let inner: any RecordReader
+    private let process: AdapterProcess
+    private let protocolLog: DiagnosticLog
+    private let log: DiagnosticLog
+    private let options: ReadOptions
+    private let name: String
+
+    init(inner: any RecordReader, process: AdapterProcess, protocolLog: DiagnosticLog, log: DiagnosticLog, options: ReadOptions, name: String) {
+        self.inner = inner
+        self.process = process
+        self.protocolLog = protocolLog
+        self.log = log
+        self.options = options
+        self.name = name
+    }
+
+    var header: DatasetHeader { inner.header }
+
+    func next() throws -> Record? {
+        let record: Record?
+        do {
+            record = try inner.next()
+        } catch let error as FerryError where error.diagnostic.code != .adapterFailed {
+            process.terminate()
+            throw FerryError(.adapterFailed, "the \(name) adapter printed output that is not JSON Lines: \(error.diagnostic.message)",
+                             at: options.inputLocation)
+        }
+        if let breach = protocolLog.diagnostics.first(where: { $0.severity == .error }) {
+            process.terminate()
+            throw FerryError(.adapterFailed, "the \(name) adapter printed output that is not JSON Lines: \(breach.message)",
+                             at: options.inputLocation)
+        }
+        guard var record else {
+            try process.waitForExit()
+            return nil
+        }
+        record.location.file = options.fileName
+        record.location.member = options.member
+        record.location.line = nil
+        record.location.column = nil
+        record.locator = nil
+        return record
+    }
+}
+
+/// Feeds records to the adapter's `write` and checks it finished cleanly.
+final class ExternalRecordWriter: RecordWriter {
+    private let inner: any RecordWriter
+    private let process: AdapterProcess
+    private let errors: DiagnosticLog
+    private let name: String
+    private let file: String?
+
+    init(inner: any RecordWriter, process: AdapterProcess, errors: DiagnosticLog, name: String, file: String?) {
+        self.inner = inner
+        self.process = process
+        self.errors = errors
+        self.name = name
+        self.file = file
+    }
+
+    func write(_ record: Record) throws {
+        do {
+            try inner.write(record)
+        } catch {
+            process.terminate()
+            throw FerryError(.adapterFailed, "the \(name) adapter stopped reading its input", at: SourceLocation(file: file))
+        }
+    }
+
+    func finish() throws {
+        try inner.finish()
+        try process.closeInput()
+        try process.waitForExit()
+        if let first = errors.diagnostics.first(where: { $0.severity == .error }) {
+            throw FerryError(first)
+        }
+    }
+}
