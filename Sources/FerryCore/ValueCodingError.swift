@@ -1,7 +1,7 @@
-/// Field paths of `ValueEncoder` / `ValueDecoder` errors as JSON Pointers.
-///
-/// Both coders throw Swift's standard `EncodingError` / `DecodingError` with the coding path of the
-/// failing value; these helpers turn that path into the JSON Pointer (RFC 6901) that Ferry's
+// Field paths of `ValueEncoder` / `ValueDecoder` errors as JSON Pointers.
+//
+// Both coders throw Swift's standard `EncodingError` / `DecodingError` with the coding path of the
+// failing value; these helpers turn that path into the JSON Pointer (RFC 6901) that Ferry's
 /// diagnostics use (SCHEMAS.md "Values: Positions"), such as `/tastes/0/value`.
 
 extension JSONPointer {

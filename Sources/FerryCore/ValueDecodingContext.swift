@@ -119,7 +119,10 @@ final class ValueDecodingContext {
         case .integer(let integer): return Decimal(integer)
         case .double(let double): return Decimal(double)
         case .number(let text):
-            guard let decimal = Decimal(string: text) else { throw doesNotFit(value, Decimal.self, codingPath) }
+            // Decimal(string:) accepts a valid prefix ("1.5x"); Double(_:) checks the whole text.
+            guard Double(text) != nil, let decimal = Decimal(string: text), !decimal.isNaN else {
+                throw doesNotFit(value, Decimal.self, codingPath)
+            }
             return decimal
         default: throw mismatch(Decimal.self, "a number", value, codingPath)
         }

@@ -250,6 +250,10 @@ private func pathNames(_ path: [any CodingKey]) -> [String] { path.map(\.stringV
         #expect(try ValueDecoder().decode(UInt64.self, from: .number("18446744073709551615")) == UInt64.max)
         #expect(try ValueDecoder().decode(Float.self, from: .double(0.1)) == Float(0.1))
         #expect(try ValueDecoder().decode(Decimal.self, from: .number("1.50")) == Decimal(string: "1.5"))
+        let partial = decodingError { _ = try ValueDecoder().decode(Decimal.self, from: .number("1.5x")) }
+        #expect(debugDescription(partial) == "at the root: number 1.5x does not fit in Decimal")
+        let float = decodingError { _ = try ValueDecoder().decode([Float].self, from: [.number("1e39")]) }
+        #expect(debugDescription(float) == "at /0: number 1e39 does not fit in Float")
     }
 
     @Test func sortsDictionaryKeys() throws {
