@@ -2,7 +2,7 @@
 //
 // Both coders throw Swift's standard `EncodingError` / `DecodingError` with the coding path of the
 // failing value; these helpers turn that path into the JSON Pointer (RFC 6901) that Ferry's
-/// diagnostics use (SCHEMAS.md "Values: Positions"), such as `/tastes/0/value`.
+// diagnostics use (SCHEMAS.md "Values: Positions"), such as `/tastes/0/value`.
 
 extension JSONPointer {
     /// The pointer for a Codable coding path: each key's `stringValue`, and each array position as
