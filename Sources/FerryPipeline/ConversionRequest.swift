@@ -34,6 +34,16 @@ public struct ConversionRequest: Sendable {
     public var processing: ProcessingOptions
     /// Writer options that come from flags (pretty, CSV safe mode, delimiter).
     public var write: WriteOptions
+    /// `--where`: a filter in NSPredicate format, optionally `collection: expression` (Docs/filters.md).
+    public var filter: String?
+    /// True when the filter applies to the records as read (before migration), false after it.
+    public var filterBeforeMigration: Bool = false
+    /// `--var NAME=VALUE`: values of the filter's `$NAME` variables.
+    public var variables: [String: String] = [:]
+    /// `--map FILE.json`: a field mapping that brings foreign records into a domain (Docs/mappings.md).
+    public var mapping: String?
+    /// The output format of data files inside a bundle (`--data-format`).
+    public var dataFormat: String?
 
     public init(action: Action, inputs: [String]) {
         self.action = action

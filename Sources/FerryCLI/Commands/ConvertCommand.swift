@@ -24,6 +24,10 @@ struct ConvertCommand: FerryCommand {
             OptionSpec(["--to-version"], .single, value: "N", help: "Migrate to schema version N (no down-migration)."),
             OptionSpec(["--csv-safe"], help: "CSV output: prefix cells starting with = + - @ tab CR with ' (formula injection)."),
             OptionSpec(["--compact"], help: "JSON and XML documents: no indentation."),
+            OptionSpec(["--where"], .single, value: "EXPR", help: "Keep records matching an NSPredicate-format filter: 'rating >= 4 AND title CONTAINS[c] \"pinot\"'; 'stories: ...' limits it to one collection."),
+            OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
+            OptionSpec(["--map"], .single, value: "FILE", help: "A field mapping (JSON) that brings foreign records into a domain (Docs/mappings.md)."),
+            OptionSpec(["--data-format"], .single, value: "FORMAT", help: "Format of the data files inside a bundle output (default json)."),
         ] + CommonOptions.specs)
 
     var request: ConversionRequest
@@ -44,6 +48,11 @@ struct ConvertCommand: FerryCommand {
         request.targetVersion = try arguments.integer("to-version", in: 1...Int.max)
         request.write.csvSafe = arguments.flag("csv-safe")
         request.write.pretty = !arguments.flag("compact")
+        request.filter = arguments.value("where")
+        request.filterBeforeMigration = false
+        request.variables = try VariableParsing.parse(arguments.values("var"))
+        request.mapping = arguments.value("map")
+        request.dataFormat = arguments.value("data-format")
         self.request = request
     }
 

@@ -1,0 +1,99 @@
+import FerryCore
+import FerryPipeline
+import Foundation
+
+/// `ferry run PIPELINE.json [--shard K/N] [--jobs N] [--report ...]`: a batch job.
+struct RunCommand: FerryCommand {
+    static let configuration = CommandConfiguration(
+        name: "run",
+        abstract: "Run a batch job described by a pipeline file: inputs, steps, output, options.",
+        discussion: """
+            The pipeline file (JSON) names inputs (files, folders, globs, relative to the file's folder), steps in
+            order (map, filter, migrate, validate), an output path template such as out/{name}.tar, and options
+            (strict, lenient, jobs, timeZone, ...). Inputs run in parallel; each output is written atomically; one
+            bad input never stops the others. The run ends with a summary and the exit code of the worst input.
+            --shard K/N takes a deterministic 1/N of the inputs (by SHA-256 of the NFC relative path), so N
+            machines can split a batch with any scheduler (Kubernetes indexed Jobs, Slurm arrays, GNU parallel).
+            See Docs/pipelines.md.
+            """ + "\n\n" + FerryMain.exitCodesHelp,
+        arguments: "PIPELINE.json", argumentCount: 1...1,
+        options: [
+            OptionSpec(["--shard"], .single, value: "K/N", help: "Run only shard K of N (K from 1)."),
+            OptionSpec(["--jobs", "-j"], .single, value: "N", help: "Inputs processed at once (default: the file's jobs, else the cores)."),
+            OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in filters."),
+            OptionSpec(["--report"], .single, value: "FORMAT", help: "Report format: text (default), json, junit, github."),
+            OptionSpec(["--report-file"], .single, value: "FILE", help: "Write the report to FILE instead of standard output."),
+            OptionSpec(["--max-errors"], .single, value: "N", help: "Print at most N errors and warnings; the counts stay exact."),
+            OptionSpec(["--adapter-timeout"], .single, value: "SECONDS", help: "Stop an external ferry-format-* adapter silent this long (default 30)."),
+            OptionSpec(["--quiet", "-q"], help: "Print errors only; no summary."),
+        ])
+
+    var pipeline: String
+    var shard: (Int, Int)?
+    var jobs: Int?
+    var variables: [String: String]
+    var report: ReportFormat
+    var reportFile: String?
+    var maxErrors: Int?
+    var quiet: Bool
+    var timeout: Int
+
+    init(_ arguments: ParsedArguments) throws {
+        pipeline = arguments.positionals[0]
+        shard = try arguments.value("shard").map(ShardSelector.parse)
+        jobs = try arguments.integer("jobs", in: 1...1024)
+        variables = try VariableParsing.parse(arguments.values("var"))
+        let name = arguments.value("report") ?? "text"
+        guard let report = ReportFormat(rawValue: name) else { throw UsageError("unknown report format '\(name)'; use text, json, junit or github") }
+        self.report = report
+        reportFile = arguments.value("report-file")
+        maxErrors = try arguments.integer("max-errors", in: 0...Int.max)
+        quiet = arguments.flag("quiet")
+        timeout = try arguments.integer("adapter-timeout", in: 1...86_400) ?? 30
+    }
+
+    func run() throws -> ExitStatus {
+        let definition = try PipelineRunner.load(pipeline)
+        let inputs = try PipelineRunner.inputs(of: definition, pipelinePath: pipeline, shard: shard)
+        let printer = DiagnosticPrinter(limit: maxErrors, quiet: quiet)
+        let runner = PipelineRunner(registry: .withExternalAdapters(timeout: Double(timeout)))
+        let reports = runner.run(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, overrideJobs: jobs) { diagnostic in
+            if diagnostic.severity == .note && diagnostic.location.file == nil { return }
+            printer.print(diagnostic)
+        }
+        printer.finish()
+        if report != .text || reportFile != nil {
+            let text = report.render(reports)
+            if let reportFile {
+                let file = try AtomicOutputFile(path: reportFile)
+                try file.sink.write(text)
+                try file.commit()
+            } else {
+                StandardOutput.write(text)
+            }
+        }
+        if !quiet {
+            let action: ConversionRequest.Action = definition.output == nil ? .validate : .convert
+            for report in reports { StandardError.write(Summary.line(for: report, action: action) + "\n") }
+            let failed = reports.filter { $0.status > .success }.count
+            let warnings = reports.reduce(0) { $0 + $1.warningCount }
+            let shardText = shard.map { " (shard \($0.0)/\($0.1))" } ?? ""
+            StandardError.write("run\(shardText): \(reports.count - failed) converted, \(failed) failed, \(warnings) warning\(warnings == 1 ? "" : "s")\n")
+        }
+        return reports.map(\.status).max() ?? .success
+    }
+}
+
+/// Parses `--var NAME=VALUE` arguments.
+enum VariableParsing {
+    static func parse(_ arguments: [String]) throws -> [String: String] {
+        var variables: [String: String] = [:]
+        for argument in arguments {
+            guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
+                throw UsageError("--var takes NAME=VALUE, not '\(argument)'")
+            }
+            variables[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+        }
+        return variables
+    }
+}

@@ -1,0 +1,162 @@
+import FerryCore
+import FerrySchemas
+import FormatJSON
+import Foundation
+
+/// Runs a pipeline file: every input through the same steps, in parallel, each output atomic, one
+/// bad input never stopping or corrupting the others.
+public struct PipelineRunner: Sendable {
+    public let registry: FormatRegistry
+
+    public init(registry: FormatRegistry) {
+        self.registry = registry
+    }
+
+    /// Reads and checks a pipeline file.
+    /// - Throws: `FerryError(.usage)` naming the JSON Pointer of a bad member, or
+    ///   `unreadable-input` / `malformed-json` for the file itself.
+    public static func load(_ path: String) throws -> PipelineDefinition {
+        let source = try FileDescriptorSource(path: path)
+        let bytes = try source.readAll(limit: 16 << 20)
+        let value = try JSONText.parse(bytes, options: ReadOptions(fileName: path))
+        do {
+            let definition = try ValueDecoder().decode(PipelineDefinition.self, from: value)
+            try check(definition, path: path)
+            return definition
+        } catch let error as DecodingError {
+            throw FerryError(.usage, "\(path): \(error.jsonPointer): \(Self.reason(error))", at: SourceLocation(file: path))
+        }
+    }
+
+    private static func check(_ definition: PipelineDefinition, path: String) throws {
+        for (index, step) in definition.steps.enumerated() {
+            let set = [step.map != nil, step.filter != nil, step.migrate != nil, step.validate != nil].filter { $0 }.count
+            if set != 1 {
+                throw FerryError(.usage, "/steps/\(index): a step has exactly one of map, filter, migrate, validate",
+                                 at: SourceLocation(file: path, field: JSONPointer("/steps/\(index)")))
+            }
+        }
+        if definition.options?.strict == true && definition.options?.lenient == true {
+            throw FerryError(.usage, "/options: strict and lenient exclude each other", at: SourceLocation(file: path))
+        }
+    }
+
+    private static func reason(_ error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+             .dataCorrupted(let context):
+            return context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    /// The inputs of a pipeline, optionally one shard of them.
+    /// - Parameters:
+    ///   - pipelinePath: the pipeline file; patterns are relative to its folder.
+    ///   - shard: `(k, n)` keeps the inputs whose shard (SHA-256 of the NFC relative path) is `k` (1-based) of `n`.
+    public static func inputs(of definition: PipelineDefinition, pipelinePath: String, shard: (Int, Int)?) throws -> [String] {
+        let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
+        let all = try InputExpander.expand(definition.inputs, relativeTo: base)
+        guard let (k, n) = shard else { return all }
+        return all.filter { path in
+            let relative = path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path
+            return ShardSelector.shard(of: relative, count: n) == k
+        }
+    }
+
+    /// Runs every input of the pipeline.
+    /// - Parameters:
+    ///   - overrideJobs: `--jobs`, else the file's `jobs`, else the number of cores.
+    ///   - report: receives every diagnostic as it is found, from several threads.
+    /// - Returns: one report per input, in input order.
+    public func run(
+        _ definition: PipelineDefinition, pipelinePath: String, inputs: [String], variables: [String: String],
+        overrideJobs: Int?, report: @escaping @Sendable (Diagnostic) -> Void
+    ) -> [DatasetReport] {
+        let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
+        let jobs = max(1, overrideJobs ?? definition.options?.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let results = ReportSlots(count: inputs.count)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = jobs
+        for (index, input) in inputs.enumerated() {
+            queue.addOperation {
+                let reports: [DatasetReport]
+                do {
+                    let request = try makeRequest(definition, input: input, base: base, variables: variables)
+                    reports = Converter(registry: registry).run(request, report: report)
+                } catch {
+                    let diagnostic = Converter.diagnostic(for: error)
+                    report(diagnostic)
+                    reports = [DatasetReport(input: input, format: "", collections: [], errorCount: 1, warningCount: 0,
+                                             status: diagnostic.exitStatus, diagnostics: [diagnostic])]
+                }
+                results.set(index, reports.first)
+            }
+        }
+        queue.waitUntilAllOperationsAreFinished()
+        return results.all
+    }
+
+    /// The conversion request for one input.
+    func makeRequest(_ definition: PipelineDefinition, input: String, base: String, variables: [String: String]) throws -> ConversionRequest {
+        var request = ConversionRequest(action: definition.output == nil ? .validate : .convert, inputs: [input])
+        let options = definition.options
+        if options?.strict == true { request.processing.mode = .strict }
+        if options?.lenient == true { request.processing.mode = .lenient }
+        if let zone = options?.timeZone { request.processing.timeZone = zone }
+        if let name = options?.dateStrategy {
+            guard let strategy = DateStrategy(rawValue: name) else { throw FerryError(.usage, "/options/dateStrategy: unknown strategy '\(name)'") }
+            request.processing.dateStrategy = strategy
+        }
+        if let name = options?.domain {
+            guard let domain = Domain(rawValue: name) else { throw FerryError(.usage, "/options/domain: unknown domain '\(name)'") }
+            request.domain = domain
+        }
+        request.sourceVersion = options?.schemaVersion
+        request.read.collection = options?.collection
+        request.read.nullToken = options?.nullToken
+        if let delimiter = options?.delimiter { request.read.delimiter = delimiter == "tab" ? 0x09 : delimiter.utf8.first }
+        request.dataFormat = options?.dataFormat
+        request.variables = variables
+        var migrated = false
+        for step in definition.steps {
+            if let map = step.map { request.mapping = map.hasPrefix("/") ? map : base + "/" + map }
+            if let filter = step.filter {
+                request.filter = filter
+                request.filterBeforeMigration = !migrated
+            }
+            if let migrate = step.migrate {
+                request.targetVersion = migrate.toVersion
+                migrated = true
+            }
+        }
+        if let output = definition.output {
+            request.output = Self.outputPath(output.path, input: input, base: base, registry: registry, format: output.format)
+            request.outputFormat = output.format
+        }
+        return request
+    }
+
+    /// Fills a path template: `{name}` is the input's file name without its extensions, `{ext}` the
+    /// extension of the output format.
+    static func outputPath(_ template: String, input: String, base: String, registry: FormatRegistry, format: String?) -> String {
+        let fileName = URL(fileURLWithPath: input).lastPathComponent
+        let name = fileName.hasPrefix(".") ? fileName : String(fileName.prefix { $0 != "." })
+        let ext = format.flatMap { registry.format(named: $0)?.extensions.first } ?? ""
+        let path = template.replacingOccurrences(of: "{name}", with: name).replacingOccurrences(of: "{ext}", with: ext)
+        return path.hasPrefix("/") ? path : base + "/" + path
+    }
+}
+
+/// Reports filled in by parallel jobs, each at its input's index.
+final class ReportSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [DatasetReport?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ report: DatasetReport?) { lock.withLock { slots[index] = report } }
+
+    var all: [DatasetReport] { lock.withLock { slots.compactMap { $0 } } }
+}
