@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FERRY := .build/debug/ferry
 OUT := out
 
-.PHONY: deps build test run clean-out
+.PHONY: deps build test run bench clean-out
 
 ## deps: install the C libraries Ferry links (Debian packages), only when missing.
 deps:
@@ -32,6 +32,10 @@ run: build
 	$(FERRY) migrate Samples/vocabulary-v1-node-firestore.json --to-version 2 -o $(OUT)/vocabulary-v2.json
 	$(FERRY) validate $(OUT)/vocabulary-v2.json
 	$(FERRY) inspect $(OUT)/vocabulary-v2.json
+
+## bench: Ferry against Miller, jq and bsdtar on generated data (see bench/run.sh); writes bench/results.md.
+bench: deps
+	bash bench/run.sh
 
 clean-out:
 	rm -rf $(OUT)

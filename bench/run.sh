@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# make bench: Ferry against Miller, jq and bsdtar on the same data, in the same run.
+# Each case runs Ferry and its peer alternately, RUNS times; the table gives medians, the ratio
+# peer/Ferry (above 1: Ferry is faster) and Ferry's peak RSS from /usr/bin/time -v.
+# Environment: BENCH_RECORDS (default 1000000), BENCH_MEDIA_MB (default 2048), RUNS (default 3),
+# BENCH_DIR (default bench/data, git-ignored).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RECORDS=${BENCH_RECORDS:-1000000}
+MEDIA_MB=${BENCH_MEDIA_MB:-2048}
+RUNS=${RUNS:-3}
+DATA=${BENCH_DIR:-bench/data}
+SHARED=../shared/bench
+FERRY=.build/release/ferry
+SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+
+need=""
+command -v mlr >/dev/null || need="$need miller"
+command -v jq >/dev/null || need="$need jq"
+command -v bsdtar >/dev/null || need="$need libarchive-tools"
+[ -x /usr/bin/time ] || need="$need time"
+if [ -n "$need" ]; then $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need; fi
+
+swift build -c release --product ferry >/dev/null
+mkdir -p "$DATA/v1" "$DATA/v2" "$DATA/out"
+if [ ! -f "$DATA/v2/notes.jsonl" ] || [ "$(cat "$DATA/records" 2>/dev/null)" != "$RECORDS" ]; then
+  echo "generating $RECORDS notes (V1 and V2) with $SHARED/gen_notes.py ..."
+  python3 "$SHARED/gen_notes.py" "$RECORDS" "$DATA/v2" --version 2
+  python3 "$SHARED/gen_notes.py" "$RECORDS" "$DATA/v1" --version 1
+  echo "$RECORDS" > "$DATA/records"
+fi
+CSV="$DATA/v2/wineTastingNotes.csv"
+JSONL="$DATA/v2/notes.jsonl"
+V1JSONL="$DATA/v1/notes.jsonl"
+OUT="$DATA/out"
+
+# The jq program doing the V1 -> V2 field mapping of SCHEMAS.md for wine notes (the peer of `ferry migrate`).
+JQ_MIGRATE='if has("$collection") then
+  {"$collection": "wineTastingNotes", id, title, category, createdAt}
+  + (if .imageData then {imageData} else {} end)
+  + {alcoholByVolume: .alcohol,
+     look: (.look | (index(",")) as $i | if $i then {tint: (.[:$i] | gsub("^\\s+|\\s+$"; "")), note: (.[$i+1:] | gsub("^\\s+|\\s+$"; ""))} else {tint: (. | gsub("^\\s+|\\s+$"; "")), note: ""} end),
+     smells: [.smells[] | {label: .}], tastes, grape: {variety: .grape}, think, rating, isFavorite}
+else .schemaVersion = 2 end'
+
+results=()   # rows: case|ferry|peer|ratio|rss|note
+
+# measure CMD...: prints "seconds rss_kb" for one run (stdout of CMD discarded)
+measure() {
+  local tmp; tmp=$(mktemp)
+  /usr/bin/time -v -o "$tmp" bash -c "$1" >/dev/null 2>>"$OUT/stderr.log" || { echo "FAILED: $1" >&2; }
+  local secs rss
+  secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp")
+  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp")
+  rm -f "$tmp"
+  echo "$secs $rss"
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+# bench NAME FERRY_CMD PEER_CMD [records]
+bench() {
+  local name=$1 ferry_cmd=$2 peer_cmd=$3 records=${4:-}
+  local f=() p=() r=()
+  for _ in $(seq "$RUNS"); do
+    read -r s rss <<<"$(measure "$ferry_cmd")"; f+=("$s"); r+=("$rss")
+    if [ -n "$peer_cmd" ]; then read -r s _ <<<"$(measure "$peer_cmd")"; p+=("$s"); fi
+  done
+  local fm pm ratio rssm note=""
+  fm=$(median "${f[@]}"); rssm=$(median "${r[@]}")
+  if [ -n "$peer_cmd" ]; then pm=$(median "${p[@]}"); ratio=$(awk -v a="$pm" -v b="$fm" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'); else pm="-"; ratio="-"; fi
+  if [ -n "$records" ]; then note=$(awk -v n="$records" -v s="$fm" 'BEGIN {printf "%.0f records/s", (s > 0 ? n / s : 0)}'); fi
+  results+=("$name|$fm|$pm|$ratio|$((rssm / 1024)) MB|$note")
+  echo "  $name: ferry ${fm}s, peer ${pm}s, ratio $ratio, rss $((rssm / 1024)) MB $note"
+}
+
+echo "running $RUNS runs per case on $(nproc) cores ..."
+bench "CSV -> JSON Lines (mlr --icsv --ojsonl cat)" \
+  "$FERRY convert $CSV --to jsonl -o $OUT/a.jsonl --quiet" "mlr --icsv --ojsonl cat $CSV > $OUT/b.jsonl" "$RECORDS"
+bench "JSON Lines -> CSV (mlr --ijsonl --ocsv unsparsify)" \
+  "$FERRY convert $JSONL --to csv -o $OUT/a.csv --quiet" "mlr --ijsonl --ocsv unsparsify $JSONL > $OUT/b.csv" "$RECORDS"
+bench "JSON Lines validation (jq -c .)" \
+  "$FERRY validate $JSONL --quiet" "jq -c . $JSONL > $OUT/b2.jsonl" "$RECORDS"
+bench "V1 -> V2 migration, JSON Lines (jq mapping)" \
+  "$FERRY migrate $V1JSONL --to-version 2 -o $OUT/m.jsonl --quiet" "jq -c '$JQ_MIGRATE' $V1JSONL > $OUT/m2.jsonl" "$RECORDS"
+bench "validate V2 set (JSON document)" "$FERRY validate $DATA/v2/notes.json --quiet" "" "$RECORDS"
+
+# Peak memory must not grow with the input: CSV -> JSON Lines at 1x and 4x.
+if [ ! -f "$DATA/v2/x4.csv" ]; then
+  { cat "$CSV"; for _ in 1 2 3; do tail -n +2 "$CSV"; done; } > "$DATA/v2/x4.csv"
+fi
+bench "memory: CSV -> JSON Lines at 1x" "$FERRY convert $CSV --to jsonl -o $OUT/a.jsonl --quiet" "" "$RECORDS"
+bench "memory: CSV -> JSON Lines at 4x" "$FERRY convert $DATA/v2/x4.csv --to jsonl -o $OUT/a4.jsonl --quiet" "" "$((RECORDS * 4))"
+
+# XML: a large generated document streams with flat memory (issue: XML adapter).
+if [ ! -f "$DATA/v2/big.xml" ]; then $FERRY convert "$JSONL" --to xml -o "$DATA/v2/big.xml" --quiet || true; fi
+if [ -f "$DATA/v2/big.xml" ]; then
+  bench "XML ($(du -m "$DATA/v2/big.xml" | cut -f1) MB) -> JSON Lines" "$FERRY convert $DATA/v2/big.xml --to jsonl -o $OUT/x.jsonl --quiet" "" "$RECORDS"
+fi
+
+# Bundles: pack and unpack a pet-story folder with MEDIA_MB of media, against bsdtar.
+MEDIA="$DATA/pets"
+if [ ! -d "$MEDIA/Stories" ] || [ "$(cat "$DATA/media-mb" 2>/dev/null)" != "$MEDIA_MB" ]; then
+  python3 bench/gen_pets.py "$MEDIA" "$MEDIA_MB"
+  echo "$MEDIA_MB" > "$DATA/media-mb"
+fi
+rm -rf "$OUT/pets.tar" "$OUT/unpacked" "$OUT/unpacked-bsdtar"
+bench "bundle pack ${MEDIA_MB} MB (bsdtar -cf)" \
+  "rm -f $OUT/pets.tar; $FERRY convert $MEDIA -o $OUT/pets.tar --quiet" "rm -f $OUT/b.tar; bsdtar -cf $OUT/b.tar -C $MEDIA ."
+bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
+  "rm -rf $OUT/unpacked; $FERRY convert $OUT/pets.tar -o $OUT/unpacked/ --quiet" "rm -rf $OUT/ub; mkdir -p $OUT/ub; bsdtar -xf $OUT/b.tar -C $OUT/ub"
+
+{
+  echo "# Benchmark results"
+  echo
+  echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; date: $(date -u +%Y-%m-%d); records: $RECORDS; runs per case: $RUNS (median)."
+  echo "Peers: $(mlr --version 2>&1 | head -1), $(jq --version), $(bsdtar --version | head -1)."
+  echo "Ratio = peer seconds / Ferry seconds (above 1: Ferry is faster). RSS = Ferry's peak resident memory."
+  echo
+  echo "| case | Ferry s | peer s | ratio | Ferry peak RSS | rate |"
+  echo "| --- | --- | --- | --- | --- | --- |"
+  for row in "${results[@]}"; do echo "| ${row//|/ | } |"; done
+} > bench/results.md
+echo; cat bench/results.md
