@@ -48,8 +48,11 @@ public struct Converter: Sendable {
         readOptions.fileName = input
         let source = try DatasetSource(path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log)
         result.format = source.formatName
+        let mapping = try request.mapping.map(FieldMapping.load)
         let first = try source.next()
-        let plan = try DatasetPlan.make(request: request, source: source, first: first, log: log)
+        let plan = try DatasetPlan.make(request: request, source: source, first: first, mapping: mapping, log: log)
+        let filter = try FilterStage.make(request: request, plan: plan)
+        let applier = mapping.map { MappingApplier(mapping: $0, log: log) }
         result.domain = plan.processor.map { _ in plan.domain } ?? nil
         result.sourceVersion = plan.sourceVersion
         result.targetVersion = plan.targetVersion
@@ -60,17 +63,23 @@ public struct Converter: Sendable {
         }
         var counts = CollectionCounter(order: plan.collections)
         func emit(_ records: [Record]) throws {
-            for record in records {
+            for record in records where filter?.keepsAfterMigration(record) ?? true {
                 counts.add(record.collection)
                 try router?.write(record)
             }
         }
+        func process(_ record: Record) throws {
+            if let filter, !filter.keepsBeforeMigration(record) { return }
+            try emit(plan.processor?.process(record) ?? [record])
+        }
         do {
+            for record in applier?.constantRecords() ?? [] { try process(record) }
             var next = first
             while let record = next {
-                try emit(plan.processor?.process(record) ?? [record])
+                try process(applier?.apply(record) ?? record)
                 next = try source.next()
             }
+            applier?.finish()
             plan.processor?.finish()
             result.collections = counts.counts
             if log.hasErrors && request.processing.mode != .lenient {

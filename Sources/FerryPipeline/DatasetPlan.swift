@@ -17,9 +17,11 @@ struct DatasetPlan {
     /// names and field shapes) and sets up the processor.
     /// - Throws: `FerryError(.unknownDomain)` when a version change is asked of data of no known
     ///   domain, `.unknownVersion` for a down-migration or an unknown version.
-    static func make(request: ConversionRequest, source: DatasetSource, first: Record?, log: DiagnosticLog) throws -> DatasetPlan {
+    static func make(
+        request: ConversionRequest, source: DatasetSource, first: Record?, mapping: FieldMapping?, log: DiagnosticLog
+    ) throws -> DatasetPlan {
         let collections = source.declaredCollections + [first?.collection].compactMap { $0 }
-        let detected = DomainDetector.detect(
+        let detected = mapping.map { (domain: $0.domain, version: $0.schemaVersion) } ?? DomainDetector.detect(
             domain: request.domain, version: request.sourceVersion, header: source.header,
             collections: collections, sample: first?.value)
         guard let detected else {
