@@ -10,7 +10,8 @@ public indirect enum FieldRule: Sendable, Equatable {
     case join([String], separator: String, fallback: Value?)
     /// A list whose elements are built by rules; elements that come out absent are left out.
     case list([FieldRule])
-    /// A nested object whose members are built by rules; absent members are left out.
+    /// A nested object whose members are built by rules; absent constant members are left out, and
+    /// the whole object is absent when a member read from a column is.
     case object([(String, FieldRule)])
     /// A UUID version 5 derived from the record's index and the listed columns, for rows without an id.
     case derivedUUID([String])

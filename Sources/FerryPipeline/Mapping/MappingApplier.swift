@@ -96,9 +96,15 @@ struct RuleContext {
         case .list(let rules):
             return .array(rules.enumerated().compactMap { evaluate($0.element, field: field.appending($0.offset)) })
         case .object(let members):
+            // An object fed by columns is absent when one of its column-fed members is (a taste whose
+            // score is NA is left out of the list, not written without its value).
             var object = ValueObject()
             for (name, rule) in members {
-                if let value = evaluate(rule, field: field.appending(name)) { object.append(name, value) }
+                guard let value = evaluate(rule, field: field.appending(name)) else {
+                    if !rule.columns.isEmpty { return nil }
+                    continue
+                }
+                object.append(name, value)
             }
             return .object(object)
         case .derivedUUID(let columns):
