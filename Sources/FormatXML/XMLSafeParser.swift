@@ -32,9 +32,9 @@ private let refusingEntityLoaderInstalled: Bool = {
 /// - No tree is built: only the SAX callbacks the handler needs are installed; every other one
 ///   (DTD and entity storage, external subset loading, entity lookup) is absent.
 /// - Any entity declaration (general or parameter, internal or external) stops the parse with
-///   `unsafe-xml` at the declaration's line, before anything could be expanded; so does a
-///   reference to an entity that is not declared when the document names an external DTD (that
-///   DTD is never read).
+///   `unsafe-xml` at the declaration's line, before anything could be expanded; so does a DOCTYPE
+///   naming an external DTD (`SYSTEM` / `PUBLIC`), which is never read. An internal subset with
+///   only element, attribute-list and notation declarations is accepted.
 /// - The first libxml2 error (`XML_ERR_ERROR` or `XML_ERR_FATAL`) stops the parse with
 ///   `malformed-xml`, at libxml2's line and column; warnings are ignored.
 final class XMLSafeParser {
@@ -49,8 +49,6 @@ final class XMLSafeParser {
     private var context: xmlParserCtxtPtr?
     private var chunk: [UInt8]
     private var attributeBuffer: [(name: String, value: String)] = []
-    /// True once the DOCTYPE names an external DTD (`SYSTEM` / `PUBLIC`), which is never read.
-    private var namesExternalDTD = false
 
     /// - Parameters:
     ///   - source: the document's bytes, pulled `chunkSize` bytes at a time.
@@ -97,7 +95,8 @@ final class XMLSafeParser {
         }
         sax.internalSubset = { user, _, externalID, systemID in
             guard let user, externalID != nil || systemID != nil else { return }
-            Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().namesExternalDTD = true
+            let id = systemID.map { String(cString: $0) } ?? externalID.map { String(cString: $0) } ?? ""
+            Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().onExternalDTD(id)
         }
         sax.serror = { user, error in
             guard let user, let error else { return }
@@ -193,6 +192,13 @@ final class XMLSafeParser {
         stop(.error(.unsafeXML, "the document declares an entity; Ferry refuses entity declarations (no expansion, no external resources)", at: location))
     }
 
+    private func onExternalDTD(_ identifier: String) {
+        guard failure == nil else { return }
+        var location = baseLocation
+        location.position = position(backTo: UInt8(ascii: "<"), marker: Array("<!DOCTYPE".utf8))
+        stop(.error(.unsafeXML, "the document names an external DTD (\(identifier)); Ferry never loads external resources", at: location))
+    }
+
     private func onUndeclaredReference(_ name: UnsafePointer<xmlChar>?) {
         guard failure == nil else { return }
         let entity = name.map { String(cString: $0) } ?? ""
@@ -209,12 +215,11 @@ final class XMLSafeParser {
         if error.line > 0 { location.line = Int(error.line) }
         if error.int2 > 0 { location.column = Int(error.int2) }
         var code = Diagnostic.Code.malformedXML
-        // Undeclared entities are fatal (26) in a document without external DTD; with one, libxml2
-        // reports them as a validity error (27), as the DTD might declare them.
-        if error.code == Int32(XML_WAR_UNDECLARED_ENTITY.rawValue)
-            || (error.code == Int32(XML_ERR_UNDECLARED_ENTITY.rawValue) && namesExternalDTD) {
+        // An undeclared entity is a validity error (27), not a fatal one (26), when a parameter
+        // entity reference might have declared it: a declaration Ferry would have refused anyway.
+        if error.code == Int32(XML_WAR_UNDECLARED_ENTITY.rawValue) {
             code = .unsafeXML
-            message += "; the document relies on its external DTD, which Ferry never loads"
+            message += "; it could only come from a DTD, which Ferry never loads"
         }
         if message.hasPrefix("Excessive depth") { code = .tooDeep }
         if error.code == Int32(XML_ERR_ENTITY_LOOP.rawValue) || message.contains("amplification") { code = .unsafeXML }

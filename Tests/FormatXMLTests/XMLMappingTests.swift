@@ -202,15 +202,20 @@ func writeAll(_ records: [Record], options: WriteOptions, recordNames: [String: 
         #expect(diagnostic.location == SourceLocation(file: "in.xml", line: 4, column: 3))
     }
 
-    @Test func externalDTDIsIgnoredButItsEntitiesAreRefused() throws {
-        let plain = "<!DOCTYPE dataset SYSTEM \"http://127.0.0.1:9/x.dtd\">\n<dataset><a><r><t>&amp;&#x41;</t></r></a></dataset>\n"
-        let ok = try readAll(Array(plain.utf8))
+    @Test func externalDTDIsRefusedAndInternalDeclarationsAccepted() throws {
+        let external = "<?xml version=\"1.0\"?>\n<!DOCTYPE dataset SYSTEM \"http://127.0.0.1:9/x.dtd\">\n<dataset/>\n"
+        let refused = try readAll(Array(external.utf8))
+        #expect(refused.error?.diagnostic == .error(.unsafeXML,
+            "the document names an external DTD (http://127.0.0.1:9/x.dtd); Ferry never loads external resources",
+            at: SourceLocation(file: "in.xml", line: 2, column: 1)))
+        let internalOnly = "<!DOCTYPE dataset [\n  <!ELEMENT dataset ANY>\n  <!ATTLIST dataset domain CDATA #IMPLIED>\n]>\n<dataset domain=\"d\"><a><r><t>&amp;&#x41;&#12354;</t></r></a></dataset>\n"
+        let ok = try readAll(Array(internalOnly.utf8))
         #expect(ok.error == nil)
-        #expect(ok.records.map(\.value) == [["t": "&A"]])
-        let withReference = "<!DOCTYPE dataset SYSTEM \"http://127.0.0.1:9/x.dtd\">\n<dataset><a><r><t>&ext;</t></r></a></dataset>\n"
-        let refused = try readAll(Array(withReference.utf8))
-        #expect(refused.error?.diagnostic.code == .unsafeXML)
-        #expect(refused.error?.diagnostic.location.line == 2)
+        #expect(ok.header.domain == "d")
+        #expect(ok.records.map(\.value) == [["t": "&Aあ"]])
+        let undeclared = try readAll(Array("<dataset><a><r><t>&nope;</t></r></a></dataset>".utf8))
+        #expect(undeclared.error?.diagnostic == .error(.malformedXML, "Entity 'nope' not defined",
+                                                      at: SourceLocation(file: "in.xml", line: 1, column: 25)))
     }
 
     @Test func recordsOutsideTheMappingAreReportedAndSkipped() throws {
