@@ -92,7 +92,7 @@ func maximumResidentKilobytes() -> Int {
                     #expect(found.code == .malformedXML || found.code == .unsafeXML, "\(uri): \(found)")
                 }
             default:
-                // The one `error` test (p74? an optional error): either outcome, never a crash.
+                // The one `error` test: a processor may report it or not; never a crash.
                 #expect(diagnostic.map { [.malformedXML, .unsafeXML].contains($0.code) } ?? true)
             }
         }

@@ -169,6 +169,16 @@ func writeAll(_ records: [Record], options: WriteOptions, recordNames: [String: 
         #expect(result.records.map(\.value) == [["t": "Café © über"]])
     }
 
+    @Test func forcedEncodingAppliesWithoutDeclaration() throws {
+        let bytes = Array("<dataset><a><r><t>".utf8) + [0x43, 0x61, 0x66, 0xE9] + Array("</t></r></a></dataset>".utf8)
+        let forced = try readAll(bytes, options: ReadOptions(fileName: "in.xml", encoding: "ISO-8859-1"))
+        #expect(forced.records.map(\.value) == [["t": "Café"]])
+        #expect(try readAll(bytes).error?.diagnostic.code == .malformedXML)
+        #expect(throws: FerryError.self) {
+            try XMLRecordReader(MemorySource(bytes), options: ReadOptions(encoding: "no-such-encoding"), log: DiagnosticLog())
+        }
+    }
+
     @Test func shiftJISAndUTF16WithBOMAreDecoded() throws {
         var sjis = Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<dataset><a><r><t>".utf8)
         sjis += [0x93, 0xFA, 0x96, 0x7B, 0x8C, 0xEA]  // 日本語
