@@ -1,5 +1,13 @@
-// libxml2 for the XML adapter: a streaming reader (xmlTextReader) and writer (xmlTextWriter).
+// libxml2 for the XML adapter: a push parser driven by SAX2 callbacks (streaming reader).
+//
+// Debian's libxml2 is built with ICU, so <libxml/encoding.h> includes <unicode/ucnv.h>; that ICU
+// clashes with the copy Foundation bundles (`_FoundationICU`: "enum UErrorCode ... not present")
+// whenever a module sees both. Ferry never touches the ICU members of xmlCharEncodingHandler (it
+// only passes handler pointers back to libxml2), so the ICU include is switched off here.
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/xmlreader.h>
 #include <libxml/xmlwriter.h>
 #include <libxml/xmlerror.h>

@@ -1,0 +1,37 @@
+import FerryCore
+
+/// The XML format (SCHEMAS.md "Formats", Docs/xml.md): name `xml`, extension `.xml`.
+public enum XMLFormat {
+    /// The registry entry. Its writer names record elements `record`; the pipeline builds an
+    /// `XMLFormatWriter(recordNames:)` with the domain's record type names instead.
+    public static let descriptor = FormatDescriptor(
+        name: "xml", extensions: ["xml"],
+        summary: "XML: <dataset> with an element per collection and per record (libxml2, no entities, no network)",
+        reader: XMLFormatReader(), writer: XMLFormatWriter())
+}
+
+/// Makes `XMLRecordReader`s.
+public struct XMLFormatReader: FormatReader {
+    public init() {}
+
+    /// - Throws: `FerryError(.invalidEncoding)` for an unknown `options.encoding`, or a read failure.
+    public func makeReader(_ source: any ByteSource, options: ReadOptions, log: DiagnosticLog) throws -> any RecordReader {
+        try XMLRecordReader(source, options: options, log: log)
+    }
+}
+
+/// Makes `XMLRecordWriter`s.
+public struct XMLFormatWriter: FormatWriter {
+    /// The record element name per collection (`wineTastingNotes` -> `WineTastingNote`, SCHEMAS.md
+    /// record types); collections not named get `record`.
+    public var recordNames: [String: String]
+
+    public init(recordNames: [String: String] = [:]) {
+        self.recordNames = recordNames
+    }
+
+    /// - Throws: `FerryError(.usage)` when a record name is not an XML name.
+    public func makeWriter(_ sink: any ByteSink, options: WriteOptions) throws -> any RecordWriter {
+        try XMLRecordWriter(sink, options: options, recordNames: recordNames)
+    }
+}

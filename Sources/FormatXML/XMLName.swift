@@ -1,0 +1,34 @@
+/// XML 1.0 (Fifth Edition) names, section 2.3 productions [4] and [4a], without `:` (Namespaces in
+/// XML 1.0, NCName): the keys the writer can use as element names. Others go into
+/// `<field name="...">` (SCHEMAS.md "Formats").
+enum XMLName {
+    /// True when `text` is a non-empty NCName.
+    static func isNCName(_ text: String) -> Bool {
+        var first = true
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            let ok = first ? isNameStart(v) : (isNameStart(v) || isNameOnly(v))
+            if !ok { return false }
+            first = false
+        }
+        return !first
+    }
+
+    private static func isNameStart(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x41...0x5A, 0x61...0x7A, 0x5F: return true
+        case 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x2FF, 0x370...0x37D, 0x37F...0x1FFF, 0x200C...0x200D,
+             0x2070...0x218F, 0x2C00...0x2FEF, 0x3001...0xD7FF, 0xF900...0xFDCF, 0xFDF0...0xFFFD,
+             0x10000...0xEFFFF:
+            return true
+        default: return false
+        }
+    }
+
+    private static func isNameOnly(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x2D, 0x2E, 0x30...0x39, 0xB7, 0x300...0x36F, 0x203F...0x2040: return true
+        default: return false
+        }
+    }
+}

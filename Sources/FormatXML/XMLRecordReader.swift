@@ -1,0 +1,272 @@
+import FerryCore
+
+/// Reads records from an XML document laid out as SCHEMAS.md "Formats" (XML) says, streaming:
+/// libxml2's push parser feeds SAX events, and only the record being built is held in memory.
+///
+/// Shape read (Docs/xml.md "Mapping"):
+///
+///     <dataset domain="notes" schemaVersion="2">       -> header
+///       <wineTastingNotes>                              -> collection name
+///         <WineTastingNote>                             -> one record (element name ignored)
+///           <title>Barolo</title>                       -> "title": .string("Barolo")
+///           <smells><item>..</item></smells>            -> an array
+///           <look><tint>ruby</tint></look>              -> an object
+///
+/// - Every scalar is read as `.string`: XML has no types, so the domain layer types the strings,
+///   as it does for CSV. `<x/>` and `<x></x>` are `.string("")`.
+/// - `type="list"` marks an empty list (`<smells type="list"/>` is `[]`), `type="object"` an empty
+///   object, `type="null"` a null list item; an element whose children are all `<item>` is a list,
+///   one with other child elements an object.
+/// - `<field name="not a name">` carries a key that is not an XML name.
+/// - A record that is well-formed XML but not of this mapping (text mixed with child elements, an
+///   unknown `type`) is reported to the log as `malformed-xml` with its line, column and field
+///   pointer, and skipped; reading goes on with the next record.
+/// - Not-well-formed XML stops the document: `next()` throws `malformed-xml` (libxml2's message,
+///   line and column) after returning the records that ended before the error. A document that
+///   declares entities throws `unsafe-xml` (Docs/xml.md "Safety"). Nesting deeper than libxml2's
+///   256 elements (or `options.maximumDepth`) throws `too-deep`.
+public final class XMLRecordReader: RecordReader {
+    /// From the `<dataset>` element's `domain` and `schemaVersion` attributes.
+    public private(set) var header = DatasetHeader()
+
+    /// The longest text, in UTF-8 bytes, of one element (`too-large` beyond it): 64 MiB.
+    public static let maximumTextBytes = 64 * 1024 * 1024
+
+    private struct Frame {
+        var key = ""
+        var isItem = false
+        var indexInParent = 0
+        var marker: Marker = .none
+        var position = TextPosition(line: 1, column: 1)
+        var text: [UInt8] = []
+        var hasNonSpaceText = false
+        var members: [(key: String, value: Value)] = []
+        var allItems = true
+    }
+
+    private enum Marker { case none, list, object, null }
+
+    private let options: ReadOptions
+    private let log: DiagnosticLog
+    private var parser: XMLSafeParser?
+    private var queue: [Record] = []
+    private var queueHead = 0
+
+    private var depth = 0
+    private var collection: String?
+    private var counts: [String: Int] = [:]
+    private var recordIndex = 0
+    private var frames: [Frame] = []
+    private var top = -1
+    private var recordProblem: Diagnostic?
+
+    /// Starts reading `source`.
+    /// - Parameters:
+    ///   - options: `fileName` / `member` for locations, `encoding` to force an encoding (iconv
+    ///     name), `maximumDepth`.
+    ///   - log: receives the records skipped for not following the mapping.
+    /// - Throws: `FerryError(.invalidEncoding)` for an unknown forced encoding, or a read failure.
+    public init(_ source: any ByteSource, options: ReadOptions = ReadOptions(), log: DiagnosticLog) throws {
+        self.options = options
+        self.log = log
+        var encoding = options.encoding
+        if let name = encoding?.lowercased(), name == "utf-8" || name == "utf8" { encoding = nil }
+        self.parser = try XMLSafeParser(source: source, location: options.inputLocation, handler: self, encoding: encoding)
+    }
+
+    /// The next record, or nil after `</dataset>`.
+    /// - Throws: `FerryError` with `malformed-xml`, `unsafe-xml`, `too-deep`, `too-large`, or a
+    ///   read failure; reading cannot go on after it.
+    public func next() throws -> Record? {
+        while queueHead == queue.count {
+            guard let parser else { return nil }
+            if let failure = parser.failure { throw FerryError(failure) }
+            if parser.isFinished { return nil }
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+            _ = try parser.advance()
+        }
+        defer { queueHead += 1 }
+        return queue[queueHead]
+    }
+
+    // MARK: - Building records
+
+    private func location(_ position: TextPosition?, field: JSONPointer? = nil) -> SourceLocation {
+        var location = options.inputLocation
+        location.position = position
+        location.collection = collection
+        if depth >= 2 { location.recordIndex = recordIndex }
+        location.field = field
+        return location
+    }
+
+    /// The pointer from the dataset root to frame `index` (`/wineTastingNotes/3/tastes/0`).
+    private func pointer(to index: Int) -> JSONPointer {
+        var tokens: [String] = []
+        if let collection { tokens.append(collection) }
+        tokens.append(String(recordIndex))
+        if index >= 1 {
+            for i in 1...index {
+                tokens.append(frames[i].isItem ? String(frames[i].indexInParent) : frames[i].key)
+            }
+        }
+        return JSONPointer(tokens: tokens)
+    }
+
+    private func problem(_ message: String, frame index: Int) {
+        guard recordProblem == nil else { return }
+        recordProblem = .error(.malformedXML, message, at: location(frames[index].position, field: pointer(to: index)))
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
+
+    /// Turns a finished frame into its value (Docs/xml.md "Lists, objects and empty values").
+    private func value(of index: Int) -> Value {
+        let frame = frames[index]
+        if frame.members.isEmpty {
+            switch frame.marker {
+            case .none:
+                return .string(String(decoding: frame.text, as: UTF8.self))
+            case .list, .object, .null:
+                if frame.hasNonSpaceText { problem("an element marked type=\"\(frame.marker)\" holds text", frame: index) }
+                return frame.marker == .list ? .array([]) : frame.marker == .object ? .object(ValueObject()) : .null
+            }
+        }
+        if frame.hasNonSpaceText {
+            problem("<\(frame.key)> mixes text with child elements", frame: index)
+        }
+        switch frame.marker {
+        case .null:
+            problem("an element marked type=\"null\" has child elements", frame: index)
+            return .null
+        case .list:
+            if !frame.allItems { problem("an element marked type=\"list\" has children other than <item>", frame: index) }
+            return .array(frame.members.map(\.value))
+        case .none where frame.allItems:
+            return .array(frame.members.map(\.value))
+        case .none, .object:
+            return .object(ValueObject(frame.members))
+        }
+    }
+}
+
+extension XMLRecordReader: XMLParseHandler {
+    func startElement(_ name: String, attributes: [(name: String, value: String)], at position: TextPosition) {
+        defer { depth += 1 }
+        switch depth {
+        case 0:
+            guard name == "dataset" else {
+                parser?.stop(.error(.malformedXML, "the root element is <\(name)>, not <dataset> (Docs/xml.md)",
+                                    at: location(position)))
+                return
+            }
+            for attribute in attributes {
+                if attribute.name == "domain" { header.domain = attribute.value }
+                if attribute.name == "schemaVersion" {
+                    guard let version = Int(attribute.value) else {
+                        parser?.stop(.error(.unknownVersion, "schemaVersion \"\(attribute.value)\" is not an integer",
+                                            at: location(position)))
+                        return
+                    }
+                    header.schemaVersion = version
+                }
+            }
+        case 1:
+            var collectionName = name
+            if name == "field", let given = attributes.first(where: { $0.name == "name" }) { collectionName = given.value }
+            collection = collectionName
+        case 2:
+            let key = collection ?? ""
+            recordIndex = counts[key, default: 0]
+            counts[key] = recordIndex + 1
+            recordProblem = nil
+            top = 0
+            if frames.isEmpty { frames.append(Frame()) }
+            resetFrame(0, key: "", isItem: false, index: 0, position: position)
+        default:
+            guard depth < options.maximumDepth else {
+                parser?.stop(.error(.tooDeep, "elements nest deeper than \(options.maximumDepth)", at: location(position)))
+                return
+            }
+            let parent = top
+            top += 1
+            if frames.count <= top { frames.append(Frame()) }
+            var key = name
+            if name == "field", let given = attributes.first(where: { $0.name == "name" }) { key = given.value }
+            let isItem = name == "item"
+            if !isItem { frames[parent].allItems = false }
+            resetFrame(top, key: key, isItem: isItem, index: frames[parent].members.count, position: position)
+        }
+        if depth >= 2 {
+            for attribute in attributes where attribute.name == "type" {
+                switch attribute.value {
+                case "list": frames[top].marker = .list
+                case "object": frames[top].marker = .object
+                case "null": frames[top].marker = .null
+                default: problem("unknown type=\"\(attribute.value)\" (list, object or null)", frame: top)
+                }
+            }
+        }
+    }
+
+    private func resetFrame(_ index: Int, key: String, isItem: Bool, index position: Int, position at: TextPosition) {
+        frames[index].key = key
+        frames[index].isItem = isItem
+        frames[index].indexInParent = position
+        frames[index].marker = .none
+        frames[index].position = at
+        frames[index].text.removeAll(keepingCapacity: true)
+        frames[index].hasNonSpaceText = false
+        frames[index].members.removeAll(keepingCapacity: true)
+        frames[index].allItems = true
+    }
+
+    func endElement() {
+        depth -= 1
+        switch depth {
+        case 0, 1:
+            if depth == 1 { collection = nil }
+        case 2:
+            var members = ValueObject()
+            if frames[0].hasNonSpaceText { problem("a record element holds text, not fields", frame: 0) }
+            if frames[0].marker != .none && frames[0].marker != .object {
+                problem("a record element cannot be marked type=\"\(frames[0].marker)\"", frame: 0)
+            }
+            members = ValueObject(frames[0].members)
+            let recordLocation = location(frames[0].position)
+            top = -1
+            if let recordProblem {
+                log.report(recordProblem)
+                return
+            }
+            queue.append(Record(collection: collection, value: .object(members), location: recordLocation))
+        default:
+            let value = value(of: top)
+            let key = frames[top].key
+            top -= 1
+            frames[top].members.append((key: key, value: value))
+        }
+    }
+
+    func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard depth >= 3, top >= 0 else {
+            if bytes.contains(where: { !Self.isSpace($0) }) {
+                log.report(.error(.malformedXML, "text outside any record is ignored",
+                                  at: location(parser?.currentPosition)))
+            }
+            return
+        }
+        if !frames[top].hasNonSpaceText, bytes.contains(where: { !Self.isSpace($0) }) {
+            frames[top].hasNonSpaceText = true
+        }
+        guard frames[top].text.count + bytes.count <= Self.maximumTextBytes else {
+            parser?.stop(.error(.tooLarge, "an element's text is longer than \(Self.maximumTextBytes) bytes",
+                                at: location(frames[top].position, field: pointer(to: top))))
+            return
+        }
+        frames[top].text.append(contentsOf: bytes)
+    }
+}

@@ -1,0 +1,288 @@
+import CLibXML2
+import FerryCore
+
+/// What the safe parser reports while it reads: elements, text, and nothing of DTDs or entities
+/// (those stop the parse, see `XMLSafeParser`).
+protocol XMLParseHandler: AnyObject {
+    /// A start tag: local name (with `prefix:` when there is one), the attributes and the position
+    /// of the tag's `<`.
+    func startElement(_ name: String, attributes: [(name: String, value: String)], at position: TextPosition)
+    /// The end tag of the innermost open element.
+    func endElement()
+    /// Character data (text, CDATA, character references and predefined entities already decoded),
+    /// as UTF-8 bytes; one text node may arrive in several calls.
+    func text(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+/// Installs, once per process, an external entity loader that refuses every URL and file.
+///
+/// `xmlSetExternalEntityLoader` is global to libxml2: every libxml2 user in the process (there is
+/// no other in Ferry) gets the refusing loader from the first XML read on. Docs/xml.md says so.
+private let refusingEntityLoaderInstalled: Bool = {
+    xmlInitParser()
+    xmlSetExternalEntityLoader { _, _, _ in nil }
+    return true
+}()
+
+/// libxml2's push parser behind a safe, streaming, SAX-only front (Docs/xml.md "Safety").
+///
+/// - Options: `XML_PARSE_NONET` only: no `XML_PARSE_NOENT` (no entity substitution), no
+///   `XML_PARSE_DTDLOAD` / `XML_PARSE_DTDVALID` (no external DTD), no `XML_PARSE_HUGE` (libxml2's
+///   amplification, depth (256) and size limits stay on).
+/// - No tree is built: only the SAX callbacks the handler needs are installed; every other one
+///   (DTD and entity storage, external subset loading, entity lookup) is absent.
+/// - Any entity declaration (general or parameter, internal or external) stops the parse with
+///   `unsafe-xml` at the declaration's line, before anything could be expanded; so does a DOCTYPE
+///   naming an external DTD (`SYSTEM` / `PUBLIC`), which is never read. An internal subset with
+///   only element, attribute-list and notation declarations is accepted.
+/// - The first libxml2 error (`XML_ERR_ERROR` or `XML_ERR_FATAL`) stops the parse with
+///   `malformed-xml`, at libxml2's line and column; warnings are ignored.
+final class XMLSafeParser {
+    /// Where the parse stopped for good: a malformed or unsafe document.
+    private(set) var failure: Diagnostic?
+    /// True once the input is exhausted and the parser has seen the end of the document.
+    private(set) var isFinished = false
+
+    private let source: any ByteSource
+    private let baseLocation: SourceLocation
+    private unowned let handler: any XMLParseHandler
+    private var context: xmlParserCtxtPtr?
+    private var chunk: [UInt8]
+    private var attributeBuffer: [(name: String, value: String)] = []
+
+    /// - Parameters:
+    ///   - source: the document's bytes, pulled `chunkSize` bytes at a time.
+    ///   - location: file and member for diagnostics.
+    ///   - handler: receives the events; not retained (its owner holds the parser).
+    ///   - encoding: an encoding forced by `--encoding` (a name iconv knows), nil to detect it.
+    init(source: any ByteSource, location: SourceLocation, handler: any XMLParseHandler,
+         encoding: String? = nil, chunkSize: Int = 64 * 1024) throws {
+        _ = refusingEntityLoaderInstalled
+        self.source = source
+        self.baseLocation = location
+        self.handler = handler
+        self.chunk = [UInt8](repeating: 0, count: max(chunkSize, 16))
+
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = { user, localname, prefix, _, _, _, attributeCount, _, attributes in
+            guard let user else { return }
+            Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue()
+                .onStart(localname, prefix, Int(attributeCount), attributes)
+        }
+        sax.endElementNs = { user, _, _, _ in
+            guard let user else { return }
+            let parser = Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue()
+            if parser.failure == nil { parser.handler.endElement() }
+        }
+        sax.characters = { user, bytes, count in
+            guard let user else { return }
+            Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().onText(bytes, count)
+        }
+        sax.ignorableWhitespace = sax.characters
+        sax.cdataBlock = sax.characters
+        sax.entityDecl = { user, _, _, _, _, _ in
+            guard let user else { return }
+            Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().onEntityDeclaration()
+        }
+        sax.unparsedEntityDecl = { user, _, _, _, _ in
+            guard let user else { return }
+            Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().onEntityDeclaration()
+        }
+        sax.reference = { user, name in
+            guard let user else { return }
+            Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().onUndeclaredReference(name)
+        }
+        sax.internalSubset = { user, _, externalID, systemID in
+            guard let user, externalID != nil || systemID != nil else { return }
+            let id = systemID.map { String(cString: $0) } ?? externalID.map { String(cString: $0) } ?? ""
+            Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().onExternalDTD(id)
+        }
+        sax.serror = { user, error in
+            guard let user, let error else { return }
+            Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().onError(error.pointee)
+        }
+
+        // The first bytes go to the constructor so that libxml2 detects the encoding (BOM, or the
+        // first four bytes of `<?xml`); a source serving tiny reads is drained until there are 4.
+        var initial = 0
+        while initial < 4 {
+            let n = try chunk.withUnsafeMutableBytes { buffer in
+                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[initial...]))
+            }
+            if n == 0 { break }
+            initial += n
+        }
+        let user = Unmanaged.passUnretained(self).toOpaque()
+        context = chunk.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                xmlCreatePushParserCtxt(&sax, user, chars.baseAddress, Int32(initial), nil)
+            }
+        }
+        guard let context else {
+            throw FerryError(.internalError, "libxml2 could not create a parser", at: location)
+        }
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        if let encoding {
+            guard let encoder = xmlFindCharEncodingHandler(encoding) else {
+                throw FerryError(.invalidEncoding, "unknown encoding \"\(encoding)\"", at: location)
+            }
+            xmlSwitchToEncoding(context, encoder)
+        }
+        if initial == 0 { finishInput() }
+    }
+
+    deinit {
+        if let context { xmlFreeParserCtxt(context) }
+    }
+
+    /// Parses the next chunk of input; handler calls happen inside. Returns false once the
+    /// document is finished or the parse has stopped (`failure` says why).
+    func advance() throws -> Bool {
+        guard !isFinished, failure == nil, let context else { return false }
+        let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+        if n == 0 {
+            finishInput()
+            return false
+        }
+        chunk.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                _ = xmlParseChunk(context, chars.baseAddress, Int32(n), 0)
+            }
+        }
+        return failure == nil
+    }
+
+    private func finishInput() {
+        guard let context, !isFinished else { return }
+        isFinished = true
+        if failure == nil { _ = xmlParseChunk(context, nil, 0, 1) }
+    }
+
+    // MARK: - SAX callbacks
+
+    private func onStart(_ localname: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
+                         _ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        guard failure == nil, let localname else { return }
+        var name = String(cString: localname)
+        if let prefix { name = String(cString: prefix) + ":" + name }
+        attributeBuffer.removeAll(keepingCapacity: true)
+        if let attributes {
+            for i in 0..<attributeCount {
+                let base = attributes + i * 5
+                guard let local = base[0], let start = base[3], let end = base[4] else { continue }
+                var attributeName = String(cString: local)
+                if let p = base[1] { attributeName = String(cString: p) + ":" + attributeName }
+                let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                attributeBuffer.append((name: attributeName, value: value))
+            }
+        }
+        handler.startElement(name, attributes: attributeBuffer, at: position(backTo: UInt8(ascii: "<")))
+    }
+
+    private func onText(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
+        guard failure == nil, let bytes, count > 0 else { return }
+        handler.text(UnsafeBufferPointer(start: bytes, count: Int(count)))
+    }
+
+    private func onEntityDeclaration() {
+        guard failure == nil else { return }
+        var location = baseLocation
+        location.position = position(backTo: UInt8(ascii: "<"), marker: Array("<!ENTITY".utf8))
+        stop(.error(.unsafeXML, "the document declares an entity; Ferry refuses entity declarations (no expansion, no external resources)", at: location))
+    }
+
+    private func onExternalDTD(_ identifier: String) {
+        guard failure == nil else { return }
+        var location = baseLocation
+        location.position = position(backTo: UInt8(ascii: "<"), marker: Array("<!DOCTYPE".utf8))
+        stop(.error(.unsafeXML, "the document names an external DTD (\(identifier)); Ferry never loads external resources", at: location))
+    }
+
+    private func onUndeclaredReference(_ name: UnsafePointer<xmlChar>?) {
+        guard failure == nil else { return }
+        let entity = name.map { String(cString: $0) } ?? ""
+        var location = baseLocation
+        location.position = position(backTo: UInt8(ascii: "&"))
+        stop(.error(.unsafeXML, "reference to entity &\(entity); that only an external DTD could declare; Ferry never loads external DTDs", at: location))
+    }
+
+    private func onError(_ error: xmlError) {
+        guard failure == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        var message = error.message.map { String(cString: $0) } ?? "not well-formed"
+        while message.last == "\n" || message.last == " " { message.removeLast() }
+        var location = baseLocation
+        if error.line > 0 { location.line = Int(error.line) }
+        if error.int2 > 0 { location.column = Int(error.int2) }
+        var code = Diagnostic.Code.malformedXML
+        // An undeclared entity is a validity error (27), not a fatal one (26), when a parameter
+        // entity reference might have declared it: a declaration Ferry would have refused anyway.
+        if error.code == Int32(XML_WAR_UNDECLARED_ENTITY.rawValue) {
+            code = .unsafeXML
+            message += "; it could only come from a DTD, which Ferry never loads"
+        }
+        if message.hasPrefix("Excessive depth") { code = .tooDeep }
+        if error.code == Int32(XML_ERR_ENTITY_LOOP.rawValue) || message.contains("amplification") { code = .unsafeXML }
+        stop(.error(code, message, at: location))
+    }
+
+    /// The parser's current line and column (just after what it parsed last).
+    var currentPosition: TextPosition {
+        guard let input = context?.pointee.input?.pointee else { return TextPosition(line: 1, column: 1) }
+        return TextPosition(line: Int(input.line), column: Int(input.col))
+    }
+
+    /// Stops the parse for a reason found by the handler (a root element that is not `<dataset>`,
+    /// nesting past the limit); `advance()` returns false from then on.
+    func stop(_ diagnostic: Diagnostic) {
+        failure = diagnostic
+        if let context { xmlStopParser(context) }
+    }
+
+    /// The line and column of the last `target` byte (or of `marker`, when given) before the
+    /// parser's current position: the `<` of the start tag just parsed, the `&` of a reference.
+    /// libxml2 counts columns in characters, as this does (SCHEMAS.md "Positions").
+    private func position(backTo target: UInt8, marker: [UInt8]? = nil) -> TextPosition {
+        guard let input = context?.pointee.input?.pointee, let cur = input.cur, let base = input.base else {
+            return TextPosition(line: 1, column: 1)
+        }
+        let line = Int(input.line)
+        let column = Int(input.col)
+        var p = cur
+        var found: UnsafePointer<xmlChar>?
+        while p > base {
+            p -= 1
+            if p.pointee == target {
+                if let marker {
+                    if cur - p >= marker.count, (0..<marker.count).allSatisfy({ p[$0] == marker[$0] }) {
+                        found = p
+                        break
+                    }
+                } else {
+                    found = p
+                    break
+                }
+            }
+        }
+        guard let start = found else { return TextPosition(line: line, column: column) }
+        var newlines = 0
+        var scalars = 0
+        var q = start
+        while q < cur {
+            if q.pointee == 0x0A { newlines += 1 }
+            if q.pointee & 0xC0 != 0x80 { scalars += 1 }
+            q += 1
+        }
+        if newlines == 0 { return TextPosition(line: line, column: max(1, column - scalars)) }
+        // The tag spans lines: count the characters from the line start before it.
+        var lineStart = start
+        while lineStart > base, (lineStart - 1).pointee != 0x0A { lineStart -= 1 }
+        var before = 0
+        q = lineStart
+        while q < start {
+            if q.pointee & 0xC0 != 0x80 { before += 1 }
+            q += 1
+        }
+        return TextPosition(line: line - newlines, column: before + 1)
+    }
+}
