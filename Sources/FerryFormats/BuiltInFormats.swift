@@ -9,6 +9,7 @@ extension FormatRegistry {
     public static let builtIn = FormatRegistry([
         JSONFormat.descriptor,
         JSONLinesFormat.descriptor,
+        XMLFormat.descriptor,
     ])
 }
 

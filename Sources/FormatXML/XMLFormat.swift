@@ -2,8 +2,8 @@ import FerryCore
 
 /// The XML format (SCHEMAS.md "Formats", Docs/xml.md): name `xml`, extension `.xml`.
 public enum XMLFormat {
-    /// The registry entry. Its writer names record elements `record`; the pipeline builds an
-    /// `XMLFormatWriter(recordNames:)` with the domain's record type names instead.
+    /// The registry entry. Its writer names record elements after `WriteOptions.recordTypeNames`
+    /// (the domain's record types), else `record`.
     public static let descriptor = FormatDescriptor(
         name: "xml", extensions: ["xml"],
         summary: "XML: <dataset> with an element per collection and per record (libxml2, no entities, no network)",
@@ -30,8 +30,10 @@ public struct XMLFormatWriter: FormatWriter {
         self.recordNames = recordNames
     }
 
+    /// Names from `options.recordTypeNames` come first, then this writer's own `recordNames`.
     /// - Throws: `FerryError(.usage)` when a record name is not an XML name.
     public func makeWriter(_ sink: any ByteSink, options: WriteOptions) throws -> any RecordWriter {
-        try XMLRecordWriter(sink, options: options, recordNames: recordNames)
+        let names = recordNames.merging(options.recordTypeNames) { _, fromOptions in fromOptions }
+        return try XMLRecordWriter(sink, options: options, recordNames: names)
     }
 }
