@@ -12,13 +12,35 @@ import FerryCore
 /// }
 /// ```
 public struct PipelineDefinition: Codable, Sendable, Equatable {
-    /// Files, folders (each dataset inside, or the folder itself when it is a bundle) and globs (`*`, `?`, `[...]`).
-    public var inputs: [String]
+    /// Files, folders (each dataset inside, or the folder itself when it is a bundle) and globs
+    /// (`*`, `?`, `[...]`), each a string or `{"path": ..., "map": ...}` with a mapping of its own.
+    public var inputs: [Input]
     /// The steps, applied in order.
     public var steps: [Step]
     /// Where each input's result goes; nil validates only.
     public var output: Output?
     public var options: Options?
+
+    /// One input pattern, with an optional field mapping that applies to its files only.
+    public struct Input: Codable, Sendable, Equatable {
+        public var path: String
+        /// A mapping file for these inputs, relative to the pipeline file; overrides a `map` step.
+        public var map: String?
+
+        public init(path: String, map: String? = nil) {
+            self.path = path
+            self.map = map
+        }
+
+        public init(from decoder: any Decoder) throws {
+            if let path = try? decoder.singleValueContainer().decode(String.self) {
+                self.init(path: path)
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(path: try container.decode(String.self, forKey: .path), map: try container.decodeIfPresent(String.self, forKey: .map))
+        }
+    }
 
     /// One step of a pipeline: exactly one of its members is set.
     public struct Step: Codable, Sendable, Equatable {

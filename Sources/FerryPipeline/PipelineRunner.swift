@@ -55,12 +55,20 @@ public struct PipelineRunner: Sendable {
     /// - Parameters:
     ///   - pipelinePath: the pipeline file; patterns are relative to its folder.
     ///   - shard: `(k, n)` keeps the inputs whose shard (SHA-256 of the NFC relative path) is `k` (1-based) of `n`.
-    public static func inputs(of definition: PipelineDefinition, pipelinePath: String, shard: (Int, Int)?) throws -> [String] {
+    public static func inputs(of definition: PipelineDefinition, pipelinePath: String, shard: (Int, Int)?) throws -> [PipelineInput] {
         let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
-        let all = try InputExpander.expand(definition.inputs, relativeTo: base)
+        var seen: Set<String> = []
+        var all: [PipelineInput] = []
+        for input in definition.inputs {
+            let map = input.map.map { $0.hasPrefix("/") ? $0 : base + "/" + $0 }
+            for path in try InputExpander.expand([input.path], relativeTo: base) where seen.insert(path).inserted {
+                all.append(PipelineInput(path: path, map: map))
+            }
+        }
+        all.sort { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
         guard let (k, n) = shard else { return all }
-        return all.filter { path in
-            let relative = path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path
+        return all.filter { input in
+            let relative = input.path.hasPrefix(base + "/") ? String(input.path.dropFirst(base.count + 1)) : input.path
             return ShardSelector.shard(of: relative, count: n) == k
         }
     }
@@ -71,7 +79,7 @@ public struct PipelineRunner: Sendable {
     ///   - report: receives every diagnostic as it is found, from several threads.
     /// - Returns: one report per input, in input order.
     public func run(
-        _ definition: PipelineDefinition, pipelinePath: String, inputs: [String], variables: [String: String],
+        _ definition: PipelineDefinition, pipelinePath: String, inputs: [PipelineInput], variables: [String: String],
         overrideJobs: Int?, report: @escaping @Sendable (Diagnostic) -> Void
     ) -> [DatasetReport] {
         let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
@@ -83,12 +91,13 @@ public struct PipelineRunner: Sendable {
             queue.addOperation {
                 let reports: [DatasetReport]
                 do {
-                    let request = try makeRequest(definition, input: input, base: base, variables: variables)
+                    var request = try makeRequest(definition, input: input.path, base: base, variables: variables)
+                    if let map = input.map { request.mapping = map }
                     reports = Converter(registry: registry).run(request, report: report)
                 } catch {
                     let diagnostic = Converter.diagnostic(for: error)
                     report(diagnostic)
-                    reports = [DatasetReport(input: input, format: "", collections: [], errorCount: 1, warningCount: 0,
+                    reports = [DatasetReport(input: input.path, format: "", collections: [], errorCount: 1, warningCount: 0,
                                              status: diagnostic.exitStatus, diagnostics: [diagnostic])]
                 }
                 results.set(index, reports.first)
@@ -147,6 +156,12 @@ public struct PipelineRunner: Sendable {
         let path = template.replacingOccurrences(of: "{name}", with: name).replacingOccurrences(of: "{ext}", with: ext)
         return path.hasPrefix("/") ? path : base + "/" + path
     }
+}
+
+/// One input of a pipeline run: its absolute path and the mapping that applies to it, if any.
+public struct PipelineInput: Sendable, Equatable {
+    public var path: String
+    public var map: String?
 }
 
 /// Reports filled in by parallel jobs, each at its input's index.
