@@ -16,6 +16,10 @@ public final class MigrationContext {
     public internal(set) var recordContext: RecordContext
     /// The problems reported for the current record.
     public internal(set) var diagnostics: [Diagnostic] = []
+    /// How messages name the current record: `whiskeyNotes record 3`, `words document "w1"`.
+    public internal(set) var recordLabel: String = "record"
+    /// The current record's 0-based index in its source collection (derived ids use it).
+    public internal(set) var recordIndex: Int = 0
 
     init(options: ProcessingOptions, timeZone: TimeZone, recordContext: RecordContext) {
         self.options = options
@@ -46,8 +50,8 @@ public final class MigrationContext {
 
     /// A name for the current record in messages: `whiskeyNotes record 3 (id "w1")`.
     public func recordName(id: String?) -> String {
-        var name = "\(sourceCollection) record \(recordContext.record.location.recordIndex.map(String.init) ?? "?")"
-        if let id, !id.isEmpty { name += " (id \"\(id)\")" }
+        var name = recordLabel
+        if let id, !id.isEmpty, !name.contains("\"\(id)\"") { name += " (id \"\(id)\")" }
         return name
     }
 }
