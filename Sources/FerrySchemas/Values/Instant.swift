@@ -281,7 +281,7 @@ struct DecimalText {
         if pointAt < 0 {
             fractionDigits = min(-pointAt, 9)
         }
-        for index in max(pointAt, 0)..<digits.count {
+        for index in min(max(pointAt, 0), digits.count)..<digits.count {
             if fractionDigits < 9 {
                 fraction = fraction * 10 + Int64(digits[index])
                 fractionDigits += 1
