@@ -69,7 +69,8 @@ public final class DatasetProcessor {
         self.sourceSchema = source
         self.targetVersionedSchema = target
         self.decodingOptions = DecodingOptions(
-            dateStrategy: options.dateStrategy, scalarsAsText: options.scalarsAsText, timeZone: timeZone)
+            dateStrategy: options.dateStrategy, scalarsAsText: options.scalarsAsText, timeZone: timeZone,
+            timeZoneName: options.timeZone)
     }
 
     /// The migration plan of a domain.
@@ -249,7 +250,7 @@ public final class DatasetProcessor {
         guard domain == .petStory, targetVersion == 2, collection == "members", !timeZoneNoted else { return }
         timeZoneNoted = true
         report([.note(.assumption,
-            "calendar days (birthDate, since) are taken in time zone \(timeZone.identifier) (--time-zone)",
+            "calendar days (birthDate, since) are taken in time zone \(options.timeZone) (--time-zone)",
             at: document.context.location())])
     }
 

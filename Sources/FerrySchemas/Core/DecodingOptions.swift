@@ -9,10 +9,16 @@ public struct DecodingOptions: Sendable {
     public var scalarsAsText: Bool
     /// The time zone of calendar-day rules (`--time-zone`; pet-story `birthDate`).
     public var timeZone: TimeZone
+    /// The time zone's name as the user gave it (Foundation on Linux calls UTC "GMT").
+    public var timeZoneName: String
 
-    public init(dateStrategy: DateStrategy = .deferredToDate, scalarsAsText: Bool = false, timeZone: TimeZone? = nil) {
+    public init(
+        dateStrategy: DateStrategy = .deferredToDate, scalarsAsText: Bool = false, timeZone: TimeZone? = nil,
+        timeZoneName: String? = nil
+    ) {
         self.dateStrategy = dateStrategy
         self.scalarsAsText = scalarsAsText
         self.timeZone = timeZone ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current
+        self.timeZoneName = timeZoneName ?? (timeZone == nil ? "UTC" : self.timeZone.identifier)
     }
 }

@@ -65,7 +65,7 @@ extension PetStoryV2 {
                 if birthDate > createdDay {
                     let field = context.appending("birthDate")
                     r.diagnostics.append(.error(.invalidValue,
-                        "birthDate \(birthDate) is after the day of createdAt (\(createdDay) in \(context.options.timeZone.identifier))",
+                        "birthDate \(birthDate) is after the day of createdAt (\(createdDay) in \(context.options.timeZoneName))",
                         at: field.location()))
                 }
             }
