@@ -1,0 +1,24 @@
+import Foundation
+
+/// What typed decoders need to know beyond the value itself.
+public struct DecodingOptions: Sendable {
+    /// How numbers in instant fields are read (`--date-strategy`).
+    public var dateStrategy: DateStrategy
+    /// True for CSV input: `"4.5"` in a number field is a number, `"true"` a Boolean, an absent
+    /// required string is `""` (SCHEMAS.md "Formats: CSV").
+    public var scalarsAsText: Bool
+    /// The time zone of calendar-day rules (`--time-zone`; pet-story `birthDate`).
+    public var timeZone: TimeZone
+    /// The time zone's name as the user gave it (Foundation on Linux calls UTC "GMT").
+    public var timeZoneName: String
+
+    public init(
+        dateStrategy: DateStrategy = .deferredToDate, scalarsAsText: Bool = false, timeZone: TimeZone? = nil,
+        timeZoneName: String? = nil
+    ) {
+        self.dateStrategy = dateStrategy
+        self.scalarsAsText = scalarsAsText
+        self.timeZone = timeZone ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current
+        self.timeZoneName = timeZoneName ?? (timeZone == nil ? "UTC" : self.timeZone.identifier)
+    }
+}

@@ -1,0 +1,515 @@
+import FerryCore
+
+/// Reads the fields of one object value against its record type, collecting every problem with its
+/// field pointer (DESIGN.md "Hot paths decode domain types straight from `Value`").
+///
+/// Each getter looks the field up in the `RecordType` (required or optional, range, step, enum
+/// values), reports `missing-field`, `type-error`, `out-of-range` or `invalid-value`, and returns
+/// a placeholder on error (the record is then invalid). `finish` reports `unknown-field`s.
+public struct FieldReader {
+    /// The object's members; nil when the value was not an object (already reported).
+    public let object: ValueObject?
+    public let context: RecordContext
+    public let type: RecordType
+    /// The problems found so far.
+    public var diagnostics: [Diagnostic] = []
+
+    /// Starts reading `value` as a `type`; a non-object is a `type-error`.
+    public init(_ value: Value, type: RecordType, at context: RecordContext) {
+        self.context = context
+        self.type = type
+        if case .object(let object) = value {
+            self.object = object
+        } else {
+            self.object = nil
+            diagnostics.append(
+                .error(.typeError, "\(context.displayName): expected an object (\(type.name)), found \(value.shortDescription)",
+                    at: context.location()))
+        }
+    }
+
+    /// True when no error was found so far.
+    public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }
+
+    /// Reports unknown and repeated members (typed input has no room for extra fields) and hands
+    /// the diagnostics over. `ignoring` lists members the caller handled itself.
+    public mutating func finish(into output: inout [Diagnostic], ignoring: Set<String> = []) {
+        if let object {
+            var seen: Set<String> = []
+            for member in object.members {
+                if member.key == "$collection" || ignoring.contains(member.key) { continue }
+                if type.field(named: member.key) == nil {
+                    diagnostics.append(
+                        .error(.unknownField, "unknown field \"\(member.key)\" in \(type.name)",
+                            at: context.location(of: JSONPointer(tokens: [member.key]))))
+                } else if !seen.insert(member.key).inserted {
+                    diagnostics.append(
+                        .error(.invalidValue, "field \"\(member.key)\" appears twice in \(type.name)",
+                            at: context.location(of: JSONPointer(tokens: [member.key]))))
+                }
+            }
+        }
+        output.append(contentsOf: diagnostics)
+        diagnostics.removeAll()
+    }
+
+    // MARK: Field lookup
+
+    /// The schema of a field and its value; nil value when absent or null (a `missing-field` error
+    /// for a required field, unless `quietWhenMissing`).
+    mutating func member(_ name: String, quietWhenMissing: Bool = false) -> (FieldSchema, Value?, RecordContext) {
+        let schema = type.field(named: name) ?? FieldSchema(name, .string)
+        let fieldContext = context.appending(name)
+        guard let object else { return (schema, nil, fieldContext) }
+        let value = object[name]
+        if value == nil || value == .null {
+            if schema.isRequired && !quietWhenMissing {
+                let what = value == nil ? "is missing" : "is null"
+                diagnostics.append(.error(.missingField, "\(fieldContext.displayName) \(what) (required in \(type.name))",
+                    at: fieldContext.location()))
+            }
+            return (schema, nil, fieldContext)
+        }
+        return (schema, value, fieldContext)
+    }
+
+    /// True when the member is present and not null.
+    public func has(_ name: String) -> Bool {
+        guard let value = object?[name] else { return false }
+        return value != .null
+    }
+
+    /// The raw value of a member (present and not null), for fields decoded by the caller.
+    public func raw(_ name: String) -> Value? {
+        guard let value = object?[name], value != .null else { return nil }
+        return value
+    }
+
+    // MARK: Strings
+
+    /// A required string field (or `""` when an optional-with-default field is absent, as vocabulary
+    /// V1 strings are). Checks `nonEmptyString`, `url` and `enumeration` types.
+    public mutating func string(_ name: String) -> String {
+        let (schema, value, fieldContext) = member(
+            name, quietWhenMissing: context.options.scalarsAsText && FieldReader.isStringType(type.field(named: name)?.type))
+        guard let value else { return "" }
+        return FieldReader.string(value, schema.type, at: fieldContext, into: &diagnostics) ?? ""
+    }
+
+    /// An optional string field.
+    public mutating func optionalString(_ name: String) -> String? {
+        let (schema, value, fieldContext) = member(name)
+        guard let value else { return nil }
+        return FieldReader.string(value, schema.type, at: fieldContext, into: &diagnostics)
+    }
+
+    /// A list of strings.
+    public mutating func stringArray(_ name: String) -> [String] {
+        array(name) { value, context, diagnostics in
+            FieldReader.string(value, .string, at: context, into: &diagnostics)
+        }
+    }
+
+    static func isStringType(_ type: FieldType?) -> Bool {
+        switch type {
+        case .string?, .url?: return true
+        default: return false
+        }
+    }
+
+    /// Checks a string value against a string-like type; nil (reported) when it does not fit.
+    public static func string(_ value: Value, _ type: FieldType, at context: RecordContext,
+        into diagnostics: inout [Diagnostic]) -> String?
+    {
+        guard case .string(let text) = value else {
+            diagnostics.append(.error(.typeError, "\(context.displayName): expected a string, found \(value.shortDescription)",
+                at: context.location()))
+            return nil
+        }
+        switch type {
+        case .nonEmptyString where text.isEmpty:
+            diagnostics.append(.error(.invalidValue, "\(context.displayName) must not be empty", at: context.location()))
+            return nil
+        case .url where !text.isEmpty && !FieldReader.isAbsoluteHTTPURL(text):
+            diagnostics.append(.error(.invalidValue,
+                "\(context.displayName) \(value.shortDescription) is not an absolute http(s) URL (or \"\")", at: context.location()))
+            return nil
+        case .enumeration(let cases) where !cases.contains(text):
+            diagnostics.append(.error(.invalidValue,
+                "\(context.displayName) \(value.shortDescription) is not one of \(cases.joined(separator: ", "))",
+                at: context.location()))
+            return nil
+        default:
+            return text
+        }
+    }
+
+    /// `http://host...` or `https://host...` (case-insensitive scheme, non-empty host, no spaces).
+    public static func isAbsoluteHTTPURL(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let lower = bytes.prefix(8).map { $0 | 0x20 }
+        let prefix: Int
+        if lower.starts(with: Array("https://".utf8)) {
+            prefix = 8
+        } else if lower.starts(with: Array("http://".utf8)) {
+            prefix = 7
+        } else {
+            return false
+        }
+        guard bytes.allSatisfy({ $0 > 0x20 && $0 != 0x7f }) else { return false }
+        let host = bytes[prefix...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        let hostOnly = host.split(separator: UInt8(ascii: "@")).last ?? []
+        return !hostOnly.isEmpty && hostOnly.first != UInt8(ascii: ":")
+    }
+
+    // MARK: Numbers and Booleans
+
+    /// A required number field (with its range and step).
+    public mutating func double(_ name: String) -> Double {
+        optionalDouble(name) ?? 0
+    }
+
+    /// An optional number field.
+    public mutating func optionalDouble(_ name: String) -> Double? {
+        let (schema, value, fieldContext) = member(name)
+        guard let value else { return nil }
+        return FieldReader.double(value, schema, at: fieldContext, into: &diagnostics)
+    }
+
+    /// Reads a finite number and checks the field's range and step.
+    public static func double(_ value: Value, _ schema: FieldSchema, at context: RecordContext,
+        into diagnostics: inout [Diagnostic]) -> Double?
+    {
+        var value = value
+        if context.options.scalarsAsText, case .string(let text) = value, DecimalText(text) != nil {
+            value = .number(text)
+        }
+        guard value.isNumber else {
+            diagnostics.append(.error(.typeError, "\(context.displayName): expected a number, found \(value.shortDescription)",
+                at: context.location()))
+            return nil
+        }
+        guard let number = value.doubleValue, number.isFinite else {
+            diagnostics.append(.error(.invalidValue, "\(context.displayName) \(value.shortDescription) is not a finite number",
+                at: context.location()))
+            return nil
+        }
+        if let range = schema.range, !range.contains(number) {
+            diagnostics.append(.error(.outOfRange,
+                "\(context.displayName) \(FieldReader.numberText(number)) is out of range \(FieldReader.rangeText(range))",
+                at: context.location()))
+            return nil
+        }
+        if let step = schema.step, (number / step).rounded() != number / step {
+            diagnostics.append(.error(.invalidValue,
+                "\(context.displayName) \(FieldReader.numberText(number)) is not a multiple of \(FieldReader.numberText(step))",
+                at: context.location()))
+            return nil
+        }
+        return number == 0 ? 0 : number  // -0 is 0
+    }
+
+    /// A required integer field: `1.0` is accepted; a fraction or a value beyond Int64 is a `type-error`.
+    public mutating func integer(_ name: String) -> Int64 {
+        let (_, value, fieldContext) = member(name)
+        guard let value else { return 0 }
+        return FieldReader.integer(value, at: fieldContext, into: &diagnostics) ?? 0
+    }
+
+    /// Reads an integer (never rounded).
+    public static func integer(_ value: Value, at context: RecordContext, into diagnostics: inout [Diagnostic]) -> Int64? {
+        var value = value
+        if context.options.scalarsAsText, case .string(let text) = value, DecimalText(text) != nil {
+            value = .number(text)
+        }
+        guard value.isNumber else {
+            diagnostics.append(.error(.typeError, "\(context.displayName): expected an integer, found \(value.shortDescription)",
+                at: context.location()))
+            return nil
+        }
+        guard let integer = value.int64Value else {
+            diagnostics.append(.error(.typeError,
+                "\(context.displayName): expected an integer (Int64), found \(value.shortDescription)", at: context.location()))
+            return nil
+        }
+        return integer
+    }
+
+    /// A required Boolean field.
+    public mutating func bool(_ name: String) -> Bool {
+        let (_, value, fieldContext) = member(name)
+        guard let value else { return false }
+        if case .bool(let flag) = value { return flag }
+        if context.options.scalarsAsText, case .string(let text) = value, text == "true" || text == "false" {
+            return text == "true"
+        }
+        diagnostics.append(.error(.typeError, "\(fieldContext.displayName): expected a Boolean, found \(value.shortDescription)",
+            at: fieldContext.location()))
+        return false
+    }
+
+    // MARK: Dates and data
+
+    /// A required instant field, cut to milliseconds (`lossy-precision` warning when finer).
+    public mutating func instant(_ name: String) -> Instant {
+        optionalInstant(name) ?? Instant.epoch
+    }
+
+    /// An optional instant field.
+    public mutating func optionalInstant(_ name: String) -> Instant? {
+        let (_, value, fieldContext) = member(name)
+        guard let value else { return nil }
+        guard let instant = FieldReader.instant(value, at: fieldContext, into: &diagnostics) else { return nil }
+        return FieldReader.cutToMilliseconds(instant, at: fieldContext, into: &diagnostics)
+    }
+
+    /// Cuts an instant to milliseconds, with a `lossy-precision` warning when that drops digits.
+    public static func cutToMilliseconds(_ instant: Instant, at context: RecordContext,
+        into diagnostics: inout [Diagnostic]) -> Instant
+    {
+        let (cut, lost) = instant.truncatedToMilliseconds()
+        if lost {
+            diagnostics.append(.warning(.lossyPrecision,
+                "\(context.displayName) has precision finer than milliseconds (\(instant.seconds)s + \(instant.nanoseconds)ns); cut to \(cut)",
+                at: context.location()))
+        }
+        return cut
+    }
+
+    /// Reads an instant: an RFC 3339 string, or a number read with the date strategy (with an
+    /// `assumption` note naming it). Sub-millisecond digits are kept (the caller cuts them).
+    public static func instant(_ value: Value, at context: RecordContext, into diagnostics: inout [Diagnostic]) -> Instant? {
+        var numberText: String?
+        switch value {
+        case .string(let text):
+            if context.options.scalarsAsText, DecimalText(text) != nil {
+                numberText = text
+            } else {
+                switch Instant.parse(text) {
+                case .success(let instant): return instant
+                case .failure(let error):
+                    diagnostics.append(.error(.invalidValue, "\(context.displayName) \(value.shortDescription) \(error)",
+                        at: context.location()))
+                    return nil
+                }
+            }
+        case .number(let text): numberText = text
+        case .integer(let i): numberText = String(i)
+        case .double(let d): numberText = d.isFinite ? d.description : nil
+        default: break
+        }
+        guard let numberText else {
+            diagnostics.append(.error(.typeError,
+                "\(context.displayName): expected an RFC 3339 instant, found \(value.shortDescription)", at: context.location()))
+            return nil
+        }
+        let strategy = context.options.dateStrategy
+        guard strategy != .iso8601 else {
+            diagnostics.append(.error(.typeError,
+                "\(context.displayName): expected an RFC 3339 string (--date-strategy iso8601), found number \(numberText)",
+                at: context.location()))
+            return nil
+        }
+        guard let instant = Instant.fromNumber(numberText, strategy: strategy) else {
+            diagnostics.append(.error(.outOfRange,
+                "\(context.displayName) \(numberText) is not a date in the years 0001...9999 as \(strategy.unitDescription)",
+                at: context.location()))
+            return nil
+        }
+        diagnostics.append(.note(.assumption, strategy.assumptionMessage, at: context.location()))
+        return instant
+    }
+
+    /// A required calendar-day field (`YYYY-MM-DD`).
+    public mutating func day(_ name: String) -> CalendarDay {
+        let (_, value, fieldContext) = member(name)
+        guard let value else { return CalendarDay.placeholder }
+        guard case .string(let text) = value else {
+            diagnostics.append(.error(.typeError, "\(fieldContext.displayName): expected a day YYYY-MM-DD, found \(value.shortDescription)",
+                at: fieldContext.location()))
+            return CalendarDay.placeholder
+        }
+        guard let day = CalendarDay(text) else {
+            diagnostics.append(.error(.invalidValue, "\(fieldContext.displayName) \(value.shortDescription) is not a day YYYY-MM-DD",
+                at: fieldContext.location()))
+            return CalendarDay.placeholder
+        }
+        return day
+    }
+
+    /// A required field holding an instant or a day (V1 pet-story `since`, `birthDate`).
+    public mutating func instantOrDay(_ name: String) -> InstantOrDay {
+        let (_, value, fieldContext) = member(name)
+        guard let value else { return .day(CalendarDay.placeholder) }
+        if case .string(let text) = value, let day = CalendarDay(text) { return .day(day) }
+        guard let instant = FieldReader.instant(value, at: fieldContext, into: &diagnostics) else {
+            return .day(CalendarDay.placeholder)
+        }
+        return .instant(FieldReader.cutToMilliseconds(instant, at: fieldContext, into: &diagnostics))
+    }
+
+    /// An optional base64 field.
+    public mutating func data(_ name: String) -> Base64Data? {
+        let (_, value, fieldContext) = member(name)
+        guard let value else { return nil }
+        guard case .string(let text) = value else {
+            diagnostics.append(.error(.typeError, "\(fieldContext.displayName): expected base64 text, found \(value.shortDescription)",
+                at: fieldContext.location()))
+            return nil
+        }
+        guard let data = Base64Data(base64: text) else {
+            diagnostics.append(.error(.invalidValue,
+                "\(fieldContext.displayName) is not standard base64 with padding (RFC 4648 section 4)", at: fieldContext.location()))
+            return nil
+        }
+        return data
+    }
+
+    /// A required Firestore Timestamp field.
+    public mutating func timestamp(_ name: String) -> FirestoreTimestamp? {
+        let (_, value, fieldContext) = member(name)
+        guard let value else { return nil }
+        if value == .string("") {
+            diagnostics.append(.error(.missingField, "\(fieldContext.displayName) is empty (required in \(type.name))",
+                at: fieldContext.location()))
+            return nil
+        }
+        if value.isNumber || (context.options.scalarsAsText && value.stringValue.map { DecimalText($0) != nil } == true) {
+            guard let instant = FieldReader.instant(value, at: fieldContext, into: &diagnostics) else { return nil }
+            return FirestoreTimestamp(instant: instant)
+        }
+        switch FirestoreTimestamp.read(value, scalarsAsText: context.options.scalarsAsText) {
+        case .success(let timestamp): return timestamp
+        case .failure(let error):
+            switch error {
+            case .wrongShape:
+                diagnostics.append(.error(.typeError,
+                    "\(fieldContext.displayName): expected a Timestamp {\"_seconds\": S, \"_nanoseconds\": N} or an RFC 3339 string, found \(value.shortDescription)",
+                    at: fieldContext.location()))
+            case .notInteger(let pointer):
+                let memberContext = JSONPointer(tokens: fieldContext.path.tokens + pointer.tokens)
+                var c = fieldContext
+                c.path = memberContext
+                diagnostics.append(.error(.typeError, "\(c.displayName): expected an integer", at: c.location()))
+            case .outOfRange(let pointer):
+                var c = fieldContext
+                c.path = JSONPointer(tokens: fieldContext.path.tokens + pointer.tokens)
+                diagnostics.append(.error(.outOfRange,
+                    "\(c.displayName) is out of range (nanoseconds 0...999999999, years 0001...9999)", at: c.location()))
+            case .badText(let parseError):
+                diagnostics.append(.error(.invalidValue, "\(fieldContext.displayName) \(value.shortDescription) \(parseError)",
+                    at: fieldContext.location()))
+            }
+            return nil
+        }
+    }
+
+    // MARK: Nested values
+
+    /// A required nested object decoded by `decode`.
+    public mutating func object<T>(_ name: String,
+        _ decode: (Value, RecordContext, inout [Diagnostic]) -> T) -> T?
+    {
+        let (_, value, fieldContext) = member(name)
+        guard let value else { return nil }
+        return decode(value, fieldContext, &diagnostics)
+    }
+
+    /// A required list whose elements `element` decodes (nil elements are dropped: reported).
+    public mutating func array<T>(_ name: String,
+        _ element: (Value, RecordContext, inout [Diagnostic]) -> T?) -> [T]
+    {
+        let (_, value, fieldContext) = member(name)
+        guard let value else { return [] }
+        guard case .array(let items) = value else {
+            diagnostics.append(.error(.typeError, "\(fieldContext.displayName): expected a list, found \(value.shortDescription)",
+                at: fieldContext.location()))
+            return []
+        }
+        var result: [T] = []
+        result.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            if let decoded = element(item, fieldContext.appending(index), &diagnostics) { result.append(decoded) }
+        }
+        return result
+    }
+
+    static func numberText(_ number: Double) -> String { NumberText.ecmaScript(number) ?? String(number) }
+
+    static func rangeText(_ range: ClosedRange<Double>) -> String {
+        numberText(range.lowerBound) + "..." + numberText(range.upperBound)
+    }
+}
+
+extension RecordContext {
+    /// The value's name in messages: its pointer inside the record without the leading slash
+    /// (`tastes/0/value`), or `record` for the record itself.
+    public var displayName: String {
+        let text = path.description
+        return text.isEmpty ? "record" : String(text.dropFirst())
+    }
+}
+
+extension Value {
+    /// A short quotation of the value for messages: `"five"`, `7`, `object`.
+    var shortDescription: String {
+        switch self {
+        case .string(let s):
+            let cut = s.count > 40 ? String(s.prefix(40)) + "…" : s
+            return "\"" + cut + "\""
+        case .number(let text): return text
+        case .integer(let i): return String(i)
+        case .double(let d): return NumberText.ecmaScript(d) ?? String(d)
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return "null"
+        case .array: return "a list"
+        case .object: return "an object"
+        }
+    }
+}
+
+extension Instant {
+    /// 1970-01-01T00:00:00Z, the placeholder of an invalid required instant.
+    public static let epoch = Instant(unchecked: 0)
+
+    init(unchecked seconds: Int64) {
+        self.seconds = seconds
+        self.nanoseconds = 0
+    }
+}
+
+extension CalendarDay {
+    /// 1970-01-01, the placeholder of an invalid required day.
+    static let placeholder = CalendarDay(instant: .epoch, in: .gmt)
+}
+
+extension DateStrategy {
+    /// "seconds since 2001-01-01T00:00:00Z" and so on.
+    public var unitDescription: String {
+        switch self {
+        case .deferredToDate: return "seconds since 2001-01-01T00:00:00Z"
+        case .secondsSince1970: return "seconds since 1970-01-01T00:00:00Z"
+        case .millisecondsSince1970: return "milliseconds since 1970-01-01T00:00:00Z"
+        case .iso8601: return "RFC 3339 strings"
+        }
+    }
+
+    /// The note that names the strategy assumed for numeric dates (SCHEMAS.md "Numeric dates").
+    public var assumptionMessage: String {
+        "numeric dates read as \(unitDescription) (--date-strategy \(rawValue))"
+    }
+}
+
+extension FieldReader {
+    /// Checks a media path: relative to the dataset root, `/` separators, no `..`, not absolute
+    /// (SCHEMAS.md "pet-story V2": paths relative to the dataset root).
+    public static func checkMediaPath(_ path: String, at context: RecordContext, into diagnostics: inout [Diagnostic]) {
+        guard !path.isEmpty else { return }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        if path.hasPrefix("/") || path.contains("\\") || segments.contains(where: { $0 == ".." || $0.isEmpty }) {
+            diagnostics.append(.error(.invalidValue,
+                "\(context.displayName) \"\(path)\" is not a relative path with \"/\" separators inside the dataset",
+                at: context.location()))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// One field of a record type, as SCHEMAS.md's tables list it.
+public struct FieldSchema: Sendable, Hashable {
+    /// The field's name (`alcoholByVolume`).
+    public var name: String
+    public var type: FieldType
+    /// False for optionals (`String?`, `Data?`): absent or null means "no value". A required field
+    /// that is absent or null is a `missing-field` error.
+    public var isRequired: Bool
+    /// The closed range of a number (`0...5` for V2 `rating`); nil when unbounded.
+    public var range: ClosedRange<Double>?
+    /// The step a number must be a multiple of (`0.5` for V2 `rating`); nil for none.
+    public var step: Double?
+    /// True for fields kept outside the record in bundles (SwiftData's `.externalStorage`: `imageData`).
+    public var isExternalStorage: Bool
+    /// The V1 field this one was renamed from (SwiftData's `originalName`), for messages and
+    /// positions after migration (`alcoholByVolume` <- `alcohol`); nil when it kept its name or is new.
+    public var originalName: String?
+
+    public init(
+        _ name: String, _ type: FieldType, isRequired: Bool = true, range: ClosedRange<Double>? = nil,
+        step: Double? = nil, isExternalStorage: Bool = false, originalName: String? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.isRequired = isRequired
+        self.range = range
+        self.step = step
+        self.isExternalStorage = isExternalStorage
+        self.originalName = originalName
+    }
+
+    /// An optional field.
+    public static func optional(_ name: String, _ type: FieldType, isExternalStorage: Bool = false) -> FieldSchema {
+        FieldSchema(name, type, isRequired: false, isExternalStorage: isExternalStorage)
+    }
+}

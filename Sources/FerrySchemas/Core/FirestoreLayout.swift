@@ -1,0 +1,138 @@
+import FerryCore
+
+/// The Firestore export layouts of vocabulary V1 (SCHEMAS.md "Domain vocabulary: V1"), turned
+/// into plain documents: collections keyed by document id, `__collections__` sub-collections
+/// (node-firestore-import-export, whose root may itself be `{"__collections__": {...}}`), and
+/// path-keyed `subCollection` maps (firestore-backup-restore), inside a document or at top level.
+enum FirestoreLayout {
+    /// One document found in a raw record.
+    struct Document {
+        /// Its collection in the source schema (`words`).
+        var collection: String
+        /// Its value, with `__collections__` / `subCollection` removed and `id` filled from the key.
+        var value: Value
+        /// Where it stands inside the raw record.
+        var context: RecordContext
+        /// How messages name it: `words record 3`, `words document "w1"`.
+        var label: String
+        /// Problems found while taking it apart.
+        var diagnostics: [Diagnostic] = []
+    }
+
+    /// The parent word book of a sub-collection path `wordBooks/<id>/words`, nil for other names.
+    static func subCollectionParent(_ path: String) -> (parent: String, collection: String)? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[1].isEmpty else { return nil }
+        return (String(parts[1]), String(parts[2]))
+    }
+
+    /// Splits a raw record into documents. `nested` is false for domains without Firestore layouts
+    /// (only the id from a keyed collection applies there).
+    static func documents(of record: Record, context: RecordContext, nested: Bool) -> [Document] {
+        let collection = record.collection ?? ""
+        let label = "\(collection) record \(record.location.recordIndex.map(String.init) ?? "?")"
+        guard nested else {
+            return document(record.value, collection: collection, context: context, documentID: record.documentID,
+                parent: nil, label: label, nested: false)
+        }
+        if collection == "__collections__", let name = record.documentID {
+            var rootContext = context
+            rootContext.base = JSONPointer(tokens: ["__collections__", name])
+            return container(record.value, collection: name, context: rootContext, parent: nil)
+        }
+        if collection == "subCollection", let path = record.documentID {
+            var rootContext = context
+            rootContext.base = JSONPointer(tokens: ["subCollection", path])
+            let (parent, name) = subCollectionParent(path) ?? (nil, path)
+            return container(record.value, collection: name, context: rootContext, parent: parent)
+        }
+        if let (parent, name) = subCollectionParent(collection) {
+            return document(record.value, collection: name, context: context, documentID: record.documentID,
+                parent: parent, label: label, nested: true)
+        }
+        return document(record.value, collection: collection, context: context, documentID: record.documentID,
+            parent: nil, label: label, nested: true)
+    }
+
+    /// The documents of a collection value: an object keyed by document id, or an array.
+    static func container(_ value: Value, collection: String, context: RecordContext, parent: String?) -> [Document] {
+        switch value {
+        case .object(let members):
+            var result: [Document] = []
+            for member in members.members {
+                result += document(member.value, collection: collection, context: context.appending(member.key),
+                    documentID: member.key, parent: parent, label: "\(collection) document \"\(member.key)\"", nested: true)
+            }
+            return result
+        case .array(let items):
+            var result: [Document] = []
+            for (index, item) in items.enumerated() {
+                result += document(item, collection: collection, context: context.appending(index), documentID: nil,
+                    parent: parent, label: "\(collection) document \(index)", nested: true)
+            }
+            return result
+        default:
+            var bad = Document(collection: collection, value: value, context: context, label: collection)
+            bad.diagnostics.append(.error(.typeError,
+                "collection \(collection): expected an object keyed by document id or a list, found \(value.shortDescription)",
+                at: context.location()))
+            return [bad]
+        }
+    }
+
+    /// One document and the documents of its sub-collections (after it).
+    static func document(_ value: Value, collection: String, context: RecordContext, documentID: String?, parent: String?,
+        label: String, nested: Bool) -> [Document]
+    {
+        guard case .object(var object) = value else {
+            return [Document(collection: collection, value: value, context: context, label: label)]
+        }
+        var diagnostics: [Diagnostic] = []
+        let ownID = nonEmpty(object["id"]) ?? documentID
+        if nonEmpty(object["id"]) == nil, let documentID {
+            object["id"] = nil
+            object = ValueObject([(key: "id", value: .string(documentID))] + object.members)
+        }
+        if let parent, collection == "words" {
+            if let own = nonEmpty(object["wordBookID"]) {
+                if own != parent {
+                    diagnostics.append(.error(.invalidValue,
+                        "\(label): wordBookID \"\(own)\" differs from its parent word book \"\(parent)\"",
+                        at: context.location(of: "/wordBookID")))
+                }
+            } else {
+                object["wordBookID"] = .string(parent)
+            }
+        }
+        var children: [Document] = []
+        if nested {
+            if let subs = object["__collections__"] {
+                object["__collections__"] = nil
+                if case .object(let named) = subs {
+                    for member in named.members {
+                        children += container(member.value, collection: member.key,
+                            context: context.appending("__collections__").appending(member.key), parent: ownID)
+                    }
+                }
+            }
+            if let subs = object["subCollection"] {
+                object["subCollection"] = nil
+                if case .object(let paths) = subs {
+                    for member in paths.members {
+                        let (pathParent, name) = subCollectionParent(member.key) ?? (ownID ?? "", member.key)
+                        children += container(member.value, collection: name,
+                            context: context.appending("subCollection").appending(member.key), parent: pathParent)
+                    }
+                }
+            }
+        }
+        var document = Document(collection: collection, value: .object(object), context: context, label: label)
+        document.diagnostics = diagnostics
+        return [document] + children
+    }
+
+    static func nonEmpty(_ value: Value?) -> String? {
+        guard case .string(let text)? = value, !text.isEmpty else { return nil }
+        return text
+    }
+}

@@ -1,0 +1,32 @@
+/// The media files that stand beside a dataset (a bundle's `media/`, or the app's Documents
+/// folder layout), as the pet-story migration looks them up (SCHEMAS.md "Domain pet-story").
+public protocol MediaCatalog: Sendable {
+    /// Relative paths (with "/" separators, relative to the dataset root, e.g. "media/Stories/s1/m1.JPG")
+    /// of the files whose path without extension equals `stem` (e.g. "Stories/s1/m1", matched under the root or its media/ folder), case-insensitive extension.
+    func files(withStem stem: String) -> [String]
+}
+
+/// A media catalog over a fixed list of relative paths (tests, and callers that already listed a folder).
+public struct ListedMediaCatalog: MediaCatalog {
+    /// The files, relative to the dataset root with "/" separators.
+    public let paths: [String]
+    private let byStem: [String: [String]]
+
+    public init(paths: [String]) {
+        self.paths = paths
+        var byStem: [String: [String]] = [:]
+        for path in paths {
+            var stem = path
+            if let slash = path.lastIndex(of: "/"), let dot = path.lastIndex(of: "."), dot > slash {
+                stem = String(path[..<dot])
+            } else if !path.contains("/"), let dot = path.lastIndex(of: ".") {
+                stem = String(path[..<dot])
+            }
+            if stem.hasPrefix("media/") { stem.removeFirst(6) }
+            byStem[stem, default: []].append(path)
+        }
+        self.byStem = byStem
+    }
+
+    public func files(withStem stem: String) -> [String] { byStem[stem] ?? [] }
+}

@@ -1,0 +1,26 @@
+/// How strictly lossy steps and unknown values are treated (`--strict`, `--lenient`).
+public enum ProcessingMode: Sendable, Hashable {
+    /// Lossy steps are warnings; invalid values are errors.
+    case normal
+    /// Every lossy warning (`lossy-*`) becomes an error that stops the write.
+    case strict
+    /// Values a migration cannot map (a whiskey `finish.length` "lingering", an unknown
+    /// `studyState`) fall back to a default with a warning instead of an error.
+    case lenient
+}
+
+/// The options of a `DatasetProcessor` (the command line's `--strict`/`--lenient`,
+/// `--date-strategy`, `--time-zone`, and what the input is).
+public struct ProcessingOptions: Sendable {
+    public var mode: ProcessingMode = .normal
+    /// How numeric dates are read.
+    public var dateStrategy: DateStrategy = .deferredToDate
+    /// The IANA time zone of calendar-day rules (`--time-zone`, default UTC).
+    public var timeZone: String = "UTC"
+    /// The media files of a bundle or folder; nil for a lone JSON file (media not exported).
+    public var media: (any MediaCatalog)? = nil
+    /// True for CSV input: `"4.5"` is a number, `"true"` a Boolean, an absent required string is `""`.
+    public var scalarsAsText: Bool = false
+
+    public init() {}
+}

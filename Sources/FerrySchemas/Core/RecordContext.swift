@@ -1,0 +1,71 @@
+import FerryCore
+
+/// Where a value being decoded stands: the record it belongs to and the value's pointer inside
+/// it, so every diagnostic carries the field pointer (`/wineNotes/3/tastes/0/value`) and the
+/// line and column the record's locator finds for it.
+public struct RecordContext: Sendable {
+    /// The record as read (its location and locator give positions).
+    public var record: Record
+    /// The pointer of the value being decoded, relative to the record's value (`/tastes/0`).
+    public var path: JSONPointer
+    /// The pointer of the record's value from the dataset root; `record.pointer` unless a Firestore
+    /// layout nests documents inside one raw record.
+    public var base: JSONPointer
+    /// Decoding options (date strategy, CSV scalars, time zone).
+    public var options: DecodingOptions
+    /// After a migration: maps a pointer in the new shape (`/alcoholByVolume`) to the field of the
+    /// source record it came from (`/alcohol`), so diagnostics point at the source.
+    public var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?
+
+    public init(
+        record: Record, path: JSONPointer = .root, base: JSONPointer? = nil, options: DecodingOptions = DecodingOptions(),
+        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
+    ) {
+        self.record = record
+        self.path = path
+        self.base = base ?? record.pointer
+        self.options = options
+        self.sourcePointer = sourcePointer
+    }
+
+    /// The context of a member of this value.
+    public func appending(_ token: String) -> RecordContext {
+        var copy = self
+        copy.path = path.appending(token)
+        return copy
+    }
+
+    /// The context of an element of this value.
+    public func appending(_ index: Int) -> RecordContext {
+        var copy = self
+        copy.path = path.appending(index)
+        return copy
+    }
+
+    /// The pointer relative to the record's source value of `relative` (below `path`).
+    public func sourcePath(of relative: JSONPointer = .root) -> JSONPointer {
+        let full = path.appending(relative)
+        return sourcePointer?(full) ?? full
+    }
+
+    /// The location of the value at `relative` below this one: the record's location with `field`
+    /// set to the pointer from the dataset root, and the line and column of the value, or of its
+    /// nearest enclosing value the locator finds (an absent field points at its parent).
+    public func location(of relative: JSONPointer = .root) -> SourceLocation {
+        let source = sourcePath(of: relative)
+        var result = record.location
+        result.field = base.appending(source)
+        if let locator = record.locator {
+            var tokens = source.tokens
+            while true {
+                if let position = locator.position(of: JSONPointer(tokens: tokens)) {
+                    result.position = position
+                    break
+                }
+                if tokens.isEmpty { break }
+                tokens.removeLast()
+            }
+        }
+        return result
+    }
+}

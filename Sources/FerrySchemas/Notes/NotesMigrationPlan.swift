@@ -1,0 +1,140 @@
+import FerryCore
+import Foundation
+
+/// The `notes` migration V1 -> V2 (SCHEMAS.md "Domain notes: V1 -> V2"), as a SwiftData-style plan.
+///
+/// - `alcohol` -> `alcoholByVolume`; `grape` -> `Grape(variety:)`; each smell -> `Smell(label:)`.
+/// - `look` -> `Look`: text before the first comma is `tint`, the rest `note`, both trimmed.
+/// - `finish.length` lower-cased (and trimmed); another value is an `invalid-value` error naming the
+///   record and field, or under `--lenient` `medium` with the original text put in front of `note`
+///   (`"Lingering. Smoky"`) and a `lossy-change` warning.
+/// - Coffee drops `alcohol` and `look`, cocktail drops `look` and `smells`: a `lossy-drop` warning
+///   when the dropped value is not the default (0, a blank string, an empty list).
+/// - Notes without an id get a derived id (`DerivedID.forNote`).
+/// - Out-of-range `rating` or taste `value` are V2 validation errors (never clamped).
+public enum NotesMigrationPlan: SchemaMigrationPlan {
+    public static var schemas: [any VersionedSchema.Type] { [NotesSchemaV1.self, NotesSchemaV2.self] }
+
+    public static var stages: [MigrationStage] {
+        [.custom(fromVersion: NotesSchemaV1.self, toVersion: NotesSchemaV2.self, willMigrate: migrateV1toV2, didMigrate: nil)]
+    }
+
+    public static func collectionRenames(toVersion version: Int) -> [String: String] {
+        version == 2
+            ? [
+                "wineNotes": "wineTastingNotes", "coffeeNotes": "coffeeTastingNotes",
+                "whiskeyNotes": "whiskeyTastingNotes", "cocktailNotes": "cocktailTastingNotes",
+            ] : [:]
+    }
+
+    static let renames: [PointerRename] = [
+        PointerRename("/alcoholByVolume", "/alcohol"), PointerRename("/look", "/look"), PointerRename("/grape", "/grape"),
+        PointerRename("/smells/*/label", "/smells/*"),
+    ]
+
+    public static func sourcePointer(for pointer: JSONPointer, inCollection collection: String, toVersion version: Int)
+        -> JSONPointer
+    {
+        version == 2 ? PointerRename.apply(renames, to: pointer) : pointer
+    }
+
+    /// The per-record V1 -> V2 step: `old` holds the canonical V1 note, `new` its lightweight copy.
+    public static let migrateV1toV2: MigrationStage.RecordMigration = { old, new, context in
+        guard case .object(let v1) = old.value, case .object(var v2) = new else { return }
+        let target = NotesSchemaV2.model(forCollection: context.targetCollection)?.recordType
+        let has = { (field: String) in target?.field(named: field) != nil }
+        let id = v1["id"]?.stringValue
+        let name = context.recordName(id: id)
+
+        if id == nil {
+            let title = v1["title"]?.stringValue ?? ""
+            let createdAt = v1["createdAt"]?.stringValue.flatMap { try? Instant.parse($0).get() } ?? .epoch
+            v2["id"] = .string(
+                DerivedID.forNote(
+                    collection: context.sourceCollection, index: context.recordIndex, createdAt: createdAt, title: title))
+        }
+
+        let alcohol = v1["alcohol"]?.doubleValue ?? 0
+        if has("alcoholByVolume") {
+            v2["alcoholByVolume"] = .double(alcohol)
+        } else if alcohol != 0 {
+            context.warning(.lossyDrop,
+                "\(name): alcohol \(NumberText.ecmaScript(alcohol) ?? "") has no place in \(target?.name ?? "V2"); dropped",
+                at: "/alcohol")
+        }
+
+        let look = v1["look"]?.stringValue ?? ""
+        if has("look") {
+            let (tint, note) = splitLook(look)
+            v2["look"] = .object(["tint": .string(tint), "note": .string(note)])
+        } else {
+            v2["look"] = nil
+            if !isBlank(look) {
+                context.warning(.lossyDrop, "\(name): look \"\(look)\" has no place in \(target?.name ?? "V2"); dropped",
+                    at: "/look")
+            }
+        }
+
+        let smells = v1["smells"]?.arrayValue ?? []
+        if has("smells") {
+            v2["smells"] = .array(smells.map { .object(["label": $0]) })
+        } else {
+            v2["smells"] = nil
+            if !smells.isEmpty {
+                context.warning(.lossyDrop,
+                    "\(name): \(smells.count) smell(s) have no place in \(target?.name ?? "V2"); dropped", at: "/smells")
+            }
+        }
+
+        if let grape = v1["grape"] {
+            v2["grape"] = .object(["variety": grape])
+        }
+
+        if case .object(let finish)? = v1["finish"] {
+            let original = finish["length"]?.stringValue ?? ""
+            var note = finish["note"]?.stringValue ?? ""
+            var length = original.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            if NotesV2.FinishLength(rawValue: length) == nil {
+                if context.options.mode == .lenient {
+                    note = joinFinishNote(original: original, note: note)
+                    length = NotesV2.FinishLength.medium.rawValue
+                    context.warning(.lossyChange,
+                        "\(name): finish.length \"\(original)\" is not short, medium or long; set to medium, the text moved to finish.note",
+                        at: "/finish/length")
+                } else {
+                    context.error(.invalidValue,
+                        "\(name): finish.length \"\(original)\" is not short, medium or long (--lenient maps it to medium)",
+                        at: "/finish/length")
+                }
+            }
+            v2["finish"] = .object(["length": .string(length), "note": .string(note)])
+        }
+        new = .object(v2)
+    }
+
+    /// Splits a V1 `look` at its first comma into `tint` and `note`, both trimmed (whitespace and newlines).
+    public static func splitLook(_ look: String) -> (tint: String, note: String) {
+        guard let comma = look.firstIndex(of: ",") else {
+            return (look.trimmingCharacters(in: .whitespacesAndNewlines), "")
+        }
+        return (
+            look[..<comma].trimmingCharacters(in: .whitespacesAndNewlines),
+            look[look.index(after: comma)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        )
+    }
+
+    /// The lenient `finish.note`: the original length text (trimmed) in front of the note, joined
+    /// by ". " unless the text already ends in `.`, `!`, `?` or `。` (then by a space); the text
+    /// alone when the note is empty, the note alone when the text is blank.
+    public static func joinFinishNote(original: String, note: String) -> String {
+        let text = original.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return note }
+        if note.isEmpty { return text }
+        let separator = [".", "!", "?", "。"].contains(where: text.hasSuffix) ? " " : ". "
+        return text + separator + note
+    }
+
+    static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { CharacterSet.whitespacesAndNewlines.contains($0) }
+    }
+}

@@ -1,0 +1,101 @@
+import FerryCore
+import Foundation
+
+extension NotesV1 {
+    /// A V1 cocktail note (collection `cocktailNotes`).
+    ///
+    /// Fields in canonical order (SCHEMAS.md): id, title, category, createdAt, imageData, alcohol, look, smells, tastes, ingredients, isContainsIce, think, rating, isFavorite.
+    public struct CocktailNote: CollectionModel {
+        public var id: String?
+        public var title: String
+        public var category: String
+        public var createdAt: Instant
+        public var imageData: Base64Data?
+        public var alcohol: Double
+        public var look: String
+        public var smells: [String]
+        public var tastes: [Taste]
+        public var ingredients: [Ingredient]
+        public var isContainsIce: Bool
+        public var think: String
+        public var rating: Double
+        public var isFavorite: Bool
+
+        /// The collection of these records.
+        public static let collection = "cocktailNotes"
+        public var recordID: String? { id }
+
+        /// The descriptor: the type name and its fields in canonical order.
+        public static let recordType = RecordType("CocktailNote", [
+            .optional("id", .nonEmptyString),
+            FieldSchema("title", .string),
+            FieldSchema("category", .string),
+            FieldSchema("createdAt", .instant),
+            .optional("imageData", .data, isExternalStorage: true),
+            FieldSchema("alcohol", .double),
+            FieldSchema("look", .string),
+            FieldSchema("smells", .array(.string)),
+            FieldSchema("tastes", .array(.object(Taste.recordType))),
+            FieldSchema("ingredients", .array(.object(Ingredient.recordType))),
+            FieldSchema("isContainsIce", .bool),
+            FieldSchema("think", .string),
+            FieldSchema("rating", .double),
+            FieldSchema("isFavorite", .bool),
+        ])
+
+        public init(id: String? = nil, title: String, category: String, createdAt: Instant, imageData: Base64Data? = nil, alcohol: Double, look: String, smells: [String], tastes: [Taste], ingredients: [Ingredient], isContainsIce: Bool, think: String, rating: Double, isFavorite: Bool) {
+            self.id = id
+            self.title = title
+            self.category = category
+            self.createdAt = createdAt
+            self.imageData = imageData
+            self.alcohol = alcohol
+            self.look = look
+            self.smells = smells
+            self.tastes = tastes
+            self.ingredients = ingredients
+            self.isContainsIce = isContainsIce
+            self.think = think
+            self.rating = rating
+            self.isFavorite = isFavorite
+        }
+
+        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
+            var r = FieldReader(value, type: Self.recordType, at: context)
+            id = r.optionalString("id")
+            title = r.string("title")
+            category = r.string("category")
+            createdAt = r.instant("createdAt")
+            imageData = r.data("imageData")
+            alcohol = r.double("alcohol")
+            look = r.string("look")
+            smells = r.stringArray("smells")
+            tastes = r.array("tastes") { Taste(value: $0, at: $1, diagnostics: &$2) }
+            ingredients = r.array("ingredients") { Ingredient(value: $0, at: $1, diagnostics: &$2) }
+            isContainsIce = r.bool("isContainsIce")
+            think = r.string("think")
+            rating = r.double("rating")
+            isFavorite = r.bool("isFavorite")
+            r.finish(into: &diagnostics)
+        }
+
+        public var value: Value {
+            var b = ObjectBuilder(capacity: 14)
+            b.addOptional("id", id)
+            b.add("title", title)
+            b.add("category", category)
+            b.add("createdAt", createdAt)
+            b.addOptional("imageData", imageData)
+            b.add("alcohol", alcohol)
+            b.add("look", look)
+            b.add("smells", smells)
+            b.add("tastes", tastes)
+            b.add("ingredients", ingredients)
+            b.add("isContainsIce", isContainsIce)
+            b.add("think", think)
+            b.add("rating", rating)
+            b.add("isFavorite", isFavorite)
+            return b.value
+        }
+    }
+}

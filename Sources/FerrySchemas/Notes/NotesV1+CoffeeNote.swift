@@ -1,0 +1,91 @@
+import FerryCore
+import Foundation
+
+extension NotesV1 {
+    /// A V1 coffee note (collection `coffeeNotes`).
+    ///
+    /// Fields in canonical order (SCHEMAS.md): id, title, category, createdAt, imageData, alcohol, look, smells, tastes, think, rating, isFavorite.
+    public struct CoffeeNote: CollectionModel {
+        public var id: String?
+        public var title: String
+        public var category: String
+        public var createdAt: Instant
+        public var imageData: Base64Data?
+        public var alcohol: Double
+        public var look: String
+        public var smells: [String]
+        public var tastes: [Taste]
+        public var think: String
+        public var rating: Double
+        public var isFavorite: Bool
+
+        /// The collection of these records.
+        public static let collection = "coffeeNotes"
+        public var recordID: String? { id }
+
+        /// The descriptor: the type name and its fields in canonical order.
+        public static let recordType = RecordType("CoffeeNote", [
+            .optional("id", .nonEmptyString),
+            FieldSchema("title", .string),
+            FieldSchema("category", .string),
+            FieldSchema("createdAt", .instant),
+            .optional("imageData", .data, isExternalStorage: true),
+            FieldSchema("alcohol", .double),
+            FieldSchema("look", .string),
+            FieldSchema("smells", .array(.string)),
+            FieldSchema("tastes", .array(.object(Taste.recordType))),
+            FieldSchema("think", .string),
+            FieldSchema("rating", .double),
+            FieldSchema("isFavorite", .bool),
+        ])
+
+        public init(id: String? = nil, title: String, category: String, createdAt: Instant, imageData: Base64Data? = nil, alcohol: Double, look: String, smells: [String], tastes: [Taste], think: String, rating: Double, isFavorite: Bool) {
+            self.id = id
+            self.title = title
+            self.category = category
+            self.createdAt = createdAt
+            self.imageData = imageData
+            self.alcohol = alcohol
+            self.look = look
+            self.smells = smells
+            self.tastes = tastes
+            self.think = think
+            self.rating = rating
+            self.isFavorite = isFavorite
+        }
+
+        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
+            var r = FieldReader(value, type: Self.recordType, at: context)
+            id = r.optionalString("id")
+            title = r.string("title")
+            category = r.string("category")
+            createdAt = r.instant("createdAt")
+            imageData = r.data("imageData")
+            alcohol = r.double("alcohol")
+            look = r.string("look")
+            smells = r.stringArray("smells")
+            tastes = r.array("tastes") { Taste(value: $0, at: $1, diagnostics: &$2) }
+            think = r.string("think")
+            rating = r.double("rating")
+            isFavorite = r.bool("isFavorite")
+            r.finish(into: &diagnostics)
+        }
+
+        public var value: Value {
+            var b = ObjectBuilder(capacity: 12)
+            b.addOptional("id", id)
+            b.add("title", title)
+            b.add("category", category)
+            b.add("createdAt", createdAt)
+            b.addOptional("imageData", imageData)
+            b.add("alcohol", alcohol)
+            b.add("look", look)
+            b.add("smells", smells)
+            b.add("tastes", tastes)
+            b.add("think", think)
+            b.add("rating", rating)
+            b.add("isFavorite", isFavorite)
+            return b.value
+        }
+    }
+}

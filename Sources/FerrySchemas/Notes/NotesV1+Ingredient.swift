@@ -1,0 +1,40 @@
+import FerryCore
+import Foundation
+
+extension NotesV1 {
+    /// A V1 cocktail ingredient.
+    ///
+    /// Fields in canonical order (SCHEMAS.md): name, amount.
+    public struct Ingredient: SchemaModel {
+        public var name: String
+        public var amount: String
+
+        /// The descriptor: the type name and its fields in canonical order.
+        public static let recordType = RecordType("Ingredient", [
+            FieldSchema("name", .string),
+            FieldSchema("amount", .string),
+        ])
+
+        public init(name: String, amount: String) {
+            self.name = name
+            self.amount = amount
+        }
+
+        /// The placeholder of an invalid required value.
+        static let placeholder = Ingredient(name: "", amount: "")
+
+        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
+            var r = FieldReader(value, type: Self.recordType, at: context)
+            name = r.string("name")
+            amount = r.string("amount")
+            r.finish(into: &diagnostics)
+        }
+
+        public var value: Value {
+            var b = ObjectBuilder(capacity: 2)
+            b.add("name", name)
+            b.add("amount", amount)
+            return b.value
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import FerryCore
+import Foundation
+
+extension NotesV2 {
+    /// A V2 cocktail tasting note (collection `cocktailTastingNotes`).
+    ///
+    /// Fields in canonical order (SCHEMAS.md): id, title, category, createdAt, imageData, alcoholByVolume, tastes, ingredients, isContainsIce, think, rating, isFavorite.
+    public struct CocktailTastingNote: CollectionModel, Notable, Alcoholable, Tastable, Ingredientable {
+        public var id: String
+        public var title: String
+        public var category: String
+        public var createdAt: Instant
+        public var imageData: Base64Data?
+        public var alcoholByVolume: Double
+        public var tastes: [Taste]
+        public var ingredients: [Ingredient]
+        public var isContainsIce: Bool
+        public var think: String
+        public var rating: Double
+        public var isFavorite: Bool
+
+        /// The collection of these records.
+        public static let collection = "cocktailTastingNotes"
+        public var recordID: String? { id }
+
+        /// The descriptor: the type name and its fields in canonical order.
+        public static let recordType = RecordType("CocktailTastingNote", [
+            FieldSchema("id", .nonEmptyString),
+            FieldSchema("title", .nonEmptyString),
+            FieldSchema("category", .string),
+            FieldSchema("createdAt", .instant),
+            .optional("imageData", .data, isExternalStorage: true),
+            FieldSchema("alcoholByVolume", .double, range: 0...100, originalName: "alcohol"),
+            FieldSchema("tastes", .array(.object(Taste.recordType))),
+            FieldSchema("ingredients", .array(.object(Ingredient.recordType))),
+            FieldSchema("isContainsIce", .bool),
+            FieldSchema("think", .string),
+            FieldSchema("rating", .double, range: 0...5, step: 0.5),
+            FieldSchema("isFavorite", .bool),
+        ])
+
+        public init(id: String, title: String, category: String, createdAt: Instant, imageData: Base64Data? = nil, alcoholByVolume: Double, tastes: [Taste], ingredients: [Ingredient], isContainsIce: Bool, think: String, rating: Double, isFavorite: Bool) {
+            self.id = id
+            self.title = title
+            self.category = category
+            self.createdAt = createdAt
+            self.imageData = imageData
+            self.alcoholByVolume = alcoholByVolume
+            self.tastes = tastes
+            self.ingredients = ingredients
+            self.isContainsIce = isContainsIce
+            self.think = think
+            self.rating = rating
+            self.isFavorite = isFavorite
+        }
+
+        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
+            var r = FieldReader(value, type: Self.recordType, at: context)
+            id = r.string("id")
+            title = r.string("title")
+            category = r.string("category")
+            createdAt = r.instant("createdAt")
+            imageData = r.data("imageData")
+            alcoholByVolume = r.double("alcoholByVolume")
+            tastes = r.array("tastes") { Taste(value: $0, at: $1, diagnostics: &$2) }
+            ingredients = r.array("ingredients") { Ingredient(value: $0, at: $1, diagnostics: &$2) }
+            isContainsIce = r.bool("isContainsIce")
+            think = r.string("think")
+            rating = r.double("rating")
+            isFavorite = r.bool("isFavorite")
+            r.finish(into: &diagnostics)
+        }
+
+        public var value: Value {
+            var b = ObjectBuilder(capacity: 12)
+            b.add("id", id)
+            b.add("title", title)
+            b.add("category", category)
+            b.add("createdAt", createdAt)
+            b.addOptional("imageData", imageData)
+            b.add("alcoholByVolume", alcoholByVolume)
+            b.add("tastes", tastes)
+            b.add("ingredients", ingredients)
+            b.add("isContainsIce", isContainsIce)
+            b.add("think", think)
+            b.add("rating", rating)
+            b.add("isFavorite", isFavorite)
+            return b.value
+        }
+    }
+}

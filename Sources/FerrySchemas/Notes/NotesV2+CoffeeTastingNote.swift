@@ -1,0 +1,81 @@
+import FerryCore
+import Foundation
+
+extension NotesV2 {
+    /// A V2 coffee tasting note (collection `coffeeTastingNotes`).
+    ///
+    /// Fields in canonical order (SCHEMAS.md): id, title, category, createdAt, imageData, smells, tastes, think, rating, isFavorite.
+    public struct CoffeeTastingNote: CollectionModel, Notable, Smellable, Tastable {
+        public var id: String
+        public var title: String
+        public var category: String
+        public var createdAt: Instant
+        public var imageData: Base64Data?
+        public var smells: [Smell]
+        public var tastes: [Taste]
+        public var think: String
+        public var rating: Double
+        public var isFavorite: Bool
+
+        /// The collection of these records.
+        public static let collection = "coffeeTastingNotes"
+        public var recordID: String? { id }
+
+        /// The descriptor: the type name and its fields in canonical order.
+        public static let recordType = RecordType("CoffeeTastingNote", [
+            FieldSchema("id", .nonEmptyString),
+            FieldSchema("title", .nonEmptyString),
+            FieldSchema("category", .string),
+            FieldSchema("createdAt", .instant),
+            .optional("imageData", .data, isExternalStorage: true),
+            FieldSchema("smells", .array(.object(Smell.recordType))),
+            FieldSchema("tastes", .array(.object(Taste.recordType))),
+            FieldSchema("think", .string),
+            FieldSchema("rating", .double, range: 0...5, step: 0.5),
+            FieldSchema("isFavorite", .bool),
+        ])
+
+        public init(id: String, title: String, category: String, createdAt: Instant, imageData: Base64Data? = nil, smells: [Smell], tastes: [Taste], think: String, rating: Double, isFavorite: Bool) {
+            self.id = id
+            self.title = title
+            self.category = category
+            self.createdAt = createdAt
+            self.imageData = imageData
+            self.smells = smells
+            self.tastes = tastes
+            self.think = think
+            self.rating = rating
+            self.isFavorite = isFavorite
+        }
+
+        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
+            var r = FieldReader(value, type: Self.recordType, at: context)
+            id = r.string("id")
+            title = r.string("title")
+            category = r.string("category")
+            createdAt = r.instant("createdAt")
+            imageData = r.data("imageData")
+            smells = r.array("smells") { Smell(value: $0, at: $1, diagnostics: &$2) }
+            tastes = r.array("tastes") { Taste(value: $0, at: $1, diagnostics: &$2) }
+            think = r.string("think")
+            rating = r.double("rating")
+            isFavorite = r.bool("isFavorite")
+            r.finish(into: &diagnostics)
+        }
+
+        public var value: Value {
+            var b = ObjectBuilder(capacity: 10)
+            b.add("id", id)
+            b.add("title", title)
+            b.add("category", category)
+            b.add("createdAt", createdAt)
+            b.addOptional("imageData", imageData)
+            b.add("smells", smells)
+            b.add("tastes", tastes)
+            b.add("think", think)
+            b.add("rating", rating)
+            b.add("isFavorite", isFavorite)
+            return b.value
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import FerryCore
+import Foundation
+
+extension NotesV2 {
+    /// A whiskey finish: length short, medium or long, and a note.
+    ///
+    /// Fields in canonical order (SCHEMAS.md): length, note.
+    public struct Finish: SchemaModel {
+        public var length: FinishLength
+        public var note: String
+
+        /// The descriptor: the type name and its fields in canonical order.
+        public static let recordType = RecordType("Finish", [
+            FieldSchema("length", .enumeration(FinishLength.allCases.map(\.rawValue))),
+            FieldSchema("note", .string),
+        ])
+
+        public init(length: FinishLength, note: String) {
+            self.length = length
+            self.note = note
+        }
+
+        /// The placeholder of an invalid required value.
+        static let placeholder = Finish(length: FinishLength.allCases[0], note: "")
+
+        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
+            var r = FieldReader(value, type: Self.recordType, at: context)
+            length = FinishLength(rawValue: r.string("length")) ?? FinishLength.allCases[0]
+            note = r.string("note")
+            r.finish(into: &diagnostics)
+        }
+
+        public var value: Value {
+            var b = ObjectBuilder(capacity: 2)
+            b.add("length", length.rawValue)
+            b.add("note", note)
+            return b.value
+        }
+    }
+}

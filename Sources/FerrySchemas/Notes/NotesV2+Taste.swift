@@ -1,0 +1,40 @@
+import FerryCore
+import Foundation
+
+extension NotesV2 {
+    /// A taste: a label and a value in 0...1.
+    ///
+    /// Fields in canonical order (SCHEMAS.md): label, value.
+    public struct Taste: SchemaModel {
+        public var label: String
+        public var score: Double  // field "value"
+
+        /// The descriptor: the type name and its fields in canonical order.
+        public static let recordType = RecordType("Taste", [
+            FieldSchema("label", .string),
+            FieldSchema("value", .double, range: 0...1),
+        ])
+
+        public init(label: String, score: Double) {
+            self.label = label
+            self.score = score
+        }
+
+        /// The placeholder of an invalid required value.
+        static let placeholder = Taste(label: "", score: 0)
+
+        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
+            var r = FieldReader(value, type: Self.recordType, at: context)
+            label = r.string("label")
+            score = r.double("value")
+            r.finish(into: &diagnostics)
+        }
+
+        public var value: Value {
+            var b = ObjectBuilder(capacity: 2)
+            b.add("label", label)
+            b.add("value", score)
+            return b.value
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import FerryCore
+import Foundation
+
+extension NotesV2 {
+    /// A V2 wine tasting note (collection `wineTastingNotes`).
+    ///
+    /// Fields in canonical order (SCHEMAS.md): id, title, category, createdAt, imageData, alcoholByVolume, look, smells, tastes, grape, think, rating, isFavorite.
+    public struct WineTastingNote: CollectionModel, Notable, Alcoholable, Lookable, Smellable, Tastable, Grapable {
+        public var id: String
+        public var title: String
+        public var category: String
+        public var createdAt: Instant
+        public var imageData: Base64Data?
+        public var alcoholByVolume: Double
+        public var look: Look
+        public var smells: [Smell]
+        public var tastes: [Taste]
+        public var grape: Grape
+        public var think: String
+        public var rating: Double
+        public var isFavorite: Bool
+
+        /// The collection of these records.
+        public static let collection = "wineTastingNotes"
+        public var recordID: String? { id }
+
+        /// The descriptor: the type name and its fields in canonical order.
+        public static let recordType = RecordType("WineTastingNote", [
+            FieldSchema("id", .nonEmptyString),
+            FieldSchema("title", .nonEmptyString),
+            FieldSchema("category", .string),
+            FieldSchema("createdAt", .instant),
+            .optional("imageData", .data, isExternalStorage: true),
+            FieldSchema("alcoholByVolume", .double, range: 0...100, originalName: "alcohol"),
+            FieldSchema("look", .object(Look.recordType)),
+            FieldSchema("smells", .array(.object(Smell.recordType))),
+            FieldSchema("tastes", .array(.object(Taste.recordType))),
+            FieldSchema("grape", .object(Grape.recordType)),
+            FieldSchema("think", .string),
+            FieldSchema("rating", .double, range: 0...5, step: 0.5),
+            FieldSchema("isFavorite", .bool),
+        ])
+
+        public init(id: String, title: String, category: String, createdAt: Instant, imageData: Base64Data? = nil, alcoholByVolume: Double, look: Look, smells: [Smell], tastes: [Taste], grape: Grape, think: String, rating: Double, isFavorite: Bool) {
+            self.id = id
+            self.title = title
+            self.category = category
+            self.createdAt = createdAt
+            self.imageData = imageData
+            self.alcoholByVolume = alcoholByVolume
+            self.look = look
+            self.smells = smells
+            self.tastes = tastes
+            self.grape = grape
+            self.think = think
+            self.rating = rating
+            self.isFavorite = isFavorite
+        }
+
+        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
+            var r = FieldReader(value, type: Self.recordType, at: context)
+            id = r.string("id")
+            title = r.string("title")
+            category = r.string("category")
+            createdAt = r.instant("createdAt")
+            imageData = r.data("imageData")
+            alcoholByVolume = r.double("alcoholByVolume")
+            look = r.object("look") { Look(value: $0, at: $1, diagnostics: &$2) } ?? Look.placeholder
+            smells = r.array("smells") { Smell(value: $0, at: $1, diagnostics: &$2) }
+            tastes = r.array("tastes") { Taste(value: $0, at: $1, diagnostics: &$2) }
+            grape = r.object("grape") { Grape(value: $0, at: $1, diagnostics: &$2) } ?? Grape.placeholder
+            think = r.string("think")
+            rating = r.double("rating")
+            isFavorite = r.bool("isFavorite")
+            r.finish(into: &diagnostics)
+        }
+
+        public var value: Value {
+            var b = ObjectBuilder(capacity: 13)
+            b.add("id", id)
+            b.add("title", title)
+            b.add("category", category)
+            b.add("createdAt", createdAt)
+            b.addOptional("imageData", imageData)
+            b.add("alcoholByVolume", alcoholByVolume)
+            b.add("look", look)
+            b.add("smells", smells)
+            b.add("tastes", tastes)
+            b.add("grape", grape)
+            b.add("think", think)
+            b.add("rating", rating)
+            b.add("isFavorite", isFavorite)
+            return b.value
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// The `notes` domain at schema version 2 (SCHEMAS.md "Domain notes: V2"): tasting notes built
+/// from capability protocols.
+public enum NotesV2 {
+    /// How long a whiskey's finish lasts.
+    public enum FinishLength: String, Sendable, Hashable, CaseIterable {
+        case short, medium, long
+    }
+}
+
+/// The `notes` domain's version 2 schema.
+public enum NotesSchemaV2: VersionedSchema {
+    public static let versionIdentifier = Schema.Version(2, 0, 0)
+    public static let domain = Domain.notes
+    public static var models: [any CollectionModel.Type] {
+        [
+            NotesV2.WineTastingNote.self, NotesV2.CoffeeTastingNote.self, NotesV2.WhiskeyTastingNote.self,
+            NotesV2.CocktailTastingNote.self,
+        ]
+    }
+}
+
+/// What every V2 tasting note has: id, title, category, createdAt, imageData, think, rating, isFavorite.
+public protocol Notable: CollectionModel {
+    var id: String { get set }
+    /// Non-empty.
+    var title: String { get set }
+    var category: String { get set }
+    var createdAt: Instant { get set }
+    /// External storage in bundles (`media/notes/<collection>/<id>.<ext>`).
+    var imageData: Base64Data? { get set }
+    var think: String { get set }
+    /// 0...5 in steps of 0.5.
+    var rating: Double { get set }
+    var isFavorite: Bool { get set }
+}
+
+/// A drink with alcohol: `alcoholByVolume` in percent, 0...100 (wine, whiskey, cocktail).
+public protocol Alcoholable {
+    var alcoholByVolume: Double { get set }
+}
+
+/// A drink whose look is noted (wine, whiskey).
+public protocol Lookable {
+    var look: NotesV2.Look { get set }
+}
+
+/// A drink whose smells are noted (wine, coffee, whiskey).
+public protocol Smellable {
+    var smells: [NotesV2.Smell] { get set }
+}
+
+/// A drink whose tastes are noted (all four).
+public protocol Tastable {
+    var tastes: [NotesV2.Taste] { get set }
+}
+
+/// A wine's grape.
+public protocol Grapable {
+    var grape: NotesV2.Grape { get set }
+}
+
+/// A whiskey's finish.
+public protocol Finishable {
+    var finish: NotesV2.Finish { get set }
+}
+
+/// A cocktail's ingredients and ice.
+public protocol Ingredientable {
+    var ingredients: [NotesV2.Ingredient] { get set }
+    var isContainsIce: Bool { get set }
+}

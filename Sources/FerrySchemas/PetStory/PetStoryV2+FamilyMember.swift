@@ -1,0 +1,90 @@
+import FerryCore
+import Foundation
+
+extension PetStoryV2 {
+    /// A V2 pet (collection `members`).
+    ///
+    /// Fields in canonical order (SCHEMAS.md): id, name, since, birthDate, species, speciesDetail, sex, bio, createdAt, image.
+    public struct FamilyMember: CollectionModel {
+        public var id: String
+        public var name: String
+        public var since: CalendarDay
+        public var birthDate: CalendarDay
+        public var species: Species
+        public var speciesDetail: String?
+        public var sex: Sex
+        public var bio: String
+        public var createdAt: Instant
+        public var image: MediaRef?
+
+        /// The collection of these records.
+        public static let collection = "members"
+        public var recordID: String? { id }
+
+        /// The descriptor: the type name and its fields in canonical order.
+        public static let recordType = RecordType("FamilyMember", [
+            FieldSchema("id", .nonEmptyString),
+            FieldSchema("name", .string),
+            FieldSchema("since", .day),
+            FieldSchema("birthDate", .day),
+            FieldSchema("species", .enumeration(Species.allCases.map(\.rawValue)), originalName: "type"),
+            .optional("speciesDetail", .string),
+            FieldSchema("sex", .enumeration(Sex.allCases.map(\.rawValue))),
+            FieldSchema("bio", .string),
+            FieldSchema("createdAt", .instant),
+            .optional("image", .object(MediaRef.recordType)),
+        ])
+
+        public init(id: String, name: String, since: CalendarDay, birthDate: CalendarDay, species: Species, speciesDetail: String? = nil, sex: Sex, bio: String, createdAt: Instant, image: MediaRef? = nil) {
+            self.id = id
+            self.name = name
+            self.since = since
+            self.birthDate = birthDate
+            self.species = species
+            self.speciesDetail = speciesDetail
+            self.sex = sex
+            self.bio = bio
+            self.createdAt = createdAt
+            self.image = image
+        }
+
+        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
+            var r = FieldReader(value, type: Self.recordType, at: context)
+            id = r.string("id")
+            name = r.string("name")
+            since = r.day("since")
+            birthDate = r.day("birthDate")
+            species = Species(rawValue: r.string("species")) ?? Species.allCases[0]
+            speciesDetail = r.optionalString("speciesDetail")
+            sex = Sex(rawValue: r.string("sex")) ?? Sex.allCases[0]
+            bio = r.string("bio")
+            createdAt = r.instant("createdAt")
+            image = r.object("image") { MediaRef(value: $0, at: $1, diagnostics: &$2) }
+            if r.isValid {
+                let createdDay = CalendarDay(instant: createdAt, in: context.options.timeZone)
+                if birthDate > createdDay {
+                    let field = context.appending("birthDate")
+                    r.diagnostics.append(.error(.invalidValue,
+                        "birthDate \(birthDate) is after the day of createdAt (\(createdDay) in \(context.options.timeZoneName))",
+                        at: field.location()))
+                }
+            }
+            r.finish(into: &diagnostics)
+        }
+
+        public var value: Value {
+            var b = ObjectBuilder(capacity: 10)
+            b.add("id", id)
+            b.add("name", name)
+            b.add("since", since)
+            b.add("birthDate", birthDate)
+            b.add("species", species.rawValue)
+            b.addOptional("speciesDetail", speciesDetail)
+            b.add("sex", sex.rawValue)
+            b.add("bio", bio)
+            b.add("createdAt", createdAt)
+            b.addOptional("image", image)
+            return b.value
+        }
+    }
+}

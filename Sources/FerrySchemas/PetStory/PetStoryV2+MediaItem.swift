@@ -1,0 +1,46 @@
+import FerryCore
+import Foundation
+
+extension PetStoryV2 {
+    /// A story's media item: the V1 media content id, its kind and file path.
+    ///
+    /// Fields in canonical order (SCHEMAS.md): id, kind, path.
+    public struct MediaItem: SchemaModel {
+        public var id: String
+        public var kind: MediaKind
+        public var path: String
+
+        /// The descriptor: the type name and its fields in canonical order.
+        public static let recordType = RecordType("MediaItem", [
+            FieldSchema("id", .nonEmptyString),
+            FieldSchema("kind", .enumeration(MediaKind.allCases.map(\.rawValue))),
+            FieldSchema("path", .nonEmptyString),
+        ])
+
+        public init(id: String, kind: MediaKind, path: String) {
+            self.id = id
+            self.kind = kind
+            self.path = path
+        }
+
+        /// The placeholder of an invalid required value.
+        static let placeholder = MediaItem(id: "", kind: MediaKind.allCases[0], path: "")
+
+        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
+            var r = FieldReader(value, type: Self.recordType, at: context)
+            id = r.string("id")
+            kind = MediaKind(rawValue: r.string("kind")) ?? MediaKind.allCases[0]
+            path = r.string("path")
+            FieldReader.checkMediaPath(path, at: context.appending("path"), into: &r.diagnostics)
+            r.finish(into: &diagnostics)
+        }
+
+        public var value: Value {
+            var b = ObjectBuilder(capacity: 3)
+            b.add("id", id)
+            b.add("kind", kind.rawValue)
+            b.add("path", path)
+            return b.value
+        }
+    }
+}

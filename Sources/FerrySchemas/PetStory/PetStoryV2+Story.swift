@@ -1,0 +1,66 @@
+import FerryCore
+import Foundation
+
+extension PetStoryV2 {
+    /// A V2 diary story (collection `stories`).
+    ///
+    /// Fields in canonical order (SCHEMAS.md): id, caption, createdAt, media, songId, location, taggedMemberIds.
+    public struct Story: CollectionModel {
+        public var id: String
+        public var caption: String
+        public var createdAt: Instant
+        public var media: [MediaItem]
+        public var songId: String?
+        public var location: GeoLocation?
+        public var taggedMemberIds: [String]
+
+        /// The collection of these records.
+        public static let collection = "stories"
+        public var recordID: String? { id }
+
+        /// The descriptor: the type name and its fields in canonical order.
+        public static let recordType = RecordType("Story", [
+            FieldSchema("id", .nonEmptyString),
+            FieldSchema("caption", .string),
+            FieldSchema("createdAt", .instant),
+            FieldSchema("media", .array(.object(MediaItem.recordType)), originalName: "mediaContentIds"),
+            .optional("songId", .string),
+            .optional("location", .object(GeoLocation.recordType)),
+            FieldSchema("taggedMemberIds", .array(.string)),
+        ])
+
+        public init(id: String, caption: String, createdAt: Instant, media: [MediaItem], songId: String? = nil, location: GeoLocation? = nil, taggedMemberIds: [String]) {
+            self.id = id
+            self.caption = caption
+            self.createdAt = createdAt
+            self.media = media
+            self.songId = songId
+            self.location = location
+            self.taggedMemberIds = taggedMemberIds
+        }
+
+        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
+            var r = FieldReader(value, type: Self.recordType, at: context)
+            id = r.string("id")
+            caption = r.string("caption")
+            createdAt = r.instant("createdAt")
+            media = r.array("media") { MediaItem(value: $0, at: $1, diagnostics: &$2) }
+            songId = r.optionalString("songId")
+            location = r.object("location") { GeoLocation(value: $0, at: $1, diagnostics: &$2) }
+            taggedMemberIds = r.stringArray("taggedMemberIds")
+            r.finish(into: &diagnostics)
+        }
+
+        public var value: Value {
+            var b = ObjectBuilder(capacity: 7)
+            b.add("id", id)
+            b.add("caption", caption)
+            b.add("createdAt", createdAt)
+            b.add("media", media)
+            b.addOptional("songId", songId)
+            b.addOptional("location", location)
+            b.add("taggedMemberIds", taggedMemberIds)
+            return b.value
+        }
+    }
+}

@@ -1,0 +1,302 @@
+import FerryCore
+
+/// A point in time as whole seconds since 1970-01-01T00:00:00Z plus nanoseconds (SCHEMAS.md
+/// "Values: Instants"). Never a Foundation `Date`: a Double turns `.250` into `.2499…`.
+///
+/// `nanoseconds` is always in `0..<1_000_000_000`; an instant before 1970 has negative `seconds`.
+/// Instants are limited to the years 0001...9999, the range RFC 3339 can write.
+public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Whole seconds since 1970-01-01T00:00:00Z (Unix time, no leap seconds).
+    public var seconds: Int64
+    /// Nanoseconds after `seconds`, `0..<1_000_000_000`.
+    public var nanoseconds: Int32
+
+    /// 0001-01-01T00:00:00Z.
+    public static let minimumSeconds: Int64 = -62_135_596_800
+    /// 9999-12-31T23:59:59Z.
+    public static let maximumSeconds: Int64 = 253_402_300_799
+    /// 2001-01-01T00:00:00Z, the reference date of Foundation's `deferredToDate`.
+    public static let referenceDateSeconds: Int64 = 978_307_200
+
+    /// Creates an instant; nil when `nanoseconds` is not in `0..<1_000_000_000` or the instant is
+    /// outside the years 0001...9999.
+    public init?(seconds: Int64, nanoseconds: Int32 = 0) {
+        guard (0..<1_000_000_000).contains(nanoseconds),
+            (Instant.minimumSeconds...Instant.maximumSeconds).contains(seconds)
+        else { return nil }
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    public static func < (lhs: Instant, rhs: Instant) -> Bool {
+        (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
+    }
+
+    /// The instant cut (toward the past) to whole milliseconds, and whether anything was cut
+    /// (SCHEMAS.md: finer input is cut with a `lossy-precision` warning).
+    public func truncatedToMilliseconds() -> (instant: Instant, lostPrecision: Bool) {
+        let remainder = nanoseconds % 1_000_000
+        var cut = self
+        cut.nanoseconds -= remainder
+        return (cut, remainder != 0)
+    }
+
+    /// The canonical RFC 3339 form in UTC: `2024-05-01T09:30:00Z`, with exactly three fraction
+    /// digits when the milliseconds are non-zero (`2024-05-01T09:30:00.250Z`). Sub-millisecond
+    /// digits are not written (cut them first with `truncatedToMilliseconds()` and report it).
+    public var description: String {
+        let days = Instant.floorDivide(seconds, 86_400)
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = CalendarDay.civil(fromDays: days)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        Instant.appendDigits(Int64(year), width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        Instant.appendDigits(Int64(month), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        Instant.appendDigits(Int64(day), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        Instant.appendDigits(secondOfDay / 3600, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        Instant.appendDigits(secondOfDay / 60 % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        Instant.appendDigits(secondOfDay % 60, width: 2, to: &bytes)
+        let milliseconds = nanoseconds / 1_000_000
+        if milliseconds != 0 {
+            bytes.append(UInt8(ascii: "."))
+            Instant.appendDigits(Int64(milliseconds), width: 3, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Why a text is not an RFC 3339 instant.
+    public enum ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The text does not follow `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
+        case malformed
+        /// The date or time does not exist (February 30, hour 24, second 60).
+        case invalidDate
+        /// No `Z` and no offset: the instant would be a guess (SCHEMAS.md "Instants").
+        case missingOffset
+        /// Before year 0001 or after 9999 once in UTC.
+        case outOfRange
+
+        public var description: String {
+            switch self {
+            case .malformed: return "is not an RFC 3339 instant (YYYY-MM-DDTHH:MM:SSZ)"
+            case .invalidDate: return "names a date or time that does not exist"
+            case .missingOffset: return "has no offset and no Z; add Z for UTC or an offset such as +09:00"
+            case .outOfRange: return "is outside the years 0001...9999"
+            }
+        }
+    }
+
+    /// Parses RFC 3339 (section 5.6): `2024-05-01T18:30:00.25+09:00`. Accepts `t`/space for `T`, `z`
+    /// for `Z`, any number of fraction digits (digits beyond nanoseconds are dropped; the caller
+    /// reports the cut to milliseconds). An instant without `Z` or offset is `missingOffset`.
+    public static func parse(_ text: String) -> Result<Instant, ParseError> {
+        var text = text
+        return text.withUTF8 { parse(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Parses RFC 3339 from UTF-8 bytes; see `parse(_:)`.
+    public static func parse(bytes: UnsafeRawBufferPointer) -> Result<Instant, ParseError> {
+        var index = 0
+        let count = bytes.count
+        func digits(_ n: Int) -> Int64? {
+            guard index + n <= count else { return nil }
+            var value: Int64 = 0
+            for i in index..<(index + n) {
+                let byte = bytes[i]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+            }
+            index += n
+            return value
+        }
+        func expect(_ accepted: UInt8...) -> Bool {
+            guard index < count, accepted.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
+            let day = digits(2)
+        else { return .failure(.malformed) }
+        guard expect(UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")) else {
+            return .failure(index == count ? .missingOffset : .malformed)
+        }
+        guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2), expect(UInt8(ascii: ":")),
+            let second = digits(2)
+        else { return .failure(.malformed) }
+        var nanos: Int64 = 0
+        if index < count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            var digitCount = 0
+            while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                if digitCount < 9 { nanos = nanos * 10 + Int64(bytes[index] - 0x30) }
+                digitCount += 1
+                index += 1
+            }
+            guard digitCount > 0 else { return .failure(.malformed) }
+            for _ in min(digitCount, 9)..<9 { nanos *= 10 }
+        }
+        var offsetSeconds: Int64 = 0
+        if index == count { return .failure(.missingOffset) }
+        if expect(UInt8(ascii: "Z"), UInt8(ascii: "z")) {
+            offsetSeconds = 0
+        } else if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            let negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+            guard let offsetHour = digits(2), expect(UInt8(ascii: ":")), let offsetMinute = digits(2) else {
+                return .failure(.malformed)
+            }
+            guard offsetHour <= 23, offsetMinute <= 59 else { return .failure(.invalidDate) }
+            offsetSeconds = (offsetHour * 3600 + offsetMinute * 60) * (negative ? -1 : 1)
+        } else {
+            return .failure(.malformed)
+        }
+        guard index == count else { return .failure(.malformed) }
+        guard (1...12).contains(month), day >= 1, day <= Int64(CalendarDay.daysIn(month: Int(month), year: Int(year))),
+            hour <= 23, minute <= 59, second <= 59
+        else { return .failure(.invalidDate) }
+        let days = CalendarDay.days(year: Int(year), month: Int(month), day: Int(day))
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        guard let instant = Instant(seconds: seconds, nanoseconds: Int32(nanos)) else { return .failure(.outOfRange) }
+        return .success(instant)
+    }
+
+    /// Reads a numeric date with a strategy (SCHEMAS.md "Numeric dates"), from exact decimal text
+    /// (`736000000.25`, `1.7e9`): no Double rounding. Nil for `.iso8601` (numbers are not dates
+    /// there), for text that is not a number, and for instants outside the years 0001...9999.
+    /// - Returns: the instant, and whether digits finer than a nanosecond were dropped.
+    public static func fromNumber(_ text: String, strategy: DateStrategy) -> Instant? {
+        let scale: Int
+        let offset: Int64
+        switch strategy {
+        case .deferredToDate: (scale, offset) = (0, referenceDateSeconds)
+        case .secondsSince1970: (scale, offset) = (0, 0)
+        case .millisecondsSince1970: (scale, offset) = (3, 0)
+        case .iso8601: return nil
+        }
+        guard let decimal = DecimalText(text) else { return nil }
+        // value = digits × 10^(exponent) seconds × 10^-scale; nanoseconds need 10^9.
+        guard let (whole, nanos) = decimal.secondsAndNanoseconds(shift: -scale) else { return nil }
+        let (sum, overflow) = whole.addingReportingOverflow(offset)
+        guard !overflow else { return nil }
+        return Instant(seconds: sum, nanoseconds: nanos)
+    }
+
+    /// This instant as a number of the strategy's unit, in ECMAScript number text (for writers of
+    /// numeric dates); nil for `.iso8601`.
+    public func numberText(strategy: DateStrategy) -> String? {
+        let base: Int64
+        switch strategy {
+        case .deferredToDate: base = seconds - Instant.referenceDateSeconds
+        case .secondsSince1970: base = seconds
+        case .millisecondsSince1970:
+            let millis = Double(seconds) * 1000 + Double(nanoseconds / 1_000_000)
+            return NumberText.ecmaScript(millis)
+        case .iso8601: return nil
+        }
+        return NumberText.ecmaScript(Double(base) + Double(nanoseconds) / 1e9)
+    }
+
+    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+
+    static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
+        var digits: [UInt8] = []
+        var rest = value
+        repeat {
+            digits.append(UInt8(truncatingIfNeeded: rest % 10) + 0x30)
+            rest /= 10
+        } while rest > 0
+        for _ in digits.count..<max(width, digits.count) { bytes.append(0x30) }
+        bytes.append(contentsOf: digits.reversed())
+    }
+}
+
+/// Exact decimal number text split into sign, digits and exponent (RFC 8259 number grammar, with
+/// an optional leading `+` as CSV cells may carry).
+struct DecimalText {
+    var negative: Bool
+    /// Significant digits, most significant first (leading zeros removed).
+    var digits: [UInt8]
+    /// value = digits (as an integer) × 10^exponent
+    var exponent: Int
+
+    init?(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        var negative = false
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            negative = first == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        var digits: [UInt8] = []
+        var exponent = 0
+        var sawDigit = false
+        var afterPoint = false
+        while let byte = bytes.first {
+            if byte >= 0x30 && byte <= 0x39 {
+                sawDigit = true
+                if !(digits.isEmpty && byte == 0x30) { digits.append(byte - 0x30) }
+                if afterPoint { exponent -= 1 }
+            } else if byte == UInt8(ascii: "."), !afterPoint {
+                afterPoint = true
+            } else {
+                break
+            }
+            bytes = bytes.dropFirst()
+        }
+        guard sawDigit else { return nil }
+        if let byte = bytes.first {
+            guard byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") else { return nil }
+            guard let e = Int(String(decoding: bytes.dropFirst(), as: UTF8.self)), abs(e) < 10_000 else { return nil }
+            exponent += e
+        }
+        self.negative = negative
+        self.digits = digits
+        self.exponent = exponent
+    }
+
+    /// The value × 10^shift as whole seconds (floor, toward the past) and nanoseconds; nil on
+    /// overflow. Digits finer than a nanosecond are dropped.
+    func secondsAndNanoseconds(shift: Int) -> (Int64, Int32)? {
+        let pointAt = digits.count + exponent + shift  // digits before the decimal point
+        var whole: Int64 = 0
+        var fraction: Int64 = 0  // first 9 fraction digits
+        var fractionDigits = 0
+        var droppedNonZero = false
+        for index in 0..<max(pointAt, digits.count) {
+            let digit = index < digits.count ? Int64(digits[index]) : 0
+            if index < pointAt {
+                let (m, o1) = whole.multipliedReportingOverflow(by: 10)
+                let (a, o2) = m.addingReportingOverflow(digit)
+                guard !o1, !o2 else { return nil }
+                whole = a
+            }
+        }
+        if pointAt < 0 {
+            fractionDigits = min(-pointAt, 9)
+        }
+        for index in min(max(pointAt, 0), digits.count)..<digits.count {
+            if fractionDigits < 9 {
+                fraction = fraction * 10 + Int64(digits[index])
+                fractionDigits += 1
+            } else if digits[index] != 0 {
+                droppedNonZero = true
+            }
+        }
+        for _ in fractionDigits..<9 { fraction *= 10 }
+        if negative {
+            if fraction != 0 || droppedNonZero {
+                fraction = 1_000_000_000 - fraction - (droppedNonZero ? 1 : 0)
+                whole += 1
+            }
+            whole = -whole
+        }
+        return (whole, Int32(fraction))
+    }
+}

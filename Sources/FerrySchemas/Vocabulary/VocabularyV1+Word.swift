@@ -1,0 +1,81 @@
+import FerryCore
+import Foundation
+
+extension VocabularyV1 {
+    /// A V1 word (collection `words`, Firestore-shaped; strings missing = "").
+    ///
+    /// Fields in canonical order (SCHEMAS.md): id, wordBookID, meaningText, meaningImageURL, ganaText, ganaImageURL, kanjiText, kanjiImageURL, studyState, timestamp.
+    public struct Word: CollectionModel {
+        public var id: String?
+        public var wordBookID: String?
+        public var meaningText: String
+        public var meaningImageURL: String
+        public var ganaText: String
+        public var ganaImageURL: String
+        public var kanjiText: String
+        public var kanjiImageURL: String
+        public var studyState: Int64
+        public var timestamp: FirestoreTimestamp
+
+        /// The collection of these records.
+        public static let collection = "words"
+        public var recordID: String? { id }
+
+        /// The descriptor: the type name and its fields in canonical order.
+        public static let recordType = RecordType("Word", [
+            .optional("id", .string),
+            .optional("wordBookID", .string),
+            FieldSchema("meaningText", .string, isRequired: false),
+            FieldSchema("meaningImageURL", .string, isRequired: false),
+            FieldSchema("ganaText", .string, isRequired: false),
+            FieldSchema("ganaImageURL", .string, isRequired: false),
+            FieldSchema("kanjiText", .string, isRequired: false),
+            FieldSchema("kanjiImageURL", .string, isRequired: false),
+            FieldSchema("studyState", .integer),
+            FieldSchema("timestamp", .timestamp),
+        ])
+
+        public init(id: String? = nil, wordBookID: String? = nil, meaningText: String, meaningImageURL: String, ganaText: String, ganaImageURL: String, kanjiText: String, kanjiImageURL: String, studyState: Int64, timestamp: FirestoreTimestamp) {
+            self.id = id
+            self.wordBookID = wordBookID
+            self.meaningText = meaningText
+            self.meaningImageURL = meaningImageURL
+            self.ganaText = ganaText
+            self.ganaImageURL = ganaImageURL
+            self.kanjiText = kanjiText
+            self.kanjiImageURL = kanjiImageURL
+            self.studyState = studyState
+            self.timestamp = timestamp
+        }
+
+        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
+            var r = FieldReader(value, type: Self.recordType, at: context)
+            id = r.optionalString("id")
+            wordBookID = r.optionalString("wordBookID")
+            meaningText = r.string("meaningText")
+            meaningImageURL = r.string("meaningImageURL")
+            ganaText = r.string("ganaText")
+            ganaImageURL = r.string("ganaImageURL")
+            kanjiText = r.string("kanjiText")
+            kanjiImageURL = r.string("kanjiImageURL")
+            studyState = r.integer("studyState")
+            timestamp = r.timestamp("timestamp") ?? FirestoreTimestamp(instant: .epoch)
+            r.finish(into: &diagnostics)
+        }
+
+        public var value: Value {
+            var b = ObjectBuilder(capacity: 10)
+            b.addOptional("id", id)
+            b.addOptional("wordBookID", wordBookID)
+            b.add("meaningText", meaningText)
+            b.add("meaningImageURL", meaningImageURL)
+            b.add("ganaText", ganaText)
+            b.add("ganaImageURL", ganaImageURL)
+            b.add("kanjiText", kanjiText)
+            b.add("kanjiImageURL", kanjiImageURL)
+            b.add("studyState", .integer(studyState))
+            b.add("timestamp", timestamp.value)
+            return b.value
+        }
+    }
+}
