@@ -109,7 +109,7 @@ struct RuleContext {
             return .object(object)
         case .derivedUUID(let columns):
             let name = "ferry:\(mapping.collection)/\(index)/" + columns.map { text($0) ?? "" }.joined(separator: "/")
-            return .string(DerivedID.uuid(name: name))
+            return .string(DerivedID.uuidV5(namespace: DerivedID.urlNamespace, name: name))
         }
     }
 
