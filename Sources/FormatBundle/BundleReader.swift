@@ -206,24 +206,54 @@ public final class BundleReader {
             log.report(error.diagnostic)
             return
         }
+        var info = stat()
+        let inputSize: Int64? = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
         var damagedInARow = 0
+        // A damaged header is reported when the next event shows what it was: the input's end right
+        // after it (nothing more consumed) means the archive was cut off in a header
+        // (`truncated-archive`); anything else is a corrupt header (`malformed-archive`).
+        var pendingDamage: (diagnostic: Diagnostic, position: Int64)?
+        func flushDamage(atEnd: Bool) {
+            guard var pending = pendingDamage else { return }
+            if atEnd && reader.inputPosition == pending.position {
+                pending.diagnostic.code = .truncatedArchive
+                pending.diagnostic.message = "the archive ends inside a member header (\(pending.diagnostic.message))"
+            }
+            log.report(pending.diagnostic)
+            pendingDamage = nil
+        }
         while true {
             let header: ArchiveReader.NextHeader
             do {
                 header = try reader.nextEntry()
             } catch let error as FerryError {
-                log.report(error.diagnostic)
+                flushDamage(atEnd: false)
+                var diagnostic = error.diagnostic
+                // libarchive calls a header cut off by the end of the input "damaged": when every
+                // input byte was consumed, the archive is truncated rather than corrupt.
+                if diagnostic.code == .malformedArchive, let inputSize, reader.inputPosition >= inputSize {
+                    diagnostic.code = .truncatedArchive
+                    diagnostic.message = "the archive ends inside a member header (\(diagnostic.message))"
+                }
+                log.report(diagnostic)
                 return
             }
             let entry: ArchiveEntry
             switch header {
-            case .end: return
+            case .end:
+                flushDamage(atEnd: true)
+                return
             case .damaged(let error):
-                log.report(error.diagnostic)
+                flushDamage(atEnd: false)
+                pendingDamage = (error.diagnostic, reader.inputPosition)
                 damagedInARow += 1
-                if damagedInARow >= 8 { return }
+                if damagedInARow >= 8 {
+                    flushDamage(atEnd: false)
+                    return
+                }
                 continue
             case .entry(let e, _):
+                flushDamage(atEnd: false)
                 damagedInARow = 0
                 entry = e
             }

@@ -28,6 +28,13 @@ public struct ArchiveEntry: Sendable, Hashable {
     public var linkTarget: String?
     /// True when the member is a sparse file (GNU or pax sparse forms).
     public var isSparse: Bool
+    /// Modification time, seconds since 1970.
+    public var modificationTime: Int64 = 0
+    /// Owner and group ids and names as stored.
+    public var uid: Int64 = 0
+    public var gid: Int64 = 0
+    public var userName: String?
+    public var groupName: String?
 
     /// The path for messages: the UTF-8 path, or the raw bytes decoded with replacement characters.
     public var displayPath: String { path ?? String(decoding: rawPath, as: UTF8.self) }
@@ -152,6 +159,9 @@ public final class ArchiveReader {
         archive_read_free(archive)
     }
 
+    /// The number of input bytes consumed so far (before decompression).
+    public var inputPosition: Int64 { Int64(archive_filter_bytes(archive, -1)) }
+
     private func location() -> SourceLocation { SourceLocation(file: name, member: currentMember) }
 
     private func failure(_ fallback: String) -> FerryError {
@@ -220,9 +230,15 @@ public final class ArchiveReader {
             }
         }
         let size: Int64? = archive_entry_size_is_set(entry) != 0 ? Int64(archive_entry_size(entry)) : nil
-        return ArchiveEntry(
+        var result = ArchiveEntry(
             path: path, rawPath: raw, kind: kind, size: size, permissions: mode & 0o7777, linkTarget: target,
             isSparse: archive_entry_sparse_count(entry) > 0)
+        result.modificationTime = Int64(archive_entry_mtime(entry))
+        result.uid = Int64(archive_entry_uid(entry))
+        result.gid = Int64(archive_entry_gid(entry))
+        result.userName = archive_entry_uname(entry).map { String(cString: $0) }
+        result.groupName = archive_entry_gname(entry).map { String(cString: $0) }
+        return result
     }
 
     /// Reads up to `buffer.count` bytes of the current member's content (sparse holes as zeros);
