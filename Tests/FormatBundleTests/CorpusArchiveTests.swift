@@ -101,7 +101,7 @@ import Testing
             return
         }
         let archives = Self.archives()
-        let existedBefore = ["/tmp/evil.txt", "/gopher.txt", FileManager.default.temporaryDirectory.path + "/todo.txt"]
+        let existedBefore = ["/tmp/evil.txt", "/gopher.txt", FileManager.default.temporaryDirectory.appendingPathComponent("todo.txt").path]
             .map { FileManager.default.fileExists(atPath: $0) }
         #expect(archives.count >= 70)
         let sandbox = try makeTemporaryDirectory()
@@ -130,7 +130,7 @@ import Testing
             }
             for file in reader.files { #expect(file.path == MemberPath.nfc(file.path)) }
         }
-        let outside = ["/tmp/evil.txt", "/gopher.txt", sandbox.deletingLastPathComponent().path + "/todo.txt"]
+        let outside = ["/tmp/evil.txt", "/gopher.txt", FileManager.default.temporaryDirectory.appendingPathComponent("todo.txt").path]
         #expect(outside.map { FileManager.default.fileExists(atPath: $0) } == existedBefore)
     }
 
