@@ -169,3 +169,20 @@ import Testing
         #expect(BundleTimestamp.epochSeconds("1969-12-31T23:59:59Z") == -1)
     }
 }
+
+@Suite struct NonASCIINameTests {
+    @Test func unicodeNamesAreUTF8PaxPathsWithoutBinaryCharset() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("u.tar").path
+        let writer = try BundleWriter(destination: .forPath(path), registry: TestArrayFormat.registry, options: Sample.options())
+        // An NFD name is written NFC.
+        try writer.addMedia(path: "media/Stories/s1/Cafe\u{301}-🌟.jpeg", source: MemorySource(Sample.jpeg))
+        try writer.finish()
+        let bytes = try Sample.bytes(path)
+        #expect(!String(decoding: bytes, as: UTF8.self).contains("hdrcharset"))
+        #expect(String(decoding: bytes, as: UTF8.self).contains("path=media/Stories/s1/Caf\u{E9}-🌟.jpeg\n"))
+        let names = try Sample.members(path).map { $0.entry.path ?? "" }
+        #expect(names.last.map { Array($0.utf8) } == Array("media/Stories/s1/Caf\u{E9}-🌟.jpeg".utf8))
+    }
+}
