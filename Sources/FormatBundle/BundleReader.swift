@@ -261,6 +261,11 @@ public final class BundleReader {
                 rawPath: entry.path, displayPath: entry.displayPath, kind: entry.kind, permissions: entry.permissions,
                 linkTarget: entry.linkTarget, scan: &scan, log: log)
             else { continue }
+            if member == "manifest.json", let size = entry.size, size > Int64(options.maximumManifestSize) {
+                log.report(.error(.tooLarge, "manifest is \(size) bytes, more than the limit of "
+                    + "\(options.maximumManifestSize); not read", at: location(member)))
+                continue
+            }
             if let size = entry.size, size > options.maximumMemberSize {
                 log.report(.error(.tooLarge, "member is \(size) bytes, more than the limit of "
                     + "\(options.maximumMemberSize); not read", at: location(member)))
