@@ -1,0 +1,12 @@
+import FerryCore
+
+/// The bundle container in the format registry. It has no `FormatReader` / `FormatWriter`: the
+/// pipeline uses `BundleReader` and `BundleWriter` directly, since a bundle is made of content
+/// formats and media, not a stream of records.
+public enum BundleFormat {
+    /// `tar`: `.tar`, `.tar.gz`, `.tgz`, `.tar.zst`, `.tar.xz` (SCHEMAS.md "Formats: Bundle").
+    public static let descriptor = FormatDescriptor(
+        name: "tar", extensions: ["tar", "tar.gz", "tgz", "tar.zst", "tar.xz"],
+        summary: "bundle: manifest.json, data/<collection>.<format> and media/ in a tar archive or a folder",
+        isContainer: true, reader: nil, writer: nil)
+}

@@ -1,0 +1,580 @@
+import FerryCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a bundle (SCHEMAS.md "Formats: Bundle"): a tar archive with any compression libarchive
+/// detects, or a folder with the same layout, or a folder laid out like the app's Documents folder.
+///
+/// `init` makes one scan pass over the whole input, members in any order:
+/// - every member path is checked (`MemberPath.check`) and NFC-normalized; absolute paths, `..`
+///   segments (with `/` or `\`), links whose target leaves the bundle, members reached through a
+///   link, device, fifo and socket files, and setuid/setgid members are `unsafe-path` diagnostics
+///   naming the member and are never read further; repeated (or NFC-equal) paths are
+///   `duplicate-member`; names that are not UTF-8 are `invalid-encoding`;
+/// - the size and SHA-256 of every regular member is computed while its bytes pass;
+/// - `data/*` and `media/*` members of a tar are spooled to a private temporary folder (never
+///   memory), so later passes can read them; folders are read in place;
+/// - `manifest.json` is parsed;
+/// - a truncated or corrupt archive is `truncated-archive` / `malformed-archive` naming the last
+///   member reached; everything read up to there is still checked.
+///
+/// Problems go to the `DiagnosticLog`; `init` throws only when the input cannot be opened at all.
+public final class BundleReader {
+    /// Limits of the scan pass (DESIGN.md "Limits"; `Docs/bundles.md`).
+    public struct Options: Sendable {
+        /// The largest member content accepted, in bytes (default 16 GiB); larger is `too-large`.
+        public var maximumMemberSize: Int64
+        /// The largest `manifest.json` accepted, in bytes (default 64 MiB; it is held in memory).
+        public var maximumManifestSize: Int
+
+        public init(maximumMemberSize: Int64 = 16 << 30, maximumManifestSize: Int = 64 << 20) {
+            self.maximumMemberSize = maximumMemberSize
+            self.maximumManifestSize = maximumManifestSize
+        }
+    }
+
+    /// How the input is laid out.
+    public enum Layout: Sendable, Hashable {
+        /// A tar archive.
+        case archive
+        /// A folder with the bundle layout (`manifest.json`, `data/`, `media/`).
+        case folder
+        /// A folder like the app's Documents folder: `ProfileImages/`, `MemberImages/`, `Stories/`
+        /// beside exactly one JSON file, no manifest; the JSON file is the data.
+        case documentsFolder(dataFile: String)
+    }
+
+    /// Where a member's bytes can be read again.
+    private enum Storage {
+        case spooled(String)
+        case inFolder(String)
+        case notKept
+    }
+
+    /// The input's path as given.
+    public let path: String
+    public private(set) var layout: Layout
+    /// The parsed manifest, nil when absent or unreadable (a diagnostic says which).
+    public private(set) var manifest: BundleManifest?
+    /// Every regular file accepted, `manifest.json` excluded, in byte order of path.
+    public private(set) var files: [BundleMember] = []
+
+    private var storage: [String: Storage] = [:]
+    private var reportedMissing: Set<String> = []
+    private let spool: SpoolFolder
+    private let options: Options
+
+    /// What the manifest declares (empty for a Documents folder: the data file's own envelope says it).
+    public var header: DatasetHeader { manifest?.header ?? DatasetHeader() }
+
+    /// The media files: members under `media/`, or for a Documents folder under `ProfileImages/`,
+    /// `MemberImages/` and `Stories/`; in byte order of path.
+    public var mediaFiles: [BundleMember] {
+        files.filter { Self.isMediaPath($0.path, layout: layout) }
+    }
+
+    /// Scans `path`: a tar archive (`.tar`, `.tar.gz`, `.tgz`, `.tar.zst`, `.tar.xz`, or any
+    /// compression libarchive detects) or a folder.
+    /// - Parameters:
+    ///   - path: the input path as the user gave it (used in every location).
+    ///   - options: limits.
+    ///   - log: receives every problem found.
+    /// - Throws: `FerryError(.unreadableInput)` when the input cannot be opened, or
+    ///   `.outputUnwritable` when no temporary folder can be created.
+    public init(path: String, options: Options = Options(), log: DiagnosticLog) throws {
+        self.path = path
+        self.options = options
+        self.spool = try SpoolFolder(prefix: "ferry-bundle")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) || path == "-" else {
+            throw FerryError(.unreadableInput, "no such file or folder", at: SourceLocation(file: path))
+        }
+        self.layout = isFolder.boolValue ? .folder : .archive
+        var scan = Scan()
+        if isFolder.boolValue {
+            try scanFolder(into: &scan, log: log)
+        } else {
+            try scanArchive(into: &scan, log: log)
+        }
+        finishScan(&scan, isFolder: isFolder.boolValue, log: log)
+    }
+
+    // MARK: - Scan pass
+
+    private struct Scan {
+        /// NFC paths seen (every kind), for duplicates.
+        var seen: Set<String> = []
+        /// Paths of link members (accepted or not): members below them are refused.
+        var links: Set<String> = []
+        var members: [String: BundleMember] = [:]
+        var directories: Set<String> = []
+        var manifestBytes: [UInt8]?
+        var rootJSONFiles: [String] = []
+    }
+
+    private func location(_ member: String?) -> SourceLocation { SourceLocation(file: path, member: member) }
+
+    /// Checks a member's path and kind; returns the normalized path when its content may be read.
+    private func admit(
+        rawPath: String?, displayPath: String, kind: ArchiveEntryKind, permissions: UInt32, linkTarget: String?,
+        scan: inout Scan, log: DiagnosticLog
+    ) -> String? {
+        guard let rawPath else {
+            log.report(.error(.invalidEncoding, "member name is not valid UTF-8; not read", at: location(displayPath)))
+            return nil
+        }
+        let normalized: String
+        switch MemberPath.check(rawPath) {
+        case .root: return nil
+        case .tooLong(let length):
+            log.report(.error(.tooLarge, "member path is \(length) bytes, longer than the limit of "
+                + "\(MemberPath.maximumLength); not read", at: location(String(displayPath.prefix(200)))))
+            return nil
+        case .unsafe(let reason):
+            log.report(.error(.unsafePath, "\(reason); not read", at: location(displayPath)))
+            return nil
+        case .safe(let path): normalized = path
+        }
+        if scan.seen.contains(normalized) {
+            log.report(.error(.duplicateMember, "a member with this path (or an NFC-equal one) came before; "
+                + "this one is not read", at: location(normalized)))
+            return nil
+        }
+        scan.seen.insert(normalized)
+        switch kind {
+        case .file, .directory:
+            break
+        case .symbolicLink, .hardLink:
+            scan.links.insert(normalized)
+            let isHard = kind == .hardLink
+            let target = linkTarget ?? ""
+            if !MemberPath.linkStaysInside(linkPath: normalized, target: target, isHardLink: isHard) {
+                log.report(.error(.unsafePath, "\(isHard ? "hard" : "symbolic") link to '\(target)' leaves the "
+                    + "bundle; not followed", at: location(normalized)))
+            } else {
+                log.report(.note(.assumption, "\(isHard ? "hard" : "symbolic") link to '\(target)' is not "
+                    + "followed; bundles hold regular files only", at: location(normalized)))
+            }
+            return nil
+        case .characterDevice, .blockDevice, .fifo, .socket, .unknown:
+            log.report(.error(.unsafePath, "\(Self.kindName(kind)) member; not read", at: location(normalized)))
+            return nil
+        }
+        if permissions & 0o6000 != 0 {
+            log.report(.error(.unsafePath, "member has the setuid or setgid bit (mode \(String(permissions, radix: 8))); "
+                + "not read", at: location(normalized)))
+            return nil
+        }
+        if kind == .directory {
+            scan.directories.insert(normalized)
+            return nil
+        }
+        return normalized
+    }
+
+    private static func kindName(_ kind: ArchiveEntryKind) -> String {
+        switch kind {
+        case .characterDevice: return "character device"
+        case .blockDevice: return "block device"
+        case .fifo: return "fifo"
+        case .socket: return "socket"
+        default: return "unknown file type"
+        }
+    }
+
+    /// True for members whose bytes a later pass reads again (spooled from a tar).
+    private static func isKeptPath(_ path: String) -> Bool {
+        path.hasPrefix("data/") || path.hasPrefix("media/")
+    }
+
+    private static func isMediaPath(_ path: String, layout: Layout) -> Bool {
+        if case .documentsFolder = layout {
+            return path.hasPrefix("ProfileImages/") || path.hasPrefix("MemberImages/") || path.hasPrefix("Stories/")
+        }
+        return path.hasPrefix("media/")
+    }
+
+    private func scanArchive(into scan: inout Scan, log: DiagnosticLog) throws {
+        let source = try FileDescriptorSource(path: path)
+        let reader: ArchiveReader
+        do {
+            reader = try ArchiveReader(source: source, name: path, mode: .tar)
+        } catch let error as FerryError where error.diagnostic.code != .unreadableInput {
+            log.report(error.diagnostic)
+            return
+        }
+        var info = stat()
+        let inputSize: Int64? = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
+        var damagedInARow = 0
+        // A damaged header is reported when the next event shows what it was: the input's end right
+        // after it (nothing more consumed) means the archive was cut off in a header
+        // (`truncated-archive`); anything else is a corrupt header (`malformed-archive`).
+        var pendingDamage: (diagnostic: Diagnostic, position: Int64)?
+        func flushDamage(atEnd: Bool) {
+            guard var pending = pendingDamage else { return }
+            if atEnd && reader.inputPosition == pending.position {
+                pending.diagnostic.code = .truncatedArchive
+                pending.diagnostic.message = "the archive ends inside a member header (\(pending.diagnostic.message))"
+            }
+            log.report(pending.diagnostic)
+            pendingDamage = nil
+        }
+        while true {
+            let header: ArchiveReader.NextHeader
+            do {
+                header = try reader.nextEntry()
+            } catch let error as FerryError {
+                flushDamage(atEnd: false)
+                var diagnostic = error.diagnostic
+                // libarchive calls a header cut off by the end of the input "damaged": when every
+                // input byte was consumed, the archive is truncated rather than corrupt.
+                if diagnostic.code == .malformedArchive, let inputSize, reader.inputPosition >= inputSize {
+                    diagnostic.code = .truncatedArchive
+                    diagnostic.message = "the archive ends inside a member header (\(diagnostic.message))"
+                }
+                log.report(diagnostic)
+                return
+            }
+            let entry: ArchiveEntry
+            switch header {
+            case .end:
+                flushDamage(atEnd: true)
+                return
+            case .damaged(let error):
+                flushDamage(atEnd: false)
+                pendingDamage = (error.diagnostic, reader.inputPosition)
+                damagedInARow += 1
+                if damagedInARow >= 8 {
+                    flushDamage(atEnd: false)
+                    return
+                }
+                continue
+            case .entry(let e, _):
+                flushDamage(atEnd: false)
+                damagedInARow = 0
+                entry = e
+            }
+            guard let member = admit(
+                rawPath: entry.path, displayPath: entry.displayPath, kind: entry.kind, permissions: entry.permissions,
+                linkTarget: entry.linkTarget, scan: &scan, log: log)
+            else { continue }
+            if member == "manifest.json", let size = entry.size, size > Int64(options.maximumManifestSize) {
+                log.report(.error(.tooLarge, "manifest is \(size) bytes, more than the limit of "
+                    + "\(options.maximumManifestSize); not read", at: location(member)))
+                continue
+            }
+            if let size = entry.size, size > options.maximumMemberSize {
+                log.report(.error(.tooLarge, "member is \(size) bytes, more than the limit of "
+                    + "\(options.maximumMemberSize); not read", at: location(member)))
+                continue
+            }
+            do {
+                try readArchiveMember(member, reader: reader, scan: &scan)
+            } catch let error as FerryError {
+                log.report(error.diagnostic)
+                return
+            }
+        }
+    }
+
+    private func readArchiveMember(_ member: String, reader: ArchiveReader, scan: inout Scan) throws {
+        if member == "manifest.json" {
+            var bytes: [UInt8] = []
+            let limit = options.maximumManifestSize
+            let result = try HashingCopier.copy(limit: Int64(limit), to: nil) { buffer in
+                let n = try reader.readData(into: buffer)
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                return n
+            }
+            _ = result
+            scan.manifestBytes = bytes
+            return
+        }
+        if Self.isKeptPath(member) {
+            let (file, descriptor) = try spool.createFile()
+            defer { close(descriptor) }
+            let sink = FileDescriptorSink(descriptor: descriptor, name: file, capacity: 64 * 1024)
+            do {
+                let (size, sha) = try HashingCopier.copy(limit: options.maximumMemberSize, to: sink) {
+                    try reader.readData(into: $0)
+                }
+                scan.members[member] = BundleMember(path: member, size: size, sha256: sha)
+                storage[member] = .spooled(file)
+            } catch {
+                unlink(file)
+                throw error
+            }
+        } else {
+            let (size, sha) = try HashingCopier.copy(limit: options.maximumMemberSize, to: nil) {
+                try reader.readData(into: $0)
+            }
+            scan.members[member] = BundleMember(path: member, size: size, sha256: sha)
+            storage[member] = .notKept
+        }
+    }
+
+    private func scanFolder(into scan: inout Scan, log: DiagnosticLog) throws {
+        var root = path
+        while root.count > 1, root.hasSuffix("/") { root.removeLast() }
+        try walk(root: root, relative: "", depth: 0, scan: &scan, log: log)
+    }
+
+    private func walk(root: String, relative: String, depth: Int, scan: inout Scan, log: DiagnosticLog) throws {
+        let folder = relative.isEmpty ? root : root + "/" + relative
+        guard depth < 256 else {
+            log.report(.error(.tooLarge, "folder nesting deeper than 256; not read", at: location(relative)))
+            return
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted { MemberPath.precedes($0, $1) }
+        } catch {
+            if relative.isEmpty {
+                throw FerryError(.unreadableInput, "cannot list the folder", at: SourceLocation(file: path))
+            }
+            log.report(.error(.unreadableInput, "cannot list the folder", at: location(relative)))
+            return
+        }
+        for name in names {
+            let rel = relative.isEmpty ? name : relative + "/" + name
+            let full = root + "/" + rel
+            var info = stat()
+            guard lstat(full, &info) == 0 else {
+                log.report(.error(.unreadableInput, "cannot stat: \(String(cString: strerror(errno)))", at: location(rel)))
+                continue
+            }
+            let kind: ArchiveEntryKind
+            var target: String?
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: kind = .file
+            case S_IFDIR: kind = .directory
+            case S_IFLNK:
+                kind = .symbolicLink
+                target = (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) ?? ""
+            case S_IFCHR: kind = .characterDevice
+            case S_IFBLK: kind = .blockDevice
+            case S_IFIFO: kind = .fifo
+            case S_IFSOCK: kind = .socket
+            default: kind = .unknown
+            }
+            guard let member = admit(
+                rawPath: rel, displayPath: rel, kind: kind, permissions: UInt32(info.st_mode) & 0o7777,
+                linkTarget: target, scan: &scan, log: log)
+            else {
+                if kind == .directory, case .safe = MemberPath.check(rel) {
+                    try walk(root: root, relative: rel, depth: depth + 1, scan: &scan, log: log)
+                }
+                continue
+            }
+            if depth == 0, name.lowercased().hasSuffix(".json"), name != "manifest.json" {
+                scan.rootJSONFiles.append(member)
+            }
+            do {
+                let source = try FileDescriptorSource(path: full)
+                if member == "manifest.json" {
+                    scan.manifestBytes = try source.readAll(limit: options.maximumManifestSize)
+                    storage[member] = .inFolder(full)
+                    continue
+                }
+                let (size, sha) = try HashingCopier.copy(limit: options.maximumMemberSize, to: nil) {
+                    try source.read(into: $0)
+                }
+                scan.members[member] = BundleMember(path: member, size: size, sha256: sha)
+                storage[member] = .inFolder(full)
+            } catch let error as FerryError {
+                var diagnostic = error.diagnostic
+                diagnostic.location = location(member)
+                log.report(diagnostic)
+            }
+        }
+    }
+
+    private func finishScan(_ scan: inout Scan, isFolder: Bool, log: DiagnosticLog) {
+        // Members reached through a link member (`linktoroot/root/.bashrc`) are refused.
+        if !scan.links.isEmpty {
+            let reached = (Array(scan.members.keys) + Array(scan.directories)).sorted { MemberPath.precedes($0, $1) }
+            for member in reached {
+                let segments = member.split(separator: "/")
+                guard segments.count > 1 else { continue }
+                for end in 1..<segments.count {
+                    let prefix = segments[0..<end].joined(separator: "/")
+                    if scan.links.contains(prefix) {
+                        log.report(.error(.unsafePath, "path passes through the link '\(prefix)'; not read",
+                                          at: location(member)))
+                        if case .spooled(let file)? = storage[member] { unlink(file) }
+                        scan.members[member] = nil
+                        storage[member] = nil
+                        break
+                    }
+                }
+            }
+        }
+        files = scan.members.values.sorted { MemberPath.precedes($0.path, $1.path) }
+        if let bytes = scan.manifestBytes {
+            do {
+                manifest = try BundleManifest(parsing: bytes, at: location("manifest.json"))
+            } catch let error as FerryError {
+                log.report(error.diagnostic)
+            } catch {
+                log.report(.error(.malformedJSON, "manifest: \(error)", at: location("manifest.json")))
+            }
+            return
+        }
+        let hasData = files.contains { $0.path.hasPrefix("data/") } || scan.directories.contains("data")
+        if isFolder, !hasData, scan.rootJSONFiles.count == 1,
+           ["ProfileImages", "MemberImages", "Stories"].contains(where: { scan.directories.contains($0) })
+        {
+            let dataFile = scan.rootJSONFiles[0]
+            layout = .documentsFolder(dataFile: dataFile)
+            log.report(.note(.assumption, "no manifest.json: read as the app's Documents folder; \(dataFile) is the "
+                + "data and media paths are relative to the folder", at: location(nil)))
+            return
+        }
+        log.report(.error(.missingManifest, hasData
+            ? "the bundle has data/ but no manifest.json"
+            : "no manifest.json: this is not a Ferry bundle", at: location(nil)))
+    }
+
+    // MARK: - Reading members
+
+    /// Opens a member for reading (from the spool for a tar, in place for a folder).
+    /// - Parameter member: an NFC relative path as listed in `files`.
+    /// - Throws: `FerryError(.missingFile)` when the member was not found or not kept (tar members
+    ///   outside `data/` and `media/` are hashed but not kept), `.unreadableInput` when it cannot be opened.
+    public func open(_ member: String) throws -> any ByteSource {
+        switch storage[MemberPath.nfc(member)] {
+        case .spooled(let file)?, .inFolder(let file)?:
+            do {
+                return try FileDescriptorSource(path: file)
+            } catch let error as FerryError {
+                var diagnostic = error.diagnostic
+                diagnostic.location = location(member)
+                throw FerryError(diagnostic)
+            }
+        case .notKept?:
+            throw FerryError(.missingFile, "member is outside data/ and media/ and was not kept", at: location(member))
+        case nil:
+            throw FerryError(.missingFile, "no such member", at: location(member))
+        }
+    }
+
+    /// The data members to read, in order: the manifest's collections in manifest order; without a
+    /// manifest the `data/*` members in byte order (collection = file name without extension); for
+    /// a Documents folder its JSON file (collection from the file's own content).
+    func dataPlan() -> [(member: String, collection: String?, format: String?)] {
+        if let manifest {
+            return manifest.collections.map { ($0.path, $0.name, $0.format.isEmpty ? nil : $0.format) }
+        }
+        if case .documentsFolder(let dataFile) = layout { return [(dataFile, nil, nil)] }
+        return files.filter { $0.path.hasPrefix("data/") }.map { file in
+            let name = file.path.dropFirst(5).split(separator: "/").last.map(String.init) ?? file.path
+            let stem = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
+            return (file.path, stem, nil)
+        }
+    }
+
+    /// Whether the data member exists; reports `missing-file` once when it does not.
+    func checkPresent(_ member: String, collection: String?, log: DiagnosticLog) -> Bool {
+        if storage[member] != nil { return true }
+        if !reportedMissing.contains(member) {
+            reportedMissing.insert(member)
+            var where_ = location(member)
+            where_.collection = collection
+            log.report(.error(.missingFile, "the manifest lists this data member but the bundle lacks it", at: where_))
+        }
+        return false
+    }
+
+    /// A reader of every record of the bundle's data members, in manifest (collection) order.
+    ///
+    /// Each member is read by the content format its extension names in `registry` (else the
+    /// manifest's `format`); every record and diagnostic carries `file` = the bundle path and
+    /// `member` = the member path; records without a collection get the manifest's collection name.
+    /// - Parameters:
+    ///   - registry: the content formats (FormatBundle knows none itself).
+    ///   - options: passed to each content reader with `fileName`, `member` and `collection` set.
+    ///   - log: receives the content readers' diagnostics and `missing-file` for absent data members.
+    /// - Throws: `FerryError(.unknownFormat)` naming the member when no registered format reads it.
+    public func makeRecordReader(registry: FormatRegistry, options: ReadOptions, log: DiagnosticLog) throws
+        -> any RecordReader
+    {
+        var steps: [BundleRecordReader.Step] = []
+        for (member, collection, formatName) in dataPlan() {
+            let descriptor = registry.format(forPath: member) ?? formatName.flatMap { registry.format(named: $0) }
+            guard let formatReader = descriptor?.reader else {
+                throw FerryError(.unknownFormat, "no format reads this data member", at: location(member))
+            }
+            steps.append(BundleRecordReader.Step(member: member, collection: collection, reader: formatReader))
+        }
+        return BundleRecordReader(bundle: self, steps: steps, options: options, log: log)
+    }
+
+    // MARK: - Verification
+
+    /// BagIt-style completeness and fixity (RFC 8493 sections 3 and 4, adapted), reporting every
+    /// problem found, not the first:
+    /// - each manifest-listed file is present (`missing-file`) with its size and SHA-256
+    ///   (`checksum-mismatch` naming the member);
+    /// - each file present is listed (`unlisted-file`);
+    /// - each media file is referenced by a record (`orphan-media`, a warning);
+    /// - each collection's record count matches the manifest (`count-mismatch`).
+    /// Without a manifest only the media references are checked.
+    /// - Parameters:
+    ///   - referencedMedia: the media paths the records point at (NFC, relative to the bundle root).
+    ///   - recordCounts: records read per collection.
+    ///   - log: receives the diagnostics.
+    public func verify(referencedMedia: Set<String>, recordCounts: [String: Int], log: DiagnosticLog) {
+        let present = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        if let manifest {
+            var listed: Set<String> = []
+            for file in manifest.files {
+                listed.insert(file.path)
+                guard let found = present[file.path] else {
+                    if !reportedMissing.contains(file.path) {
+                        reportedMissing.insert(file.path)
+                        log.report(.error(.missingFile, "listed in the manifest but not in the bundle",
+                                          at: location(file.path)))
+                    }
+                    continue
+                }
+                if found.size != file.size {
+                    log.report(.error(.checksumMismatch, "size is \(found.size) bytes, the manifest says \(file.size)",
+                                      at: location(file.path)))
+                } else if found.sha256 != file.sha256 {
+                    log.report(.error(.checksumMismatch, "SHA-256 is \(found.sha256), the manifest says \(file.sha256)",
+                                      at: location(file.path)))
+                }
+            }
+            for file in files where !listed.contains(file.path) {
+                log.report(.error(.unlistedFile, "present in the bundle but not listed in the manifest",
+                                  at: location(file.path)))
+            }
+        }
+        let normalizedReferences = Set(referencedMedia.map(MemberPath.nfc))
+        for media in mediaFiles where !normalizedReferences.contains(media.path) {
+            log.report(.warning(.orphanMedia, "no record references this media file", at: location(media.path)))
+        }
+        if let manifest {
+            var known: Set<String> = []
+            for collection in manifest.collections {
+                known.insert(collection.name)
+                let count = recordCounts[collection.name] ?? 0
+                if count != collection.count {
+                    var where_ = location(collection.path)
+                    where_.collection = collection.name
+                    log.report(.error(.countMismatch, "\(count) records read, the manifest says \(collection.count)",
+                                      at: where_))
+                }
+            }
+            for (name, count) in recordCounts.sorted(by: { $0.key < $1.key }) where !known.contains(name) && count > 0 {
+                var where_ = location(nil)
+                where_.collection = name
+                log.report(.error(.countMismatch, "\(count) records of collection \(name), which the manifest does "
+                    + "not list", at: where_))
+            }
+        }
+    }
+}

@@ -1,0 +1,412 @@
+import FerryCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes a bundle (SCHEMAS.md "Formats: Bundle") to a tar archive or a folder, reproducibly.
+///
+/// Records arrive per collection in any interleaving; each collection is spooled to a temporary
+/// data file written by the content format's `FormatWriter` (`data/<collection>.<ext>`, one
+/// collection a file). Media come from `addMedia(path:source:)` or from fields with external
+/// storage (a base64 string becomes `<media folder>/<percent-encoded id>.<ext>` and the field
+/// holds that path). `finish()` writes `manifest.json` first, then every other member in byte
+/// order of path, with mtime = `createdAt`, uid/gid 0, empty owner names, mode 0644, no folder
+/// entries, in the pax format (ustar headers unless a name needs a pax record). The archive or
+/// folder is built beside the destination and renamed into place only when complete.
+public final class BundleWriter {
+    /// Where the bundle goes.
+    public enum Destination: Sendable, Hashable {
+        /// A tar archive at `path`, through `compression`.
+        case archive(path: String, compression: Compression)
+        /// A folder at `path` with the same layout.
+        case folder(path: String)
+
+        /// A folder when `path` ends with `/` or names an existing folder; else an archive whose
+        /// compression comes from the ending (`.tar.gz`/`.tgz`, `.tar.zst`, `.tar.xz`, `.tar`).
+        public static func forPath(_ path: String) -> Destination {
+            var isFolder: ObjCBool = false
+            if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+                && isFolder.boolValue)
+            {
+                return .folder(path: path)
+            }
+            return .archive(path: path, compression: Compression.forPath(path).compression)
+        }
+    }
+
+    /// What to write and how.
+    public struct Options: Sendable {
+        /// Domain and schema version for the manifest and the data files' envelopes.
+        public var header: DatasetHeader
+        /// Collections in canonical order: each gets a data file (empty ones too); collections
+        /// not listed follow in first-seen order.
+        public var collections: [String]
+        /// The content format of data files, by registry name (`--data-format`, default `json`).
+        public var dataFormat: String
+        /// The manifest's `createdAt` (RFC 3339 UTC), also every member's mtime (whole seconds):
+        /// `SOURCE_DATE_EPOCH` when set, else the newest record instant; never the clock.
+        public var createdAt: String
+        /// The manifest's `generator` (`ferry 0.1.0`).
+        public var generator: String
+        /// Fields with external storage per collection (`["wineTastingNotes": ["imageData"]]`).
+        public var externalStorage: [String: [String]]
+        /// The media folder per collection for external storage (`media/notes/wineTastingNotes`);
+        /// default `media/<collection>`.
+        public var mediaFolders: [String: String]
+        /// Passed to the content writers (with `header` and `collections` set per data file).
+        public var writeOptions: WriteOptions
+
+        public init(
+            header: DatasetHeader, collections: [String] = [], dataFormat: String = "json", createdAt: String,
+            generator: String, externalStorage: [String: [String]] = [:], mediaFolders: [String: String] = [:],
+            writeOptions: WriteOptions = WriteOptions()
+        ) {
+            self.header = header
+            self.collections = collections
+            self.dataFormat = dataFormat
+            self.createdAt = createdAt
+            self.generator = generator
+            self.externalStorage = externalStorage
+            self.mediaFolders = mediaFolders
+            self.writeOptions = writeOptions
+        }
+    }
+
+    private final class CollectionFile {
+        let name: String
+        let member: String
+        let spoolPath: String
+        let descriptor: Int32
+        let sink: HashingSink
+        let writer: any RecordWriter
+        var count = 0
+        var result: BundleMember?
+
+        init(name: String, member: String, spoolPath: String, descriptor: Int32, sink: HashingSink,
+             writer: any RecordWriter) {
+            self.name = name
+            self.member = member
+            self.spoolPath = spoolPath
+            self.descriptor = descriptor
+            self.sink = sink
+            self.writer = writer
+        }
+    }
+
+    private let destination: Destination
+    private let options: Options
+    private let format: FormatDescriptor
+    private let formatWriter: any FormatWriter
+    private let dataExtension: String
+    private let modificationTime: Int64
+    private let spool: SpoolFolder
+    private var collections: [String: CollectionFile] = [:]
+    private var collectionOrder: [String] = []
+    private var media: [String: (spoolPath: String, member: BundleMember)] = [:]
+    private var finished = false
+
+    /// The manifest written by `finish()` (nil before).
+    public private(set) var manifest: BundleManifest?
+
+    /// - Parameters:
+    ///   - destination: a tar path or a folder.
+    ///   - registry: the content formats; `options.dataFormat` must name one with a writer.
+    ///   - options: what to write.
+    /// - Throws: `FerryError(.unknownFormat)` for a data format without a writer,
+    ///   `.invalidValue` for a `createdAt` that is not RFC 3339, `.outputUnwritable` when no
+    ///   temporary folder can be made.
+    public init(destination: Destination, registry: FormatRegistry, options: Options) throws {
+        guard let format = registry.format(named: options.dataFormat), let writer = format.writer,
+              !format.isContainer
+        else {
+            throw FerryError(.unknownFormat, "no format named '\(options.dataFormat)' writes bundle data files")
+        }
+        guard let seconds = BundleTimestamp.epochSeconds(options.createdAt) else {
+            throw FerryError(.invalidValue, "createdAt '\(options.createdAt)' is not an RFC 3339 instant")
+        }
+        self.destination = destination
+        self.options = options
+        self.format = format
+        self.formatWriter = writer
+        self.dataExtension = format.extensions.first ?? format.name
+        self.modificationTime = seconds
+        self.spool = try SpoolFolder(prefix: "ferry-bundle-out")
+    }
+
+    deinit {
+        for file in collections.values where file.descriptor >= 0 && file.result == nil { close(file.descriptor) }
+    }
+
+    private var destinationPath: String {
+        switch destination {
+        case .archive(let path, _): return path
+        case .folder(let path): return path
+        }
+    }
+
+    private func collectionFile(_ name: String) throws -> CollectionFile {
+        if let file = collections[name] { return file }
+        guard case .safe(let safeName) = MemberPath.check(name), !safeName.contains("/") else {
+            throw FerryError(.unsafePath, "collection name '\(name)' cannot be a file name",
+                             at: SourceLocation(file: destinationPath))
+        }
+        let member = "data/\(safeName).\(dataExtension)"
+        let (spoolPath, descriptor) = try spool.createFile()
+        let sink = HashingSink(FileDescriptorSink(descriptor: descriptor, name: spoolPath))
+        var writeOptions = options.writeOptions
+        writeOptions.header = options.header
+        writeOptions.collections = [name]
+        writeOptions.fileName = member
+        let writer: any RecordWriter
+        do {
+            writer = try formatWriter.makeWriter(sink, options: writeOptions)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        let file = CollectionFile(name: name, member: member, spoolPath: spoolPath, descriptor: descriptor,
+                                  sink: sink, writer: writer)
+        collections[name] = file
+        collectionOrder.append(name)
+        return file
+    }
+
+    /// Writes one record into its collection's data file (`record.collection`, else `records`),
+    /// first moving base64 values of external-storage fields out into media files.
+    /// - Throws: the content writer's errors; `FerryError(.duplicateMember)` when two records
+    ///   would write different media to one path; `.outputUnwritable`.
+    public func write(_ record: Record) throws {
+        guard !finished else { throw FerryError(.internalError, "write after the bundle was finished") }
+        let name = record.collection ?? "records"
+        let file = try collectionFile(name)
+        var record = record
+        if let fields = options.externalStorage[name], !fields.isEmpty, case .object(var object) = record.value {
+            for field in fields {
+                guard case .string(let text)? = object[field], !text.isEmpty,
+                      let data = Data(base64Encoded: text)
+                else { continue }
+                let bytes = [UInt8](data)
+                let id = object["id"]?.stringValue ?? record.documentID ?? String(file.count)
+                let stem = MediaNaming.percentEncoded(id) + (fields.count > 1 ? "-" + MediaNaming.percentEncoded(field) : "")
+                let folder = options.mediaFolders[name] ?? "media/\(name)"
+                let path = folder + "/" + stem + "." + MediaNaming.fileExtension(for: bytes)
+                try addMedia(path: path, source: MemorySource(bytes))
+                object[field] = .string(path)
+            }
+            record.value = .object(object)
+        }
+        try file.writer.write(record)
+        file.count += 1
+    }
+
+    /// Adds a media file, streamed from `source` into the spool and hashed on the way (never held
+    /// whole in memory).
+    /// - Parameter path: the member path (`media/Stories/s1/c1.jpeg`), relative, no `..`.
+    /// - Throws: `FerryError(.unsafePath)` for a path that is absolute, has `..` or is reserved
+    ///   (`manifest.json`, `data/...`); `.duplicateMember` when another file with different bytes
+    ///   has that path; the source's read errors.
+    public func addMedia(path: String, source: any ByteSource) throws {
+        guard !finished else { throw FerryError(.internalError, "addMedia after the bundle was finished") }
+        guard case .safe(let member) = MemberPath.check(path), member != "manifest.json", !member.hasPrefix("data/")
+        else {
+            throw FerryError(.unsafePath, "media path '\(path)' is not a safe relative path",
+                             at: SourceLocation(file: destinationPath, member: path))
+        }
+        let (spoolPath, descriptor) = try spool.createFile()
+        defer { close(descriptor) }
+        let sink = FileDescriptorSink(descriptor: descriptor, name: spoolPath, capacity: 64 * 1024)
+        let (size, sha) = try HashingCopier.copy(to: sink) { try source.read(into: $0) }
+        let entry = BundleMember(path: member, size: size, sha256: sha)
+        if let existing = media[member] {
+            unlink(spoolPath)
+            if existing.member != entry {
+                throw FerryError(.duplicateMember, "two different media files for one path",
+                                 at: SourceLocation(file: destinationPath, member: member))
+            }
+            return
+        }
+        media[member] = (spoolPath, entry)
+    }
+
+    /// Completes the data files, writes the manifest and every member, and renames the result into
+    /// place. Calling it twice does nothing the second time.
+    /// - Throws: `FerryError(.outputUnwritable)` (the destination is then left as it was).
+    public func finish() throws {
+        guard !finished else { return }
+        finished = true
+        for name in options.collections where collections[name] == nil { _ = try collectionFile(name) }
+        var ordered = options.collections.filter { collections[$0] != nil }
+        var listed = Set(ordered)
+        for name in collectionOrder where !listed.contains(name) {
+            ordered.append(name)
+            listed.insert(name)
+        }
+        var entries: [(member: BundleMember, spoolPath: String)] = []
+        var manifestCollections: [BundleManifest.Collection] = []
+        for name in ordered {
+            guard let file = collections[name] else { continue }
+            try file.writer.finish()
+            try file.sink.flush()
+            close(file.descriptor)
+            let member = BundleMember(path: file.member, size: file.sink.count, sha256: try file.sink.hasher.finalize())
+            file.result = member
+            entries.append((member, file.spoolPath))
+            manifestCollections.append(.init(name: name, path: file.member, format: format.name, count: file.count))
+        }
+        for (_, item) in media { entries.append((item.member, item.spoolPath)) }
+        entries.sort { MemberPath.precedes($0.member.path, $1.member.path) }
+        for pair in zip(entries, entries.dropFirst()) where pair.0.member.path == pair.1.member.path {
+            throw FerryError(.duplicateMember, "a media file and a data file share a path",
+                             at: SourceLocation(file: destinationPath, member: pair.0.member.path))
+        }
+        let manifest = BundleManifest(
+            domain: options.header.domain, schemaVersion: options.header.schemaVersion, createdAt: options.createdAt,
+            generator: options.generator, collections: manifestCollections,
+            files: entries.map { BundleManifest.File(path: $0.member.path, size: $0.member.size, sha256: $0.member.sha256) })
+        self.manifest = manifest
+        let manifestBytes = manifest.encoded()
+        switch destination {
+        case .archive(let path, let compression):
+            try writeArchive(to: path, compression: compression, manifest: manifestBytes, entries: entries)
+        case .folder(let path):
+            try writeFolder(to: path, manifest: manifestBytes, entries: entries)
+        }
+    }
+
+    // MARK: - Output
+
+    private func unwritable(_ what: String, _ path: String) -> FerryError {
+        FerryError(.outputUnwritable, "\(what): \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
+    }
+
+    /// `<parent>/.<name>.ferry-tmp-XXXXXX`: beside the destination, so `rename` stays on one file system.
+    private func siblingTemplate(_ path: String) -> [CChar] {
+        var trimmed = path
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let url = URL(fileURLWithPath: trimmed)
+        let parent = url.deletingLastPathComponent().path
+        return Array((parent + "/." + url.lastPathComponent + ".ferry-tmp-XXXXXX").utf8CString)
+    }
+
+    private func copySpool(_ spoolPath: String, into write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let source = try FileDescriptorSource(path: spoolPath)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: HashingCopier.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try source.read(into: buffer)
+            if n == 0 { return }
+            try write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
+    }
+
+    private func writeArchive(
+        to path: String, compression: Compression, manifest: [UInt8], entries: [(member: BundleMember, spoolPath: String)]
+    ) throws {
+        var template = siblingTemplate(path)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return mkstemp(base)
+        }
+        guard descriptor >= 0 else { throw unwritable("cannot create a temporary file", path) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var done = false
+        defer {
+            close(descriptor)
+            if !done { unlink(temporary) }
+        }
+        let sink = FileDescriptorSink(descriptor: descriptor, name: path)
+        let writer = try ArchiveWriter(sink: sink, name: path, format: .tar, compression: compression)
+        try writer.beginEntry(path: "manifest.json", size: Int64(manifest.count), permissions: 0o644,
+                              modificationTime: modificationTime)
+        try manifest.withUnsafeBytes { try writer.write($0) }
+        for (member, spoolPath) in entries {
+            try writer.beginEntry(path: member.path, size: member.size, permissions: 0o644,
+                                  modificationTime: modificationTime)
+            try copySpool(spoolPath) { try writer.write($0) }
+        }
+        try writer.close()
+        fchmod(descriptor, 0o644)
+        guard rename(temporary, path) == 0 else { throw unwritable("cannot rename the archive into place", path) }
+        done = true
+    }
+
+    private func writeFolder(to path: String, manifest: [UInt8], entries: [(member: BundleMember, spoolPath: String)])
+        throws
+    {
+        var template = siblingTemplate(path)
+        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            return mkdtemp(base) != nil
+        }
+        guard made else { throw unwritable("cannot create a temporary folder", path) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var done = false
+        defer { if !done { try? FileManager.default.removeItem(atPath: temporary) } }
+        chmod(temporary, 0o755)
+        try writeFile(temporary + "/manifest.json") { try $0.write(manifest) }
+        var made_: Set<String> = []
+        for (member, spoolPath) in entries {
+            let segments = member.path.split(separator: "/")
+            for end in 1..<max(segments.count, 1) {
+                let folder = segments[0..<end].joined(separator: "/")
+                if made_.insert(folder).inserted {
+                    guard mkdir(temporary + "/" + folder, 0o755) == 0 || errno == EEXIST else {
+                        throw unwritable("cannot create \(folder)", path)
+                    }
+                }
+            }
+            try writeFile(temporary + "/" + member.path) { sink in try copySpool(spoolPath) { try sink.write($0) } }
+        }
+        var trimmed = path
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: trimmed, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw FerryError(.outputUnwritable, "a file is in the way of the output folder",
+                                 at: SourceLocation(file: path))
+            }
+            // Move the old folder aside, put the new one in place, then remove the old one.
+            let aside = temporary + ".old"
+            guard rename(trimmed, aside) == 0 else { throw unwritable("cannot replace the folder", path) }
+            guard rename(temporary, trimmed) == 0 else {
+                rename(aside, trimmed)
+                throw unwritable("cannot rename the folder into place", path)
+            }
+            try? FileManager.default.removeItem(atPath: aside)
+        } else {
+            guard rename(temporary, trimmed) == 0 else { throw unwritable("cannot rename the folder into place", path) }
+        }
+        done = true
+    }
+
+    private func writeFile(_ file: String, _ body: (FileDescriptorSink) throws -> Void) throws {
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw unwritable("cannot create \(file)", destinationPath) }
+        defer { close(descriptor) }
+        let sink = FileDescriptorSink(descriptor: descriptor, name: file)
+        try body(sink)
+        try sink.flush()
+        var times = [timespec(tv_sec: time_t(modificationTime), tv_nsec: 0),
+                     timespec(tv_sec: time_t(modificationTime), tv_nsec: 0)]
+        futimens(descriptor, &times)
+    }
+}
+
+/// Forwards bytes to another sink while counting them and hashing them with SHA-256.
+final class HashingSink: ByteSink {
+    let inner: any ByteSink
+    let hasher = SHA256Hasher()
+    private(set) var count: Int64 = 0
+
+    init(_ inner: any ByteSink) { self.inner = inner }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try inner.write(bytes)
+        hasher.update(bytes)
+        count += Int64(bytes.count)
+    }
+
+    func flush() throws { try inner.flush() }
+}

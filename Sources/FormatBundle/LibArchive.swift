@@ -1,0 +1,451 @@
+import CLibArchive
+import FerryCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The one file that calls libarchive. Everything else in FormatBundle goes through ArchiveReader and
+// ArchiveWriter, so the C calls, their return codes and their error strings are handled in one place.
+
+/// What a tar member is (its file type in the header).
+public enum ArchiveEntryKind: Sendable, Hashable {
+    case file, directory, symbolicLink, hardLink, characterDevice, blockDevice, fifo, socket, unknown
+}
+
+/// One member header as libarchive read it.
+public struct ArchiveEntry: Sendable, Hashable {
+    /// The member's path as UTF-8, or nil when its bytes are not valid UTF-8 (`rawPath` holds them).
+    public var path: String?
+    /// The path bytes as stored (after libarchive joined GNU long names and pax `path` records).
+    public var rawPath: [UInt8]
+    public var kind: ArchiveEntryKind
+    /// The size in bytes of the member's content (for sparse files, the expanded size); nil if unset.
+    public var size: Int64?
+    /// The permission bits including setuid (0o4000), setgid (0o2000) and sticky (0o1000).
+    public var permissions: UInt32
+    /// The target of a symbolic or hard link.
+    public var linkTarget: String?
+    /// True when the member is a sparse file (GNU or pax sparse forms).
+    public var isSparse: Bool
+    /// Modification time, seconds since 1970.
+    public var modificationTime: Int64 = 0
+    /// Owner and group ids and names as stored.
+    public var uid: Int64 = 0
+    public var gid: Int64 = 0
+    public var userName: String?
+    public var groupName: String?
+
+    /// The path for messages: the UTF-8 path, or the raw bytes decoded with replacement characters.
+    public var displayPath: String { path ?? String(decoding: rawPath, as: UTF8.self) }
+}
+
+/// Runs `body` with a UTF-8 `LC_CTYPE` for this thread (`uselocale(3)`), so libarchive converts
+/// member names as UTF-8 and its pax writer never marks them `hdrcharset=BINARY`. The process-wide
+/// locale is left alone.
+func withUTF8CType<T>(_ body: () throws -> T) rethrows -> T {
+    guard let locale = utf8CTypeLocale.value else { return try body() }
+    let previous = uselocale(locale)
+    defer { uselocale(previous) }
+    return try body()
+}
+
+/// The UTF-8 ctype locale, created once (Swift globals are initialised lazily and thread-safely).
+private let utf8CTypeLocale = LocaleHandle(ferry_archive_new_utf8_ctype_locale())
+
+private final class LocaleHandle: @unchecked Sendable {
+    let value: locale_t?
+    init(_ value: locale_t?) { self.value = value }
+}
+
+/// libarchive's return codes (archive.h).
+private enum ArchiveStatus {
+    static let ok: Int32 = 0
+    static let eof: Int32 = 1
+    static let retry: Int32 = -10
+    static let warn: Int32 = -20
+    static let failed: Int32 = -25
+    static let fatal: Int32 = -30
+}
+
+/// The archive's current error string, or a fallback.
+private func errorString(_ archive: OpaquePointer, fallback: String) -> String {
+    if let message = archive_error_string(archive) { return String(cString: message) }
+    return fallback
+}
+
+/// `truncated-archive` when libarchive says the input ended early, else `malformed-archive`.
+func archiveErrorCode(forMessage message: String) -> Diagnostic.Code {
+    let lower = message.lowercased()
+    if lower.contains("truncated") || lower.contains("premature") || lower.contains("unexpected end") {
+        return .truncatedArchive
+    }
+    return .malformedArchive
+}
+
+// MARK: - Reading
+
+/// Reads a tar archive (any compression libarchive detects: gzip, bzip2, xz, zstd, lz4, ...) or a
+/// single compressed stream (libarchive's raw format), pulling input bytes from a `ByteSource`.
+///
+/// Errors are `FerryError`s carrying libarchive's message and the member reached
+/// (`SourceLocation.member`): `truncated-archive` when the input ends early, else `malformed-archive`.
+public final class ArchiveReader {
+    /// What to read: tar (and an empty input as an empty archive), or one raw stream whose filters
+    /// are detected (`gzip`, `zstd`, `xz`, ... or none).
+    public enum Mode: Sendable { case tar, raw }
+
+    /// The result of asking for the next member header.
+    public enum NextHeader {
+        /// A member; `warning` holds libarchive's warning when it had one (a name it could not convert).
+        case entry(ArchiveEntry, warning: String?)
+        /// A damaged header that libarchive skipped (a bad checksum); reading may go on.
+        case damaged(FerryError)
+        /// The end of the archive.
+        case end
+    }
+
+    private let archive: OpaquePointer
+    private let bridge: SourceBridge
+    private let name: String
+    /// The member whose header was read last, for error locations.
+    public private(set) var currentMember: String?
+
+    /// Opens `source` for reading.
+    /// - Parameters:
+    ///   - source: the archive bytes (a file, standard input, a decompressing source).
+    ///   - name: the input's path as the user gave it, for error locations.
+    ///   - mode: tar or raw.
+    /// - Throws: `FerryError(.malformedArchive)` when libarchive recognises no format,
+    ///   `FerryError(.internalError)` when it cannot allocate.
+    public init(source: any ByteSource, name: String, mode: Mode) throws {
+        guard let archive = archive_read_new() else {
+            throw FerryError(.internalError, "libarchive could not allocate a reader", at: SourceLocation(file: name))
+        }
+        self.archive = archive
+        self.name = name
+        self.bridge = SourceBridge(source: source)
+        archive_read_support_filter_all(archive)
+        switch mode {
+        case .tar:
+            archive_read_support_format_tar(archive)
+            archive_read_support_format_empty(archive)
+        case .raw:
+            archive_read_support_format_raw(archive)
+            archive_read_support_format_empty(archive)
+        }
+        let context = Unmanaged.passUnretained(bridge).toOpaque()
+        let status = withUTF8CType {
+            archive_read_open(archive, context, nil, { _, context, buffer in
+                guard let context, let buffer else { return -1 }
+                let bridge = Unmanaged<SourceBridge>.fromOpaque(context).takeUnretainedValue()
+                return bridge.fill(buffer)
+            }, nil)
+        }
+        if status != ArchiveStatus.ok {
+            let message = errorString(archive, fallback: "cannot open the archive")
+            if let error = bridge.error { throw error }
+            throw FerryError(archiveErrorCode(forMessage: message), message, at: SourceLocation(file: name))
+        }
+    }
+
+    /// Opens the file at `path` (`-` for standard input).
+    /// - Throws: `FerryError(.unreadableInput)` when it cannot be opened; see `init(source:name:mode:)`.
+    public convenience init(path: String, mode: Mode) throws {
+        try self.init(source: try FileDescriptorSource(path: path), name: path, mode: mode)
+    }
+
+    deinit {
+        archive_read_free(archive)
+    }
+
+    /// The number of input bytes consumed so far (before decompression).
+    public var inputPosition: Int64 { Int64(archive_filter_bytes(archive, -1)) }
+
+    private func location() -> SourceLocation { SourceLocation(file: name, member: currentMember) }
+
+    private func failure(_ fallback: String) -> FerryError {
+        if let error = bridge.error { return error }
+        let message = errorString(archive, fallback: fallback)
+        return FerryError(archiveErrorCode(forMessage: message), message, at: location())
+    }
+
+    /// Reads the next member header. The previous member's unread data is skipped.
+    /// - Throws: `FerryError` (`truncated-archive`, `malformed-archive` or the source's read error)
+    ///   naming the last member reached, when reading cannot go on.
+    public func nextEntry() throws -> NextHeader {
+        var entryPointer: OpaquePointer?
+        let status = withUTF8CType { archive_read_next_header(archive, &entryPointer) }
+        switch status {
+        case ArchiveStatus.eof:
+            return .end
+        case ArchiveStatus.ok, ArchiveStatus.warn:
+            guard let entry = entryPointer else { throw failure("no member header") }
+            let info = withUTF8CType { Self.describe(entry) }
+            currentMember = info.displayPath
+            let warning = status == ArchiveStatus.warn ? errorString(archive, fallback: "warning") : nil
+            return .entry(info, warning: warning)
+        case ArchiveStatus.retry:
+            let error = failure("damaged member header")
+            return .damaged(error)
+        default:
+            throw failure("cannot read the next member header")
+        }
+    }
+
+    private static func describe(_ entry: OpaquePointer) -> ArchiveEntry {
+        var raw: [UInt8] = []
+        var path: String?
+        if let utf8 = archive_entry_pathname_utf8(entry) {
+            path = String(validatingCString: utf8)
+            raw = Array(UnsafeBufferPointer(start: UnsafeRawPointer(utf8).assumingMemoryBound(to: UInt8.self),
+                                            count: strlen(utf8)))
+        } else if let bytes = archive_entry_pathname(entry) {
+            raw = Array(UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self),
+                                            count: strlen(bytes)))
+            path = String(validatingCString: bytes)
+        }
+        let mode = UInt32(archive_entry_mode(entry))
+        var kind: ArchiveEntryKind
+        var target: String?
+        if let hard = archive_entry_hardlink_utf8(entry) ?? archive_entry_hardlink(entry) {
+            kind = .hardLink
+            target = String(decoding: UnsafeBufferPointer(
+                start: UnsafeRawPointer(hard).assumingMemoryBound(to: UInt8.self), count: strlen(hard)), as: UTF8.self)
+        } else {
+            switch mode & 0o170000 {
+            case 0o100000: kind = .file
+            case 0o040000: kind = .directory
+            case 0o120000: kind = .symbolicLink
+            case 0o020000: kind = .characterDevice
+            case 0o060000: kind = .blockDevice
+            case 0o010000: kind = .fifo
+            case 0o140000: kind = .socket
+            default: kind = .unknown
+            }
+            if kind == .symbolicLink, let link = archive_entry_symlink_utf8(entry) ?? archive_entry_symlink(entry) {
+                target = String(decoding: UnsafeBufferPointer(
+                    start: UnsafeRawPointer(link).assumingMemoryBound(to: UInt8.self), count: strlen(link)),
+                                as: UTF8.self)
+            }
+        }
+        let size: Int64? = archive_entry_size_is_set(entry) != 0 ? Int64(archive_entry_size(entry)) : nil
+        var result = ArchiveEntry(
+            path: path, rawPath: raw, kind: kind, size: size, permissions: mode & 0o7777, linkTarget: target,
+            isSparse: archive_entry_sparse_count(entry) > 0)
+        result.modificationTime = Int64(archive_entry_mtime(entry))
+        result.uid = Int64(archive_entry_uid(entry))
+        result.gid = Int64(archive_entry_gid(entry))
+        result.userName = archive_entry_uname(entry).map { String(cString: $0) }
+        result.groupName = archive_entry_gname(entry).map { String(cString: $0) }
+        return result
+    }
+
+    /// Reads up to `buffer.count` bytes of the current member's content (sparse holes as zeros);
+    /// 0 at its end.
+    /// - Throws: `FerryError` (`truncated-archive`, `malformed-archive`) naming the member.
+    public func readData(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        let n = archive_read_data(archive, base, buffer.count)
+        if n < 0 { throw failure("cannot read the member's data") }
+        return n
+    }
+
+    /// Skips the rest of the current member's content.
+    /// - Throws: as `readData(into:)`.
+    public func skipData() throws {
+        let status = archive_read_data_skip(archive)
+        if status != ArchiveStatus.ok && status != ArchiveStatus.eof {
+            throw failure("cannot skip the member's data")
+        }
+    }
+}
+
+/// Holds the ByteSource and the buffer libarchive's read callback fills.
+private final class SourceBridge {
+    let source: any ByteSource
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    var error: FerryError?
+
+    init(source: any ByteSource) { self.source = source }
+    deinit { buffer.deallocate() }
+
+    func fill(_ out: UnsafeMutablePointer<UnsafeRawPointer?>) -> Int {
+        do {
+            let n = try source.read(into: buffer)
+            out.pointee = UnsafeRawPointer(buffer.baseAddress)
+            return n
+        } catch let error as FerryError {
+            self.error = error
+            return -1
+        } catch {
+            self.error = FerryError(.unreadableInput, "read failed: \(error)")
+            return -1
+        }
+    }
+}
+
+/// A read-only view of one member's content, for `ByteSource` consumers (the raw compressed reader).
+final class ArchiveMemberSource: ByteSource {
+    private let reader: ArchiveReader
+    init(reader: ArchiveReader) { self.reader = reader }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try reader.readData(into: buffer) }
+}
+
+// MARK: - Writing
+
+/// Writes a tar archive (pax interchange format, restricted: plain ustar headers unless a name needs
+/// a pax record) or a single raw compressed stream, through a compression filter, into a `ByteSink`.
+///
+/// Reproducibility: gzip output carries no timestamp and no file name (`timestamp` option off);
+/// zstd and xz run single-threaded; names are written as UTF-8 under a UTF-8 ctype locale.
+public final class ArchiveWriter {
+    /// The container written: a tar archive, or one raw stream (for `.json.gz` and the like).
+    public enum Format: Sendable { case tar, raw }
+
+    private let archive: OpaquePointer
+    private let bridge: SinkBridge
+    private let name: String
+    private var currentMember: String?
+    private var closed = false
+
+    /// Starts an archive written to `sink`.
+    /// - Parameters:
+    ///   - sink: where the (compressed) bytes go; flushed by `close()`.
+    ///   - name: the output's path, for error locations.
+    ///   - format: tar or raw.
+    ///   - compression: the filter; `.none` writes plain bytes.
+    /// - Throws: `FerryError(.outputUnwritable)` when libarchive refuses the setup (a filter it was
+    ///   built without).
+    public init(sink: any ByteSink, name: String, format: Format, compression: Compression) throws {
+        guard let archive = archive_write_new() else {
+            throw FerryError(.internalError, "libarchive could not allocate a writer", at: SourceLocation(file: name))
+        }
+        self.archive = archive
+        self.name = name
+        self.bridge = SinkBridge(sink: sink)
+        var status: Int32
+        switch format {
+        case .tar: status = archive_write_set_format_pax_restricted(archive)
+        case .raw: status = archive_write_set_format_raw(archive)
+        }
+        try check(status, "cannot select the archive format")
+        switch compression {
+        case .none:
+            status = archive_write_add_filter_none(archive)
+        case .gzip:
+            status = archive_write_add_filter_gzip(archive)
+            if status == ArchiveStatus.ok {
+                // A NULL value turns the boolean option off: no modification time in the header.
+                status = archive_write_set_filter_option(archive, "gzip", "timestamp", nil)
+            }
+        case .zstd:
+            status = archive_write_add_filter_zstd(archive)
+        case .xz:
+            status = archive_write_add_filter_xz(archive)
+        }
+        try check(status, "cannot set up \(compression) compression")
+        if compression != .none || format == .raw {
+            // No zero padding after a compressed stream (gzip would see trailing garbage).
+            archive_write_set_bytes_in_last_block(archive, 1)
+        }
+        let context = Unmanaged.passUnretained(bridge).toOpaque()
+        status = withUTF8CType {
+            archive_write_open2(archive, context, nil, { _, context, buffer, length in
+                guard let context, let buffer else { return -1 }
+                let bridge = Unmanaged<SinkBridge>.fromOpaque(context).takeUnretainedValue()
+                return bridge.write(UnsafeRawBufferPointer(start: buffer, count: length))
+            }, nil, nil)
+        }
+        try check(status, "cannot open the archive for writing")
+    }
+
+    deinit {
+        if !closed { archive_write_fail(archive) }
+        archive_write_free(archive)
+    }
+
+    private func check(_ status: Int32, _ fallback: String) throws {
+        guard status != ArchiveStatus.ok else { return }
+        if let error = bridge.error { throw error }
+        let message = errorString(archive, fallback: fallback)
+        throw FerryError(.outputUnwritable, message, at: SourceLocation(file: name, member: currentMember))
+    }
+
+    /// Writes a member header. A file's content follows through `write(_:)`, exactly `size` bytes.
+    /// - Parameters:
+    ///   - path: the member path (UTF-8, relative, `/` separators).
+    ///   - kind: `.file` or `.directory` (others are not written by Ferry).
+    ///   - size: the content size in bytes (0 for folders); nil leaves it unset (raw streams).
+    ///   - permissions: mode bits, 0o644 for files and 0o755 for folders in bundles.
+    ///   - modificationTime: seconds since 1970; owner and group are 0 with empty names.
+    /// - Throws: `FerryError(.outputUnwritable)` with libarchive's message and the member.
+    public func beginEntry(
+        path: String, kind: ArchiveEntryKind = .file, size: Int64?, permissions: UInt32, modificationTime: Int64
+    ) throws {
+        guard let entry = archive_entry_new() else {
+            throw FerryError(.internalError, "libarchive could not allocate an entry")
+        }
+        defer { archive_entry_free(entry) }
+        currentMember = path
+        archive_entry_set_pathname_utf8(entry, path)
+        let type: UInt32 = kind == .directory ? 0o040000 : 0o100000
+        archive_entry_set_filetype(entry, type)
+        archive_entry_set_perm(entry, mode_t(permissions))
+        if let size { archive_entry_set_size(entry, la_int64_t(size)) } else { archive_entry_unset_size(entry) }
+        archive_entry_set_mtime(entry, time_t(modificationTime), 0)
+        archive_entry_set_uid(entry, 0)
+        archive_entry_set_gid(entry, 0)
+        archive_entry_set_uname(entry, "")
+        archive_entry_set_gname(entry, "")
+        let status = withUTF8CType { archive_write_header(archive, entry) }
+        try check(status, "cannot write the member header")
+    }
+
+    /// Writes content bytes of the current member.
+    /// - Throws: `FerryError(.outputUnwritable)` (the sink's error, or libarchive's).
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let n = archive_write_data(archive, base + offset, bytes.count - offset)
+            guard n > 0 else {
+                if let error = bridge.error { throw error }
+                throw FerryError(.outputUnwritable, errorString(archive, fallback: "write failed"),
+                                 at: SourceLocation(file: name, member: currentMember))
+            }
+            offset += n
+        }
+    }
+
+    /// Ends the archive (end-of-archive blocks, the compressor's trailer) and flushes the sink.
+    /// - Throws: `FerryError(.outputUnwritable)`.
+    public func close() throws {
+        guard !closed else { return }
+        closed = true
+        let status = archive_write_close(archive)
+        try check(status, "cannot finish the archive")
+        try bridge.sink.flush()
+    }
+}
+
+/// Holds the ByteSink libarchive's write callback writes to.
+private final class SinkBridge {
+    let sink: any ByteSink
+    var error: FerryError?
+
+    init(sink: any ByteSink) { self.sink = sink }
+
+    func write(_ bytes: UnsafeRawBufferPointer) -> Int {
+        do {
+            try sink.write(bytes)
+            return bytes.count
+        } catch let error as FerryError {
+            self.error = error
+            return -1
+        } catch {
+            self.error = FerryError(.outputUnwritable, "write failed: \(error)")
+            return -1
+        }
+    }
+}
