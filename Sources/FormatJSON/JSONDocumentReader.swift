@@ -258,14 +258,16 @@ public final class JSONDocumentReader: RecordReader {
         let extent = try input.scanValue(limit: maximumRecordSize)
         let range = extent.range
         let start = input.position(at: range.lowerBound)
+        // The parser may look past the scanned extent (at the delimiter after a bare scalar) so
+        // that its messages match those of a whole-document parse.
         let value = try input.withBytes { p in
             var parser = JSONParser(
-                bytes: p, range: range, basePosition: start, location: options.inputLocation,
+                bytes: p, range: range.lowerBound..<input.end, basePosition: start, location: options.inputLocation,
                 maximumDepth: options.maximumDepth, initialDepth: depth, truncated: extent.truncated,
                 sizeLimit: maximumRecordSize)
             let value = try parser.parseValue()
-            if parser.index < range.upperBound {
-                throw parser.error(.malformedJSON, "unexpected data after a value", at: parser.index)
+            if parser.index != range.upperBound {
+                throw parser.unexpectedError("unexpected data after a value", at: parser.index)
             }
             return value
         }
@@ -324,6 +326,8 @@ public final class JSONDocumentReader: RecordReader {
 
     /// An error for the byte at the current position, described by a one-byte parse.
     private func unexpected(_ expectation: String) -> FerryError {
+        // A whole UTF-8 sequence is needed to tell a misplaced character from invalid bytes.
+        try? input.require(4)
         let offset = input.pos
         let start = input.position(at: offset)
         return input.withBytes { p in

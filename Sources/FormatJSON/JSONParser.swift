@@ -81,6 +81,7 @@ struct JSONParser {
 
     /// An error for the byte at `offset`, which the grammar does not allow there.
     func unexpectedError(_ expectation: String, at offset: Int) -> FerryError {
+        guard offset < end else { return unexpectedEnd(expectation) }
         let byte = bytes[offset]
         if byte >= 0x80, JSONSyntax.firstInvalidUTF8(in: bytes, offset..<min(offset + 4, end)) == offset {
             return error(.invalidEncoding, "invalid UTF-8 byte 0x\(hex(byte, width: 2))", at: offset)
@@ -252,8 +253,7 @@ struct JSONParser {
         let text = UnsafeBufferPointer(start: literal.utf8Start, count: count)
         var i = 0
         while i < count {
-            guard start + i < end else { throw unexpectedEnd("expected '\(literal)'") }
-            guard bytes[start + i] == text[i] else {
+            guard start + i < end, bytes[start + i] == text[i] else {
                 throw error(.malformedJSON, "invalid literal: expected true, false or null", at: start)
             }
             i += 1
