@@ -1,0 +1,248 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FerryCore
+
+/// A window onto a `ByteSource`: bytes are read in chunks into one buffer that grows only as far
+/// as one record needs; bytes before the earliest offset still needed are dropped when room is
+/// short. Also tracks the line and column of a cursor that only moves forward, so record starts
+/// get their positions in one pass over the input.
+final class ChunkedInput {
+    private let source: any ByteSource
+    private let chunkSize: Int
+    /// Storage; bytes `0..<end` are valid.
+    private(set) var buffer: [UInt8]
+    /// One past the last valid byte.
+    private(set) var end = 0
+    /// The next byte to consume.
+    var pos = 0
+    /// True once the source returned 0.
+    private(set) var isExhausted = false
+
+    private var cursorOffset = 0
+    private var cursor = TextPosition(line: 1, column: 1)
+
+    /// False when nobody asks for positions (JSON Lines counts lines itself): the cursor then stays.
+    private let tracksPositions: Bool
+
+    init(source: any ByteSource, chunkSize: Int, tracksPositions: Bool = true) {
+        self.source = source
+        self.tracksPositions = tracksPositions
+        self.chunkSize = max(1, chunkSize)
+        self.buffer = [UInt8](repeating: 0, count: self.chunkSize)
+    }
+
+    /// Reads more bytes, keeping every byte from `keep` on. Offsets may move down: the returned
+    /// shift is to be subtracted from any offset the caller holds (`pos` is adjusted already).
+    /// - Returns: the shift, and whether any byte was added (false at the end of the source).
+    func fill(keeping keep: Int) throws -> (shift: Int, added: Bool) {
+        guard !isExhausted else { return (0, false) }
+        var shift = 0
+        let keepFrom = min(keep, pos)
+        if buffer.count - end < chunkSize / 2 + 1, keepFrom > 0 {
+            advanceCursor(to: keepFrom)
+            let kept = end - keepFrom
+            buffer.withUnsafeMutableBufferPointer { p in
+                guard let base = p.baseAddress else { return }
+                (base).update(from: base + keepFrom, count: kept)
+            }
+            shift = keepFrom
+            end = kept
+            pos -= shift
+            cursorOffset -= shift
+        }
+        if buffer.count - end < chunkSize / 2 + 1 {
+            let grown = max(buffer.count * 2, end + chunkSize)
+            buffer.append(contentsOf: repeatElement(0, count: grown - buffer.count))
+        }
+        let capacity = buffer.count
+        let start = end
+        let n = try buffer.withUnsafeMutableBytes { raw in
+            try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start..<capacity]))
+        }
+        if n <= 0 {
+            isExhausted = true
+            return (shift, false)
+        }
+        end += min(n, capacity - start)
+        return (shift, true)
+    }
+
+    /// The byte at `pos`, reading more if needed; nil at the end of the input.
+    func peek() throws -> UInt8? {
+        while pos >= end {
+            if try !fill(keeping: pos).added { return nil }
+        }
+        return buffer[pos]
+    }
+
+    /// Makes at least `count` bytes from `pos` available when the input has them.
+    func require(_ count: Int) throws {
+        while end - pos < count {
+            if try !fill(keeping: pos).added { return }
+        }
+    }
+
+    /// Skips JSON whitespace, reading more as needed.
+    func skipWhitespace() throws {
+        while true {
+            let found = buffer.withUnsafeBufferPointer { p in
+                JSONSyntax.skipWhitespace(in: p, from: pos, to: end)
+            }
+            pos = found
+            if pos < end { return }
+            if try !fill(keeping: pos).added { return }
+        }
+    }
+
+    /// The line and column of `offset` (not before any offset asked for earlier).
+    func position(at offset: Int) -> TextPosition {
+        advanceCursor(to: offset)
+        return cursor
+    }
+
+    /// Starts counting positions afresh at `offset` (after a byte order mark).
+    func resetPosition(at offset: Int) {
+        cursorOffset = offset
+        cursor = TextPosition(line: 1, column: 1)
+    }
+
+    private func advanceCursor(to offset: Int) {
+        guard tracksPositions, offset > cursorOffset else { return }
+        cursor = buffer.withUnsafeBufferPointer { p in
+            JSONSyntax.position(in: p, from: cursorOffset, at: cursor, to: offset)
+        }
+        cursorOffset = offset
+    }
+
+    /// How a value's extent was found.
+    struct Extent {
+        var range: Range<Int>
+        /// True when the value was cut at the size limit before it ended.
+        var truncated: Bool
+    }
+
+    /// Finds the bytes of the value starting at `pos` (not whitespace, not the end): a string to
+    /// its closing quote, a container to its matching bracket, a bare scalar to the next
+    /// delimiter. Only brackets and quotes are looked at; the parser checks everything else. A raw
+    /// control character inside a string ends the scan (the parser then reports it), so a stray
+    /// quote does not swallow the rest of a multi-line file. Reads more as needed; the value is
+    /// cut at `limit` bytes (`truncated`) or at the end of the input.
+    func scanValue(limit: Int) throws -> Extent {
+        var start = pos
+        var i = pos
+        let first = buffer[pos]
+        enum Mode { case container, string, scalar }
+        let mode: Mode =
+            first == JSONSyntax.openBrace || first == JSONSyntax.openBracket
+            ? .container : first == JSONSyntax.quote ? .string : .scalar
+        var depth = 0
+        var inString = mode == .string
+        var escaped = false
+        if mode == .string { i += 1 }
+        while true {
+            let found: Int? = buffer.withUnsafeBufferPointer { p in
+                switch mode {
+                case .scalar:
+                    while i < end {
+                        if JSONSyntax.endsScalar(p[i]) { return i }
+                        i += 1
+                    }
+                    return nil
+                case .string, .container:
+                    while i < end {
+                        let b = p[i]
+                        if inString {
+                            if escaped {
+                                escaped = false
+                            } else if b == JSONSyntax.backslash {
+                                escaped = true
+                            } else if b == JSONSyntax.quote {
+                                inString = false
+                                if mode == .string { return i + 1 }
+                            } else if b < 0x20 {
+                                return i + 1
+                            }
+                        } else if b == JSONSyntax.quote {
+                            inString = true
+                        } else if b == JSONSyntax.openBrace || b == JSONSyntax.openBracket {
+                            depth += 1
+                        } else if b == JSONSyntax.closeBrace || b == JSONSyntax.closeBracket {
+                            depth -= 1
+                            if depth == 0 { return i + 1 }
+                        }
+                        i += 1
+                    }
+                    return nil
+                }
+            }
+            if let found { return Extent(range: start..<found, truncated: false) }
+            if end - start > limit { return Extent(range: start..<end, truncated: true) }
+            let (shift, added) = try fill(keeping: start)
+            start -= shift
+            i -= shift
+            if !added { return Extent(range: start..<end, truncated: false) }
+        }
+    }
+
+    /// Finds the next line from `pos`: its bytes without the LF (and without a CR before it), and
+    /// moves `pos` past the LF. Nil at the end of the input. A line longer than `limit` is
+    /// returned `truncated` at the limit, and the rest of it is skipped without being kept.
+    func nextLine(limit: Int) throws -> Extent? {
+        var start = pos
+        var i = pos
+        while true {
+            let newline: Int? = buffer.withUnsafeBufferPointer { p in
+                guard i < end, let base = p.baseAddress else { return nil }
+                guard let hit = memchr(base + i, Int32(JSONSyntax.newline), end - i) else { return nil }
+                return i + UnsafeRawPointer(base + i).distance(to: UnsafeRawPointer(hit))
+            }
+            if let newline {
+                pos = newline + 1
+                var lineEnd = newline
+                if lineEnd > start, buffer[lineEnd - 1] == JSONSyntax.carriageReturn { lineEnd -= 1 }
+                return Extent(range: start..<lineEnd, truncated: false)
+            }
+            i = end
+            if end - start > limit {
+                try skipRestOfLine()
+                return Extent(range: start..<start, truncated: true)
+            }
+            let (shift, added) = try fill(keeping: start)
+            start -= shift
+            i -= shift
+            if !added {
+                guard start < end else { return nil }
+                pos = end
+                var lineEnd = end
+                if buffer[lineEnd - 1] == JSONSyntax.carriageReturn { lineEnd -= 1 }
+                return Extent(range: start..<lineEnd, truncated: false)
+            }
+        }
+    }
+
+    /// Drops bytes up to and including the next LF.
+    private func skipRestOfLine() throws {
+        pos = end
+        while true {
+            if try !fill(keeping: pos).added { return }
+            if let newline = buffer[pos..<end].firstIndex(of: JSONSyntax.newline) {
+                pos = newline + 1
+                return
+            }
+            pos = end
+        }
+    }
+
+    /// Calls `body` with the buffer's bytes.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try buffer.withUnsafeBufferPointer(body)
+    }
+
+    /// A copy of the bytes in `range`.
+    func copy(_ range: Range<Int>) -> [UInt8] {
+        Array(buffer[range])
+    }
+}

@@ -1,0 +1,341 @@
+import FerryCore
+
+/// Reads one JSON document (RFC 8259) as a stream of records, holding one record at a time.
+///
+/// Shapes (SCHEMAS.md "Formats: JSON document", Docs/json.md):
+/// - A top-level object is an envelope: `domain` (a string) and `schemaVersion` (an integer) fill
+///   `header` as they are met; every other member `K` is a collection. An array value gives one
+///   record per element (`recordIndex` = element index); an object value gives one record per
+///   member with `documentID` = the member's key (Firestore exports keyed by document id); any
+///   other value is one record holding that value, index 0. A `domain` that is not a string or a
+///   `schemaVersion` that is not an integer is such a one-record collection, not a header.
+/// - A top-level array gives one record per element, of collection `options.collection`.
+/// - Any other top-level value is one record of collection `options.collection`.
+///
+/// A UTF-8 byte order mark at the very start is skipped; UTF-16 and UTF-32 input is refused with
+/// `invalid-encoding`. A syntax error anywhere stops the reading: `next()` throws it (DESIGN.md:
+/// a broken single JSON document stops at the first syntax error), and throws it again if called
+/// again.
+///
+/// Each record's location is the line and column of its first byte; its locator rescans a copy
+/// of the record's bytes to find fields.
+public final class JSONDocumentReader: RecordReader {
+    /// What the envelope said so far.
+    public private(set) var header = DatasetHeader()
+
+    private let input: ChunkedInput
+    private let options: ReadOptions
+    private let maximumRecordSize: Int
+    private var state = State.start
+    private var failure: (any Error)?
+
+    private struct Collection {
+        var name: String?
+        var index = 0
+        /// True inside the envelope (two levels deep), false for a top-level array.
+        var inEnvelope: Bool
+    }
+
+    private enum State {
+        case start
+        case member(first: Bool)
+        case afterMember
+        case element(Collection)
+        case afterElement(Collection)
+        case documentMember(Collection)
+        case afterDocumentMember(Collection)
+        case trailing
+        case finished
+    }
+
+    /// - Parameters:
+    ///   - source: the document's bytes.
+    ///   - options: `fileName` and `member` for locations, `collection` for records outside an
+    ///     envelope, `maximumDepth` for the nesting limit.
+    ///   - chunkSize: bytes asked of the source per read.
+    ///   - maximumRecordSize: the largest single record (in bytes) held in memory; a larger one
+    ///     is `too-large` (Docs/json.md "Limits").
+    public init(
+        source: any ByteSource, options: ReadOptions = ReadOptions(), chunkSize: Int = 64 * 1024,
+        maximumRecordSize: Int = 256 * 1024 * 1024
+    ) {
+        self.input = ChunkedInput(source: source, chunkSize: chunkSize)
+        self.options = options
+        self.maximumRecordSize = maximumRecordSize
+    }
+
+    /// The next record, or nil after the document's end.
+    /// - Throws: `FerryError` with `malformed-json`, `invalid-encoding`, `too-deep` or `too-large`
+    ///   and the line and column of the problem; or the source's read error.
+    public func next() throws -> Record? {
+        if let failure { throw failure }
+        do {
+            return try step()
+        } catch {
+            failure = error
+            state = .finished
+            throw error
+        }
+    }
+
+    // MARK: - The envelope's state machine
+
+    private func step() throws -> Record? {
+        while true {
+            switch state {
+            case .start:
+                try start()
+                try input.skipWhitespace()
+                guard let byte = try input.peek() else {
+                    throw error("empty input: expected a JSON value", at: input.pos)
+                }
+                if byte == JSONSyntax.openBrace {
+                    try checkDepth(1)
+                    input.pos += 1
+                    state = .member(first: true)
+                } else if byte == JSONSyntax.openBracket {
+                    try checkDepth(1)
+                    input.pos += 1
+                    state = .element(Collection(name: options.collection, inEnvelope: false))
+                } else {
+                    let record = try readRecord(collection: options.collection, documentID: nil, index: 0, depth: 0)
+                    state = .trailing
+                    return record
+                }
+
+            case .member(let first):
+                try input.skipWhitespace()
+                guard let byte = try input.peek() else {
+                    throw unexpectedEnd(first ? "expected a string key or '}'" : "expected a string key")
+                }
+                if byte == JSONSyntax.closeBrace {
+                    guard first else { throw error("trailing comma before '}'", at: input.pos) }
+                    input.pos += 1
+                    state = .trailing
+                    continue
+                }
+                guard byte == JSONSyntax.quote else {
+                    throw unexpected(first ? "expected a string key or '}'" : "expected a string key")
+                }
+                let key = try readKey(depth: 1)
+                guard let valueByte = try input.peek() else { throw unexpectedEnd("expected a value") }
+                if valueByte == JSONSyntax.openBracket {
+                    try checkDepth(2)
+                    input.pos += 1
+                    state = .element(Collection(name: key, inEnvelope: true))
+                } else if valueByte == JSONSyntax.openBrace {
+                    try checkDepth(2)
+                    input.pos += 1
+                    state = .documentMember(Collection(name: key, inEnvelope: true))
+                } else {
+                    let record = try readRecord(collection: key, documentID: nil, index: 0, depth: 1)
+                    state = .afterMember
+                    if key == "domain", let domain = record.value.stringValue {
+                        header.domain = domain
+                    } else if key == "schemaVersion", let version = record.value.int64Value,
+                        let exact = Int(exactly: version)
+                    {
+                        header.schemaVersion = exact
+                    } else {
+                        return record
+                    }
+                }
+
+            case .afterMember:
+                try input.skipWhitespace()
+                guard let byte = try input.peek() else { throw unexpectedEnd("expected ',' or '}' after object member") }
+                if byte == JSONSyntax.comma {
+                    input.pos += 1
+                    state = .member(first: false)
+                } else if byte == JSONSyntax.closeBrace {
+                    input.pos += 1
+                    state = .trailing
+                } else {
+                    throw unexpected("expected ',' or '}' after object member")
+                }
+
+            case .element(var collection):
+                try input.skipWhitespace()
+                guard let byte = try input.peek() else {
+                    throw unexpectedEnd(collection.index == 0 ? "expected a value or ']'" : "expected a value")
+                }
+                if byte == JSONSyntax.closeBracket {
+                    guard collection.index == 0 else { throw error("trailing comma before ']'", at: input.pos) }
+                    input.pos += 1
+                    state = collection.inEnvelope ? .afterMember : .trailing
+                    continue
+                }
+                let record = try readRecord(
+                    collection: collection.name, documentID: nil, index: collection.index,
+                    depth: collection.inEnvelope ? 2 : 1)
+                collection.index += 1
+                state = .afterElement(collection)
+                return record
+
+            case .afterElement(let collection):
+                try input.skipWhitespace()
+                guard let byte = try input.peek() else { throw unexpectedEnd("expected ',' or ']' after array element") }
+                if byte == JSONSyntax.comma {
+                    input.pos += 1
+                    state = .element(collection)
+                } else if byte == JSONSyntax.closeBracket {
+                    input.pos += 1
+                    state = collection.inEnvelope ? .afterMember : .trailing
+                } else {
+                    throw unexpected("expected ',' or ']' after array element")
+                }
+
+            case .documentMember(var collection):
+                try input.skipWhitespace()
+                guard let byte = try input.peek() else {
+                    throw unexpectedEnd(collection.index == 0 ? "expected a string key or '}'" : "expected a string key")
+                }
+                if byte == JSONSyntax.closeBrace {
+                    guard collection.index == 0 else { throw error("trailing comma before '}'", at: input.pos) }
+                    input.pos += 1
+                    state = .afterMember
+                    continue
+                }
+                guard byte == JSONSyntax.quote else {
+                    throw unexpected(collection.index == 0 ? "expected a string key or '}'" : "expected a string key")
+                }
+                let key = try readKey(depth: 2)
+                guard try input.peek() != nil else { throw unexpectedEnd("expected a value") }
+                let record = try readRecord(collection: collection.name, documentID: key, index: collection.index, depth: 2)
+                collection.index += 1
+                state = .afterDocumentMember(collection)
+                return record
+
+            case .afterDocumentMember(let collection):
+                try input.skipWhitespace()
+                guard let byte = try input.peek() else { throw unexpectedEnd("expected ',' or '}' after object member") }
+                if byte == JSONSyntax.comma {
+                    input.pos += 1
+                    state = .documentMember(collection)
+                } else if byte == JSONSyntax.closeBrace {
+                    input.pos += 1
+                    state = .afterMember
+                } else {
+                    throw unexpected("expected ',' or '}' after object member")
+                }
+
+            case .trailing:
+                try input.skipWhitespace()
+                if try input.peek() != nil {
+                    throw unexpected("unexpected data after the top-level value; expected the end of the input")
+                }
+                state = .finished
+                return nil
+
+            case .finished:
+                return nil
+            }
+        }
+    }
+
+    /// Checks the encoding at the start and skips a UTF-8 byte order mark.
+    private func start() throws {
+        try input.require(4)
+        let available = min(4, input.end - input.pos)
+        try input.withBytes { p in
+            let prefix = UnsafeBufferPointer(rebasing: p[input.pos..<(input.pos + available)])
+            if let problem = JSONSyntax.encodingProblem(prefix) {
+                var location = options.inputLocation
+                location.position = TextPosition(line: 1, column: 1)
+                throw FerryError(.invalidEncoding, problem, at: location)
+            }
+            if JSONSyntax.hasByteOrderMark(prefix) {
+                input.pos += 3
+                input.resetPosition(at: input.pos)
+            }
+        }
+    }
+
+    // MARK: - Values
+
+    /// Reads the value at the current position as a record.
+    private func readRecord(collection: String?, documentID: String?, index: Int, depth: Int) throws -> Record {
+        let extent = try input.scanValue(limit: maximumRecordSize)
+        let range = extent.range
+        let start = input.position(at: range.lowerBound)
+        // The parser may look past the scanned extent (at the delimiter after a bare scalar) so
+        // that its messages match those of a whole-document parse.
+        let value = try input.withBytes { p in
+            var parser = JSONParser(
+                bytes: p, range: range.lowerBound..<input.end, basePosition: start, location: options.inputLocation,
+                maximumDepth: options.maximumDepth, initialDepth: depth, truncated: extent.truncated,
+                sizeLimit: maximumRecordSize)
+            let value = try parser.parseValue()
+            if parser.index != range.upperBound {
+                throw parser.unexpectedError("unexpected data after a value", at: parser.index)
+            }
+            return value
+        }
+        let locator = JSONFieldLocator(bytes: input.copy(range), start: start)
+        input.pos = range.upperBound
+        let location = SourceLocation(
+            file: options.fileName, member: options.member, line: start.line, column: start.column,
+            collection: collection, recordIndex: index)
+        return Record(collection: collection, documentID: documentID, value: value, location: location, locator: locator)
+    }
+
+    /// Reads `"key"`, the colon and the whitespace after it.
+    private func readKey(depth: Int) throws -> String {
+        let extent = try input.scanValue(limit: maximumRecordSize)
+        let range = extent.range
+        let start = input.position(at: range.lowerBound)
+        let key = try input.withBytes { p -> String in
+            var parser = JSONParser(
+                bytes: p, range: range, basePosition: start, location: options.inputLocation,
+                maximumDepth: options.maximumDepth, initialDepth: depth, truncated: extent.truncated,
+                sizeLimit: maximumRecordSize)
+            return try parser.parseString()
+        }
+        input.pos = range.upperBound
+        try input.skipWhitespace()
+        guard let byte = try input.peek() else { throw unexpectedEnd("expected ':' after object key") }
+        guard byte == JSONSyntax.colon else { throw unexpected("expected ':' after object key") }
+        input.pos += 1
+        try input.skipWhitespace()
+        return key
+    }
+
+    // MARK: - Errors
+
+    private func checkDepth(_ depth: Int) throws {
+        if depth > options.maximumDepth {
+            throw FerryError(
+                .tooDeep, "nesting deeper than \(options.maximumDepth) levels (the documented limit)",
+                at: location(at: input.pos))
+        }
+    }
+
+    private func location(at offset: Int) -> SourceLocation {
+        var location = options.inputLocation
+        location.position = input.position(at: offset)
+        return location
+    }
+
+    private func error(_ message: String, at offset: Int) -> FerryError {
+        FerryError(.malformedJSON, message, at: location(at: offset))
+    }
+
+    private func unexpectedEnd(_ expectation: String) -> FerryError {
+        error("unexpected end of input, \(expectation)", at: input.end)
+    }
+
+    /// An error for the byte at the current position, described by a one-byte parse.
+    private func unexpected(_ expectation: String) -> FerryError {
+        // A whole UTF-8 sequence is needed to tell a misplaced character from invalid bytes.
+        try? input.require(4)
+        let offset = input.pos
+        let start = input.position(at: offset)
+        return input.withBytes { p in
+            let end = min(input.end, offset + 4)
+            let parser = JSONParser(
+                bytes: p, range: offset..<end, basePosition: start, location: options.inputLocation,
+                maximumDepth: options.maximumDepth)
+            return parser.unexpectedError(expectation, at: offset)
+        }
+    }
+}

@@ -1,0 +1,250 @@
+import FerryCore
+
+/// Writes records as one JSON document in the canonical form of SCHEMAS.md "Formats: JSON
+/// document", streaming where it can.
+///
+/// - With a domain in `options.header`, or collections (in `options.collections` or on the
+///   records), the document is an envelope: `{"domain": ..., "schemaVersion": ..., "<collection>":
+///   [...], ...}`: the envelope keys first (those set), then every collection of
+///   `options.collections` in that order (empty ones as `[]`), then any other collection in the
+///   order first seen.
+/// - Otherwise it is a top-level array of the records.
+/// - `options.pretty` (the default) writes like `JSON.stringify(document, null, 2)`; otherwise the
+///   compact form. Either way the document ends with a newline.
+///
+/// Memory stays flat: records of the first collection in canonical order stream straight to the
+/// sink when they are the first to arrive; records of any other collection are encoded at once
+/// and parked in an unlinked temporary file, then copied into place by `finish()`.
+///
+/// A record's `documentID` is not written (domain codecs put ids in the value).
+public final class JSONDocumentWriter: RecordWriter {
+    private let sink: any ByteSink
+    private let options: WriteOptions
+    private var out: JSONSerializer
+    private var scratch: JSONSerializer
+
+    private enum Mode { case undecided, array, envelope }
+    private var mode = Mode.undecided
+    private var arrayCount = 0
+    private var envelopeMembers = 0
+
+    /// Canonical collection order: `options.collections`, then others as first seen.
+    private var order: [String]
+    private var known: Set<String>
+    /// The collection streaming straight out, and how many records it has.
+    private var open: String?
+    private var openCount = 0
+
+    private struct Spool {
+        var pending: [UInt8] = []
+        var segments: [(offset: Int64, length: Int)] = []
+        var count = 0
+    }
+    private var spools: [String: Spool] = [:]
+    private var spoolFile: SpoolFile?
+    private var pendingTotal = 0
+    private var finished = false
+
+    private static let flushThreshold = 64 * 1024
+    private static let spoolSegmentSize = 64 * 1024
+    private static let spoolMemoryBudget = 8 * 1024 * 1024
+
+    /// - Parameters:
+    ///   - sink: where the document goes.
+    ///   - options: `header`, `collections` and `pretty`.
+    public init(sink: any ByteSink, options: WriteOptions = WriteOptions()) {
+        self.sink = sink
+        self.options = options
+        self.out = JSONSerializer(pretty: options.pretty)
+        self.scratch = JSONSerializer(pretty: options.pretty, capacity: 4096)
+        var seen = Set<String>()
+        self.order = options.collections.filter { seen.insert($0).inserted }
+        self.known = seen
+    }
+
+    /// Writes one record.
+    /// - Throws: `FerryError(.invalidValue)` for NaN or infinity, and for a record without a
+    ///   collection in an envelope (or with one in a top-level array); `FerryError(.tooDeep)`;
+    ///   the sink's and the spool file's write errors.
+    public func write(_ record: Record) throws {
+        guard !finished else { throw FerryError(.internalError, "record written after the JSON document was finished") }
+        if mode == .undecided {
+            let envelope = options.header.domain != nil || !options.collections.isEmpty || record.collection != nil
+            startDocument(envelope: envelope)
+        }
+        switch mode {
+        case .undecided:
+            break
+        case .array:
+            if let collection = record.collection {
+                throw FerryError(
+                    .invalidValue,
+                    "a record of collection '\(collection)' cannot join a JSON array of records without collections",
+                    at: record.location)
+            }
+            let mark = out.bytes.count
+            do {
+                if arrayCount > 0 { out.bytes.append(JSONSyntax.comma) }
+                out.appendNewline(indent: 1)
+                try out.appendValue(record.value, indent: 1)
+            } catch {
+                out.bytes.removeSubrange(mark...)
+                throw error
+            }
+            arrayCount += 1
+        case .envelope:
+            guard let collection = record.collection else {
+                throw FerryError(
+                    .invalidValue, "a record without a collection cannot be placed in a JSON document of collections",
+                    at: record.location)
+            }
+            if known.insert(collection).inserted { order.append(collection) }
+            if open == nil, spools[collection] == nil, collection == order.first {
+                open = collection
+                startMember(collection)
+            }
+            if collection == open {
+                let mark = out.bytes.count
+                do {
+                    if openCount > 0 { out.bytes.append(JSONSyntax.comma) }
+                    out.appendNewline(indent: 2)
+                    try out.appendValue(record.value, indent: 2)
+                } catch {
+                    out.bytes.removeSubrange(mark...)
+                    throw error
+                }
+                openCount += 1
+            } else {
+                try spool(record.value, collection: collection)
+            }
+        }
+        if out.bytes.count >= Self.flushThreshold { try flushOut() }
+    }
+
+    /// Writes the spooled collections in their places, closes the document and flushes the sink.
+    public func finish() throws {
+        guard !finished else { return }
+        finished = true
+        if mode == .undecided {
+            startDocument(envelope: options.header.domain != nil || !options.collections.isEmpty)
+        }
+        switch mode {
+        case .undecided, .array:
+            if arrayCount > 0 { out.appendNewline(indent: 0) }
+            out.bytes.append(JSONSyntax.closeBracket)
+        case .envelope:
+            if open != nil { closeMember(count: openCount) }
+            for collection in order where collection != open {
+                startMember(collection)
+                if let spool = spools[collection] {
+                    if !spool.segments.isEmpty, let spoolFile {
+                        try flushOut()
+                        var buffer: [UInt8] = []
+                        for segment in spool.segments {
+                            try spoolFile.copy(offset: segment.offset, length: segment.length, to: sink, buffer: &buffer)
+                        }
+                    }
+                    out.bytes.append(contentsOf: spool.pending)
+                    closeMember(count: spool.count)
+                    if out.bytes.count >= Self.flushThreshold { try flushOut() }
+                } else {
+                    closeMember(count: 0)
+                }
+            }
+            spools = [:]
+            spoolFile = nil
+            if envelopeMembers > 0 { out.appendNewline(indent: 0) }
+            out.bytes.append(JSONSyntax.closeBrace)
+        }
+        out.bytes.append(JSONSyntax.newline)
+        try flushOut()
+        try sink.flush()
+    }
+
+    // MARK: - Pieces of the document
+
+    private func startDocument(envelope: Bool) {
+        if envelope {
+            mode = .envelope
+            out.bytes.append(JSONSyntax.openBrace)
+            if let domain = options.header.domain {
+                out.appendNewline(indent: 1)
+                out.appendKey("domain")
+                out.appendString(domain)
+                envelopeMembers += 1
+                if let version = options.header.schemaVersion {
+                    out.bytes.append(JSONSyntax.comma)
+                    out.appendNewline(indent: 1)
+                    out.appendKey("schemaVersion")
+                    out.appendInteger(Int64(version))
+                    envelopeMembers += 1
+                }
+            }
+        } else {
+            mode = .array
+            out.bytes.append(JSONSyntax.openBracket)
+        }
+    }
+
+    /// `,\n  "name": [` (the comma only after an earlier member).
+    private func startMember(_ name: String) {
+        if envelopeMembers > 0 { out.bytes.append(JSONSyntax.comma) }
+        out.appendNewline(indent: 1)
+        out.appendKey(name)
+        out.bytes.append(JSONSyntax.openBracket)
+        envelopeMembers += 1
+    }
+
+    /// `\n  ]`, or `]` right after `[` for an empty collection.
+    private func closeMember(count: Int) {
+        if count > 0 { out.appendNewline(indent: 1) }
+        out.bytes.append(JSONSyntax.closeBracket)
+    }
+
+    // MARK: - Spooling
+
+    private func spool(_ value: Value, collection: String) throws {
+        var spool = spools[collection] ?? Spool()
+        spools[collection] = nil  // keep the buffer uniquely referenced while appending
+        defer { spools[collection] = spool }
+        scratch.bytes.removeAll(keepingCapacity: true)
+        if spool.count > 0 { scratch.bytes.append(JSONSyntax.comma) }
+        scratch.appendNewline(indent: 2)
+        try scratch.appendValue(value, indent: 2)
+        spool.pending.append(contentsOf: scratch.bytes)
+        spool.count += 1
+        pendingTotal += scratch.bytes.count
+        if spool.pending.count >= Self.spoolSegmentSize {
+            try park(&spool)
+        }
+        if pendingTotal > Self.spoolMemoryBudget {
+            try parkAll(except: collection)
+        }
+    }
+
+    /// Moves a spool's pending bytes to the temporary file.
+    private func park(_ spool: inout Spool) throws {
+        guard !spool.pending.isEmpty else { return }
+        let file = try spoolFile ?? SpoolFile()
+        spoolFile = file
+        let offset = try file.append(spool.pending)
+        spool.segments.append((offset: offset, length: spool.pending.count))
+        pendingTotal -= spool.pending.count
+        spool.pending.removeAll(keepingCapacity: false)
+    }
+
+    private func parkAll(except current: String) throws {
+        for name in Array(spools.keys) where name != current {
+            guard var spool = spools[name] else { continue }
+            spools[name] = nil
+            defer { spools[name] = spool }
+            try park(&spool)
+        }
+    }
+
+    private func flushOut() throws {
+        guard !out.bytes.isEmpty else { return }
+        try sink.write(out.bytes)
+        out.bytes.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,147 @@
+import FerryCore
+
+/// Reads JSON Lines (one JSON value per line, LF or CRLF) as a stream of records.
+///
+/// - Blank lines (nothing but whitespace) are skipped.
+/// - The first non-blank line is the header when it is an object holding only `domain` (a
+///   string) and/or `schemaVersion` (an integer): it fills `header` and is not a record.
+/// - A record's `"$collection"` member (a string) names its collection and is removed from the
+///   value; without it (or when it is not a string, in which case it stays in the value) the
+///   collection is `options.collection`.
+/// - A line that is not valid JSON is reported to the log (`malformed-json`, `invalid-encoding`,
+///   `too-deep` or `too-large`, with its physical line and column) and reading resumes at the
+///   next line (DESIGN.md "Syntax errors").
+///
+/// A record's location is the start of its line (column 1), its `recordIndex` counts the
+/// records of its collection from 0, and its locator rescans a copy of the line.
+public final class JSONLinesReader: RecordReader {
+    /// What the header line said, if there was one.
+    public private(set) var header = DatasetHeader()
+
+    private let input: ChunkedInput
+    private let options: ReadOptions
+    private let log: DiagnosticLog
+    private let maximumLineSize: Int
+    private var started = false
+    private var sawContent = false
+    private var lineNumber = 0
+    private var counts: [String: Int] = [:]
+    private var unnamedCount = 0
+
+    /// - Parameters:
+    ///   - source: the input's bytes.
+    ///   - options: `fileName` and `member` for locations, `collection` for lines without
+    ///     `$collection`, `maximumDepth` for the nesting limit.
+    ///   - log: where bad lines are reported.
+    ///   - chunkSize: bytes asked of the source per read.
+    ///   - maximumLineSize: the longest line (in bytes) held in memory; a longer one is reported
+    ///     `too-large` and skipped (Docs/json.md "Limits").
+    public init(
+        source: any ByteSource, options: ReadOptions = ReadOptions(), log: DiagnosticLog,
+        chunkSize: Int = 64 * 1024, maximumLineSize: Int = 256 * 1024 * 1024
+    ) {
+        self.input = ChunkedInput(source: source, chunkSize: chunkSize, tracksPositions: false)
+        self.options = options
+        self.log = log
+        self.maximumLineSize = maximumLineSize
+    }
+
+    /// The next record, or nil at the end of the input.
+    /// - Throws: `FerryError(.invalidEncoding)` when the input is UTF-16 or UTF-32; the source's
+    ///   read errors. Bad lines are reported to the log, not thrown.
+    public func next() throws -> Record? {
+        if !started {
+            started = true
+            try start()
+        }
+        while true {
+            guard let extent = try input.nextLine(limit: maximumLineSize) else { return nil }
+            lineNumber += 1
+            let lineStart = TextPosition(line: lineNumber, column: 1)
+            if extent.truncated {
+                var location = options.inputLocation
+                location.position = lineStart
+                log.report(.error(.tooLarge, "a line longer than \(maximumLineSize) bytes (the documented limit)", at: location))
+                sawContent = true
+                continue
+            }
+            let range = extent.range
+            let parsed: Value?
+            do {
+                parsed = try input.withBytes { p -> Value? in
+                    let first = JSONSyntax.skipWhitespace(in: p, from: range.lowerBound, to: range.upperBound)
+                    if first == range.upperBound { return nil }
+                    var parser = JSONParser(
+                        bytes: p, range: range, basePosition: lineStart, location: options.inputLocation,
+                        maximumDepth: options.maximumDepth)
+                    return try parser.parseDocument()
+                }
+            } catch let error as FerryError {
+                log.report(error.diagnostic)
+                sawContent = true
+                continue
+            }
+            guard var value = parsed else { continue }
+            let isFirst = !sawContent
+            sawContent = true
+            if isFirst, let header = Self.header(in: value) {
+                self.header = header
+                continue
+            }
+            var collection = options.collection
+            if case .object(var object) = value, let name = object["$collection"]?.stringValue {
+                collection = name
+                object["$collection"] = nil
+                value = .object(object)
+            }
+            let index: Int
+            if let collection {
+                index = counts[collection, default: 0]
+                counts[collection] = index + 1
+            } else {
+                index = unnamedCount
+                unnamedCount += 1
+            }
+            let location = SourceLocation(
+                file: options.fileName, member: options.member, line: lineNumber, column: 1,
+                collection: collection, recordIndex: index)
+            let locator = JSONFieldLocator(bytes: input.copy(range), start: lineStart)
+            return Record(collection: collection, value: value, location: location, locator: locator)
+        }
+    }
+
+    /// The header a line holds: an object with only `domain` (a string) and/or `schemaVersion`
+    /// (an integer), at least one of them.
+    static func header(in value: Value) -> DatasetHeader? {
+        guard case .object(let object) = value, !object.isEmpty else { return nil }
+        var header = DatasetHeader()
+        for member in object {
+            switch member.key {
+            case "domain":
+                guard let domain = member.value.stringValue else { return nil }
+                header.domain = domain
+            case "schemaVersion":
+                guard let version = member.value.int64Value, let exact = Int(exactly: version) else { return nil }
+                header.schemaVersion = exact
+            default:
+                return nil
+            }
+        }
+        return header
+    }
+
+    /// Refuses UTF-16 and UTF-32 and skips a UTF-8 byte order mark.
+    private func start() throws {
+        try input.require(4)
+        let available = min(4, input.end - input.pos)
+        try input.withBytes { p in
+            let prefix = UnsafeBufferPointer(rebasing: p[input.pos..<(input.pos + available)])
+            if let problem = JSONSyntax.encodingProblem(prefix) {
+                var location = options.inputLocation
+                location.position = TextPosition(line: 1, column: 1)
+                throw FerryError(.invalidEncoding, problem, at: location)
+            }
+            if JSONSyntax.hasByteOrderMark(prefix) { input.pos += 3 }
+        }
+    }
+}

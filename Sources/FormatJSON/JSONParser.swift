@@ -1,0 +1,459 @@
+import FerryCore
+
+/// An iterative RFC 8259 parser over bytes in memory, producing `Value`.
+///
+/// - Numbers become `.number(text)` with their exact source text, checked against the grammar of
+///   RFC 8259 section 6 and never converted.
+/// - Strings are unescaped (section 7); a `\uD800`-`\uDBFF` escape must be followed by a
+///   `\uDC00`-`\uDFFF` one (they combine), any other surrogate escape is an error; raw bytes must
+///   be well-formed UTF-8 (section 8.1), else `invalid-encoding`.
+/// - Objects keep member order and duplicate keys.
+/// - Containers live on an explicit stack, so nesting costs heap, not call stack; nesting deeper
+///   than `maximumDepth` (counted from the document root, `initialDepth` levels already open)
+///   throws `too-deep`.
+///
+/// Positions are not tracked while parsing: an error's line and column are computed from
+/// `basePosition` (the position of `bytes[baseOffset]`) only when it is thrown.
+struct JSONParser {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// The next byte to read.
+    private(set) var index: Int
+    private let end: Int
+    private let baseOffset: Int
+    private let basePosition: TextPosition
+    private let location: SourceLocation
+    private let maximumDepth: Int
+    private let initialDepth: Int
+    /// True when `bytes` was cut short on purpose (a record past the size limit): running out of
+    /// bytes is then `too-large`, not a syntax error.
+    private let truncated: Bool
+    private let sizeLimit: Int
+    /// Unescaped string bytes, reused across strings.
+    private var scratch: [UInt8] = []
+
+    private struct Frame {
+        var isObject: Bool
+        var elements: [Value] = []
+        var object = ValueObject()
+        var key = ""
+    }
+
+    /// - Parameters:
+    ///   - bytes: the buffer; only `range` is read.
+    ///   - basePosition: the line and column of `bytes[range.lowerBound]`.
+    ///   - location: file and member for errors (line and column are filled in).
+    ///   - initialDepth: containers already open around this value (a record inside an envelope).
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, basePosition: TextPosition = TextPosition(line: 1, column: 1),
+        location: SourceLocation, maximumDepth: Int, initialDepth: Int = 0, truncated: Bool = false, sizeLimit: Int = 0
+    ) {
+        self.bytes = bytes
+        self.index = range.lowerBound
+        self.end = range.upperBound
+        self.baseOffset = range.lowerBound
+        self.basePosition = basePosition
+        self.location = location
+        self.maximumDepth = maximumDepth
+        self.initialDepth = initialDepth
+        self.truncated = truncated
+        self.sizeLimit = sizeLimit
+    }
+
+    // MARK: - Errors
+
+    /// The position of `offset` (which may be `end`, one past the last byte).
+    func position(at offset: Int) -> TextPosition {
+        JSONSyntax.position(in: bytes, from: baseOffset, at: basePosition, to: offset)
+    }
+
+    func error(_ code: Diagnostic.Code, _ message: String, at offset: Int) -> FerryError {
+        var at = location
+        at.position = position(at: offset)
+        return FerryError(code, message, at: at)
+    }
+
+    private func unexpectedEnd(_ expectation: String) -> FerryError {
+        if truncated {
+            return error(.tooLarge, "a single value larger than \(sizeLimit) bytes (the documented limit)", at: baseOffset)
+        }
+        return error(.malformedJSON, "unexpected end of input, \(expectation)", at: end)
+    }
+
+    /// An error for the byte at `offset`, which the grammar does not allow there.
+    func unexpectedError(_ expectation: String, at offset: Int) -> FerryError {
+        guard offset < end else { return unexpectedEnd(expectation) }
+        let byte = bytes[offset]
+        if byte >= 0x80, JSONSyntax.firstInvalidUTF8(in: bytes, offset..<min(offset + 4, end)) == offset {
+            return error(.invalidEncoding, "invalid UTF-8 byte 0x\(hex(byte, width: 2))", at: offset)
+        }
+        return error(.malformedJSON, "\(expectation), found \(describe(at: offset))", at: offset)
+    }
+
+    private func describe(at offset: Int) -> String {
+        let byte = bytes[offset]
+        if byte >= 0x21 && byte <= 0x7E { return "'\(Character(Unicode.Scalar(byte)))'" }
+        if byte < 0x80 { return "U+\(hex(byte, width: 4))" }
+        var length = 1
+        while offset + length < end, length < 4, bytes[offset + length] & 0xC0 == 0x80 { length += 1 }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
+        return "'\(text)'"
+    }
+
+    private func hex<T: BinaryInteger>(_ value: T, width: Int) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    // MARK: - Documents
+
+    /// Parses a whole document: optional whitespace, one value, optional whitespace, the end.
+    mutating func parseDocument() throws -> Value {
+        let value = try parseValue()
+        try expectEnd()
+        return value
+    }
+
+    /// Skips whitespace and requires the end of the input.
+    mutating func expectEnd() throws {
+        skipWhitespace()
+        if index < end {
+            throw error(.malformedJSON, "unexpected \(describe(at: index)) after the top-level value", at: index)
+        }
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < end, JSONSyntax.isWhitespace(bytes[index]) { index += 1 }
+    }
+
+    // MARK: - Values
+
+    /// Parses one value (leading whitespace skipped) and leaves `index` just past it.
+    mutating func parseValue() throws -> Value {
+        var stack: [Frame] = []
+        var value: Value
+        parsing: while true {
+            skipWhitespace()
+            guard index < end else {
+                throw unexpectedEnd(stack.isEmpty ? "expected a JSON value" : "expected a value")
+            }
+            let byte = bytes[index]
+            switch byte {
+            case JSONSyntax.openBrace:
+                try checkDepth(stack.count + 1)
+                index += 1
+                skipWhitespace()
+                if index < end, bytes[index] == JSONSyntax.closeBrace {
+                    index += 1
+                    value = .object(ValueObject())
+                } else {
+                    let key = try parseMemberKey(afterComma: false)
+                    stack.append(Frame(isObject: true, key: key))
+                    continue parsing
+                }
+            case JSONSyntax.openBracket:
+                try checkDepth(stack.count + 1)
+                index += 1
+                skipWhitespace()
+                if index < end, bytes[index] == JSONSyntax.closeBracket {
+                    index += 1
+                    value = .array([])
+                } else {
+                    stack.append(Frame(isObject: false))
+                    continue parsing
+                }
+            case JSONSyntax.quote:
+                value = .string(try parseString())
+            case JSONSyntax.minus, JSONSyntax.zero...JSONSyntax.nine:
+                value = .number(try parseNumber())
+            case UInt8(ascii: "t"):
+                try parseLiteral("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try parseLiteral("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try parseLiteral("null")
+                value = .null
+            default:
+                throw unexpectedError("expected a value", at: index)
+            }
+
+            // A value is complete: hand it to its container, closing containers as they end.
+            while true {
+                guard !stack.isEmpty else { return value }
+                let top = stack.count - 1
+                if stack[top].isObject {
+                    let key = stack[top].key
+                    stack[top].object.append(key, value)
+                    skipWhitespace()
+                    guard index < end else { throw unexpectedEnd("expected ',' or '}' after object member") }
+                    let next = bytes[index]
+                    if next == JSONSyntax.comma {
+                        index += 1
+                        skipWhitespace()
+                        stack[top].key = try parseMemberKey(afterComma: true)
+                        continue parsing
+                    }
+                    guard next == JSONSyntax.closeBrace else {
+                        throw unexpectedError("expected ',' or '}' after object member", at: index)
+                    }
+                    index += 1
+                    value = .object(stack.removeLast().object)
+                } else {
+                    stack[top].elements.append(value)
+                    skipWhitespace()
+                    guard index < end else { throw unexpectedEnd("expected ',' or ']' after array element") }
+                    let next = bytes[index]
+                    if next == JSONSyntax.comma {
+                        index += 1
+                        skipWhitespace()
+                        if index < end, bytes[index] == JSONSyntax.closeBracket {
+                            throw error(.malformedJSON, "trailing comma before ']'", at: index)
+                        }
+                        continue parsing
+                    }
+                    guard next == JSONSyntax.closeBracket else {
+                        throw unexpectedError("expected ',' or ']' after array element", at: index)
+                    }
+                    index += 1
+                    value = .array(stack.removeLast().elements)
+                }
+            }
+        }
+    }
+
+    private func checkDepth(_ depth: Int) throws {
+        if initialDepth + depth > maximumDepth {
+            throw error(.tooDeep, "nesting deeper than \(maximumDepth) levels (the documented limit)", at: index)
+        }
+    }
+
+    /// Parses `"key" :` (whitespace around the colon) with `index` at the key's first byte.
+    private mutating func parseMemberKey(afterComma: Bool) throws -> String {
+        guard index < end else { throw unexpectedEnd(afterComma ? "expected a string key" : "expected a string key or '}'") }
+        let byte = bytes[index]
+        guard byte == JSONSyntax.quote else {
+            if afterComma, byte == JSONSyntax.closeBrace {
+                throw error(.malformedJSON, "trailing comma before '}'", at: index)
+            }
+            throw unexpectedError(afterComma ? "expected a string key" : "expected a string key or '}'", at: index)
+        }
+        let key = try parseString()
+        skipWhitespace()
+        guard index < end else { throw unexpectedEnd("expected ':' after object key") }
+        guard bytes[index] == JSONSyntax.colon else { throw unexpectedError("expected ':' after object key", at: index) }
+        index += 1
+        return key
+    }
+
+    private mutating func parseLiteral(_ literal: StaticString) throws {
+        let count = literal.utf8CodeUnitCount
+        let start = index
+        let text = UnsafeBufferPointer(start: literal.utf8Start, count: count)
+        var i = 0
+        while i < count {
+            guard start + i < end, bytes[start + i] == text[i] else {
+                throw error(.malformedJSON, "invalid literal: expected true, false or null", at: start)
+            }
+            i += 1
+        }
+        index = start + count
+    }
+
+    // MARK: - Numbers
+
+    /// `number = [ minus ] int [ frac ] [ exp ]` (RFC 8259 section 6), returned as its text.
+    mutating func parseNumber() throws -> String {
+        let start = index
+        if bytes[index] == JSONSyntax.minus { index += 1 }
+        guard index < end else { throw unexpectedEnd("expected a digit after '-'") }
+        guard JSONSyntax.isDigit(bytes[index]) else { throw unexpectedError("expected a digit after '-'", at: index) }
+        if bytes[index] == JSONSyntax.zero {
+            index += 1
+            if index < end, JSONSyntax.isDigit(bytes[index]) {
+                throw error(.malformedJSON, "a number cannot have leading zeros", at: start)
+            }
+        } else {
+            while index < end, JSONSyntax.isDigit(bytes[index]) { index += 1 }
+        }
+        if index < end, bytes[index] == JSONSyntax.dot {
+            index += 1
+            guard index < end else { throw unexpectedEnd("expected a digit after the decimal point") }
+            guard JSONSyntax.isDigit(bytes[index]) else {
+                throw unexpectedError("expected a digit after the decimal point", at: index)
+            }
+            while index < end, JSONSyntax.isDigit(bytes[index]) { index += 1 }
+        }
+        if index < end, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < end, bytes[index] == JSONSyntax.plus || bytes[index] == JSONSyntax.minus { index += 1 }
+            guard index < end else { throw unexpectedEnd("expected a digit in the exponent") }
+            guard JSONSyntax.isDigit(bytes[index]) else { throw unexpectedError("expected a digit in the exponent", at: index) }
+            while index < end, JSONSyntax.isDigit(bytes[index]) { index += 1 }
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    // MARK: - Strings
+
+    @inline(__always)
+    private static func isSpecialInString(_ byte: UInt8) -> Bool {
+        byte == JSONSyntax.quote || byte == JSONSyntax.backslash || byte < 0x20
+    }
+
+    /// Parses a string with `index` at its opening quote; leaves `index` past the closing quote.
+    mutating func parseString() throws -> String {
+        let open = index
+        index += 1
+        let start = index
+        while index < end, !Self.isSpecialInString(bytes[index]) { index += 1 }
+        if index < end, bytes[index] == JSONSyntax.quote {
+            // Fast path: no escapes, the text is the bytes themselves.
+            let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            index += 1
+            guard let text = String(validating: run, as: UTF8.self) else {
+                throw invalidUTF8(in: start..<(index - 1))
+            }
+            return text
+        }
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while true {
+            guard index < end else {
+                if truncated { throw unexpectedEnd("") }
+                throw error(.malformedJSON, "unterminated string", at: open)
+            }
+            let byte = bytes[index]
+            if byte == JSONSyntax.quote {
+                index += 1
+                break
+            }
+            if byte == JSONSyntax.backslash {
+                try parseEscape(open: open)
+                continue
+            }
+            if byte < 0x20 {
+                throw error(
+                    .malformedJSON, "control character U+\(hex(byte, width: 4)) must be escaped in a string", at: index)
+            }
+            let runStart = index
+            while index < end, !Self.isSpecialInString(bytes[index]) { index += 1 }
+            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        }
+        guard let text = String(validating: scratch, as: UTF8.self) else {
+            throw invalidUTF8(in: start..<(index - 1))
+        }
+        return text
+    }
+
+    private func invalidUTF8(in range: Range<Int>) -> FerryError {
+        let offset = JSONSyntax.firstInvalidUTF8(in: bytes, range) ?? range.lowerBound
+        return error(.invalidEncoding, "invalid UTF-8 byte 0x\(hex(bytes[offset], width: 2)) in a string", at: offset)
+    }
+
+    /// Four hexadecimal digits at `offset`, or nil.
+    private func hex4(at offset: Int) -> UInt32? {
+        guard offset + 4 <= end else { return nil }
+        var result: UInt32 = 0
+        for i in offset..<(offset + 4) {
+            let b = bytes[i]
+            let digit: UInt8
+            switch b {
+            case JSONSyntax.zero...JSONSyntax.nine: digit = b - JSONSyntax.zero
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            result = result << 4 | UInt32(digit)
+        }
+        return result
+    }
+
+    /// Appends the unescaped form of the escape at `index` (a backslash) to `scratch`.
+    private mutating func parseEscape(open: Int) throws {
+        guard index + 1 < end else {
+            if truncated { throw unexpectedEnd("") }
+            throw error(.malformedJSON, "unterminated string", at: open)
+        }
+        let escape = bytes[index + 1]
+        let simple: UInt8
+        switch escape {
+        case JSONSyntax.quote: simple = JSONSyntax.quote
+        case JSONSyntax.backslash: simple = JSONSyntax.backslash
+        case JSONSyntax.slash: simple = JSONSyntax.slash
+        case UInt8(ascii: "b"): simple = 0x08
+        case UInt8(ascii: "f"): simple = 0x0C
+        case UInt8(ascii: "n"): simple = 0x0A
+        case UInt8(ascii: "r"): simple = 0x0D
+        case UInt8(ascii: "t"): simple = 0x09
+        case UInt8(ascii: "u"):
+            try parseUnicodeEscape()
+            return
+        default:
+            throw error(.malformedJSON, "invalid escape sequence '\\\(describe(at: index + 1).trimmingQuotes)' in a string", at: index)
+        }
+        scratch.append(simple)
+        index += 2
+    }
+
+    /// `\uXXXX`, combining a high and a low surrogate escape into one scalar.
+    private mutating func parseUnicodeEscape() throws {
+        guard let code = hex4(at: index + 2) else {
+            throw error(.malformedJSON, "invalid \\u escape: expected four hexadecimal digits", at: index)
+        }
+        var scalarValue = code
+        var length = 6
+        if code >= 0xD800 && code <= 0xDBFF {
+            let next = index + 6
+            var low: UInt32?
+            if next + 1 < end, bytes[next] == JSONSyntax.backslash, bytes[next + 1] == UInt8(ascii: "u") {
+                guard let second = hex4(at: next + 2) else {
+                    throw error(.malformedJSON, "invalid \\u escape: expected four hexadecimal digits", at: next)
+                }
+                low = second
+            }
+            guard let low, low >= 0xDC00 && low <= 0xDFFF else {
+                throw error(
+                    .malformedJSON, "unpaired surrogate escape \\u\(hex(code, width: 4)) in a string (RFC 8259 section 8.2)",
+                    at: index)
+            }
+            scalarValue = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+            length = 12
+        } else if code >= 0xDC00 && code <= 0xDFFF {
+            throw error(
+                .malformedJSON, "unpaired surrogate escape \\u\(hex(code, width: 4)) in a string (RFC 8259 section 8.2)",
+                at: index)
+        }
+        Self.appendUTF8(scalarValue, to: &scratch)
+        index += length
+    }
+
+    /// Appends the UTF-8 form of a scalar value (never a surrogate) to `bytes`.
+    static func appendUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            bytes.append(UInt8(scalar))
+        case 0x80..<0x800:
+            bytes.append(UInt8(0xC0 | (scalar >> 6)))
+            bytes.append(UInt8(0x80 | (scalar & 0x3F)))
+        case 0x800..<0x10000:
+            bytes.append(UInt8(0xE0 | (scalar >> 12)))
+            bytes.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            bytes.append(UInt8(0x80 | (scalar & 0x3F)))
+        default:
+            bytes.append(UInt8(0xF0 | (scalar >> 18)))
+            bytes.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+            bytes.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            bytes.append(UInt8(0x80 | (scalar & 0x3F)))
+        }
+    }
+}
+
+extension String {
+    /// The text without the single quotes `describe(at:)` puts around a character.
+    fileprivate var trimmingQuotes: String {
+        guard count >= 2, first == "'", last == "'" else { return self }
+        return String(dropFirst().dropLast())
+    }
+}

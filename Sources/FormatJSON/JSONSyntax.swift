@@ -1,0 +1,180 @@
+import FerryCore
+
+/// Byte-level facts of the JSON grammar (RFC 8259) shared by the parser, the streaming readers and
+/// the field locator: byte constants, whitespace, positions, UTF-8 well-formedness and a fast
+/// skip over values already known to be well-formed.
+enum JSONSyntax {
+    static let quote: UInt8 = 0x22
+    static let backslash: UInt8 = 0x5C
+    static let slash: UInt8 = 0x2F
+    static let comma: UInt8 = 0x2C
+    static let colon: UInt8 = 0x3A
+    static let openBrace: UInt8 = 0x7B
+    static let closeBrace: UInt8 = 0x7D
+    static let openBracket: UInt8 = 0x5B
+    static let closeBracket: UInt8 = 0x5D
+    static let minus: UInt8 = 0x2D
+    static let plus: UInt8 = 0x2B
+    static let dot: UInt8 = 0x2E
+    static let zero: UInt8 = 0x30
+    static let nine: UInt8 = 0x39
+    static let newline: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
+    static let space: UInt8 = 0x20
+    static let tab: UInt8 = 0x09
+
+    /// RFC 8259 section 2 `ws`: space, horizontal tab, line feed, carriage return.
+    @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == space || byte == newline || byte == carriageReturn || byte == tab
+    }
+
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= zero && byte <= nine }
+
+    /// True for bytes that end a bare scalar (number or literal) while scanning for its extent.
+    @inline(__always)
+    static func endsScalar(_ byte: UInt8) -> Bool {
+        isWhitespace(byte) || byte == comma || byte == closeBracket || byte == closeBrace || byte == colon
+            || byte == openBracket || byte == openBrace || byte == quote
+    }
+
+    /// The position of `bytes[offset]`, counting from `bytes[baseOffset]` at `base`. Lines end at
+    /// LF; columns count Unicode scalars, so UTF-8 continuation bytes (`10xxxxxx`) do not count.
+    static func position(
+        in bytes: UnsafeBufferPointer<UInt8>, from baseOffset: Int, at base: TextPosition, to offset: Int
+    ) -> TextPosition {
+        var line = base.line
+        var column = base.column
+        var i = baseOffset
+        let stop = min(offset, bytes.count)
+        while i < stop {
+            let byte = bytes[i]
+            if byte == newline {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            i += 1
+        }
+        return TextPosition(line: line, column: column)
+    }
+
+    /// The offset of the first byte of the first ill-formed UTF-8 sequence in `range`, or nil when
+    /// the range is well-formed (Unicode 15, Table 3-7: no overlongs, no surrogates, nothing above
+    /// U+10FFFF).
+    static func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var i = range.lowerBound
+        let end = range.upperBound
+        func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
+            offset < end && bytes[offset] >= low && bytes[offset] <= high
+        }
+        while i < end {
+            let b = bytes[i]
+            if b < 0x80 {
+                i += 1
+                continue
+            }
+            var length = 0
+            switch b {
+            case 0xC2...0xDF:
+                if continuation(i + 1) { length = 2 }
+            case 0xE0:
+                if continuation(i + 1, 0xA0, 0xBF), continuation(i + 2) { length = 3 }
+            case 0xE1...0xEC, 0xEE...0xEF:
+                if continuation(i + 1), continuation(i + 2) { length = 3 }
+            case 0xED:
+                if continuation(i + 1, 0x80, 0x9F), continuation(i + 2) { length = 3 }
+            case 0xF0:
+                if continuation(i + 1, 0x90, 0xBF), continuation(i + 2), continuation(i + 3) { length = 4 }
+            case 0xF1...0xF3:
+                if continuation(i + 1), continuation(i + 2), continuation(i + 3) { length = 4 }
+            case 0xF4:
+                if continuation(i + 1, 0x80, 0x8F), continuation(i + 2), continuation(i + 3) { length = 4 }
+            default:
+                break
+            }
+            if length == 0 { return i }
+            i += length
+        }
+        return nil
+    }
+
+    /// Why the first bytes of an input are not UTF-8 JSON (a UTF-16 byte order mark, or the NUL
+    /// pattern of UTF-16 / UTF-32 text, RFC 8259 section 8.1), or nil when they may be.
+    static func encodingProblem(_ prefix: UnsafeBufferPointer<UInt8>) -> String? {
+        let n = prefix.count
+        if n >= 2, (prefix[0] == 0xFE && prefix[1] == 0xFF) || (prefix[0] == 0xFF && prefix[1] == 0xFE) {
+            return "the input starts with a UTF-16 byte order mark; JSON must be UTF-8 (RFC 8259 section 8.1)"
+        }
+        let looksWide =
+            (n >= 4 && ((prefix[0] == 0 && prefix[2] == 0) || (prefix[1] == 0 && prefix[3] == 0)))
+            || (n >= 2 && prefix[0] == 0 && prefix[1] != 0)
+        if looksWide {
+            return "the input looks like UTF-16 or UTF-32 text; JSON must be UTF-8 (RFC 8259 section 8.1)"
+        }
+        return nil
+    }
+
+    /// True when the input starts with the UTF-8 byte order mark `EF BB BF`.
+    static func hasByteOrderMark(_ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        prefix.count >= 3 && prefix[0] == 0xEF && prefix[1] == 0xBB && prefix[2] == 0xBF
+    }
+
+    /// The offset just past the value starting at `start` (whitespace already skipped), in bytes
+    /// known to be well-formed JSON. Used by the field locator, never on unvalidated input.
+    static func skipValue(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var i = start
+        let end = bytes.count
+        guard i < end else { return end }
+        let first = bytes[i]
+        if first == quote {
+            i += 1
+            while i < end {
+                let b = bytes[i]
+                if b == backslash {
+                    i += 2
+                } else if b == quote {
+                    return i + 1
+                } else {
+                    i += 1
+                }
+            }
+            return end
+        }
+        if first == openBrace || first == openBracket {
+            var depth = 0
+            var inString = false
+            while i < end {
+                let b = bytes[i]
+                if inString {
+                    if b == backslash {
+                        i += 1
+                    } else if b == quote {
+                        inString = false
+                    }
+                } else if b == quote {
+                    inString = true
+                } else if b == openBrace || b == openBracket {
+                    depth += 1
+                } else if b == closeBrace || b == closeBracket {
+                    depth -= 1
+                    if depth == 0 { return i + 1 }
+                }
+                i += 1
+            }
+            return end
+        }
+        while i < end, !endsScalar(bytes[i]) { i += 1 }
+        return i
+    }
+
+    /// Skips whitespace from `start`; returns the first offset that is not whitespace.
+    @inline(__always)
+    static func skipWhitespace(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var i = start
+        while i < end, isWhitespace(bytes[i]) { i += 1 }
+        return i
+    }
+}
