@@ -1,4 +1,5 @@
 import FerryCore
+import FormatBundle
 import Foundation
 
 /// Splits a batch's inputs into N deterministic shards, so several machines can each take one
@@ -8,9 +9,9 @@ import Foundation
 public enum ShardSelector {
     /// The 1-based shard of `relativePath` among `count`.
     public static func shard(of relativePath: String, count: Int) -> Int {
-        let digest = SHA256Digest.of(Array(relativePath.precomposedStringWithCanonicalMapping.utf8))
-        var prefix: UInt64 = 0
-        for byte in digest.prefix(8) { prefix = prefix << 8 | UInt64(byte) }
+        // SHA-256 fails only when libcrypto cannot allocate; shard 1 then still gets the input.
+        let hex = (try? SHA256Hasher.hex(of: Array(relativePath.precomposedStringWithCanonicalMapping.utf8))) ?? ""
+        let prefix = UInt64(hex.prefix(16), radix: 16) ?? 0
         return Int(prefix % UInt64(max(count, 1))) + 1
     }
 

@@ -123,12 +123,18 @@ public final class DatasetProcessor {
         noteTimeZoneIfNeeded(collection: collection, document: document)
 
         let model = modelType.init(value: document.value, at: document.context, diagnostics: &diagnostics)
-        // Remember every id read, so references to a record with other problems do not dangle too.
-        if case .string(let id)? = document.value.objectValue?["id"] {
-            let renamed = targetCollectionName(for: collection)
-            knownIDs[renamed, default: []].insert(id)
+        let hasErrors = report(diagnostics)
+        // Identity and references are checked on every record as read, valid or not, so a record
+        // with other problems still has its duplicate id and its dangling references reported
+        // (validation collects every problem), and references to it do not dangle too.
+        let targetCollection = targetCollectionName(for: collection)
+        var isDuplicate = false
+        if case .string(let id)? = document.value.objectValue?["id"], !id.isEmpty {
+            knownIDs[targetCollection, default: []].insert(id)
+            isDuplicate = !checkUnique(id: id, collection: targetCollection, context: document.context, pointer: nil)
         }
-        guard !report(diagnostics) else { return nil }
+        collectReferences(document.value, collection: targetCollection, context: document.context)
+        guard !hasErrors, !isDuplicate else { return nil }
 
         var value = model.value
         var currentCollection = collection
@@ -193,11 +199,11 @@ public final class DatasetProcessor {
             currentCollection = newCollection
         }
 
-        let idContext = document.context
-        if let id = targetModel.recordID, !checkUnique(id: id, collection: currentCollection, context: idContext, pointer: sourcePointer) {
-            return nil
+        if let id = targetModel.recordID, document.value.objectValue?["id"]?.stringValue?.isEmpty ?? true,
+           !checkUnique(id: id, collection: currentCollection, context: document.context, pointer: sourcePointer)
+        {
+            return nil  // a derived id (notes without one) that collides
         }
-        collectReferences(targetModel, collection: currentCollection, context: document.context, pointer: sourcePointer)
         if sourceVersion == targetVersion, targetVersion == 2, domain == .petStory, options.media != nil {
             guard !report(checkMediaPaths(targetModel, context: document.context)) else { return nil }
         }
@@ -276,24 +282,22 @@ public final class DatasetProcessor {
         return true
     }
 
-    /// Keeps the references a record makes, resolved in `finish()`.
-    private func collectReferences(_ model: any CollectionModel, collection: String, context: RecordContext,
-        pointer: (@Sendable (JSONPointer) -> JSONPointer)?)
-    {
-        var referenceContext = context
-        referenceContext.sourcePointer = pointer
-        var tagged: [String] = []
-        if let story = model as? PetStoryV1.Story { tagged = story.taggedMemberIds }
-        if let story = model as? PetStoryV2.Story { tagged = story.taggedMemberIds }
-        for (index, member) in tagged.enumerated() {
-            pendingReferences.append(PendingReference(collection: "members", id: member,
-                location: referenceContext.location(of: JSONPointer(tokens: ["taggedMemberIds", String(index)])),
-                message: "taggedMemberIds[\(index)] \"\(member)\" names no member of the dataset"))
+    /// Keeps the references a record makes, as read, resolved in `finish()`: a story's
+    /// `taggedMemberIds` name members (both versions), a V2 word's `wordBookID` names a word book.
+    private func collectReferences(_ value: Value, collection: String, context: RecordContext) {
+        guard let object = value.objectValue else { return }
+        if collection == "stories", let tagged = object["taggedMemberIds"]?.arrayValue {
+            for (index, member) in tagged.enumerated() {
+                guard let id = member.stringValue else { continue }
+                pendingReferences.append(PendingReference(collection: "members", id: id,
+                    location: context.location(of: JSONPointer(tokens: ["taggedMemberIds", String(index)])),
+                    message: "taggedMemberIds[\(index)] \"\(id)\" names no member of the dataset"))
+            }
         }
-        if let word = model as? VocabularyV2.Word {
-            pendingReferences.append(PendingReference(collection: "wordBooks", id: word.wordBookID,
-                location: referenceContext.location(of: "/wordBookID"),
-                message: "wordBookID \"\(word.wordBookID)\" names no word book of the dataset"))
+        if collection == "words", targetVersion == 2, let bookID = object["wordBookID"]?.stringValue, !bookID.isEmpty {
+            pendingReferences.append(PendingReference(collection: "wordBooks", id: bookID,
+                location: context.location(of: "/wordBookID"),
+                message: "wordBookID \"\(bookID)\" names no word book of the dataset"))
         }
     }
 
