@@ -269,15 +269,21 @@ struct CompiledComparison {
                 case .array(let items):
                     var mapped: [Value] = []
                     mapped.reserveCapacity(items.count)
-                    let rest = path[index...]
                     for item in items {
-                        switch resolve(rest, item) {
-                        case .array(let inner)?: mapped.append(contentsOf: inner)
-                        case let v?: mapped.append(v)
-                        case nil: break
+                        switch item {
+                        case .object(let object):
+                            switch object[key] {
+                            case .array(let inner)?: mapped.append(contentsOf: inner)
+                            case let v?: mapped.append(v)
+                            case nil: break
+                            }
+                        case .array:
+                            if case .array(let inner)? = resolve(path[index...(index)], item) { mapped.append(contentsOf: inner) }
+                        default:
+                            break
                         }
                     }
-                    return .array(mapped)
+                    current = .array(mapped)
                 default:
                     return nil
                 }
