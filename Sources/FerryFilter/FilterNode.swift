@@ -35,13 +35,27 @@ enum CompiledOperand {
 /// A comparison ready to evaluate. Semantics follow NSPredicate: a missing key is nil; `== NIL`
 /// is true for a missing or null value; other comparisons with nil are false and `!=` is the
 /// negation of `==`.
-struct CompiledComparison {
+///
+/// A class, so evaluation passes one reference around instead of copying its fields.
+final class CompiledComparison: @unchecked Sendable {
     let quantifier: FilterComparison.Quantifier?
     let left: CompiledOperand
     let op: FilterComparison.Operator
     let options: FilterComparison.Options
     let right: CompiledOperand
     let timeZone: TimeZone
+
+    init(
+        quantifier: FilterComparison.Quantifier?, left: CompiledOperand, op: FilterComparison.Operator,
+        options: FilterComparison.Options, right: CompiledOperand, timeZone: TimeZone
+    ) {
+        self.quantifier = quantifier
+        self.left = left
+        self.op = op
+        self.options = options
+        self.right = right
+        self.timeZone = timeZone
+    }
 
     func evaluate(_ record: Value) -> Bool {
         if let quantifier, case .path(let path) = left {
@@ -92,7 +106,7 @@ struct CompiledComparison {
                 switch resolved {
                 case .array(let items)?:
                     for item in items {
-                        if let prepared = PreparedConstant(runtime: item, op: .equal, options: options, timeZone: timeZone),
+                        if let prepared = PreparedConstant.runtime(item, op: .equal, options: options, timeZone: timeZone),
                             equal(left, prepared)
                         {
                             return true
@@ -106,7 +120,7 @@ struct CompiledComparison {
                     return false
                 }
             }
-            guard let prepared = PreparedConstant(runtime: resolved ?? .null, op: op, options: options, timeZone: timeZone)
+            guard let prepared = PreparedConstant.runtime(resolved ?? .null, op: op, options: options, timeZone: timeZone)
             else { return false }
             return apply(left, prepared)
         }

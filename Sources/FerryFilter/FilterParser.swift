@@ -4,6 +4,7 @@
 struct FilterParser {
     private let tokens: [FilterToken]
     private var position = 0
+    private var depth = 0
 
     init(_ source: String) throws(FilterError) {
         self.tokens = try FilterLexer.tokenize(source)
@@ -90,15 +91,29 @@ struct FilterParser {
     private mutating func parseNot() throws(FilterError) -> FilterExpression {
         if keyword(current) == .not || isSymbol(current, "!") {
             let token = advance()
+            try enter(token)
+            defer { depth -= 1 }
             let inner = try parseNot()
             return .not(inner, range: token.range)
         }
         return try parsePrimary()
     }
 
+    /// The deepest nesting of parentheses and `NOT`s accepted (DESIGN.md "Limits": 512).
+    static let maximumDepth = 512
+
+    private mutating func enter(_ token: FilterToken) throws(FilterError) {
+        depth += 1
+        if depth > FilterParser.maximumDepth {
+            throw FilterError("nesting deeper than \(FilterParser.maximumDepth) levels", at: token.range)
+        }
+    }
+
     private mutating func parsePrimary() throws(FilterError) -> FilterExpression {
         if current.kind == .leftParen {
             let open = advance()
+            try enter(open)
+            defer { depth -= 1 }
             let inner = try parseOr()
             switch current.kind {
             case .rightParen:

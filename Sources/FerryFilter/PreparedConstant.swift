@@ -3,7 +3,8 @@ import Foundation
 
 /// A constant made ready for fast comparison, once, at compile time: its string folded for the
 /// comparison's modifiers, its numeric and instant readings, its regular expression.
-struct PreparedConstant: @unchecked Sendable {
+/// A class, so evaluation passes one reference around instead of copying its fields; immutable.
+final class PreparedConstant: @unchecked Sendable {
     enum Kind: Sendable {
         case null
         case bool(Bool)
@@ -76,10 +77,10 @@ struct PreparedConstant: @unchecked Sendable {
     }
 
     /// A runtime value from a key path on the right side, prepared on the fly (dynamic reading).
-    init?(runtime value: Value, op: FilterComparison.Operator, options: FilterComparison.Options, timeZone: TimeZone) {
-        guard let prepared = try? PreparedConstant(value, op: op, options: options, reading: .dynamic, timeZone: timeZone, range: nil)
-        else { return nil }
-        self = prepared
+    static func runtime(
+        _ value: Value, op: FilterComparison.Operator, options: FilterComparison.Options, timeZone: TimeZone
+    ) -> PreparedConstant? {
+        try? PreparedConstant(value, op: op, options: options, reading: .dynamic, timeZone: timeZone, range: nil)
     }
 
     /// The number that text spells (`4`, `-2.5`, `1e3`), refusing `nan`, `inf` and other words
