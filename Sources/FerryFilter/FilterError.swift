@@ -52,7 +52,7 @@ public struct FilterError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The error as a usage diagnostic: `filter:1:COL: error: MESSAGE [usage]`.
-    /// - Parameter source: the name given as the diagnostic's file (`--where` by default).
+    /// - Parameter file: the name given as the diagnostic's file (`--where` by default).
     public func diagnostic(file: String = "--where") -> Diagnostic {
         .error(.usage, message, at: SourceLocation(file: file, line: 1, column: column))
     }
