@@ -60,8 +60,7 @@ struct FilterChecker {
                 }
                 current = .number
             case .sum, .average, .minimum, .maximum:
-                guard case .list(let item) = current, item == .number || item.isDate && component != .sum && component != .average
-                else {
+                guard case .list(let item) = current, item == .number else {
                     throw FilterError(
                         "\(component) needs a list of numbers; '\(path.prefixDescription(index))' is \(current)", at: range)
                 }

@@ -156,3 +156,45 @@ import Testing
         #expect(RecordFilter(filter).matches(["caption": "a dog"], collection: "profiles") == true)
     }
 }
+
+@Suite struct SchemaEvaluationTests {
+    private let schema = FilterSchema(collections: [
+        "members": ["id": .string, "birthDate": .day, "species": .enumeration(["bird", "cat", "dog"]), "scores": .list(of: .number)],
+    ])
+    private let members: [Value] = [
+        ["id": "m1", "birthDate": "2020-02-29", "species": "cat", "scores": [1, 2, 3]],
+        ["id": "m2", "birthDate": "2024-01-01", "species": "dog", "scores": []],
+        ["id": "m3", "species": "bird", "scores": [5]],
+    ]
+
+    private func selected(_ source: String) throws -> [String] {
+        let filter = try CompiledFilter(source, schema: schema)
+        return members.filter { filter.evaluate($0, collection: "members") }.compactMap { $0.objectValue?["id"]?.stringValue }
+    }
+
+    @Test func typedComparisons() throws {
+        #expect(try selected("birthDate < \"2021-01-01\"") == ["m1"])
+        #expect(try selected("\"2021-01-01\" < birthDate") == ["m2"])
+        #expect(try selected("birthDate == nil") == ["m3"])
+        #expect(try selected("species IN {'cat', 'bird'}") == ["m1", "m3"])
+        #expect(try selected("species ==[c] 'DOG'") == ["m2"])
+        #expect(try selected("ANY scores BETWEEN {2, 5}") == ["m1", "m3"])
+        #expect(try selected("scores CONTAINS 5") == ["m3"])
+        #expect(try selected("scores.@sum >= 5") == ["m1", "m3"])
+        #expect(try selected("scores.@avg == 2") == ["m1"])
+        #expect(try selected("scores.@min == 1 OR scores.@max == 5") == ["m1", "m3"])
+        #expect(try selected("members: scores.@count == 0") == ["m2"])
+    }
+
+    @Test func typedRefusals() throws {
+        #expect(throws: FilterError("@avg needs a list of numbers; 'id' is a string", column: 4, length: 4)) {
+            try CompiledFilter("id.@avg > 1", schema: schema)
+        }
+        #expect(throws: FilterError("unknown value 'cta' of 'species'; did you mean 'cat'? values: cat, dog, bird", column: 12, length: 5)) {
+            try CompiledFilter("species == 'cta'", schema: schema)
+        }
+        #expect(throws: FilterError("'scores items' is a number; compare it with a number, not a string", column: 17, length: 3)) {
+            try CompiledFilter("scores CONTAINS 'x'", schema: schema)
+        }
+    }
+}
