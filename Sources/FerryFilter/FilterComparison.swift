@@ -16,17 +16,25 @@ public struct FilterComparison: Codable, Sendable, Hashable, CustomStringConvert
 
     /// The comparison operators.
     public enum Operator: String, Codable, Sendable, Hashable {
+        /// `==` (also `=`).
         case equal = "=="
+        /// `!=` (also `<>`).
         case notEqual = "!="
+        /// `<`.
         case less = "<"
+        /// `<=` (also `=<`).
         case lessOrEqual = "<="
+        /// `>`.
         case greater = ">"
+        /// `>=` (also `=>`).
         case greaterOrEqual = ">="
         /// `BETWEEN {low, high}`: both ends included.
         case between = "BETWEEN"
         /// `IN {a, b}`, `IN listKeyPath`, `IN "text"` (substring).
         case `in` = "IN"
+        /// String prefix.
         case beginsWith = "BEGINSWITH"
+        /// String suffix.
         case endsWith = "ENDSWITH"
         /// Substring of a string, or item of a list.
         case contains = "CONTAINS"
@@ -65,7 +73,9 @@ public struct FilterComparison: Codable, Sendable, Hashable, CustomStringConvert
 
     /// The `[c]`, `[d]`, `[cd]` modifiers of string comparisons.
     public struct Options: OptionSet, Codable, Sendable, Hashable {
+        /// The bits: 1 for `c`, 2 for `d`.
         public var rawValue: Int
+        /// Creates options from their bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// `c`: case-insensitive.
         public static let caseInsensitive = Options(rawValue: 1)
@@ -79,14 +89,19 @@ public struct FilterComparison: Codable, Sendable, Hashable, CustomStringConvert
         }
     }
 
+    /// `ANY`, `ALL` or `NONE` before the left side; nil for a plain comparison.
     public var quantifier: Quantifier?
     /// The range of the quantifier keyword, when there is one.
     public var quantifierRange: FilterSourceRange?
+    /// The left side: usually a key path.
     public var left: FilterExpression
+    /// The operator.
     public var op: Operator
     /// The range of the operator token (without its modifiers).
     public var operatorRange: FilterSourceRange?
+    /// The `[c]`/`[d]` modifiers.
     public var options: Options
+    /// The right side: usually a constant or an aggregate.
     public var right: FilterExpression
 
     /// Creates a comparison.

@@ -1,9 +1,11 @@
 /// The type of a field as the filter checker sees it (built by the pipeline from the domain
 /// schemas of SCHEMAS.md).
 public indirect enum FilterFieldType: Codable, Sendable, Hashable, CustomStringConvertible {
+    /// Text.
     case string
     /// Any number (integers and doubles alike).
     case number
+    /// `true` or `false`.
     case bool
     /// An RFC 3339 instant (`createdAt`).
     case instant

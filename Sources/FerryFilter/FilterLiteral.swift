@@ -4,10 +4,13 @@ import FerryCore
 ///
 /// Numbers keep their source text exactly (`4`, `4.50`, `-1e3`), as `Value.number` does.
 public enum FilterLiteral: Codable, Sendable, Hashable, CustomStringConvertible {
+    /// `NIL` or `NULL`.
     case null
+    /// `TRUE`/`YES` or `FALSE`/`NO`.
     case bool(Bool)
     /// A number's source text.
     case number(String)
+    /// A string, escapes resolved.
     case string(String)
 
     /// The literal as a `Value` (numbers as `.number(text)`).

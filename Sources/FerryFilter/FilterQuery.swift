@@ -7,6 +7,7 @@ public struct FilterQuery: Codable, Sendable, Hashable, CustomStringConvertible 
     public var collection: String?
     /// Where the prefix stands, for errors about it.
     public var collectionRange: FilterSourceRange?
+    /// The expression after the prefix.
     public var expression: FilterExpression
 
     /// Creates a query from its parts.
