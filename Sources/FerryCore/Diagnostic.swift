@@ -21,12 +21,19 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, and where it helps, what to do about it. No position in it: that is `location`.
     public var message: String
     public var location: SourceLocation
+    /// Lines of the input that show where the problem is, with a caret line under it (a filter
+    /// expression: `ratng > 4` then `^~~~~`); printed below the diagnostic line.
+    public var excerpt: String?
 
-    public init(_ severity: Severity, _ code: Code, _ message: String, at location: SourceLocation = SourceLocation()) {
+    public init(
+        _ severity: Severity, _ code: Code, _ message: String, at location: SourceLocation = SourceLocation(),
+        excerpt: String? = nil
+    ) {
         self.severity = severity
         self.code = code
         self.message = message
         self.location = location
+        self.excerpt = excerpt
     }
 
     /// An error diagnostic.
@@ -47,9 +54,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The exit status this diagnostic asks for: 0 for warnings and notes, else the code's status.
     public var exitStatus: ExitStatus { severity == .error ? code.exitStatus : .success }
 
-    /// The compiler-style line: `notes.json:14:7: error: rating 7 is out of range 0...5 [out-of-range]`.
+    /// The compiler-style line: `notes.json:14:7: error: rating 7 is out of range 0...5 [out-of-range]`,
+    /// followed by the excerpt's lines, indented, when there is one.
     public var description: String {
         let prefix = location.description
-        return (prefix.isEmpty ? "ferry" : prefix) + ": \(severity.rawValue): \(message) [\(code.rawValue)]"
+        let line = (prefix.isEmpty ? "ferry" : prefix) + ": \(severity.rawValue): \(message) [\(code.rawValue)]"
+        guard let excerpt else { return line }
+        return line + excerpt.split(separator: "\n", omittingEmptySubsequences: false).map { "\n    " + $0 }.joined()
     }
 }

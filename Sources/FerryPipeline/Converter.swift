@@ -51,11 +51,11 @@ public struct Converter: Sendable {
         let mapping = try request.mapping.map(FieldMapping.load)
         let first = try source.next()
         let plan = try DatasetPlan.make(request: request, source: source, first: first, mapping: mapping, log: log)
-        let filter = try FilterStage.make(request: request, plan: plan)
-        let applier = mapping.map { MappingApplier(mapping: $0, log: log) }
         result.domain = plan.processor.map { _ in plan.domain } ?? nil
         result.sourceVersion = plan.sourceVersion
         result.targetVersion = plan.targetVersion
+        let filter = try FilterStage.make(request: request, plan: plan)
+        let applier = mapping.map { MappingApplier(mapping: $0, log: log) }
 
         var router: OutputRouter?
         if request.action == .convert {
@@ -83,9 +83,11 @@ public struct Converter: Sendable {
             plan.processor?.finish()
             result.collections = counts.counts
             if log.hasErrors && request.processing.mode != .lenient {
-                router?.discard()
-                log.report(.note(.assumption, "nothing was written because of the errors above; --lenient writes the valid records",
-                                 at: SourceLocation(file: input)))
+                if let router {
+                    router.discard()
+                    log.report(.note(.assumption, "nothing was written because of the errors above; --lenient writes the valid records",
+                                     at: SourceLocation(file: input)))
+                }
                 return
             }
             try router?.ensureOpened(collection: nil)

@@ -36,7 +36,7 @@ public enum MigrationStage: Sendable {
 
 /// A migration plan of one domain, as SwiftData's `SchemaMigrationPlan`: its schemas oldest
 /// first and the stages between them.
-public protocol SchemaMigrationPlan {
+public protocol SchemaMigrationPlan: Sendable {
     /// The versioned schemas, oldest first.
     static var schemas: [any VersionedSchema.Type] { get }
     /// The stages, in order.

@@ -22,7 +22,7 @@ public enum Schema {
 
 /// One version of a domain's schema, as SwiftData's `VersionedSchema`: its version and its model
 /// types (one per collection, in canonical order).
-public protocol VersionedSchema {
+public protocol VersionedSchema: Sendable {
     /// The version (`Schema.Version(2, 0, 0)`); `major` is SCHEMAS.md's schema version.
     static var versionIdentifier: Schema.Version { get }
     /// The record types of the collections, in canonical order.
