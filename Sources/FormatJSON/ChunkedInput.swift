@@ -51,7 +51,7 @@ final class ChunkedInput {
             shift = keepFrom
             end = kept
             pos -= shift
-            cursorOffset -= shift
+            if tracksPositions { cursorOffset -= shift }
         }
         if buffer.count - end < chunkSize / 2 + 1 {
             let grown = max(buffer.count * 2, end + chunkSize)
@@ -117,74 +117,11 @@ final class ChunkedInput {
         cursorOffset = offset
     }
 
-    /// How a value's extent was found.
+    /// A stretch of the buffer found by `nextLine`.
     struct Extent {
         var range: Range<Int>
-        /// True when the value was cut at the size limit before it ended.
+        /// True when the line was longer than the limit (and skipped).
         var truncated: Bool
-    }
-
-    /// Finds the bytes of the value starting at `pos` (not whitespace, not the end): a string to
-    /// its closing quote, a container to its matching bracket, a bare scalar to the next
-    /// delimiter. Only brackets and quotes are looked at; the parser checks everything else. A raw
-    /// control character inside a string ends the scan (the parser then reports it), so a stray
-    /// quote does not swallow the rest of a multi-line file. Reads more as needed; the value is
-    /// cut at `limit` bytes (`truncated`) or at the end of the input.
-    func scanValue(limit: Int) throws -> Extent {
-        var start = pos
-        var i = pos
-        let first = buffer[pos]
-        enum Mode { case container, string, scalar }
-        let mode: Mode =
-            first == JSONSyntax.openBrace || first == JSONSyntax.openBracket
-            ? .container : first == JSONSyntax.quote ? .string : .scalar
-        var depth = 0
-        var inString = mode == .string
-        var escaped = false
-        if mode == .string { i += 1 }
-        while true {
-            let found: Int? = buffer.withUnsafeBufferPointer { p in
-                switch mode {
-                case .scalar:
-                    while i < end {
-                        if JSONSyntax.endsScalar(p[i]) { return i }
-                        i += 1
-                    }
-                    return nil
-                case .string, .container:
-                    while i < end {
-                        let b = p[i]
-                        if inString {
-                            if escaped {
-                                escaped = false
-                            } else if b == JSONSyntax.backslash {
-                                escaped = true
-                            } else if b == JSONSyntax.quote {
-                                inString = false
-                                if mode == .string { return i + 1 }
-                            } else if b < 0x20 {
-                                return i + 1
-                            }
-                        } else if b == JSONSyntax.quote {
-                            inString = true
-                        } else if b == JSONSyntax.openBrace || b == JSONSyntax.openBracket {
-                            depth += 1
-                        } else if b == JSONSyntax.closeBrace || b == JSONSyntax.closeBracket {
-                            depth -= 1
-                            if depth == 0 { return i + 1 }
-                        }
-                        i += 1
-                    }
-                    return nil
-                }
-            }
-            if let found { return Extent(range: start..<found, truncated: false) }
-            if end - start > limit { return Extent(range: start..<end, truncated: true) }
-            let (shift, added) = try fill(keeping: start)
-            start -= shift
-            i -= shift
-            if !added { return Extent(range: start..<end, truncated: false) }
-        }
     }
 
     /// Finds the next line from `pos`: its bytes without the LF (and without a CR before it), and

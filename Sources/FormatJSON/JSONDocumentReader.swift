@@ -253,24 +253,42 @@ public final class JSONDocumentReader: RecordReader {
 
     // MARK: - Values
 
+    /// Parses the value at the current position with `body`, reading more input and parsing again
+    /// while the parser runs into the end of the buffer (so a record is held whole, once).
+    /// - Returns: the result, the value's byte range in the buffer and the position of its start.
+    private func parseInPlace<T>(depth: Int, _ body: (inout JSONParser) throws -> T) throws
+        -> (result: T, range: Range<Int>, start: TextPosition)
+    {
+        let start = input.position(at: input.pos)
+        while true {
+            let from = input.pos
+            do {
+                let (result, end) = try input.withBytes { p in
+                    var parser = JSONParser(
+                        bytes: p, range: from..<input.end, basePosition: start, location: options.inputLocation,
+                        maximumDepth: options.maximumDepth, initialDepth: depth, isFinal: input.isExhausted)
+                    let result = try body(&parser)
+                    return (result, parser.index)
+                }
+                return (result, from..<end, start)
+            } catch is JSONNeedsMoreInput {
+                let held = input.end - from
+                if held >= maximumRecordSize {
+                    var location = options.inputLocation
+                    location.position = start
+                    throw FerryError(
+                        .tooLarge, "a single value larger than \(maximumRecordSize) bytes (the documented limit)",
+                        at: location)
+                }
+                // Ask for twice as much each time, so a long value is parsed O(1) times on average.
+                try input.require(min(max(held * 2, held + 4096), maximumRecordSize))
+            }
+        }
+    }
+
     /// Reads the value at the current position as a record.
     private func readRecord(collection: String?, documentID: String?, index: Int, depth: Int) throws -> Record {
-        let extent = try input.scanValue(limit: maximumRecordSize)
-        let range = extent.range
-        let start = input.position(at: range.lowerBound)
-        // The parser may look past the scanned extent (at the delimiter after a bare scalar) so
-        // that its messages match those of a whole-document parse.
-        let value = try input.withBytes { p in
-            var parser = JSONParser(
-                bytes: p, range: range.lowerBound..<input.end, basePosition: start, location: options.inputLocation,
-                maximumDepth: options.maximumDepth, initialDepth: depth, truncated: extent.truncated,
-                sizeLimit: maximumRecordSize)
-            let value = try parser.parseValue()
-            if parser.index != range.upperBound {
-                throw parser.unexpectedError("unexpected data after a value", at: parser.index)
-            }
-            return value
-        }
+        let (value, range, start) = try parseInPlace(depth: depth) { try $0.parseValue() }
         let locator = JSONFieldLocator(bytes: input.copy(range), start: start)
         input.pos = range.upperBound
         let location = SourceLocation(
@@ -281,16 +299,7 @@ public final class JSONDocumentReader: RecordReader {
 
     /// Reads `"key"`, the colon and the whitespace after it.
     private func readKey(depth: Int) throws -> String {
-        let extent = try input.scanValue(limit: maximumRecordSize)
-        let range = extent.range
-        let start = input.position(at: range.lowerBound)
-        let key = try input.withBytes { p -> String in
-            var parser = JSONParser(
-                bytes: p, range: range, basePosition: start, location: options.inputLocation,
-                maximumDepth: options.maximumDepth, initialDepth: depth, truncated: extent.truncated,
-                sizeLimit: maximumRecordSize)
-            return try parser.parseString()
-        }
+        let (key, range, _) = try parseInPlace(depth: depth) { try $0.parseString() }
         input.pos = range.upperBound
         try input.skipWhitespace()
         guard let byte = try input.peek() else { throw unexpectedEnd("expected ':' after object key") }
@@ -325,7 +334,7 @@ public final class JSONDocumentReader: RecordReader {
     }
 
     /// An error for the byte at the current position, described by a one-byte parse.
-    private func unexpected(_ expectation: String) -> FerryError {
+    private func unexpected(_ expectation: String) -> any Error {
         // A whole UTF-8 sequence is needed to tell a misplaced character from invalid bytes.
         try? input.require(4)
         let offset = input.pos

@@ -46,13 +46,22 @@ public final class JSONDocumentWriter: RecordWriter {
     private var finished = false
 
     private static let flushThreshold = 64 * 1024
-    private static let spoolSegmentSize = 64 * 1024
-    private static let spoolMemoryBudget = 8 * 1024 * 1024
+    /// A spooled collection's encoded records move to the temporary file in pieces of this size...
+    private let spoolSegmentSize: Int
+    /// ...and all of them do when together they hold more than this.
+    private let spoolMemoryBudget: Int
 
     /// - Parameters:
     ///   - sink: where the document goes.
     ///   - options: `header`, `collections` and `pretty`.
-    public init(sink: any ByteSink, options: WriteOptions = WriteOptions()) {
+    public convenience init(sink: any ByteSink, options: WriteOptions = WriteOptions()) {
+        self.init(sink: sink, options: options, spoolSegmentSize: 64 * 1024, spoolMemoryBudget: 8 * 1024 * 1024)
+    }
+
+    /// Tests use small spool sizes to exercise the temporary file.
+    init(sink: any ByteSink, options: WriteOptions, spoolSegmentSize: Int, spoolMemoryBudget: Int) {
+        self.spoolSegmentSize = spoolSegmentSize
+        self.spoolMemoryBudget = spoolMemoryBudget
         self.sink = sink
         self.options = options
         self.out = JSONSerializer(pretty: options.pretty)
@@ -214,10 +223,10 @@ public final class JSONDocumentWriter: RecordWriter {
         spool.pending.append(contentsOf: scratch.bytes)
         spool.count += 1
         pendingTotal += scratch.bytes.count
-        if spool.pending.count >= Self.spoolSegmentSize {
+        if spool.pending.count >= spoolSegmentSize {
             try park(&spool)
         }
-        if pendingTotal > Self.spoolMemoryBudget {
+        if pendingTotal > spoolMemoryBudget {
             try parkAll(except: collection)
         }
     }

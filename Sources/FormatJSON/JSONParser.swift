@@ -24,10 +24,10 @@ struct JSONParser {
     private let location: SourceLocation
     private let maximumDepth: Int
     private let initialDepth: Int
-    /// True when `bytes` was cut short on purpose (a record past the size limit): running out of
-    /// bytes is then `too-large`, not a syntax error.
-    private let truncated: Bool
-    private let sizeLimit: Int
+    /// False when more input may follow `end` (a streaming reader's buffer): reaching the end
+    /// then throws `JSONNeedsMoreInput` instead of a syntax error, and the caller reads more and
+    /// parses again.
+    private let isFinal: Bool
     /// Unescaped string bytes, reused across strings.
     private var scratch: [UInt8] = []
 
@@ -43,9 +43,10 @@ struct JSONParser {
     ///   - basePosition: the line and column of `bytes[range.lowerBound]`.
     ///   - location: file and member for errors (line and column are filled in).
     ///   - initialDepth: containers already open around this value (a record inside an envelope).
+    ///   - isFinal: false when more bytes may follow `range`.
     init(
         bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, basePosition: TextPosition = TextPosition(line: 1, column: 1),
-        location: SourceLocation, maximumDepth: Int, initialDepth: Int = 0, truncated: Bool = false, sizeLimit: Int = 0
+        location: SourceLocation, maximumDepth: Int, initialDepth: Int = 0, isFinal: Bool = true
     ) {
         self.bytes = bytes
         self.index = range.lowerBound
@@ -55,8 +56,7 @@ struct JSONParser {
         self.location = location
         self.maximumDepth = maximumDepth
         self.initialDepth = initialDepth
-        self.truncated = truncated
-        self.sizeLimit = sizeLimit
+        self.isFinal = isFinal
     }
 
     // MARK: - Errors
@@ -72,17 +72,16 @@ struct JSONParser {
         return FerryError(code, message, at: at)
     }
 
-    private func unexpectedEnd(_ expectation: String) -> FerryError {
-        if truncated {
-            return error(.tooLarge, "a single value larger than \(sizeLimit) bytes (the documented limit)", at: baseOffset)
-        }
+    private func unexpectedEnd(_ expectation: String) -> any Error {
+        if !isFinal { return JSONNeedsMoreInput() }
         return error(.malformedJSON, "unexpected end of input, \(expectation)", at: end)
     }
 
     /// An error for the byte at `offset`, which the grammar does not allow there.
-    func unexpectedError(_ expectation: String, at offset: Int) -> FerryError {
+    func unexpectedError(_ expectation: String, at offset: Int) -> any Error {
         guard offset < end else { return unexpectedEnd(expectation) }
         let byte = bytes[offset]
+        if byte >= 0x80, !isFinal, offset + 4 > end { return JSONNeedsMoreInput() }
         if byte >= 0x80, JSONSyntax.firstInvalidUTF8(in: bytes, offset..<min(offset + 4, end)) == offset {
             return error(.invalidEncoding, "invalid UTF-8 byte 0x\(hex(byte, width: 2))", at: offset)
         }
@@ -253,6 +252,7 @@ struct JSONParser {
         let text = UnsafeBufferPointer(start: literal.utf8Start, count: count)
         var i = 0
         while i < count {
+            if start + i >= end, !isFinal { throw JSONNeedsMoreInput() }
             guard start + i < end, bytes[start + i] == text[i] else {
                 throw error(.malformedJSON, "invalid literal: expected true, false or null", at: start)
             }
@@ -292,6 +292,8 @@ struct JSONParser {
             guard JSONSyntax.isDigit(bytes[index]) else { throw unexpectedError("expected a digit in the exponent", at: index) }
             while index < end, JSONSyntax.isDigit(bytes[index]) { index += 1 }
         }
+        // A number running into the end of a buffer may go on in the next bytes.
+        if index == end, !isFinal { throw JSONNeedsMoreInput() }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
@@ -307,21 +309,38 @@ struct JSONParser {
         let open = index
         index += 1
         let start = index
-        while index < end, !Self.isSpecialInString(bytes[index]) { index += 1 }
+        var high: UInt8 = 0
+        if let base = bytes.baseAddress {
+            // Eight bytes at a time while none is a quote, a backslash or a control character.
+            var wide: UInt64 = 0
+            while index + 8 <= end {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if JSONSyntax.hasStringSpecial(word) { break }
+                wide |= word
+                index += 8
+            }
+            if wide & JSONSyntax.highBits != 0 { high = 0x80 }
+        }
+        while index < end {
+            let byte = bytes[index]
+            if Self.isSpecialInString(byte) { break }
+            high |= byte
+            index += 1
+        }
         if index < end, bytes[index] == JSONSyntax.quote {
             // Fast path: no escapes, the text is the bytes themselves.
-            let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            let range = start..<index
             index += 1
-            guard let text = String(validating: run, as: UTF8.self) else {
-                throw invalidUTF8(in: start..<(index - 1))
+            if high >= 0x80, JSONSyntax.firstInvalidUTF8(in: bytes, range) != nil {
+                throw invalidUTF8(in: range)
             }
-            return text
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while true {
             guard index < end else {
-                if truncated { throw unexpectedEnd("") }
+                if !isFinal { throw JSONNeedsMoreInput() }
                 throw error(.malformedJSON, "unterminated string", at: open)
             }
             let byte = bytes[index]
@@ -341,10 +360,10 @@ struct JSONParser {
             while index < end, !Self.isSpecialInString(bytes[index]) { index += 1 }
             scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
         }
-        guard let text = String(validating: scratch, as: UTF8.self) else {
+        if JSONSyntax.firstInvalidUTF8(in: bytes, start..<(index - 1)) != nil {
             throw invalidUTF8(in: start..<(index - 1))
         }
-        return text
+        return String(decoding: scratch, as: UTF8.self)
     }
 
     private func invalidUTF8(in range: Range<Int>) -> FerryError {
@@ -353,8 +372,11 @@ struct JSONParser {
     }
 
     /// Four hexadecimal digits at `offset`, or nil.
-    private func hex4(at offset: Int) -> UInt32? {
-        guard offset + 4 <= end else { return nil }
+    private func hex4(at offset: Int) throws -> UInt32? {
+        guard offset + 4 <= end else {
+            if !isFinal { throw JSONNeedsMoreInput() }
+            return nil
+        }
         var result: UInt32 = 0
         for i in offset..<(offset + 4) {
             let b = bytes[i]
@@ -373,7 +395,7 @@ struct JSONParser {
     /// Appends the unescaped form of the escape at `index` (a backslash) to `scratch`.
     private mutating func parseEscape(open: Int) throws {
         guard index + 1 < end else {
-            if truncated { throw unexpectedEnd("") }
+            if !isFinal { throw JSONNeedsMoreInput() }
             throw error(.malformedJSON, "unterminated string", at: open)
         }
         let escape = bytes[index + 1]
@@ -399,7 +421,7 @@ struct JSONParser {
 
     /// `\uXXXX`, combining a high and a low surrogate escape into one scalar.
     private mutating func parseUnicodeEscape() throws {
-        guard let code = hex4(at: index + 2) else {
+        guard let code = try hex4(at: index + 2) else {
             throw error(.malformedJSON, "invalid \\u escape: expected four hexadecimal digits", at: index)
         }
         var scalarValue = code
@@ -407,8 +429,11 @@ struct JSONParser {
         if code >= 0xD800 && code <= 0xDBFF {
             let next = index + 6
             var low: UInt32?
+            if next + 2 > end, !isFinal, next >= end || bytes[next] == JSONSyntax.backslash {
+                throw JSONNeedsMoreInput()
+            }
             if next + 1 < end, bytes[next] == JSONSyntax.backslash, bytes[next + 1] == UInt8(ascii: "u") {
-                guard let second = hex4(at: next + 2) else {
+                guard let second = try hex4(at: next + 2) else {
                     throw error(.malformedJSON, "invalid \\u escape: expected four hexadecimal digits", at: next)
                 }
                 low = second
@@ -449,6 +474,10 @@ struct JSONParser {
         }
     }
 }
+
+/// Thrown by a parser that is not final when it reaches the end of its bytes: the caller reads
+/// more input and parses the value again from its start.
+struct JSONNeedsMoreInput: Error {}
 
 extension String {
     /// The text without the single quotes `describe(at:)` puts around a character.

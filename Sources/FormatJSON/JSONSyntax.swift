@@ -39,6 +39,24 @@ enum JSONSyntax {
             || byte == openBracket || byte == openBrace || byte == quote
     }
 
+    // MARK: - Eight bytes at a time (little-endian words; the lowest flagged byte is exact)
+
+    static let lowBits: UInt64 = 0x0101_0101_0101_0101
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// High bit set in each byte of `word` that is zero (exact for the lowest such byte).
+    @inline(__always)
+    static func zeroBytes(_ word: UInt64) -> UInt64 { (word &- lowBits) & ~word & highBits }
+
+    /// True when a byte of `word` is `"`, `\` or below 0x20.
+    @inline(__always)
+    static func hasStringSpecial(_ word: UInt64) -> Bool {
+        let quotes = zeroBytes(word ^ (lowBits &* UInt64(quote)))
+        let backslashes = zeroBytes(word ^ (lowBits &* UInt64(backslash)))
+        let controls = (word &- lowBits &* 0x20) & ~word & highBits
+        return quotes | backslashes | controls != 0
+    }
+
     /// The position of `bytes[offset]`, counting from `bytes[baseOffset]` at `base`. Lines end at
     /// LF; columns count Unicode scalars, so UTF-8 continuation bytes (`10xxxxxx`) do not count.
     static func position(
@@ -48,8 +66,20 @@ enum JSONSyntax {
         var column = base.column
         var i = baseOffset
         let stop = min(offset, bytes.count)
+        guard let pointer = bytes.baseAddress else { return base }
+        let newlines = lowBits &* UInt64(newline)
         while i < stop {
-            let byte = bytes[i]
+            if i + 8 <= stop {
+                let word = UnsafeRawPointer(pointer + i).loadUnaligned(as: UInt64.self)
+                if zeroBytes(word ^ newlines) == 0 {
+                    // Continuation bytes have bit 7 set and bit 6 clear.
+                    let continuations = word & ~(word << 1) & highBits
+                    column += 8 - continuations.nonzeroBitCount
+                    i += 8
+                    continue
+                }
+            }
+            let byte = pointer[i]
             if byte == newline {
                 line += 1
                 column = 1

@@ -129,7 +129,7 @@ import Testing
             (#"{"a" 1}"#, 1, 6, "expected ':' after object key, found '1'"),
             ("{\"a\": [1, 2", 1, 12, "unexpected end of input, expected ',' or ']' after array element"),
             ("", 1, 1, "empty input: expected a JSON value"),
-            ("[12a]", 1, 4, "unexpected data after a value, found 'a'"),
+            ("[12a]", 1, 4, "expected ',' or ']' after array element, found 'a'"),
             ("[\"日本\", tru]", 1, 8, "invalid literal: expected true, false or null"),
         ]
         for (text, line, column, message) in cases {

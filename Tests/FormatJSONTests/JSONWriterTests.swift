@@ -107,6 +107,24 @@ import Testing
         #expect(value.objectValue?["other100"]?.arrayValue?.count == 10)
     }
 
+    @Test func smallSpoolPiecesGiveTheSameBytes() throws {
+        // Many collections, interleaved, with tiny spool pieces and budget: every record goes
+        // through the temporary file in its own piece, and parking-all runs often.
+        var records: [Record] = []
+        for i in 0..<500 {
+            records.append(Self.record("c\(i % 7)", ["i": .integer(Int64(i)), "s": .string("é\(i)")]))
+        }
+        let options = WriteOptions(header: Self.header, collections: ["c3", "c1"])
+        let plain = try writeDocument(records, options: options)
+        let sink = MemorySink()
+        let writer = JSONDocumentWriter(sink: sink, options: options, spoolSegmentSize: 1, spoolMemoryBudget: 100)
+        for record in records { try writer.write(record) }
+        try writer.finish()
+        #expect(sink.text == plain)
+        let keys = try #require(try JSONText.parse(sink.bytes).objectValue).keys
+        #expect(keys == ["domain", "schemaVersion", "c3", "c1", "c0", "c2", "c4", "c5", "c6"])
+    }
+
     @Test func documentShapes() throws {
         // No domain and no collections: a top-level array.
         let array = try writeDocument(
