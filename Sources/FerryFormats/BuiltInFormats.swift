@@ -1,4 +1,5 @@
 import FerryCore
+import FormatBundle
 import FormatCSV
 import FormatJSON
 import FormatXML
@@ -10,6 +11,7 @@ extension FormatRegistry {
         JSONFormat.descriptor,
         JSONLinesFormat.descriptor,
         XMLFormat.descriptor,
+        BundleFormat.descriptor,
     ])
 }
 

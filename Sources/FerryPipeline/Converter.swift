@@ -1,5 +1,6 @@
 import FerryCore
 import FerrySchemas
+import FormatBundle
 import Foundation
 
 /// Runs conversions, migrations and validations of whole inputs: reader -> domain processor ->
@@ -48,6 +49,10 @@ public struct Converter: Sendable {
         readOptions.fileName = input
         let source = try DatasetSource(path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log)
         result.format = source.formatName
+        var request = request
+        if source.bundle != nil {
+            request.processing.media = ListedMediaCatalog(paths: source.media.keys.sorted())
+        }
         let mapping = try request.mapping.map(FieldMapping.load)
         let first = try source.next()
         let plan = try DatasetPlan.make(request: request, source: source, first: first, mapping: mapping, log: log)
@@ -56,6 +61,9 @@ public struct Converter: Sendable {
         result.targetVersion = plan.targetVersion
         let filter = try FilterStage.make(request: request, plan: plan)
         let applier = mapping.map { MappingApplier(mapping: $0, log: log) }
+        let inliner = Self.inliner(for: source, plan: plan)
+        var references = MediaReferences(media: source.media)
+        var rawCounts: [String: Int] = [:]
 
         var router: OutputRouter?
         if request.action == .convert {
@@ -65,6 +73,7 @@ public struct Converter: Sendable {
         func emit(_ records: [Record]) throws {
             for record in records where filter?.keepsAfterMigration(record) ?? true {
                 counts.add(record.collection)
+                references.collect(record.value)
                 try router?.write(record)
             }
         }
@@ -76,11 +85,17 @@ public struct Converter: Sendable {
             for record in applier?.constantRecords() ?? [] { try process(record) }
             var next = first
             while let record = next {
-                try process(applier?.apply(record) ?? record)
+                rawCounts[record.collection ?? "", default: 0] += 1
+                let read = try inliner?.inline(record) ?? record
+                try process(applier?.apply(read) ?? read)
                 next = try source.next()
             }
             applier?.finish()
             plan.processor?.finish()
+            let referenced = references.referenced.union(inliner?.referenced ?? [])
+            if let bundle = source.bundle {
+                bundle.verify(referencedMedia: Set(referenced.compactMap { source.media[$0] }), recordCounts: rawCounts, log: log)
+            }
             result.collections = counts.counts
             if log.hasErrors && request.processing.mode != .lenient {
                 if let router {
@@ -91,7 +106,7 @@ public struct Converter: Sendable {
                 return
             }
             try router?.ensureOpened(collection: nil)
-            try router?.commit()
+            try router?.commit(media: source.bundle.map { ($0, source.media, filter == nil ? nil : referenced) })
             result.output = router.map { r in r.paths.isEmpty ? "-" : r.paths.joined(separator: ", ") }
         } catch {
             router?.discard()
@@ -104,16 +119,27 @@ public struct Converter: Sendable {
         request: ConversionRequest, target: OutputTarget, input: String, source: DatasetSource, plan: DatasetPlan
     ) throws -> OutputRouter {
         let formatName = request.outputFormat ?? target.formatName(registry: registry) ?? source.formatName
-        guard let format = registry.format(named: formatName), format.writer != nil else {
+        guard let format = registry.format(named: formatName), format.writer != nil || format.isContainer else {
             throw FerryError(.unknownFormat, "unknown output format '\(formatName)'; `ferry formats` lists them")
         }
         var options = request.write
         options.header = plan.outputHeader
         options.collections = plan.collections
         options.recordTypeNames = plan.recordTypeNames
-        let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-        return OutputRouter(target: target, format: format, options: options, stem: input == "-" ? "stdin" : stem,
-                            ownFolder: request.inputs.count > 1)
+        var stem = URL(fileURLWithPath: Compression.forPath(input).innerPath).deletingPathExtension().lastPathComponent
+        if stem.hasSuffix(".tar") { stem.removeLast(4) }
+        if input == "-" { stem = "stdin" }
+        let schema = plan.domain.flatMap { domain in plan.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
+        return OutputRouter(target: target, format: format, options: options, stem: stem,
+                            ownFolder: request.inputs.count > 1, registry: registry, schema: schema, dataFormat: request.dataFormat)
+    }
+
+    /// For a bundle holding records with external storage, the inliner that puts their media back.
+    private static func inliner(for source: DatasetSource, plan: DatasetPlan) -> MediaInliner? {
+        guard let bundle = source.bundle, let domain = plan.domain, let version = plan.sourceVersion,
+              let schema = DatasetSchema.schema(for: domain, version: version)
+        else { return nil }
+        return MediaInliner(schema: schema, media: source.media) { member in try bundle.open(member) }
     }
 
     /// The diagnostic for an error thrown while converting.

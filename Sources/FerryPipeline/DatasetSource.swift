@@ -1,4 +1,5 @@
 import FerryCore
+import FormatBundle
 import Foundation
 
 /// One input as a stream of records: a file, standard input, or a folder whose files each hold a
@@ -10,6 +11,11 @@ final class DatasetSource {
     let formatName: String
     /// Collections known before reading: the file stems of a folder input.
     let declaredCollections: [String]
+    /// The bundle being read, when the input is one (a tar, a bundle folder, an app Documents folder).
+    let bundle: BundleReader?
+    /// The bundle's media files: dataset-root paths as records name them (`media/Stories/s1/m1.jpg`)
+    /// mapped to the bundle's member paths (`Stories/s1/m1.jpg` in a Documents folder).
+    let media: [String: String]
 
     private var parts: [Part]
     private var current: (any RecordReader)?
@@ -49,6 +55,19 @@ final class DatasetSource {
         if path != "-" && !exists {
             throw FerryError(.unreadableInput, "no such file or folder", at: SourceLocation(file: path))
         }
+        let bundleFormat = registry.formats.first { $0.isContainer }
+        if Self.isBundle(path, isFolder: isFolder.boolValue, formatName: formatName, registry: registry) {
+            let bundle = try BundleReader(path: path, log: log)
+            self.bundle = bundle
+            self.parts = []
+            self.formatName = bundleFormat?.name ?? "tar"
+            self.declaredCollections = bundle.manifest?.collections.map(\.name) ?? []
+            self.media = Self.mediaTable(bundle)
+            self.current = try bundle.makeRecordReader(registry: registry, options: options, log: log)
+            return
+        }
+        bundle = nil
+        media = [:]
         if isFolder.boolValue {
             let parts = try Self.folderParts(path, formatName: formatName, registry: registry)
             guard let first = parts.first else {
@@ -59,13 +78,14 @@ final class DatasetSource {
             self.declaredCollections = parts.compactMap(\.collection)
             return
         }
-        let source: any ByteSource = try FileDescriptorSource(path: path)
+        let (compression, innerPath) = path == "-" ? (Compression.none, path) : Compression.forPath(path)
+        let source: any ByteSource = compression == .none ? try FileDescriptorSource(path: path) : try CompressedFileSource(path: path)
         var format = formatName.flatMap { registry.format(named: $0) }
         if let formatName, format == nil {
             throw FerryError(.unknownFormat, "unknown format '\(formatName)'; `ferry formats` lists them", at: SourceLocation(file: path))
         }
         var stream = source
-        if format == nil, path != "-" { format = registry.format(forPath: path) }
+        if format == nil, path != "-" { format = registry.format(forPath: innerPath) }
         if format == nil {
             let (head, replay) = try PrefixedSource.sniff(source)
             stream = replay
@@ -77,6 +97,24 @@ final class DatasetSource {
         self.parts = [Part(path: path, displayName: path, format: format, collection: options.collection, source: stream)]
         self.formatName = format.name
         self.declaredCollections = []
+    }
+
+    /// True for a tar (by extension or `--from tar`), a folder with `manifest.json` or `data/`, or a
+    /// folder laid out like the app's Documents folder (SCHEMAS.md "Bundle").
+    private static func isBundle(_ path: String, isFolder: Bool, formatName: String?, registry: FormatRegistry) -> Bool {
+        if let formatName { return registry.format(named: formatName)?.isContainer ?? false }
+        guard isFolder else { return path != "-" && (registry.format(forPath: path)?.isContainer ?? false) }
+        let names = Set((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
+        return !names.isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories"])
+    }
+
+    /// Media paths as records name them (always under `media/`), to member paths.
+    private static func mediaTable(_ bundle: BundleReader) -> [String: String] {
+        var table: [String: String] = [:]
+        for file in bundle.mediaFiles {
+            table[file.path.hasPrefix("media/") ? file.path : "media/" + file.path] = file.path
+        }
+        return table
     }
 
     /// The readable files of a folder, sorted by name, each named after its collection.

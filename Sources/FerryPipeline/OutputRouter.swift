@@ -1,4 +1,6 @@
 import FerryCore
+import FerrySchemas
+import FormatBundle
 import Foundation
 
 #if canImport(Glibc)
@@ -16,23 +18,41 @@ final class OutputRouter {
     private var writers: [String: (writer: any RecordWriter, file: AtomicOutputFile?)] = [:]
     private var writerOrder: [String] = []
     private var standardOutput: FileDescriptorSink?
+    private var compressedSinks: [CompressedFileSink] = []
+    private var bundle: BundleOutput?
+    private let registry: FormatRegistry
+    private let schema: DatasetSchema?
+    private let dataFormat: String?
 
     /// - Parameters:
     ///   - stem: the input's name without extension, used for per-input files in a folder.
     ///   - ownFolder: true when several inputs share the folder (each input then gets its own name).
-    init(target: OutputTarget, format: FormatDescriptor, options: WriteOptions, stem: String, ownFolder: Bool) {
+    /// - Parameters:
+    ///   - schema: the schema of the records written (bundles take external storage from it).
+    ///   - dataFormat: the content format of a bundle's data files.
+    init(
+        target: OutputTarget, format: FormatDescriptor, options: WriteOptions, stem: String, ownFolder: Bool,
+        registry: FormatRegistry, schema: DatasetSchema?, dataFormat: String?
+    ) {
         self.target = target
         self.format = format
         self.options = options
         self.stem = stem
         self.ownFolder = ownFolder
+        self.registry = registry
+        self.schema = schema
+        self.dataFormat = dataFormat
     }
 
     /// The paths written (or to be written), in the order they were opened.
-    var paths: [String] { writerOrder.compactMap { writers[$0]?.file?.path } }
+    var paths: [String] { bundle.map { [$0.path] } ?? writerOrder.compactMap { writers[$0]?.file?.path } }
 
     /// Writes a record to the writer of its destination, opening it on first use.
     func write(_ record: Record) throws {
+        if format.isContainer {
+            try openBundle().write(record)
+            return
+        }
         let key = routeKey(for: record)
         if let entry = writers[key] {
             try entry.writer.write(record)
@@ -48,9 +68,17 @@ final class OutputRouter {
     }
 
     /// Finishes every writer and renames every file into place.
-    func commit() throws {
+    /// - Parameter media: for a bundle output, the input bundle whose media to copy in (`only`:
+    ///   just these dataset-root paths, for a filtered dataset).
+    func commit(media: (bundle: BundleReader, paths: [String: String], only: Set<String>?)? = nil) throws {
         do {
+            if let bundle {
+                if let media { try bundle.copyMedia(from: media.bundle, media: media.paths, only: media.only) }
+                try bundle.finish()
+                return
+            }
             for key in writerOrder { try writers[key]?.writer.finish() }
+            for sink in compressedSinks { try sink.finish() }
             try standardOutput?.flush()
             for key in writerOrder { try writers[key]?.file?.commit() }
         } catch {
@@ -66,6 +94,10 @@ final class OutputRouter {
 
     /// Opens the writer when no record came at all, so an empty dataset still gives a document.
     func ensureOpened(collection: String?) throws {
+        if format.isContainer {
+            _ = try openBundle()
+            return
+        }
         guard writers.isEmpty, !perCollectionFiles else { return }
         let entry = try open("")
         writers[""] = entry
@@ -110,11 +142,33 @@ final class OutputRouter {
         var options = self.options
         options.fileName = path
         do {
-            return (try writerFactory.makeWriter(file.sink, options: options), file)
+            let compression = Compression.forPath(path).compression
+            guard compression != .none else { return (try writerFactory.makeWriter(file.sink, options: options), file) }
+            let compressed = try CompressedFileSink(sink: file.sink, compression: compression, name: path)
+            compressedSinks.append(compressed)
+            return (try writerFactory.makeWriter(compressed, options: options), file)
         } catch {
             file.discard()
             throw error
         }
+    }
+
+    /// The bundle writer, opened on first use: `-o x.tar` (compression from the ending) or a folder.
+    private func openBundle() throws -> BundleOutput {
+        if let bundle { return bundle }
+        let destination: BundleWriter.Destination
+        switch target {
+        case .standardOutput:
+            throw FerryError(.usage, "a bundle cannot go to standard output; name it with -o FILE.tar or -o DIR/")
+        case .file(let path):
+            destination = BundleWriter.Destination.forPath(path)
+        case .folder(let folder):
+            let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+            destination = ownFolder ? .archive(path: base + "/" + stem + ".tar", compression: .none) : .folder(path: base)
+        }
+        let output = try BundleOutput(destination: destination, registry: registry, options: options, schema: schema, dataFormat: dataFormat)
+        bundle = output
+        return output
     }
 
     private func makeFolder(_ path: String) throws {

@@ -1,4 +1,5 @@
 import FerryCore
+import FormatBundle
 import Foundation
 
 /// Where output goes, decided once from `-o` and the inputs (DESIGN.md "What goes where").
@@ -33,7 +34,7 @@ enum OutputTarget: Equatable {
 
     /// The format named by the output's extension, if any.
     func formatName(registry: FormatRegistry) -> String? {
-        if case .file(let path) = self { return registry.format(forPath: path)?.name }
+        if case .file(let path) = self { return registry.format(forPath: Compression.forPath(path).innerPath)?.name }
         return nil
     }
 

@@ -96,11 +96,11 @@ public final class BundleWriter {
     }
 
     private let destination: Destination
-    private let options: Options
+    private var options: Options
     private let format: FormatDescriptor
     private let formatWriter: any FormatWriter
     private let dataExtension: String
-    private let modificationTime: Int64
+    private var modificationTime: Int64
     private let spool: SpoolFolder
     private var collections: [String: CollectionFile] = [:]
     private var collectionOrder: [String] = []
@@ -177,6 +177,17 @@ public final class BundleWriter {
     /// first moving base64 values of external-storage fields out into media files.
     /// - Throws: the content writer's errors; `FerryError(.duplicateMember)` when two records
     ///   would write different media to one path; `.outputUnwritable`.
+    /// Sets the manifest's `createdAt` (and every member's mtime) before `finish()`, for callers
+    /// that learn it from the records (the newest record instant).
+    /// - Throws: `FerryError(.invalidValue)` for text that is not an RFC 3339 instant.
+    public func setCreatedAt(_ createdAt: String) throws {
+        guard let seconds = BundleTimestamp.epochSeconds(createdAt) else {
+            throw FerryError(.invalidValue, "createdAt '\(createdAt)' is not an RFC 3339 instant")
+        }
+        options.createdAt = createdAt
+        modificationTime = seconds
+    }
+
     public func write(_ record: Record) throws {
         guard !finished else { throw FerryError(.internalError, "write after the bundle was finished") }
         let name = record.collection ?? "records"

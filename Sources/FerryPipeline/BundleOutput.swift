@@ -1,0 +1,84 @@
+import FerryCore
+import FerrySchemas
+import FormatBundle
+import Foundation
+
+/// Writes one input's records as a bundle (SCHEMAS.md "Bundle"): data files through the content
+/// format, external-storage fields out to `media/`, the input's media copied in, and `createdAt`
+/// from `SOURCE_DATE_EPOCH` or the newest record instant, never the clock.
+final class BundleOutput {
+    private let writer: BundleWriter
+    private let instantFields: [String: [String]]
+    private var newest: Instant?
+    let path: String
+
+    /// - Parameters:
+    ///   - destination: a tar path (compression from its ending) or a folder.
+    ///   - schema: the schema of the records written, nil for schema-free data.
+    init(destination: BundleWriter.Destination, registry: FormatRegistry, options: WriteOptions, schema: DatasetSchema?,
+         dataFormat: String?) throws {
+        var externalStorage: [String: [String]] = [:]
+        var mediaFolders: [String: String] = [:]
+        var instantFields: [String: [String]] = [:]
+        for collection in schema?.collections ?? [] {
+            let stored = collection.recordType.fields.filter(\.isExternalStorage).map(\.name)
+            if !stored.isEmpty {
+                externalStorage[collection.name] = stored
+                mediaFolders[collection.name] = "media/\(schema?.domain.rawValue ?? "data")/\(collection.name)"
+            }
+            instantFields[collection.name] = collection.recordType.fields.filter { $0.type == .instant }.map(\.name)
+        }
+        self.instantFields = instantFields
+        switch destination {
+        case .archive(let path, _): self.path = path
+        case .folder(let path): self.path = path
+        }
+        writer = try BundleWriter(destination: destination, registry: registry, options: BundleWriter.Options(
+            header: options.header, collections: options.collections, dataFormat: dataFormat ?? "json",
+            createdAt: "1970-01-01T00:00:00Z", generator: "ferry \(FerryVersion.current)",
+            externalStorage: externalStorage, mediaFolders: mediaFolders, writeOptions: options))
+    }
+
+    /// Writes a record and notes its newest instant.
+    func write(_ record: Record) throws {
+        if let collection = record.collection, let names = instantFields[collection], let object = record.value.objectValue {
+            for name in names {
+                guard let text = object[name]?.stringValue, case .success(let instant) = Instant.parse(text) else { continue }
+                if newest.map({ instant > $0 }) ?? true { newest = instant }
+            }
+        }
+        try writer.write(record)
+    }
+
+    /// Copies media files of the input into the bundle.
+    /// - Parameters:
+    ///   - media: dataset-root paths (`media/...`) to the input bundle's member paths.
+    ///   - only: when set (a filtered dataset), just these paths.
+    func copyMedia(from bundle: BundleReader, media: [String: String], only: Set<String>?) throws {
+        for (path, member) in media.sorted(by: { $0.key < $1.key }) where only?.contains(path) ?? true {
+            try writer.addMedia(path: path, source: try bundle.open(member))
+        }
+    }
+
+    /// Sets `createdAt` and writes the archive or folder into place.
+    func finish() throws {
+        try writer.setCreatedAt(Self.createdAt(newest: newest))
+        try writer.finish()
+    }
+
+    /// `SOURCE_DATE_EPOCH` when set (reproducible builds' convention), else the newest record
+    /// instant, else the Unix epoch for a dataset without instants.
+    static func createdAt(newest: Instant?) -> String {
+        if let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text),
+           case .success(let instant) = Instant.parse(BundleTimestamp.format(epochSeconds: seconds))
+        {
+            return instant.description
+        }
+        return newest?.truncatedToMilliseconds().instant.description ?? "1970-01-01T00:00:00Z"
+    }
+}
+
+/// The version Ferry writes into manifests and prints for `--version`.
+public enum FerryVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,65 @@
+import FerryCore
+import FerrySchemas
+import Foundation
+
+/// Fields with external storage (notes' `imageData`) hold a media path inside a bundle and base64
+/// bytes everywhere else (SCHEMAS.md "Formats", Bundle). Reading a bundle, this puts the bytes back
+/// into the record, so validation and every other format see the plain form; a bundle writer takes
+/// them out again. The paths it resolves count as referenced media.
+final class MediaInliner {
+    private let fields: [String: [String]]
+    private let media: [String: String]
+    private let open: (String) throws -> any ByteSource
+    /// Media paths found in external-storage fields.
+    private(set) var referenced: Set<String> = []
+
+    /// - Parameters:
+    ///   - schema: the schema of the records as read.
+    ///   - media: dataset-root media paths to bundle member paths.
+    ///   - open: opens a bundle member.
+    init?(schema: DatasetSchema, media: [String: String], open: @escaping (String) throws -> any ByteSource) {
+        var fields: [String: [String]] = [:]
+        for collection in schema.collections {
+            let names = collection.recordType.fields.filter(\.isExternalStorage).map(\.name)
+            if !names.isEmpty { fields[collection.name] = names }
+        }
+        guard !fields.isEmpty else { return nil }
+        self.fields = fields
+        self.media = media
+        self.open = open
+    }
+
+    /// The record with every external-storage path that names a media file replaced by the file's base64.
+    func inline(_ record: Record) throws -> Record {
+        guard let collection = record.collection, let names = fields[collection], case .object(var object) = record.value else {
+            return record
+        }
+        for name in names {
+            guard let path = object[name]?.stringValue, let member = media[path] else { continue }
+            referenced.insert(path)
+            let bytes = try open(member).readAll(limit: 512 << 20)
+            object[name] = .string(Data(bytes).base64EncodedString())
+        }
+        var result = record
+        result.value = .object(object)
+        return result
+    }
+}
+
+/// Collects the media paths that records point at: every string value that names a media file.
+struct MediaReferences {
+    let media: [String: String]
+    private(set) var referenced: Set<String> = []
+
+    init(media: [String: String]) { self.media = media }
+
+    mutating func collect(_ value: Value) {
+        guard !media.isEmpty else { return }
+        switch value {
+        case .string(let text) where media[text] != nil: referenced.insert(text)
+        case .array(let items): for item in items { collect(item) }
+        case .object(let object): for member in object { collect(member.value) }
+        default: break
+        }
+    }
+}
