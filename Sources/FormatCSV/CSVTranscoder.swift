@@ -42,12 +42,11 @@ final class CSVTranscoder: ByteSource {
         while outputStart == output.count {
             output.removeAll(keepingCapacity: true)
             outputStart = 0
-            if rawStart == raw.count {
-                if sourceDone { return try finishInput() }
-                try refillRaw()
-                continue
-            }
             try transcodeAvailable()
+            if outputStart < output.count { break }
+            // Nothing decodable left (none, or half a UTF-16 unit, or a lone high surrogate).
+            if sourceDone { return try finishInput() }
+            try refillRaw()
         }
         let count = min(buffer.count, output.count - outputStart)
         output.withUnsafeBytes { bytes in
