@@ -316,23 +316,32 @@ public final class CSVReader: RecordReader {
                              at: location(TextPosition(line: 1, column: 1)))
         }
         if let rowError { throw FerryError(rowError) }
+        var originals: [String] = []
+        for k in 0..<cellStarts.count {
+            let name = try cellText(k) ?? ""
+            originals.append(name.isEmpty ? String(k + 1) : name)
+        }
+        // Miller's renaming: the second `a` is `a_2`, the third `a_3`, skipping names the header
+        // already has, so a renamed column never takes another column's name.
+        let originalSet = Set(originals)
         var names: [String] = []
         var seen = Set<String>()
+        var assigned = Set<String>()
         var duplicated: [String] = []
-        for k in 0..<cellStarts.count {
-            var name = try cellText(k) ?? ""
-            if name.isEmpty { name = String(k + 1) }
-            if seen.contains(name) {
-                if !duplicated.contains(name) { duplicated.append(name) }
+        for (k, original) in originals.enumerated() {
+            var name = original
+            if seen.contains(original) {
+                if !duplicated.contains(original) { duplicated.append(original) }
                 if rejectsDuplicateHeaders {
-                    log.report(.error(.duplicateHeader, "the header names '\(name)' more than once",
+                    log.report(.error(.duplicateHeader, "the header names '\(original)' more than once",
                                       at: location(TextPosition(line: cellPositions[2 * k], column: cellPositions[2 * k + 1]))))
                 }
                 var n = 2
-                while seen.contains("\(name)_\(n)") { n += 1 }
-                name = "\(name)_\(n)"
+                while originalSet.contains("\(original)_\(n)") || assigned.contains("\(original)_\(n)") { n += 1 }
+                name = "\(original)_\(n)"
             }
-            seen.insert(name)
+            seen.insert(original)
+            assigned.insert(name)
             names.append(name)
         }
         headerFields = names
