@@ -458,8 +458,8 @@ public final class CSVReader: RecordReader {
 
         scan: while true {
             if i == count {
-                if count - recordStart > maximumRecordBytes {
-                    if state == .quoted || state == .quotedQuote { break scan }
+                if count - recordStart > maximumRecordBytes && state != .quotedQuote {
+                    if state == .quoted { break scan }
                     throw FerryError(.tooLarge, "a row is longer than \(maximumRecordBytes) bytes",
                                      at: location(TextPosition(line: rowLine, column: 1)))
                 }
@@ -529,7 +529,8 @@ public final class CSVReader: RecordReader {
                     state = .quotedQuote
                 } else {
                     newline(at: i, c)
-                    if resync == nil || resync?.offset == base + i {
+                    // The first line break inside the quote, or the LF completing its CRLF.
+                    if resync == nil || (c == lf && i > 0 && buffer[i - 1] == cr && resync?.offset == base + i) {
                         resync = (base + i + 1, line)
                     }
                 }

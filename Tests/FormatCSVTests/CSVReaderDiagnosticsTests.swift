@@ -71,6 +71,14 @@ import FerryCore
         #expect(result.records.first?.location.line == 3)
     }
 
+    @Test func unterminatedQuoteResumesOnTheVeryNextLine() {
+        // One column: the blank line right after the opening quote's line is a record of its own.
+        let result = readCSV("a\n\"x\n\ny\n")
+        #expect(result.problems == ["unterminated-quote@2:1"])
+        #expect(result.objects == [[:], ["a": "y"]])
+        #expect(result.records.map { $0.location.line } == [3, 4])
+    }
+
     @Test func unterminatedQuoteOnTheLastLine() {
         let result = readCSV("a,b\n1,\"xyz")
         #expect(result.problems == ["unterminated-quote@2:3"])
