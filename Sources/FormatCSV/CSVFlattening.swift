@@ -1,0 +1,200 @@
+import FerryCore
+
+/// Miller's flattening convention, which CSV uses to hold nested records (SCHEMAS.md "Formats: CSV").
+///
+/// - Flattening: an object member `look: {tint}` becomes the column `look.tint`; a list element is
+///   named by its 1-based position: `tastes: [{label}]` becomes `tastes.1.label`, `smells: ["a"]`
+///   becomes `smells.1`. Empty objects and empty lists yield no column (they read back as absent).
+/// - Unflattening: a header name with dots is a path: `look.tint` -> `{"look": {"tint": ...}}`; a
+///   nested level whose keys are exactly `1...n` becomes a list (1-based in the header, 0-based in
+///   the `Value`). The top level is always an object. A name stays flat (one key, dots included)
+///   when it has an empty part (`a..b`, `.a`, `a.`) or when one of its dotted prefixes is itself a
+///   column (`Owner` and `Owner.1`: the second stays the key `Owner.1`).
+public enum CSVFlattening {
+    /// The leaves of `value` with their flattened names, in order: objects in member order, lists in
+    /// element order. A scalar (or null) at the top is returned as one pair named `""`.
+    public static func flatten(_ value: Value) -> [(String, Value)] {
+        var out: [(String, Value)] = []
+        switch value {
+        case .object, .array: flatten(value, prefix: nil, into: &out)
+        default: out.append(("", value))
+        }
+        return out
+    }
+
+    private static func flatten(_ value: Value, prefix: String?, into out: inout [(String, Value)]) {
+        func name(_ key: String) -> String { prefix.map { $0 + "." + key } ?? key }
+        switch value {
+        case .object(let object):
+            for member in object.members { flatten(member.value, prefix: name(member.key), into: &out) }
+        case .array(let array):
+            for (index, element) in array.enumerated() { flatten(element, prefix: name(String(index + 1)), into: &out) }
+        default:
+            out.append((prefix ?? "", value))
+        }
+    }
+
+    /// Rebuilds a record from flattened `(name, value)` pairs, as the CSV reader does with a header
+    /// row and one row of cells. A nil value is an absent cell: its member is omitted, lists lose
+    /// their trailing absent elements, and an absent element before a present one becomes `null`.
+    public static func unflatten(_ fields: [(String, Value?)]) -> ValueObject {
+        Layout(names: fields.map(\.0)).build(fields.map(\.1))
+    }
+
+    /// The unflattening of one header row, compiled once and applied to every row.
+    ///
+    /// Immutable and `Sendable`: record locators share it.
+    public final class Layout: Sendable {
+        indirect enum Node: Sendable {
+            case leaf(Int)
+            case object([(key: String, node: Node)])
+            case array([Node?])
+        }
+
+        /// The header names, as given.
+        public let names: [String]
+        private let root: [(key: String, node: Node)]
+        /// The field pointer (relative to the record) of each column, in column order.
+        public let pointers: [JSONPointer]
+        /// Pointer text (leaf or inner node) -> the first column at or under it.
+        private let columnOfPointer: [String: Int]
+
+        /// Compiles `names` (unique names expected: the reader renames duplicates first).
+        /// - Parameter unflattens: false keeps every name as one flat key.
+        public init(names: [String], unflattens: Bool = true) {
+            self.names = names
+            let nameSet = Set(names)
+            // Paths of keys; nil where the name stays flat.
+            var paths: [[String]] = []
+            for name in names {
+                var path = [name]
+                if unflattens, name.utf8.contains(UInt8(ascii: ".")) {
+                    let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                    var flat = parts.contains { $0.isEmpty }
+                    if !flat {
+                        var prefix = parts[0]
+                        for part in parts.dropFirst().dropLast() where !flat {
+                            if nameSet.contains(prefix) { flat = true }
+                            prefix += "." + part
+                        }
+                        if nameSet.contains(prefix) { flat = true }
+                    }
+                    if !flat { path = parts }
+                }
+                paths.append(path)
+            }
+            // Build a mutable tree of ordered keys, then freeze it, turning 1...n levels into lists.
+            let tree = Builder()
+            for (column, path) in paths.enumerated() { tree.insert(path[...], column: column) }
+            var pointers = [JSONPointer](repeating: .root, count: names.count)
+            var columnOfPointer: [String: Int] = [:]
+            var rootMembers: [(key: String, node: Node)] = []
+            for key in tree.keys {
+                guard let child = tree.children[key] else { continue }
+                let node = Layout.freeze(child, pointer: JSONPointer(tokens: [key]), pointers: &pointers,
+                                         columnOfPointer: &columnOfPointer)
+                rootMembers.append((key, node))
+            }
+            self.root = rootMembers
+            self.pointers = pointers
+            self.columnOfPointer = columnOfPointer
+        }
+
+        /// A node of the tree while it is being built.
+        private final class Builder {
+            var keys: [String] = []
+            var children: [String: Builder] = [:]
+            var column: Int?
+
+            func insert(_ path: ArraySlice<String>, column: Int) {
+                guard let first = path.first else {
+                    if self.column == nil { self.column = column }
+                    return
+                }
+                let child: Builder
+                if let existing = children[first] {
+                    child = existing
+                } else {
+                    child = Builder()
+                    children[first] = child
+                    keys.append(first)
+                }
+                child.insert(path.dropFirst(), column: column)
+            }
+        }
+
+        private static func freeze(_ builder: Builder, pointer: JSONPointer, pointers: inout [JSONPointer],
+                                   columnOfPointer: inout [String: Int]) -> Node {
+            if let column = builder.column, builder.keys.isEmpty {
+                pointers[column] = pointer
+                columnOfPointer[pointer.description] = column
+                return .leaf(column)
+            }
+            var firstColumn = Int.max
+            let node: Node
+            // A list when the keys are exactly 1...n (canonical decimal, no leading zeros).
+            let indices = builder.keys.map { key -> Int? in
+                guard let i = Int(key), i >= 1, String(i) == key else { return nil }
+                return i
+            }
+            if !indices.isEmpty, indices.allSatisfy({ $0 != nil }),
+               Set(indices.compactMap { $0 }) == Set(1...builder.keys.count) {
+                var slots = [Node?](repeating: nil, count: builder.keys.count)
+                for (key, index) in zip(builder.keys, indices) {
+                    guard let index, let child = builder.children[key] else { continue }
+                    let childNode = freeze(child, pointer: pointer.appending(index - 1), pointers: &pointers,
+                                           columnOfPointer: &columnOfPointer)
+                    slots[index - 1] = childNode
+                }
+                node = .array(slots)
+            } else {
+                var members: [(key: String, node: Node)] = []
+                for key in builder.keys {
+                    guard let child = builder.children[key] else { continue }
+                    members.append((key, freeze(child, pointer: pointer.appending(key), pointers: &pointers,
+                                                columnOfPointer: &columnOfPointer)))
+                }
+                node = .object(members)
+            }
+            for (column, p) in pointers.enumerated() where p.tokens.starts(with: pointer.tokens) && p.tokens.count > pointer.tokens.count {
+                firstColumn = min(firstColumn, column)
+            }
+            if firstColumn != Int.max { columnOfPointer[pointer.description] = firstColumn }
+            return node
+        }
+
+        /// The column holding the field at `pointer` (relative to the record), or for an object or
+        /// list, the first column under it; nil when no column maps there.
+        public func column(of pointer: JSONPointer) -> Int? {
+            columnOfPointer[pointer.description]
+        }
+
+        /// Builds the record of one row; `cells[i]` is column `i`'s value, nil when absent. Cells
+        /// beyond `names.count` are ignored; missing ones are absent.
+        public func build(_ cells: [Value?]) -> ValueObject {
+            var object = ValueObject()
+            object.reserveCapacity(root.count)
+            for member in root {
+                if let value = Layout.build(member.node, cells) { object.append(member.key, value) }
+            }
+            return object
+        }
+
+        private static func build(_ node: Node, _ cells: [Value?]) -> Value? {
+            switch node {
+            case .leaf(let column):
+                return column < cells.count ? cells[column] : nil
+            case .object(let members):
+                var object = ValueObject()
+                for member in members {
+                    if let value = build(member.node, cells) { object.append(member.key, value) }
+                }
+                return object.isEmpty ? nil : .object(object)
+            case .array(let slots):
+                var elements: [Value?] = slots.map { slot in slot.flatMap { build($0, cells) } }
+                while let last = elements.last, last == nil { elements.removeLast() }
+                return elements.isEmpty ? nil : .array(elements.map { $0 ?? .null })
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import FerryCore
+
+/// The CSV adapter as the format registry lists it: name `csv`, extensions `csv` and `tsv`, one
+/// collection per file (SCHEMAS.md "Formats: CSV"; `Docs/csv.md`).
+public enum CSVFormat {
+    /// The registry entry. Reading `.tsv` with no `--delimiter` still detects the delimiter from
+    /// the header line; `CSVFormat.tsvDescriptor` fixes tab for reading and writing.
+    public static let descriptor = FormatDescriptor(
+        name: "csv", extensions: ["csv", "tsv"],
+        summary: "RFC 4180 comma-separated values, one collection per file (tsv: tab-separated)",
+        isSingleCollection: true, reader: CSVFormatReader(), writer: CSVFormatWriter())
+
+    /// Tab-separated values: the same adapter with a tab delimiter on both sides.
+    public static let tsvDescriptor = FormatDescriptor(
+        name: "tsv", extensions: ["tsv"], summary: "tab-separated values, one collection per file",
+        isSingleCollection: true, reader: CSVFormatReader(delimiter: CSVReader.tab),
+        writer: CSVFormatWriter(delimiter: CSVReader.tab))
+
+    /// The delimiter a file name implies: tab for `.tsv`, nil (detect / comma) otherwise.
+    public static func delimiter(forPath path: String) -> UInt8? {
+        path.lowercased().hasSuffix(".tsv") ? CSVReader.tab : nil
+    }
+}
+
+/// Makes `CSVReader`s. `delimiter` (when set) is used unless the options give one.
+public struct CSVFormatReader: FormatReader {
+    public var delimiter: UInt8?
+
+    public init(delimiter: UInt8? = nil) { self.delimiter = delimiter }
+
+    /// Starts a `CSVReader`; for a `.tsv` `fileName` with no delimiter given, the delimiter is tab.
+    /// - Throws: what `CSVReader.init` throws.
+    public func makeReader(_ source: any ByteSource, options: ReadOptions, log: DiagnosticLog) throws -> any RecordReader {
+        var options = options
+        if options.delimiter == nil {
+            options.delimiter = delimiter ?? options.fileName.flatMap(CSVFormat.delimiter(forPath:))
+        }
+        return try CSVReader(source, options: options, log: log)
+    }
+}
+
+/// Makes `CSVWriter`s. `delimiter` (when set) replaces the options' one; a `.tsv` `fileName` means tab.
+public struct CSVFormatWriter: FormatWriter {
+    public var delimiter: UInt8?
+
+    public init(delimiter: UInt8? = nil) { self.delimiter = delimiter }
+
+    /// - Throws: what `CSVWriter.init` throws.
+    public func makeWriter(_ sink: any ByteSink, options: WriteOptions) throws -> any RecordWriter {
+        var options = options
+        if let delimiter {
+            options.delimiter = delimiter
+        } else if let tab = options.fileName.flatMap(CSVFormat.delimiter(forPath:)) {
+            options.delimiter = tab
+        }
+        return try CSVWriter(sink, options: options)
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+import FerryCore
+@testable import FormatCSV
+
+@Suite struct CSVReaderDiagnosticsTests {
+    @Test func raggedRowTooFewFields() {
+        let result = readCSV("a,b,c,d,e\n1,2,3\n4,5,6,7,8\n")
+        #expect(result.problems == ["ragged-row@2:6"])
+        #expect(result.diagnostics.first?.message == "row has 3 fields, header has 5: field 4 (d) and after are missing")
+        #expect(result.objects == [["a": "4", "b": "5", "c": "6", "d": "7", "e": "8"]])
+        #expect(result.records.first?.location.line == 3)
+        #expect(result.records.first?.location.recordIndex == 1)
+    }
+
+    @Test func raggedRowTooManyFields() {
+        let result = readCSV("a,b\n1,2,3\n4,5\n")
+        #expect(result.problems == ["ragged-row@2:5"])
+        #expect(result.diagnostics.first?.message == "row has 3 fields, header has 2: field 3 and after are extra")
+        #expect(result.objects == [["a": "4", "b": "5"]])
+    }
+
+    @Test func quoteInsideUnquotedField() {
+        let result = readCSV("a,b\n1,x\"y\n2,3\n")
+        #expect(result.problems == ["malformed-csv@2:4"])
+        #expect(result.objects == [["a": "2", "b": "3"]])
+    }
+
+    @Test func textAfterClosingQuote() {
+        let result = readCSV("a,b\n\"x\"y,1\n2,3\n")
+        #expect(result.problems == ["malformed-csv@2:4"])
+        #expect(result.objects == [["a": "2", "b": "3"]])
+    }
+
+    @Test func malformedRowWithQuotedNewlineDoesNotShiftLaterRows() {
+        // The bad row's later quoted cell still spans two lines; the next row starts after it.
+        let result = readCSV("a,b\nx\"y,\"p\nq\"\n2,3\n")
+        #expect(result.problems == ["malformed-csv@2:2"])
+        #expect(result.objects == [["a": "2", "b": "3"]])
+        #expect(result.records.first?.location.line == 4)
+    }
+
+    /// A 10,000-row file with one quote that never closes, in the middle.
+    static func generated(rows: Int = 10_000, brokenRow: Int = 5_000) -> [UInt8] {
+        var text = "id,name,value\n"
+        for k in 0..<rows {
+            text += k == brokenRow ? "\(k),\"name \(k),v\(k)\n" : "\(k),name \(k),v\(k)\n"
+        }
+        return Array(text.utf8)
+    }
+
+    @Test(arguments: [nil, 7])
+    func unterminatedQuoteLosesExactlyOneRow(chunk: Int?) throws {
+        let result = readCSV(CSVReaderDiagnosticsTests.generated(), chunk: chunk)
+        #expect(result.problems == ["unterminated-quote@5002:6"])
+        #expect(result.diagnostics.first?.message
+                == "a quoted field never closes; reading resumes on line 5003, after the line of its opening quote")
+        #expect(result.records.count == 9_999)
+        let ids = result.objects.compactMap { $0["id"]?.stringValue }
+        #expect(ids == (0..<10_000).filter { $0 != 5_000 }.map(String.init))
+        let after = try #require(result.records.first { $0.value.objectValue?["id"] == "5001" })
+        #expect(after.location.line == 5003)
+        #expect(after.location.recordIndex == 5001)
+        #expect(after.value.objectValue?["name"] == "name 5001")
+    }
+
+    @Test func unterminatedQuoteWithCRLFResumesOnTheNextLine() {
+        let result = readCSV("a,b\r\n1,\"open\r\n2,3\r\n")
+        #expect(result.problems == ["unterminated-quote@2:3"])
+        #expect(result.objects == [["a": "2", "b": "3"]])
+        #expect(result.records.first?.location.line == 3)
+    }
+
+    @Test func unterminatedQuoteResumesOnTheVeryNextLine() {
+        // One column: the blank line right after the opening quote's line is a record of its own.
+        let result = readCSV("a\n\"x\n\ny\n")
+        #expect(result.problems == ["unterminated-quote@2:1"])
+        #expect(result.objects == [[:], ["a": "y"]])
+        #expect(result.records.map { $0.location.line } == [3, 4])
+    }
+
+    @Test func unterminatedQuoteOnTheLastLine() {
+        let result = readCSV("a,b\n1,\"xyz")
+        #expect(result.problems == ["unterminated-quote@2:3"])
+        #expect(result.records.isEmpty)
+    }
+
+    @Test func openQuotePastTheRowLimitResyncsBeforeTheEnd() {
+        var text = "a,b\n1,\"open\n"
+        for k in 0..<200 { text += "\(k),v\n" }
+        let result = readCSV(Array(text.utf8), maximumRecordBytes: 1024)
+        #expect(result.problems == ["unterminated-quote@2:3"])
+        #expect(result.records.count == 200)
+        #expect(result.objects.last == ["a": "199", "b": "v"])
+    }
+
+    @Test func emptyInputNeedsAHeader() {
+        #expect(readCSV("").problems == ["malformed-csv@1:1"])
+        #expect(readCSV("", options: ReadOptions(hasHeader: false)).records.isEmpty)
+        #expect(readCSV("", options: ReadOptions(hasHeader: false)).problems.isEmpty)
+    }
+
+    @Test func invalidUTF8NamesLineColumnAndOffset() throws {
+        let bytes = Array("a,b\n1,ok\n2,xé".utf8) + [0xFF] + Array("y\n".utf8)
+        let result = readCSV(bytes)
+        #expect(result.records.count == 1)
+        let error = try #require(result.error)
+        #expect(error.diagnostic.code == .invalidEncoding)
+        #expect(error.diagnostic.location.position == TextPosition(line: 3, column: 5))
+        #expect(error.diagnostic.message.hasPrefix("byte 0xFF at byte offset 14 is not valid UTF-8"))
+    }
+
+    @Test func invalidUTF8InsideAQuotedMultilineCell() throws {
+        let bytes = Array("a\n\"x\nab".utf8) + [0xC3, 0x28] + Array("\"\n".utf8)
+        let error = try #require(readCSV(bytes).error)
+        #expect(error.diagnostic.location.position == TextPosition(line: 3, column: 3))
+    }
+
+    @Test func unknownEncodingIsAUsageError() throws {
+        let error = try #require(readCSV("a\n1", options: ReadOptions(encoding: "ebcdic")).error)
+        #expect(error.diagnostic.code == .usage)
+    }
+
+    @Test func unpairedUTF16Surrogate() throws {
+        // "a\n" then a lone high surrogate D800 then "b", UTF-16LE with BOM.
+        let bytes: [UInt8] = [0xFF, 0xFE, 0x61, 0, 0x0A, 0, 0x00, 0xD8, 0x62, 0]
+        let error = try #require(readCSV(bytes).error)
+        #expect(error.diagnostic.code == .invalidEncoding)
+        #expect(error.diagnostic.message == "unpaired UTF-16 surrogate 0xD800 at byte offset 6 (utf-16 input)")
+    }
+
+    @Test func duplicateHeadersAreRenamedAndListed() {
+        let text = "a,b,a,a,a_2\n1,2,3,4,5\n"
+        let quiet = readCSV(Array(text.utf8))
+        #expect(quiet.problems.isEmpty)
+        #expect(quiet.headerFields == ["a", "b", "a_3", "a_4", "a_2"])
+        #expect(quiet.duplicateHeaders == ["a"])
+        let strict = readCSV(Array(text.utf8), rejectsDuplicateHeaders: true)
+        #expect(strict.problems == ["duplicate-header@1:5", "duplicate-header@1:7"])
+    }
+
+    @Test func blankLines() {
+        #expect(readCSV("a,b\n\n1,2\n\n\n3,4\n").objects == [["a": "1", "b": "2"], ["a": "3", "b": "4"]])
+        // One column: a blank line is a record whose cell is empty (absent).
+        #expect(readCSV("a\n\n1\n").objects == [[:], ["a": "1"]])
+    }
+
+    @Test func lineEndsMixedAndBareCR() {
+        let result = readCSV("a,b\r1,2\r\n3,4\n5,6")
+        #expect(result.problems.isEmpty)
+        #expect(result.objects == [["a": "1", "b": "2"], ["a": "3", "b": "4"], ["a": "5", "b": "6"]])
+        #expect(result.records.map { $0.location.line } == [2, 3, 4])
+    }
+
+    @Test func delimiterDetection() {
+        #expect(readCSV("a;b;c\n1;2;3").objects == [["a": "1", "b": "2", "c": "3"]])
+        #expect(readCSV("a\tb\n1\t2").objects == [["a": "1", "b": "2"]])
+        #expect(readCSV("a,b;c\n1,2;3").objects == [["a": "1", "b;c": "2;3"]])
+        #expect(readCSV("\"x;y;z\",b\n1,2").objects == [["x;y;z": "1", "b": "2"]])
+        #expect(readCSV("a,b\n1;2,3", options: ReadOptions(delimiter: UInt8(ascii: ";"))).problems == ["ragged-row@2:3"])
+    }
+
+    @Test func nullTokenAndTypeInference() {
+        let text = "a,b,c,d,e,f,g\nNA,\"NA\",12.5e3,true,01,\"7\",-0.5\n"
+        let result = readCSV(text, options: ReadOptions(nullToken: "NA", inferTypes: true))
+        #expect(result.objects == [["b": "NA", "c": .number("12.5e3"), "d": true, "e": "01", "f": "7",
+                                    "g": .number("-0.5")]])
+        let plain = readCSV(text)
+        #expect(plain.objects.first?["a"] == "NA")
+        #expect(plain.objects.first?["c"] == "12.5e3")
+    }
+
+    @Test func noHeaderColumnsAreNumbered() {
+        let result = readCSV("x,y\n1,2\n", options: ReadOptions(hasHeader: false))
+        #expect(result.headerFields == ["1", "2"])
+        #expect(result.objects == [["1": "x", "2": "y"], ["1": "1", "2": "2"]])
+        #expect(result.records.map { $0.location.recordIndex } == [0, 1])
+    }
+
+    @Test func bomIsSkipped() {
+        let result = readCSV([0xEF, 0xBB, 0xBF] + Array("a,b\n1,2\n".utf8))
+        #expect(result.headerFields == ["a", "b"])
+        #expect(result.objects == [["a": "1", "b": "2"]])
+    }
+
+    @Test func declaredUTF16WithoutBOM() {
+        let le: [UInt8] = Array("a,b\n1,é\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        #expect(readCSV(le, options: ReadOptions(encoding: "utf-16le")).objects == [["a": "1", "b": "é"]])
+        let be: [UInt8] = Array("a,b\n1,é\n".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+        #expect(readCSV(be, options: ReadOptions(encoding: "utf-16")).objects == [["a": "1", "b": "é"]])
+        #expect(readCSV([0x61, 0x0A, 0x80], options: ReadOptions(encoding: "windows-1252")).objects == [["a": "€"]])
+    }
+
+    @Test func recordsCarryCollectionLocationAndLocator() throws {
+        let text = "id,tastes.1.label,tastes.1.value,tastes.2.label\n1,sweet,0.5,\n"
+        let result = readCSV(text, options: ReadOptions(fileName: "n.csv", collection: "wineNotes"))
+        let record = try #require(result.records.first)
+        #expect(record.collection == "wineNotes")
+        #expect(record.value == ["id": "1", "tastes": [["label": "sweet", "value": "0.5"]]])
+        #expect(record.location == SourceLocation(file: "n.csv", line: 2, column: 1, collection: "wineNotes", recordIndex: 0))
+        let field = record.location(of: "/tastes/0/value")
+        #expect(field.description == "n.csv:2:9")
+        #expect(field.field == "/wineNotes/0/tastes/0/value")
+        // The empty cell of tastes.2.label still has a place in the row.
+        #expect(record.locator?.position(of: "/tastes/1/label") == TextPosition(line: 2, column: 13))
+        #expect(record.locator?.position(of: "/tastes/0") == TextPosition(line: 2, column: 3))
+        #expect(record.locator?.position(of: "/nothing") == nil)
+    }
+
+    @Test func cellPositionsCountScalarsAndQuotedLines() throws {
+        let result = readCSV("a,b,c\n\"日本\",\"x\ny\",z\n")
+        let locator = try #require(result.records.first?.locator)
+        #expect(locator.position(of: "/b") == TextPosition(line: 2, column: 6))
+        #expect(locator.position(of: "/c") == TextPosition(line: 3, column: 4))
+    }
+}
