@@ -10,6 +10,8 @@ extension FormatRegistry {
     public static let builtIn = FormatRegistry([
         JSONFormat.descriptor,
         JSONLinesFormat.descriptor,
+        CSVFormat.tsvDescriptor,
+        CSVFormat.descriptor,
         XMLFormat.descriptor,
         BundleFormat.descriptor,
     ])

@@ -128,6 +128,7 @@ final class OutputRouter {
             return (try writerFactory.makeWriter(sink, options: options), nil)
         case .file(let file):
             path = file
+            try makeFolder((path as NSString).deletingLastPathComponent)
         case .folder(let folder):
             var base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
             if perCollectionFiles {
@@ -161,6 +162,7 @@ final class OutputRouter {
         case .standardOutput:
             throw FerryError(.usage, "a bundle cannot go to standard output; name it with -o FILE.tar or -o DIR/")
         case .file(let path):
+            try makeFolder((path as NSString).deletingLastPathComponent)
             destination = BundleWriter.Destination.forPath(path)
         case .folder(let folder):
             let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
@@ -172,6 +174,7 @@ final class OutputRouter {
     }
 
     private func makeFolder(_ path: String) throws {
+        guard !path.isEmpty else { return }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {

@@ -416,10 +416,12 @@ public struct FieldReader {
     }
 
     /// A required list whose elements `element` decodes (nil elements are dropped: reported).
+    /// From text formats (CSV, XML) an absent list is an empty one: a CSV file has no cells to
+    /// write for `[]`, so reading it back must not call the list missing.
     public mutating func array<T>(_ name: String,
         _ element: (Value, RecordContext, inout [Diagnostic]) -> T?) -> [T]
     {
-        let (_, value, fieldContext) = member(name)
+        let (_, value, fieldContext) = member(name, quietWhenMissing: context.options.scalarsAsText)
         guard let value else { return [] }
         guard case .array(let items) = value else {
             diagnostics.append(.error(.typeError, "\(fieldContext.displayName): expected a list, found \(value.shortDescription)",
