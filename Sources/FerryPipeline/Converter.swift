@@ -62,7 +62,8 @@ public struct Converter: Sendable {
         let filter = try FilterStage.make(request: request, plan: plan)
         let applier = mapping.map { MappingApplier(mapping: $0, log: log) }
         let inliner = Self.inliner(for: source, plan: plan)
-        var references = MediaReferences(media: source.media)
+        var references = MediaReferences(media: source.media)  // by any record read: for verification
+        var keptReferences = MediaReferences(media: source.media)  // by records written: what a filtered bundle keeps
         var rawCounts: [String: Int] = [:]
 
         var router: OutputRouter?
@@ -74,6 +75,7 @@ public struct Converter: Sendable {
             for record in records where filter?.keepsAfterMigration(record) ?? true {
                 counts.add(record.collection)
                 references.collect(record.value)
+                keptReferences.collect(record.value)
                 try router?.write(record)
             }
         }
@@ -87,6 +89,7 @@ public struct Converter: Sendable {
             while let record = next {
                 rawCounts[record.collection ?? "", default: 0] += 1
                 let read = try inliner?.inline(record) ?? record
+                references.collect(read.value)  // media a record names count as referenced even when the record is invalid
                 try process(applier?.apply(read) ?? read)
                 next = try source.next()
             }
@@ -106,7 +109,8 @@ public struct Converter: Sendable {
                 return
             }
             try router?.ensureOpened(collection: nil)
-            try router?.commit(media: source.bundle.map { ($0, source.media, filter == nil ? nil : referenced) })
+            let kept = keptReferences.referenced.union(inliner?.referenced ?? [])
+            try router?.commit(media: source.bundle.map { ($0, source.media, filter == nil ? nil : kept) })
             result.output = router.map { r in r.paths.isEmpty ? "-" : r.paths.joined(separator: ", ") }
         } catch {
             router?.discard()

@@ -253,7 +253,7 @@ public final class DatasetProcessor {
     }
 
     private func noteTimeZoneIfNeeded(collection: String, document: FirestoreLayout.Document) {
-        guard domain == .petStory, targetVersion == 2, collection == "members", !timeZoneNoted else { return }
+        guard domain == .petStory, sourceVersion == 1, targetVersion == 2, collection == "members", !timeZoneNoted else { return }
         timeZoneNoted = true
         report([.note(.assumption,
             "calendar days (birthDate, since) are taken in time zone \(options.timeZone) (--time-zone)",
@@ -320,7 +320,8 @@ public final class DatasetProcessor {
             }
             if stem.hasPrefix("media/") { stem.removeFirst(6) }
             if !catalog.files(withStem: stem).contains(path) {
-                diagnostics.append(.error(.missingMedia, "no file \(path) for \(field.description.dropFirst())",
+                let owner = model.recordID.map { "\(type(of: model).recordType.name) \"\($0)\"" } ?? "record"
+                diagnostics.append(.error(.missingMedia, "\(owner): \(field.description.dropFirst()) names \(path), which is not in the bundle",
                     at: context.location(of: field)))
             }
         }
