@@ -65,6 +65,7 @@ public struct Converter: Sendable {
         var references = MediaReferences(media: source.media)  // by any record read: for verification
         var keptReferences = MediaReferences(media: source.media)  // by records written: what a filtered bundle keeps
         var rawCounts: [String: Int] = [:]
+        let recheck = try Self.referenceRecheck(filter: filter, plan: plan, request: request)
 
         var router: OutputRouter?
         if request.action == .convert {
@@ -76,6 +77,7 @@ public struct Converter: Sendable {
                 counts.add(record.collection)
                 references.collect(record.value)
                 keptReferences.collect(record.value)
+                _ = recheck?.processor.process(record)
                 try router?.write(record)
             }
         }
@@ -95,6 +97,7 @@ public struct Converter: Sendable {
             }
             applier?.finish()
             plan.processor?.finish()
+            recheck?.report(into: log)
             let referenced = references.referenced.union(inliner?.referenced ?? [])
             if let bundle = source.bundle {
                 bundle.verify(referencedMedia: Set(referenced.compactMap { source.media[$0] }), recordCounts: rawCounts, log: log)
@@ -109,8 +112,12 @@ public struct Converter: Sendable {
                 return
             }
             try router?.ensureOpened(collection: nil)
-            let kept = keptReferences.referenced.union(inliner?.referenced ?? [])
-            try router?.commit(media: source.bundle.map { ($0, source.media, filter == nil ? nil : kept) })
+            // Media of external-storage fields were inlined and are written again from the records
+            // (under the new collection's folder after a migration); the others are copied, all of
+            // them or, for a filtered dataset, those the kept records name.
+            let inlined = inliner?.referenced ?? []
+            let copied = source.media.filter { !inlined.contains($0.key) }
+            try router?.commit(media: source.bundle.map { ($0, copied, filter == nil ? nil : keptReferences.referenced) })
             result.output = router.map { r in r.paths.isEmpty ? "-" : r.paths.joined(separator: ", ") }
         } catch {
             router?.discard()
@@ -136,6 +143,17 @@ public struct Converter: Sendable {
         let schema = plan.domain.flatMap { domain in plan.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
         return OutputRouter(target: target, format: format, options: options, stem: stem,
                             ownFolder: request.inputs.count > 1, registry: registry, schema: schema, dataFormat: request.dataFormat)
+    }
+
+    /// With a filter, a second processor sees the kept records only, so references that the
+    /// filter left dangling (a story tagging a member filtered out) are reported.
+    private static func referenceRecheck(filter: FilterStage?, plan: DatasetPlan, request: ConversionRequest) throws -> ReferenceRecheck? {
+        guard filter != nil, let domain = plan.domain, let version = plan.targetVersion else { return nil }
+        let log = DiagnosticLog()
+        var options = request.processing
+        options.mode = .lenient
+        let processor = try DatasetProcessor(domain: domain, sourceVersion: version, targetVersion: version, options: options, log: log)
+        return ReferenceRecheck(processor: processor, log: log)
     }
 
     /// For a bundle holding records with external storage, the inliner that puts their media back.
@@ -168,5 +186,22 @@ struct CollectionCounter {
 
     var counts: [DatasetReport.CollectionCount] {
         order.map { DatasetReport.CollectionCount(name: $0, count: table[$0] ?? 0) }
+    }
+}
+
+/// The processor that rechecks references among the records a filter kept.
+struct ReferenceRecheck {
+    let processor: DatasetProcessor
+    let log: DiagnosticLog
+
+    /// Reports each reference left dangling by the filter, as a warning.
+    func report(into target: DiagnosticLog) {
+        processor.finish()
+        for diagnostic in log.diagnostics where diagnostic.code == .danglingReference {
+            var warning = diagnostic
+            warning.severity = .warning
+            warning.message += " after filtering (--where)"
+            target.report(warning)
+        }
     }
 }
