@@ -41,13 +41,16 @@ import Testing
             makeRecord("words", 2, ["id": "w3", "wordBookID": "b1", "studyState": 0]),
         ]
         let result = try run(.vocabulary, from: 1, to: 2, records)
+        // Invalid records still have their references checked: no word book b1 is in the dataset.
         #expect(result.diagnostics == [
             "error missing-field 2:3 /words/0/id", "error missing-field 2:3 /words/0/wordBookID",
             "error missing-field 2:3 /words/1/timestamp", "error missing-field 2:3 /words/2/timestamp",
+            "error dangling-reference 2:3 /words/1/wordBookID", "error dangling-reference 2:3 /words/2/wordBookID",
         ])
         #expect(result.log.diagnostics.map(\.message) == [
             "words record 0 has no id", "words record 0 has no wordBookID", "timestamp is empty (required in Word)",
-            "timestamp is missing (required in Word)",
+            "timestamp is missing (required in Word)", "wordBookID \"b1\" names no word book of the dataset",
+            "wordBookID \"b1\" names no word book of the dataset",
         ])
     }
 
@@ -58,7 +61,7 @@ import Testing
         let lenient = try run(.vocabulary, from: 1, to: 2, [makeRecord("wordBooks", 0, book), record], mode: .lenient)
         #expect(lenient.diagnostics == ["warning lossy-change 6:19 /words/0/studyState"])
         #expect(lenient.records.last?.value.objectValue?["studyState"] == "undefined")
-        #expect(try run(.vocabulary, from: 1, to: 2, [record], mode: .strict).diagnostics == [
+        #expect(try run(.vocabulary, from: 1, to: 2, [makeRecord("wordBooks", 0, book), record], mode: .strict).diagnostics == [
             "error invalid-value 6:19 /words/0/studyState"
         ])
     }
@@ -70,7 +73,7 @@ import Testing
             "timestamp": "2024-05-01T09:30:00Z",
         ]
         let result = try run(.vocabulary, from: 2, to: 2, [makeRecord("words", 0, v2Word)])
-        #expect(result.diagnostics == ["error invalid-value 2:3 /words/0/ganaImageURL"])
+        #expect(result.diagnostics == ["error invalid-value 2:3 /words/0/ganaImageURL", "error dangling-reference 2:3 /words/0/wordBookID"])
         var object = v2Word.objectValue!
         object["ganaImageURL"] = "http://example.com"
         let dangling = try run(.vocabulary, from: 2, to: 2, [makeRecord("words", 0, .object(object), fields: ["/wordBookID": (2, 30)])])
