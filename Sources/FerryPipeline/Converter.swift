@@ -7,9 +7,12 @@ import Foundation
 /// writer, one record at a time (DESIGN.md "Data flow").
 public struct Converter: Sendable {
     public let registry: FormatRegistry
+    /// Counts bytes and records for a progress display; nil counts nothing.
+    public let progress: ProgressMeter?
 
-    public init(registry: FormatRegistry) {
+    public init(registry: FormatRegistry, progress: ProgressMeter? = nil) {
         self.registry = registry
+        self.progress = progress
     }
 
     /// Processes every input of `request`, each on its own, and reports each one.
@@ -47,7 +50,8 @@ public struct Converter: Sendable {
     ) throws {
         var readOptions = request.read
         readOptions.fileName = input
-        let source = try DatasetSource(path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log)
+        let source = try DatasetSource(
+            path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log, progress: progress)
         result.format = source.formatName
         var request = request
         if source.bundle != nil {
@@ -75,6 +79,7 @@ public struct Converter: Sendable {
         func emit(_ records: [Record]) throws {
             for record in records where filter?.keepsAfterMigration(record) ?? true {
                 counts.add(record.collection)
+                progress?.recordDone()
                 references.collect(record.value)
                 keptReferences.collect(record.value)
                 _ = recheck?.processor.process(record)

@@ -23,6 +23,7 @@ final class DatasetSource {
     private let options: ReadOptions
     private let log: DiagnosticLog
     private var mergedHeader = DatasetHeader()
+    private let progress: ProgressMeter?
 
     struct Part {
         var path: String
@@ -45,7 +46,11 @@ final class DatasetSource {
     /// Opens `path` (`-` for standard input). The format comes from `formatName` (`--from`), else
     /// the file extension, else the first bytes.
     /// - Throws: `FerryError` with `unreadable-input` or `unknown-format`.
-    init(path: String, formatName: String?, registry: FormatRegistry, options: ReadOptions, log: DiagnosticLog) throws {
+    init(
+        path: String, formatName: String?, registry: FormatRegistry, options: ReadOptions, log: DiagnosticLog,
+        progress: ProgressMeter? = nil
+    ) throws {
+        self.progress = progress
         self.name = path
         self.registry = registry
         self.options = options
@@ -79,7 +84,11 @@ final class DatasetSource {
             return
         }
         let (compression, innerPath) = path == "-" ? (Compression.none, path) : Compression.forPath(path)
-        let source: any ByteSource = compression == .none ? try FileDescriptorSource(path: path) : try CompressedFileSource(path: path)
+        var source: any ByteSource = compression == .none ? try FileDescriptorSource(path: path) : try CompressedFileSource(path: path)
+        if let progress {
+            if compression == .none { progress.expect(bytes: Self.size(of: path)) }
+            source = CountingSource(source, meter: progress)
+        }
         var format = formatName.flatMap { registry.format(named: $0) }
         if let formatName, format == nil {
             throw FerryError(.unknownFormat, "unknown format '\(formatName)'; `ferry formats` lists them", at: SourceLocation(file: path))
@@ -106,6 +115,14 @@ final class DatasetSource {
         guard isFolder else { return path != "-" && (registry.format(forPath: path)?.isContainer ?? false) }
         let names = Set((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
         return !names.isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories"])
+    }
+
+    /// The size of a regular file, 0 for anything else (standard input, a pipe).
+    private static func size(of path: String) -> Int64 {
+        guard path != "-", let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              (attributes[.type] as? FileAttributeType) == .typeRegular
+        else { return 0 }
+        return (attributes[.size] as? NSNumber)?.int64Value ?? 0
     }
 
     /// Media paths as records name them (always under `media/`), to member paths.
@@ -147,7 +164,11 @@ final class DatasetSource {
             var partOptions = options
             partOptions.fileName = part.displayName
             partOptions.collection = part.collection ?? options.collection
-            let source = try part.source ?? FileDescriptorSource(path: part.path)
+            var source = try part.source ?? FileDescriptorSource(path: part.path)
+            if let progress, part.source == nil {
+                progress.expect(bytes: Self.size(of: part.path))
+                source = CountingSource(source, meter: progress)
+            }
             guard let reader = part.format.reader else { continue }
             current = try reader.makeReader(source, options: partOptions, log: log)
         }

@@ -7,9 +7,12 @@ import Foundation
 /// bad input never stopping or corrupting the others.
 public struct PipelineRunner: Sendable {
     public let registry: FormatRegistry
+    /// Counts bytes and records of every input for a progress display.
+    public let progress: ProgressMeter?
 
-    public init(registry: FormatRegistry) {
+    public init(registry: FormatRegistry, progress: ProgressMeter? = nil) {
         self.registry = registry
+        self.progress = progress
     }
 
     /// Reads and checks a pipeline file.
@@ -93,7 +96,7 @@ public struct PipelineRunner: Sendable {
                 do {
                     var request = try makeRequest(definition, input: input.path, base: base, variables: variables)
                     if let map = input.map { request.mapping = map }
-                    reports = Converter(registry: registry).run(request, report: report)
+                    reports = Converter(registry: registry, progress: progress).run(request, report: report)
                 } catch {
                     let diagnostic = Converter.diagnostic(for: error)
                     report(diagnostic)

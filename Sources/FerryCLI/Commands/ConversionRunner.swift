@@ -10,10 +10,13 @@ struct ConversionRunner {
     func run(_ request: ConversionRequest) throws -> ExitStatus {
         let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
         let verbose = common.verbose
-        let reports = Converter(registry: common.registry).run(request) { diagnostic in
+        let progress = ProgressBar.make(quiet: common.quiet)
+        defer { progress?.finish() }
+        let reports = Converter(registry: common.registry, progress: progress?.meter).run(request) { diagnostic in
             if diagnostic.severity == .note && !verbose && diagnostic.code == .assumption && diagnostic.location.file == nil { return }
             printer.print(diagnostic)
         }
+        progress?.finish()
         printer.finish()
         if !common.quiet {
             for report in reports { StandardError.write(Summary.line(for: report, action: request.action) + "\n") }

@@ -56,11 +56,14 @@ struct RunCommand: FerryCommand {
         let definition = try PipelineRunner.load(pipeline)
         let inputs = try PipelineRunner.inputs(of: definition, pipelinePath: pipeline, shard: shard)
         let printer = DiagnosticPrinter(limit: maxErrors, quiet: quiet)
-        let runner = PipelineRunner(registry: .withExternalAdapters(timeout: Double(timeout)))
+        let progress = ProgressBar.make(quiet: quiet)
+        defer { progress?.finish() }
+        let runner = PipelineRunner(registry: .withExternalAdapters(timeout: Double(timeout)), progress: progress?.meter)
         let reports = runner.run(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, overrideJobs: jobs) { diagnostic in
             if diagnostic.severity == .note && diagnostic.location.file == nil { return }
             printer.print(diagnostic)
         }
+        progress?.finish()
         printer.finish()
         if report != .text || reportFile != nil {
             let text = report.render(reports)

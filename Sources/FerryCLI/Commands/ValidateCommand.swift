@@ -40,10 +40,13 @@ struct ValidateCommand: FerryCommand {
     func run() throws -> ExitStatus {
         let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
         let verbose = common.verbose
-        let reports = Converter(registry: common.registry).run(request) { diagnostic in
+        let progress = ProgressBar.make(quiet: common.quiet)
+        defer { progress?.finish() }
+        let reports = Converter(registry: common.registry, progress: progress?.meter).run(request) { diagnostic in
             if diagnostic.severity == .note && !verbose && diagnostic.location.file == nil { return }
             printer.print(diagnostic)
         }
+        progress?.finish()
         printer.finish()
         if report != .text || reportFile != nil {
             let text = report.render(reports)

@@ -34,6 +34,7 @@ public final class DiagnosticPrinter: @unchecked Sendable {
             return
         }
         if diagnostic.severity != .note { printed += 1 }
+        ProgressBar.current?.clearForText()
         StandardError.write(render(diagnostic) + "\n")
     }
 
