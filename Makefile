@@ -19,10 +19,18 @@ deps:
 build: deps
 	$(SWIFT) build --product ferry
 
-## test: every unit, corpus and command-line test.
+## test: every unit, corpus and command-line test, then both SwiftPM command plugins for real
+## (after `swift test`: inside it they would fight over the build lock).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(SWIFT) package ferry-validate --quiet
+	@if $(SWIFT) package ferry-validate Samples/broken --quiet >/dev/null 2>&1; then \
+		echo "ferry-validate accepted Samples/broken: it must fail on broken data"; exit 1; \
+	else echo "ferry-validate Samples/broken: failed as it must"; fi
+	rm -rf .build/plugin-check
+	$(SWIFT) package --allow-writing-to-package-directory ferry-convert --to jsonl -o .build/plugin-check/ --quiet
+	@ls .build/plugin-check/*.jsonl >/dev/null
 
 ## run: the main job on the samples: migrate V1 data to V2, then validate the result.
 run: build

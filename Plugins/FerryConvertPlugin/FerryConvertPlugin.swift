@@ -2,7 +2,7 @@ import Foundation
 import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory ferry-convert [PATH...] --to FORMAT [options]`:
-/// converts every dataset under the paths (default `Samples/`, without `Samples/broken/`) with
+/// converts every dataset under the paths (default `Samples/`, leaving out its `broken/`, `mappings/`, `pipelines/` and `plugins/` folders) with
 /// `ferry convert`, into `converted/` in the package (or `-o DIR/`).
 @main
 struct FerryConvertPlugin: CommandPlugin {
@@ -10,7 +10,7 @@ struct FerryConvertPlugin: CommandPlugin {
         if arguments.contains("--help") || arguments.contains("-h") {
             print("""
                 USAGE: swift package --allow-writing-to-package-directory ferry-convert [PATH...] [ferry convert options]
-                Converts every dataset under PATH (default Samples/, without Samples/broken/) with `ferry convert`,
+                Converts every dataset under PATH (default Samples/, without its broken/, mappings/, pipelines/ and plugins/ folders) with `ferry convert`,
                 writing into converted/ in the package unless -o DIR/ is given. Example: ferry-convert Samples --to csv
                 """)
             return
@@ -18,7 +18,7 @@ struct FerryConvertPlugin: CommandPlugin {
         var (paths, options) = PluginArguments.split(arguments)
         let root = context.package.directoryURL
         let targets = paths.isEmpty ? [root.appendingPathComponent("Samples")] : paths.map { PluginArguments.resolve($0, root: root) }
-        let inputs = DatasetFinder.inputs(under: targets, excluding: paths.isEmpty ? ["broken"] : [])
+        let inputs = DatasetFinder.inputs(under: targets, samples: root.appendingPathComponent("Samples"))
         if !options.contains("-o") && !options.contains("--output") {
             options += ["-o", root.appendingPathComponent("converted").path + "/"]
         }

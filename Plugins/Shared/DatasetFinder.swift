@@ -6,9 +6,14 @@ import Foundation
 enum DatasetFinder {
     static let dataExtensions = ["json", "jsonl", "ndjson", "csv", "tsv", "xml", "tar", "tgz", "gz", "zst", "xz"]
     static let bundleMarkers = ["manifest.json", "ProfileImages", "MemberImages", "Stories"]
+    /// Folders of `Samples/` left out of the default run: broken data on purpose, and files that
+    /// are not datasets (field mappings, pipeline files, adapter programs).
+    static let sampleFoldersLeftOut: Set<String> = ["broken", "mappings", "pipelines", "plugins"]
 
-    /// The inputs under `paths`, sorted, leaving out folders named in `excluding` (relative names such as `broken`).
-    static func inputs(under paths: [URL], excluding: Set<String>) -> [String] {
+    /// The inputs under `paths`, sorted; inside the package's `samples` folder the folders of
+    /// `sampleFoldersLeftOut` are left out.
+    static func inputs(under paths: [URL], samples: URL) -> [String] {
+        let samplesPath = samples.standardizedFileURL.path
         var found: [String] = []
         let fm = FileManager.default
         for path in paths {
@@ -21,7 +26,8 @@ enum DatasetFinder {
                 found.append(path.path)
                 continue
             }
-            walk(path, excluding: excluding, into: &found)
+            let isSamples = path.standardizedFileURL.path == samplesPath
+            walk(path, excluding: isSamples ? sampleFoldersLeftOut : [], into: &found)
         }
         return found.sorted()
     }

@@ -22,7 +22,7 @@ public struct Converter: Sendable {
     public func run(_ request: ConversionRequest, report: @escaping @Sendable (Diagnostic) -> Void) -> [DatasetReport] {
         let target: OutputTarget
         do {
-            target = try OutputTarget.resolve(request.action == .convert ? request.output : nil, inputs: request.inputs)
+            target = request.action == .convert ? try OutputTarget.resolve(request.output, inputs: request.inputs) : .standardOutput
         } catch {
             let diagnostic = Self.diagnostic(for: error)
             report(diagnostic)
@@ -80,8 +80,8 @@ public struct Converter: Sendable {
             for record in records where filter?.keepsAfterMigration(record) ?? true {
                 counts.add(record.collection)
                 progress?.recordDone()
-                references.collect(record.value)
-                keptReferences.collect(record.value)
+                references.collect(record)
+                keptReferences.collect(record)
                 _ = recheck?.processor.process(record)
                 try router?.write(record)
             }
@@ -96,7 +96,7 @@ public struct Converter: Sendable {
             while let record = next {
                 rawCounts[record.collection ?? "", default: 0] += 1
                 let read = try inliner?.inline(record) ?? record
-                references.collect(read.value)  // media a record names count as referenced even when the record is invalid
+                references.collect(read)  // media a record names count as referenced even when the record is invalid
                 try process(applier?.apply(read) ?? read)
                 next = try source.next()
             }

@@ -46,14 +46,28 @@ final class MediaInliner {
     }
 }
 
-/// Collects the media paths that records point at: every string value that names a media file.
+/// Collects the media paths that records point at: every string value that names a media file,
+/// and for pet-story V1 records (which name media by id, not path) the files their ids lead to.
 struct MediaReferences {
     let media: [String: String]
+    private let catalog: ListedMediaCatalog
     private(set) var referenced: Set<String> = []
 
-    init(media: [String: String]) { self.media = media }
+    init(media: [String: String]) {
+        self.media = media
+        self.catalog = ListedMediaCatalog(paths: media.keys.sorted())
+    }
 
-    mutating func collect(_ value: Value) {
+    /// Notes the media a record names, as paths or through the pet-story layout.
+    mutating func collect(_ record: Record) {
+        guard !media.isEmpty else { return }
+        collect(record.value)
+        for stem in PetStoryMediaLayout.stems(collection: record.collection, value: record.value) {
+            referenced.formUnion(catalog.files(withStem: stem))
+        }
+    }
+
+    private mutating func collect(_ value: Value) {
         guard !media.isEmpty else { return }
         switch value {
         case .string(let text) where media[text] != nil: referenced.insert(text)
