@@ -60,6 +60,7 @@ public struct Converter: Sendable {
         let mapping = try request.mapping.map(FieldMapping.load)
         let first = try source.next()
         let plan = try DatasetPlan.make(request: request, source: source, first: first, mapping: mapping, log: log)
+        source.rejectsDuplicateHeaders = plan.processor != nil
         result.domain = plan.processor.map { _ in plan.domain } ?? nil
         result.sourceVersion = plan.sourceVersion
         result.targetVersion = plan.targetVersion

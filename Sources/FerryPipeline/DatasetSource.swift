@@ -1,5 +1,6 @@
 import FerryCore
 import FormatBundle
+import FormatCSV
 import Foundation
 
 /// One input as a stream of records: a file, standard input, or a folder whose files each hold a
@@ -31,6 +32,21 @@ final class DatasetSource {
         var format: FormatDescriptor
         var collection: String?
         var source: (any ByteSource)?
+    }
+
+    /// True once the data is known to belong to a domain: a CSV file with a duplicated header
+    /// name is then an error (`duplicate-header`), not renamed as in schema-free mode (SCHEMAS.md "CSV").
+    var rejectsDuplicateHeaders = false {
+        didSet { if rejectsDuplicateHeaders { checkDuplicateHeaders() } }
+    }
+    private var currentPath = ""
+
+    private func checkDuplicateHeaders() {
+        guard rejectsDuplicateHeaders, let csv = current as? CSVReader, !csv.duplicateHeaders.isEmpty else { return }
+        for name in csv.duplicateHeaders {
+            log.report(.error(.duplicateHeader, "the header names '\(name)' more than once; a domain's fields are unique",
+                              at: SourceLocation(file: currentPath, line: 1)))
+        }
     }
 
     /// The header declared by the inputs read so far.
@@ -103,9 +119,15 @@ final class DatasetSource {
         guard let format, format.reader != nil else {
             throw FerryError(.unknownFormat, "cannot tell the format; name it with --from", at: SourceLocation(file: path))
         }
-        self.parts = [Part(path: path, displayName: path, format: format, collection: options.collection, source: stream)]
+        // A one-collection file (CSV) names its collection after itself: `wineTastingNotes.csv`.
+        var collection = options.collection
+        if collection == nil, format.isSingleCollection, path != "-" {
+            let name = URL(fileURLWithPath: innerPath).lastPathComponent
+            collection = String(name.prefix { $0 != "." })
+        }
+        self.parts = [Part(path: path, displayName: path, format: format, collection: collection, source: stream)]
         self.formatName = format.name
-        self.declaredCollections = []
+        self.declaredCollections = collection.map { [$0] } ?? []
     }
 
     /// True for a tar (by extension or `--from tar`), a folder with `manifest.json` or `data/`, or a
@@ -171,6 +193,8 @@ final class DatasetSource {
             }
             guard let reader = part.format.reader else { continue }
             current = try reader.makeReader(source, options: partOptions, log: log)
+            currentPath = part.displayName
+            checkDuplicateHeaders()
         }
     }
 }

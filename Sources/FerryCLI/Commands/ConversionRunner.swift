@@ -6,6 +6,26 @@ import FerryPipeline
 /// summary line per input on standard error.
 struct ConversionRunner {
     var common: CommonOptions
+    /// `--report`: a machine-readable report besides the diagnostics on standard error.
+    var report: ReportFormat = .text
+    /// `--report-file`: where the report goes; nil is standard output.
+    var reportFile: String?
+
+    /// The `--report` and `--report-file` options, shared by convert, migrate and validate.
+    static let reportSpecs: [OptionSpec] = [
+        OptionSpec(["--report"], .single, value: "FORMAT", help: "Also write a report: text (default), json, junit, github."),
+        OptionSpec(["--report-file"], .single, value: "FILE", help: "Write the report to FILE (needed when standard output carries data)."),
+    ]
+
+    init(common: CommonOptions, arguments: ParsedArguments? = nil) throws {
+        self.common = common
+        let name = arguments?.value("report") ?? "text"
+        guard let report = ReportFormat(rawValue: name) else {
+            throw UsageError("unknown report format '\(name)'; use text, json, junit or github")
+        }
+        self.report = report
+        reportFile = arguments?.value("report-file")
+    }
 
     func run(_ request: ConversionRequest) throws -> ExitStatus {
         let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
@@ -18,10 +38,25 @@ struct ConversionRunner {
         }
         progress?.finish()
         printer.finish()
+        try Self.writeReport(reports, as: report, to: reportFile)
         if !common.quiet {
             for report in reports { StandardError.write(Summary.line(for: report, action: request.action) + "\n") }
         }
         return reports.map(\.status).max() ?? .success
+    }
+
+    /// Writes the machine-readable report, atomically when it goes to a file; nothing for plain
+    /// text to the terminal (the diagnostics already went to standard error).
+    static func writeReport(_ reports: [DatasetReport], as report: ReportFormat, to reportFile: String?) throws {
+        guard report != .text || reportFile != nil else { return }
+        let text = report.render(reports)
+        if let reportFile {
+            let file = try AtomicOutputFile(path: reportFile)
+            try file.sink.write(text)
+            try file.commit()
+        } else {
+            StandardOutput.write(text)
+        }
     }
 }
 

@@ -28,10 +28,10 @@ struct ConvertCommand: FerryCommand {
             OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
             OptionSpec(["--map"], .single, value: "FILE", help: "A field mapping (JSON) that brings foreign records into a domain (Docs/mappings.md)."),
             OptionSpec(["--data-format"], .single, value: "FORMAT", help: "Format of the data files inside a bundle output (default json)."),
-        ] + CommonOptions.specs)
+        ] + ConversionRunner.reportSpecs + CommonOptions.specs)
 
     var request: ConversionRequest
-    var common: CommonOptions
+    var runner: ConversionRunner
 
     init(_ arguments: ParsedArguments) throws {
         try self.init(arguments, action: .convert)
@@ -39,7 +39,8 @@ struct ConvertCommand: FerryCommand {
 
     init(_ arguments: ParsedArguments, action: ConversionRequest.Action) throws {
         var request = ConversionRequest(action: action, inputs: arguments.positionals)
-        common = try CommonOptions(arguments, into: &request)
+        let common = try CommonOptions(arguments, into: &request)
+        runner = try ConversionRunner(common: common, arguments: arguments)
         request.output = arguments.value("output")
         request.outputFormat = arguments.value("to")
         if let format = request.outputFormat, common.registry.format(named: format) == nil {
@@ -53,11 +54,14 @@ struct ConvertCommand: FerryCommand {
         request.variables = try VariableParsing.parse(arguments.values("var"))
         request.mapping = arguments.value("map")
         request.dataFormat = arguments.value("data-format")
+        if (request.output == nil || request.output == "-"), action == .convert, runner.report != .text, runner.reportFile == nil {
+            throw UsageError("--report \(runner.report.rawValue) with the data on standard output needs --report-file FILE")
+        }
         self.request = request
     }
 
     func run() throws -> ExitStatus {
-        try ConversionRunner(common: common).run(request)
+        try runner.run(request)
     }
 }
 
@@ -79,7 +83,7 @@ struct MigrateCommand: FerryCommand {
             OptionSpec(["--dry-run"], help: "Migrate and validate, write nothing."),
             OptionSpec(["--csv-safe"], help: "CSV output: prefix cells starting with = + - @ tab CR with '."),
             OptionSpec(["--compact"], help: "JSON and XML documents: no indentation."),
-        ] + CommonOptions.specs)
+        ] + ConversionRunner.reportSpecs + CommonOptions.specs)
 
     var convert: ConvertCommand
 

@@ -65,16 +65,7 @@ struct RunCommand: FerryCommand {
         }
         progress?.finish()
         printer.finish()
-        if report != .text || reportFile != nil {
-            let text = report.render(reports)
-            if let reportFile {
-                let file = try AtomicOutputFile(path: reportFile)
-                try file.sink.write(text)
-                try file.commit()
-            } else {
-                StandardOutput.write(text)
-            }
-        }
+        try ConversionRunner.writeReport(reports, as: report, to: reportFile)
         if !quiet {
             let action: ConversionRequest.Action = definition.output == nil ? .validate : .convert
             for report in reports { StandardError.write(Summary.line(for: report, action: action) + "\n") }
