@@ -35,8 +35,14 @@ struct DatasetPlan {
         let target = request.action == .validate ? detected.version : (request.targetVersion ?? detected.version)
         var options = request.processing
         options.scalarsAsText = options.scalarsAsText || ["csv", "xml"].contains(source.formatName)
-        let processor = try DatasetProcessor(
-            domain: detected.domain, sourceVersion: detected.version, targetVersion: target, options: options, log: log)
+        let processor: DatasetProcessor
+        do {
+            processor = try DatasetProcessor(
+                domain: detected.domain, sourceVersion: detected.version, targetVersion: target, options: options, log: log)
+        } catch var error as FerryError {
+            if error.diagnostic.location.file == nil { error.diagnostic.location.file = source.name }
+            throw error
+        }
         let schema = processor.targetSchema
         var names: [String: String] = [:]
         for collection in schema.collections { names[collection.name] = collection.recordType.name }
