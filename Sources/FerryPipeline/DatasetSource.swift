@@ -110,7 +110,14 @@ final class DatasetSource {
             throw FerryError(.unknownFormat, "unknown format '\(formatName)'; `ferry formats` lists them", at: SourceLocation(file: path))
         }
         var stream = source
-        if format == nil, path != "-" { format = registry.format(forPath: innerPath) }
+        if format == nil, path != "-" {
+            format = registry.format(forPath: innerPath)
+            let ext = URL(fileURLWithPath: innerPath).pathExtension.lowercased()
+            if format == nil, !ext.isEmpty, !["txt", "dat", "data", "export", "backup", "bak"].contains(ext) {
+                throw FerryError(.unknownFormat, "no format reads '.\(ext)' files; name one with --from (`ferry formats` lists them)",
+                                 at: SourceLocation(file: path))
+            }
+        }
         if format == nil {
             let (head, replay) = try PrefixedSource.sniff(source)
             stream = replay
