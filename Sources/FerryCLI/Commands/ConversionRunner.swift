@@ -25,12 +25,12 @@ struct ConversionRunner {
 /// One-line summaries of what a run did.
 enum Summary {
     static func line(for report: DatasetReport, action: ConversionRequest.Action) -> String {
-        var text = report.input + ": "
+        var text = report.input + ":"
         if let domain = report.domain {
-            text += "\(domain.rawValue) v\(report.sourceVersion.map(String.init) ?? "?")"
+            text += " \(domain.rawValue) v\(report.sourceVersion.map(String.init) ?? "?")"
             if let target = report.targetVersion, target != report.sourceVersion { text += " -> v\(target)" }
         } else if !report.format.isEmpty {
-            text += "schema-free \(report.format)"
+            text += " schema-free \(report.format)"
         }
         let counts = report.collections.map { "\($0.name.isEmpty ? "records" : $0.name) \($0.count)" }.joined(separator: ", ")
         if !counts.isEmpty { text += ": " + counts }
