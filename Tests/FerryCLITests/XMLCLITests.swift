@@ -109,16 +109,19 @@ import Testing
         let box = try roundTrip("notes-v1.json")
         let schema = try box.ferry(["schema", "notes", "--schema-version", "2", "--as", "xsd"]).stdout
         var xml = try box.text("v2.xml")
-        xml = xml.replacingOccurrences(of: "<rating>4.5</rating>", with: "<rating>7</rating>")
-        xml = xml.replacingOccurrences(of: "<title>Yamazaki 12</title>", with: "<titel>Yamazaki 12</titel>")
-        let problems = XMLSchemaValidation.validate(document: Array(xml.utf8), schema: Array(schema.utf8), fileName: "bad.xml")
-        #expect(problems.count == 2)
-        #expect(problems.allSatisfy { $0.code.rawValue == "invalid-value" && $0.location.line != nil })
-        let lines = Set(problems.compactMap(\.location.line))
+        let rating = try #require(xml.range(of: "<rating>4.5</rating>"))
+        xml.replaceSubrange(rating, with: "<rating>7</rating>")
+        let title = try #require(xml.range(of: "<title>Yamazaki 12</title>"))
+        xml.replaceSubrange(title, with: "<titel>Yamazaki 12</titel>")
         let xmlLines = xml.split(separator: "\n", omittingEmptySubsequences: false)
         let ratingLine = (xmlLines.firstIndex { $0.contains("<rating>7</rating>") } ?? -1) + 1
         let titleLine = (xmlLines.firstIndex { $0.contains("<titel>") } ?? -1) + 1
-        #expect(lines == [ratingLine, titleLine])
+        #expect(ratingLine == 37 && titleLine == 182)
+        let problems = XMLSchemaValidation.validate(document: Array(xml.utf8), schema: Array(schema.utf8), fileName: "bad.xml")
+        #expect(problems.map(\.description) == [
+            "bad.xml:37: error: Element 'rating': [facet 'maxInclusive'] The value '7' is greater than the maximum value allowed ('5'). [invalid-value]",
+            "bad.xml:182: error: Element 'titel': This element is not expected. Expected is ( title ). [invalid-value]",
+        ])
     }
 
     @Test func publishedJSONSchemaValidatesConvertedJSON() throws {
@@ -225,7 +228,10 @@ import Testing
         for name in names {
             let run = try box.ferry(["convert", corpus.appendingPathComponent(name).path, "--to", "json"])
             #expect(run.status == 3, "\(name)")
-            #expect(run.errors.count == 1 && run.errors[0].hasSuffix("[unsafe-xml]"), "\(name): \(run.errors)")
+            // Refused before anything is expanded: an entity declaration (unsafe-xml), or a DTD
+            // libxml2 finds malformed before it reaches the declaration (`<!ELEMENT data (#ANY)>`).
+            #expect(run.errors.count == 1 && (run.errors[0].hasSuffix("[unsafe-xml]") || run.errors[0].hasSuffix("[malformed-xml]")),
+                    "\(name): \(run.errors)")
             #expect(run.stdout == "", "\(name)")
             #expect(!run.stderr.contains("root:x:0:0"), "\(name)")
         }
