@@ -117,8 +117,11 @@ final class ExternalRecordReader: RecordReader {
         let record: Record?
         do {
             record = try inner.next()
-        } catch let error as FerryError where error.diagnostic.code != .adapterFailed {
+        } catch let error as FerryError {
+            // Stop the adapter whatever went wrong, a silence timeout included: a hung adapter
+            // must not outlive the run.
             process.terminate()
+            if error.diagnostic.code == .adapterFailed { throw error }
             throw FerryError(.adapterFailed, "the \(name) adapter printed output that is not JSON Lines: \(error.diagnostic.message)",
                              at: options.inputLocation)
         }

@@ -94,7 +94,9 @@ public struct Converter: Sendable {
         do {
             for record in applier?.constantRecords() ?? [] { try process(record) }
             var next = first
-            while let record = next {
+            let plainCollection = plan.processor == nil ? source.derivedCollection : nil
+            while var record = next {
+                if let plainCollection, record.collection == plainCollection { record.collection = nil }
                 rawCounts[record.collection ?? "", default: 0] += 1
                 let read = try inliner?.inline(record) ?? record
                 references.collect(read)  // media a record names count as referenced even when the record is invalid

@@ -12,6 +12,10 @@ final class DatasetSource {
     let formatName: String
     /// Collections known before reading: the file stems of a folder input.
     let declaredCollections: [String]
+    /// The collection taken from a one-collection file's name (`wineTastingNotes.csv`), not from
+    /// `--collection`: it names a domain's collection, and is dropped again for schema-free data,
+    /// which then converts as plain records (a top-level array), like Miller.
+    private(set) var derivedCollection: String?
     /// The bundle being read, when the input is one (a tar, a bundle folder, an app Documents folder).
     let bundle: BundleReader?
     /// The bundle's media files: dataset-root paths as records name them (`media/Stories/s1/m1.jpg`)
@@ -135,6 +139,7 @@ final class DatasetSource {
         self.parts = [Part(path: path, displayName: path, format: format, collection: collection, source: stream)]
         self.formatName = format.name
         self.declaredCollections = collection.map { [$0] } ?? []
+        self.derivedCollection = options.collection == nil ? collection : nil
     }
 
     /// True for a tar (by extension or `--from tar`), a folder with `manifest.json` or `data/`, or a

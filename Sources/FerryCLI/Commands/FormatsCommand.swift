@@ -34,12 +34,18 @@ struct FormatsCommand: FerryCommand {
         } else {
             for f in formats {
                 let modes = [f.reader != nil ? "read" : nil, f.writer != nil ? "write" : nil].compactMap { $0 }.joined(separator: "/")
-                let name = f.name.padding(toLength: 8, withPad: " ", startingAt: 0)
-                let exts = f.extensions.map { "." + $0 }.joined(separator: " ").padding(toLength: 22, withPad: " ", startingAt: 0)
-                StandardOutput.write("\(name)\(exts)\(modes.padding(toLength: 11, withPad: " ", startingAt: 0))\(f.summary)\n")
+                let name = Self.column(f.name, width: 8)
+                let exts = Self.column(f.extensions.map { "." + $0 }.joined(separator: " "), width: 22)
+                StandardOutput.write("\(name)\(exts)\(Self.column(modes, width: 11))\(f.summary)\n")
             }
         }
         return .success
+    }
+
+    /// `text` padded with spaces to `width`; longer text is kept whole and followed by one space
+    /// (`padding(toLength:)` would cut it: `.tar.zst` printed as `.tar`).
+    private static func column(_ text: String, width: Int) -> String {
+        text.count < width ? text.padding(toLength: width, withPad: " ", startingAt: 0) : text + " "
     }
 
     private static func isBuiltIn(_ format: FormatDescriptor) -> Bool {

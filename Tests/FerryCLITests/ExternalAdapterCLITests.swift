@@ -1,0 +1,131 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Issue 6, external format adapters: the TOML example of `Samples/plugins/` and adapters that
+/// misbehave (garbage, a hang, a failing exit) written here.
+@Suite struct ExternalAdapterCLITests {
+    private func path(with folder: URL) -> [String: String] {
+        ["PATH": folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+    }
+
+    private func tomlAvailable() -> Bool {
+        guard let python = toolOnPath("python3"),
+              let run = try? runTool(python, ["-c", "import tomllib"], in: Fixtures.packageRoot), run.status == 0
+        else {
+            print("skipped: python3 with tomllib (3.11+) absent")
+            return false
+        }
+        return true
+    }
+
+    @Test func formatsListsTheTOMLAdapter() throws {
+        guard tomlAvailable() else { return }
+        let box = try Sandbox()
+        try box.copySample("plugins", to: "plugins")
+        let run = try box.ferry(["formats"], environment: path(with: box.url.appendingPathComponent("plugins")))
+        #expect(run.status == 0)
+        #expect(run.stdout.split(separator: "\n").last == "toml    .toml                 read/write external adapter $TMP/plugins/ferry-format-toml")
+        #expect(run.stdout.contains("tar     .tar .tar.gz .tgz .tar.zst .tar.xz "))
+        let json = try box.ferry(["formats", "--json"], environment: path(with: box.url.appendingPathComponent("plugins")))
+        #expect(json.stdout.contains(#"{"name": "toml", "extensions": ["toml"], "reads": true, "writes": true, "builtIn": false}"#))
+        let without = try box.ferry(["formats"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(!without.stdout.contains("toml"))
+    }
+
+    @Test func jsonToTOMLToJSONRoundTrips() throws {
+        guard tomlAvailable() else { return }
+        let box = try Sandbox()
+        try box.copySample("plugins", to: "plugins")
+        try box.copySample("notes-v1.json")
+        try box.copySample("vocabulary-v1-node-firestore.json")
+        let env = path(with: box.url.appendingPathComponent("plugins"))
+        for sample in ["notes-v1.json", "vocabulary-v1-node-firestore.json"] {
+            #expect(try box.ferry(["migrate", sample, "--to-version", "2", "-o", "v2-\(sample)"]).status == 0)
+            let toTOML = try box.ferry(["convert", "v2-\(sample)", "-o", "\(sample).toml"], environment: env)
+            #expect(toTOML.status == 0, "\(toTOML.stderr)")
+            let back = try box.ferry(["convert", "\(sample).toml", "--to", "json", "-o", "back-\(sample)"], environment: env)
+            #expect(back.status == 0, "\(back.stderr)")
+            #expect(try box.bytes("back-\(sample)") == (try box.bytes("v2-\(sample)")), "\(sample)")
+        }
+        #expect(try box.text("notes-v1.json.toml").hasPrefix("""
+            domain = "notes"
+            schemaVersion = 2
+
+            [[wineTastingNotes]]
+            id = "w-001"
+            title = "Pinot Noir Willamette 2019"
+
+            """))
+        // A TOML syntax error comes back as the adapter's positioned diagnostic.
+        try box.write("bad.toml", "domain = \"notes\"\nschemaVersion = 2\n[[wineTastingNotes]\n")
+        let bad = try box.ferry(["convert", "bad.toml", "--to", "json", "-o", "bad.json"], environment: env)
+        #expect(bad.status != 0)
+        #expect(bad.errors.first?.hasPrefix("bad.toml:3:") == true, "\(bad.stderr)")
+        #expect(!box.exists("bad.json"))
+    }
+
+    /// Three broken adapters: each run ends with `adapter-failed`, writes no output (not even a
+    /// partial one) and does not hang past `--adapter-timeout`.
+    @Test func brokenAdaptersFailCleanly() throws {
+        let box = try Sandbox()
+        try box.writeScript("bin/ferry-format-garbage", """
+            #!/bin/sh
+            case "$1" in
+              describe) echo '{"name": "garbage", "extensions": ["garbage"], "reads": true, "writes": true}';;
+              read) cat >/dev/null; echo '{"domain": "notes", "schemaVersion": 2}'; echo 'this is not json';;
+              write) cat >/dev/null; echo 'whatever';;
+            esac
+
+            """)
+        try box.writeScript("bin/ferry-format-sleepy", """
+            #!/bin/sh
+            case "$1" in
+              describe) echo '{"name": "sleepy", "extensions": ["sleepy"], "reads": true, "writes": true}';;
+              *) exec sleep 20;;
+            esac
+
+            """)
+        try box.writeScript("bin/ferry-format-failing", """
+            #!/bin/sh
+            case "$1" in
+              describe) echo '{"name": "failing", "extensions": ["failing"], "reads": true, "writes": true}';;
+              *) cat >/dev/null; exit 3;;
+            esac
+
+            """)
+        try box.copySample("notes-v1.json")
+        #expect(try box.ferry(["migrate", "notes-v1.json", "--to-version", "2", "-o", "v2.json"]).status == 0)
+        for name in ["garbage", "sleepy", "failing"] { try box.write("in.\(name)", "anything\n") }
+        let env = path(with: box.url.appendingPathComponent("bin"))
+        let adapter = "$TMP/bin/ferry-format-"
+
+        let garbage = try box.ferry(["convert", "in.garbage", "--to", "json", "-o", "out.json"], environment: env)
+        #expect(garbage.status == 3)
+        #expect(garbage.errors.count == 1)
+        #expect(garbage.errors.first?.hasPrefix("in.garbage: error: the garbage adapter printed output that is not JSON Lines: ") == true)
+        #expect(garbage.errors.first?.hasSuffix(" [adapter-failed]") == true)
+
+        let sleepyRead = try box.ferry(["convert", "in.sleepy", "--to", "json", "-o", "out.json", "--adapter-timeout", "1"], environment: env)
+        #expect(sleepyRead.status == 3)
+        #expect(sleepyRead.errors == ["\(adapter)sleepy: error: \(adapter)sleepy printed nothing for 1 s (--adapter-timeout) [adapter-failed]"])
+        let sleepyWrite = try box.ferry(["convert", "v2.json", "--to", "sleepy", "-o", "out.sleepy", "--adapter-timeout", "1"], environment: env)
+        #expect(sleepyWrite.status == 3)
+        // Whichever of the two timers (silence on its output, or the wait for its exit) fires first.
+        #expect(sleepyWrite.errors.count == 1)
+        #expect([
+            "\(adapter)sleepy: error: \(adapter)sleepy printed nothing for 1 s (--adapter-timeout) [adapter-failed]",
+            "\(adapter)sleepy: error: `\(adapter)sleepy write` did not finish within 1 s (--adapter-timeout) [adapter-failed]",
+        ].contains(sleepyWrite.errors.first ?? ""))
+
+        let failingRead = try box.ferry(["convert", "in.failing", "--to", "json", "-o", "out.json"], environment: env)
+        #expect(failingRead.status == 3)
+        #expect(failingRead.errors == ["\(adapter)failing: error: `\(adapter)failing read` exited with status 3 [adapter-failed]"])
+        let failingWrite = try box.ferry(["convert", "v2.json", "--to", "failing", "-o", "out.failing"], environment: env)
+        #expect(failingWrite.status == 3)
+        #expect(failingWrite.errors == ["\(adapter)failing: error: `\(adapter)failing write` exited with status 3 [adapter-failed]"])
+
+        // No output, no partial output, no temporary file.
+        #expect(try box.list() == ["bin", "in.failing", "in.garbage", "in.sleepy", "notes-v1.json", "v2.json"])
+    }
+}
