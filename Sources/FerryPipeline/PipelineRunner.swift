@@ -88,6 +88,7 @@ public struct PipelineRunner: Sendable {
         let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
         let jobs = max(1, overrideJobs ?? definition.options?.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let results = ReportSlots(count: inputs.count)
+        let ordered = OrderedDiagnostics(count: inputs.count, report: report)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = jobs
         for (index, input) in inputs.enumerated() {
@@ -96,14 +97,15 @@ public struct PipelineRunner: Sendable {
                 do {
                     var request = try makeRequest(definition, input: input.path, base: base, variables: variables)
                     if let map = input.map { request.mapping = map }
-                    reports = Converter(registry: registry, progress: progress).run(request, report: report)
+                    reports = Converter(registry: registry, progress: progress).run(request) { ordered.add($0, input: index) }
                 } catch {
                     let diagnostic = Converter.diagnostic(for: error)
-                    report(diagnostic)
+                    ordered.add(diagnostic, input: index)
                     reports = [DatasetReport(input: input.path, format: "", collections: [], errorCount: 1, warningCount: 0,
                                              status: diagnostic.exitStatus, diagnostics: [diagnostic])]
                 }
                 results.set(index, reports.first)
+                ordered.finish(input: index)
             }
         }
         queue.waitUntilAllOperationsAreFinished()
@@ -177,4 +179,40 @@ final class ReportSlots: @unchecked Sendable {
     func set(_ index: Int, _ report: DatasetReport?) { lock.withLock { slots[index] = report } }
 
     var all: [DatasetReport] { lock.withLock { slots.compactMap { $0 } } }
+}
+
+/// Passes the diagnostics of parallel inputs on in input order, so a run's output is the same
+/// whatever the timing: the first unfinished input's diagnostics go out as they come, later
+/// inputs' are held until every input before them has finished.
+final class OrderedDiagnostics: @unchecked Sendable {
+    private let lock = NSLock()
+    private var held: [[Diagnostic]]
+    private var finished: [Bool]
+    private var next = 0
+    private let report: @Sendable (Diagnostic) -> Void
+
+    init(count: Int, report: @escaping @Sendable (Diagnostic) -> Void) {
+        held = Array(repeating: [], count: count)
+        finished = Array(repeating: false, count: count)
+        self.report = report
+    }
+
+    func add(_ diagnostic: Diagnostic, input: Int) {
+        lock.withLock {
+            if input == next { report(diagnostic) } else { held[input].append(diagnostic) }
+        }
+    }
+
+    func finish(input: Int) {
+        lock.withLock {
+            finished[input] = true
+            while next < finished.count, finished[next] {
+                next += 1
+                if next < held.count {
+                    for diagnostic in held[next] { report(diagnostic) }
+                    held[next] = []
+                }
+            }
+        }
+    }
 }

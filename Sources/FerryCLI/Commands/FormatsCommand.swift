@@ -28,12 +28,12 @@ struct FormatsCommand: FerryCommand {
         if json {
             let items = formats.map { f in
                 "  {\"name\": \(ReportFormat.quote(f.name)), \"extensions\": [\(f.extensions.map(ReportFormat.quote).joined(separator: ", "))], "
-                    + "\"reads\": \(f.reader != nil), \"writes\": \(f.writer != nil), \"builtIn\": \(Self.isBuiltIn(f))}"
+                    + "\"reads\": \(f.reader != nil || f.isContainer), \"writes\": \(f.writer != nil || f.isContainer), \"builtIn\": \(Self.isBuiltIn(f))}"
             }
             StandardOutput.write("[\n" + items.joined(separator: ",\n") + "\n]\n")
         } else {
             for f in formats {
-                let modes = [f.reader != nil ? "read" : nil, f.writer != nil ? "write" : nil].compactMap { $0 }.joined(separator: "/")
+                let modes = [f.reader != nil || f.isContainer ? "read" : nil, f.writer != nil || f.isContainer ? "write" : nil].compactMap { $0 }.joined(separator: "/")
                 let name = Self.column(f.name, width: 8)
                 let exts = Self.column(f.extensions.map { "." + $0 }.joined(separator: " "), width: 22)
                 StandardOutput.write("\(name)\(exts)\(Self.column(modes, width: 11))\(f.summary)\n")

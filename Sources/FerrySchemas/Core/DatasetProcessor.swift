@@ -301,19 +301,21 @@ public final class DatasetProcessor {
         }
     }
 
-    /// With a media catalog, every V2 media path must name a file (`missing-media`).
+    /// With a media catalog, every V2 media path must name a file (`missing-media`). A story item of
+    /// kind `unknown` without a file is the mark a lone JSON export's migration leaves for media that
+    /// were not exported (SCHEMAS.md "V1 -> V2 migration"): it stays a `media-not-found` warning.
     private func checkMediaPaths(_ model: any CollectionModel, context: RecordContext) -> [Diagnostic] {
         guard let catalog = options.media else { return [] }
-        var paths: [(String, JSONPointer)] = []
-        if let profile = model as? PetStoryV2.Profile, let image = profile.image { paths.append((image.path, "/image/path")) }
-        if let member = model as? PetStoryV2.FamilyMember, let image = member.image { paths.append((image.path, "/image/path")) }
+        var paths: [(String, JSONPointer, notExported: Bool)] = []
+        if let profile = model as? PetStoryV2.Profile, let image = profile.image { paths.append((image.path, "/image/path", false)) }
+        if let member = model as? PetStoryV2.FamilyMember, let image = member.image { paths.append((image.path, "/image/path", false)) }
         if let story = model as? PetStoryV2.Story {
             for (index, item) in story.media.enumerated() {
-                paths.append((item.path, JSONPointer(tokens: ["media", String(index), "path"])))
+                paths.append((item.path, JSONPointer(tokens: ["media", String(index), "path"]), item.kind == .unknown))
             }
         }
         var diagnostics: [Diagnostic] = []
-        for (path, field) in paths {
+        for (path, field, notExported) in paths {
             var stem = path
             if let slash = stem.lastIndex(of: "/"), let dot = stem.lastIndex(of: "."), dot > slash {
                 stem = String(stem[..<dot])
@@ -321,8 +323,10 @@ public final class DatasetProcessor {
             if stem.hasPrefix("media/") { stem.removeFirst(6) }
             if !catalog.files(withStem: stem).contains(path) {
                 let owner = model.recordID.map { "\(type(of: model).recordType.name) \"\($0)\"" } ?? "record"
-                diagnostics.append(.error(.missingMedia, "\(owner): \(field.description.dropFirst()) names \(path), which is not in the bundle",
-                    at: context.location(of: field)))
+                let message = "\(owner): \(field.description.dropFirst()) names \(path), which is not in the bundle"
+                diagnostics.append(notExported
+                    ? .warning(.mediaNotFound, message + " (kind unknown: not exported)", at: context.location(of: field))
+                    : .error(.missingMedia, message, at: context.location(of: field)))
             }
         }
         return diagnostics
