@@ -328,16 +328,26 @@ public final class CSVReader: RecordReader {
         var seen = Set<String>()
         var assigned = Set<String>()
         var duplicated: [String] = []
+        var duplicatedSet = Set<String>()
+        // The next suffix to try per repeated name, so a header of many equal names stays linear.
+        var nextSuffix: [String: Int] = [:]
         for (k, original) in originals.enumerated() {
             var name = original
+            if unflattens, case let dots = original.utf8.count(where: { $0 == UInt8(ascii: ".") }),
+               dots >= options.maximumDepth {
+                throw FerryError(.tooDeep, "the header name nests \(dots + 1) levels, deeper than "
+                                 + "\(options.maximumDepth) (the documented limit)",
+                                 at: location(TextPosition(line: cellPositions[2 * k], column: cellPositions[2 * k + 1])))
+            }
             if seen.contains(original) {
-                if !duplicated.contains(original) { duplicated.append(original) }
+                if duplicatedSet.insert(original).inserted { duplicated.append(original) }
                 if rejectsDuplicateHeaders {
                     log.report(.error(.duplicateHeader, "the header names '\(original)' more than once",
                                       at: location(TextPosition(line: cellPositions[2 * k], column: cellPositions[2 * k + 1]))))
                 }
-                var n = 2
+                var n = nextSuffix[original] ?? 2
                 while originalSet.contains("\(original)_\(n)") || assigned.contains("\(original)_\(n)") { n += 1 }
+                nextSuffix[original] = n + 1
                 name = "\(original)_\(n)"
             }
             seen.insert(original)

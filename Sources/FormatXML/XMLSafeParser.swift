@@ -133,7 +133,14 @@ final class XMLSafeParser {
     }
 
     deinit {
-        if let context { xmlFreeParserCtxt(context) }
+        guard let context else { return }
+        // libxml2 makes a document of its own for some DTD declarations (an entity named like a
+        // predefined one, `<!ENTITY lt '<'>`) even with SAX handlers; the context does not free it.
+        if let document = context.pointee.myDoc {
+            xmlFreeDoc(document)
+            context.pointee.myDoc = nil
+        }
+        xmlFreeParserCtxt(context)
     }
 
     /// Parses the next chunk of input; handler calls happen inside. Returns false once the
