@@ -35,8 +35,15 @@ struct DatasetPlan {
         let target = request.action == .validate ? detected.version : (request.targetVersion ?? detected.version)
         var options = request.processing
         options.scalarsAsText = options.scalarsAsText || ["csv", "xml"].contains(source.formatName)
-        let processor = try DatasetProcessor(
-            domain: detected.domain, sourceVersion: detected.version, targetVersion: target, options: options, log: log)
+        let processor: DatasetProcessor
+        do {
+            processor = try DatasetProcessor(
+                domain: detected.domain, sourceVersion: detected.version, targetVersion: target, options: options, log: log)
+        } catch var error as FerryError where error.diagnostic.location.file == nil {
+            // An unknown version is the input's (or the request's) problem: name the input.
+            error.diagnostic.location.file = source.name
+            throw error
+        }
         let schema = processor.targetSchema
         var names: [String: String] = [:]
         for collection in schema.collections { names[collection.name] = collection.recordType.name }
