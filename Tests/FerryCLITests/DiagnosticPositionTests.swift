@@ -119,6 +119,13 @@ import Glibc
         Case(code: "too-deep", arguments: ["validate", "x.json"], expect: .text(field: false)) {
             try write(String(repeating: "[", count: 600) + String(repeating: "]", count: 600), "x.json", in: $0)
         },
+        // A dotted CSV header name unflattens into nested objects: refused past 512 levels.
+        Case(code: "too-deep", arguments: ["validate", "x.csv"], expect: .text(field: false)) {
+            try write("a" + String(repeating: ".a", count: 600) + ",b\n1,2\n", "x.csv", in: $0)
+        },
+        Case(code: "invalid-encoding", arguments: ["validate", "x.xml"], expect: .text(field: false)) {
+            try bytes(Array("<dataset><r a=\"caf".utf8) + [0xE9] + Array("\"/></dataset>".utf8), "x.xml", in: $0)
+        },
         Case(code: "invalid-encoding", arguments: ["validate", "x.csv"], expect: .text(field: false)) {
             try bytes(Array("a,b\n1,caf".utf8) + [0xE9, 0x0A], "x.csv", in: $0)
         },

@@ -147,6 +147,25 @@ struct RobustnessTests {
         #expect(err.components(separatedBy: "[output-unwritable]").count == 2)
     }
 
+    /// A header of 30 000 equal names is renamed `a`, `a_2`, ... in linear time (it was quadratic:
+    /// each rename tried every suffix from 2 up), and a wide dotted header lays out in linear time.
+    @Test func wideHeadersStayFast() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let equal = Array(repeating: "a", count: 30_000).joined(separator: ",") + "\n"
+            + Array(repeating: "1", count: 30_000).joined(separator: ",") + "\n"
+        try Data(equal.utf8).write(to: folder.appendingPathComponent("equal.csv"))
+        let dotted = (0..<30_000).map { "c\($0).x" }.joined(separator: ",") + "\n"
+            + Array(repeating: "1", count: 30_000).joined(separator: ",") + "\n"
+        try Data(dotted.utf8).write(to: folder.appendingPathComponent("dotted.csv"))
+        for name in ["equal.csv", "dotted.csv"] {
+            let start = Date()
+            let run = try runFerry(["validate", name, "-q"], in: folder)
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            #expect(Date().timeIntervalSince(start) < 10, "\(name) took too long")
+        }
+    }
+
     @Test func readOnlyFolderExits5AndWritesNothing() throws {
         let folder = try Self.prepare(records: 10)
         defer {
