@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FERRY := .build/debug/ferry
 OUT := out
 
-.PHONY: deps build test run bench clean-out
+.PHONY: deps build test run bench clean-out fuzz
 
 ## deps: install the C libraries Ferry links (Debian packages), only when missing.
 deps:
@@ -44,6 +44,12 @@ run: build
 ## bench: Ferry against Miller, jq and bsdtar on generated data (see bench/run.sh); writes bench/results.md.
 bench: deps
 	bash bench/run.sh
+
+## fuzz: libFuzzer + AddressSanitizer on every reader and the filter parser, SECONDS seconds each
+## (Fuzz/run.sh); fails on any crash, trap, leak or timeout.
+SECONDS ?= 60
+fuzz: deps
+	SWIFT=$(SWIFT) sh Fuzz/run.sh $(SECONDS)
 
 clean-out:
 	rm -rf $(OUT)

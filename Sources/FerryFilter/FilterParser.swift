@@ -99,7 +99,7 @@ struct FilterParser {
         return try parsePrimary()
     }
 
-    /// The deepest nesting of parentheses and `NOT`s accepted (DESIGN.md "Limits": 512).
+    /// The deepest nesting of parentheses, braces and `NOT`s accepted (DESIGN.md "Limits": 512).
     static let maximumDepth = 512
 
     private mutating func enter(_ token: FilterToken) throws(FilterError) {
@@ -341,6 +341,9 @@ struct FilterParser {
 
     private mutating func parseAggregate() throws(FilterError) -> FilterExpression {
         let open = advance()
+        // `{` nests through parseOperand before its items are checked: count it like `(`.
+        try enter(open)
+        defer { depth -= 1 }
         var items: [FilterExpression] = []
         if current.kind == .rightBrace {
             return .aggregate([], range: open.range.union(advance().range))

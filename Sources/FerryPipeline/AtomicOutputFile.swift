@@ -9,6 +9,11 @@ import Glibc
 /// beside the destination, which is renamed into place by `commit()`. A failed or interrupted run
 /// leaves the previous output untouched; leftovers of a killed run are swept by the next run in
 /// the same folder (`sweepLeftovers(in:)`).
+///
+/// A destination that exists and is not a regular file or folder (a character device such as
+/// `/dev/null` or `/dev/full`, a FIFO) cannot be replaced by a rename without destroying it: it is
+/// written in place instead, and a write failure there (ENOSPC from `/dev/full`) is still
+/// `output-unwritable` (exit 5).
 public final class AtomicOutputFile {
     /// The final path.
     public let path: String
@@ -18,6 +23,8 @@ public final class AtomicOutputFile {
     public let sink: FileDescriptorSink
     private let descriptor: Int32
     private var finished = false
+    /// True when writing a device or FIFO in place (no temporary file, no rename).
+    private let inPlace: Bool
 
     /// The marker in temporary file names, followed by the writer's process id.
     static let marker = ".ferry-tmp-"
@@ -29,6 +36,19 @@ public final class AtomicOutputFile {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
+        var status = stat()
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG, (status.st_mode & S_IFMT) != S_IFDIR {
+            inPlace = true
+            temporaryPath = path
+            descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw FerryError(.outputUnwritable, "cannot open the output: \(String(cString: strerror(errno)))",
+                                 at: SourceLocation(file: path))
+            }
+            sink = FileDescriptorSink(descriptor: descriptor, name: path)
+            return
+        }
+        inPlace = false
         Self.sweepLeftovers(in: folder)
         let random = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         temporaryPath = folder + "/." + name + Self.marker + "\(getpid())-" + random
@@ -55,6 +75,7 @@ public final class AtomicOutputFile {
             }
             close(descriptor)
             finished = true
+            if inPlace { return }
             guard rename(temporaryPath, path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(temporaryPath)
@@ -73,6 +94,7 @@ public final class AtomicOutputFile {
         guard !finished else { return }
         finished = true
         close(descriptor)
+        if inPlace { return }
         unlink(temporaryPath)
         OutputCleanup.shared.unregister(temporaryPath)
     }

@@ -103,7 +103,7 @@ public struct Converter: Sendable {
                 try process(applier?.apply(read) ?? read)
                 next = try source.next()
             }
-            applier?.finish()
+            applier?.finish(columnPositions: source.columnPositions)
             plan.processor?.finish()
             recheck?.report(into: log)
             let referenced = references.referenced.union(inliner?.referenced ?? [])

@@ -39,8 +39,9 @@ struct DatasetPlan {
         do {
             processor = try DatasetProcessor(
                 domain: detected.domain, sourceVersion: detected.version, targetVersion: target, options: options, log: log)
-        } catch var error as FerryError {
-            if error.diagnostic.location.file == nil { error.diagnostic.location.file = source.name }
+        } catch var error as FerryError where error.diagnostic.location.file == nil {
+            // An unknown version is the input's (or the request's) problem: name the input.
+            error.diagnostic.location.file = source.name
             throw error
         }
         let schema = processor.targetSchema

@@ -46,11 +46,19 @@ final class DatasetSource {
     private var currentPath = ""
 
     private func checkDuplicateHeaders() {
-        guard rejectsDuplicateHeaders, let csv = current as? CSVReader, !csv.duplicateHeaders.isEmpty else { return }
-        for name in csv.duplicateHeaders {
+        guard rejectsDuplicateHeaders, let csv = current as? CSVReader else { return }
+        for (name, position) in csv.duplicateHeaderCells {
             log.report(.error(.duplicateHeader, "the header names '\(name)' more than once; a domain's fields are unique",
-                              at: SourceLocation(file: currentPath, line: 1)))
+                              at: SourceLocation(file: currentPath, line: position.line, column: position.column)))
         }
+    }
+
+    /// Where each column's header cell stands in the last CSV file read (empty for other formats).
+    private(set) var columnPositions: [String: TextPosition] = [:]
+
+    private func noteColumnPositions() {
+        guard let csv = current as? CSVReader else { return }
+        columnPositions = Dictionary(csv.headerCells.map { ($0.name, $0.position) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The header declared by the inputs read so far.
@@ -189,6 +197,7 @@ final class DatasetSource {
         while true {
             if let current {
                 if let record = try current.next() { return record }
+                noteColumnPositions()
                 mergedHeader.domain = mergedHeader.domain ?? current.header.domain
                 mergedHeader.schemaVersion = mergedHeader.schemaVersion ?? current.header.schemaVersion
                 self.current = nil

@@ -274,7 +274,11 @@ public final class BundleReader {
             do {
                 try readArchiveMember(member, reader: reader, scan: &scan)
             } catch let error as FerryError {
-                log.report(error.diagnostic)
+                // Errors of the copy itself (a member longer than the limit, found while reading
+                // because its header understated it) carry no position yet: name the member.
+                var diagnostic = error.diagnostic
+                if diagnostic.location.file == nil { diagnostic.location = location(member) }
+                log.report(diagnostic)
                 return
             }
         }

@@ -39,7 +39,7 @@ enum HashingCopier {
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
             total += Int64(n)
             if total > limit {
-                throw FerryError(.tooLarge, "more than \(limit) bytes")
+                throw FerryError(.tooLarge, "content is more than \(limit) bytes, the limit; not read")
             }
             job.chunk = chunk
             group.enter()

@@ -91,8 +91,8 @@ public enum CSVFlattening {
             var rootMembers: [(key: String, node: Node)] = []
             for key in tree.keys {
                 guard let child = tree.children[key] else { continue }
-                let node = Layout.freeze(child, pointer: JSONPointer(tokens: [key]), pointers: &pointers,
-                                         columnOfPointer: &columnOfPointer)
+                let (node, _) = Layout.freeze(child, pointer: JSONPointer(tokens: [key]), pointers: &pointers,
+                                              columnOfPointer: &columnOfPointer)
                 rootMembers.append((key, node))
             }
             self.root = rootMembers
@@ -123,13 +123,15 @@ public enum CSVFlattening {
             }
         }
 
+        /// Freezes `builder` into a node; returns it with the first (lowest) column at or under it.
         private static func freeze(_ builder: Builder, pointer: JSONPointer, pointers: inout [JSONPointer],
-                                   columnOfPointer: inout [String: Int]) -> Node {
+                                   columnOfPointer: inout [String: Int]) -> (Node, Int) {
             if let column = builder.column, builder.keys.isEmpty {
                 pointers[column] = pointer
                 columnOfPointer[pointer.description] = column
-                return .leaf(column)
+                return (.leaf(column), column)
             }
+            // The first column under this node, from its children (linear in the tree's size).
             var firstColumn = Int.max
             let node: Node
             // A list when the keys are exactly 1...n (canonical decimal, no leading zeros).
@@ -142,25 +144,25 @@ public enum CSVFlattening {
                 var slots = [Node?](repeating: nil, count: builder.keys.count)
                 for (key, index) in zip(builder.keys, indices) {
                     guard let index, let child = builder.children[key] else { continue }
-                    let childNode = freeze(child, pointer: pointer.appending(index - 1), pointers: &pointers,
-                                           columnOfPointer: &columnOfPointer)
+                    let (childNode, childFirst) = freeze(child, pointer: pointer.appending(index - 1), pointers: &pointers,
+                                                         columnOfPointer: &columnOfPointer)
                     slots[index - 1] = childNode
+                    firstColumn = min(firstColumn, childFirst)
                 }
                 node = .array(slots)
             } else {
                 var members: [(key: String, node: Node)] = []
                 for key in builder.keys {
                     guard let child = builder.children[key] else { continue }
-                    members.append((key, freeze(child, pointer: pointer.appending(key), pointers: &pointers,
-                                                columnOfPointer: &columnOfPointer)))
+                    let (childNode, childFirst) = freeze(child, pointer: pointer.appending(key), pointers: &pointers,
+                                                         columnOfPointer: &columnOfPointer)
+                    members.append((key, childNode))
+                    firstColumn = min(firstColumn, childFirst)
                 }
                 node = .object(members)
             }
-            for (column, p) in pointers.enumerated() where p.tokens.starts(with: pointer.tokens) && p.tokens.count > pointer.tokens.count {
-                firstColumn = min(firstColumn, column)
-            }
             if firstColumn != Int.max { columnOfPointer[pointer.description] = firstColumn }
-            return node
+            return (node, firstColumn)
         }
 
         /// The column holding the field at `pointer` (relative to the record), or for an object or

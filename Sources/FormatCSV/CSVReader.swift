@@ -33,6 +33,11 @@ public final class CSVReader: RecordReader {
     /// renamed copies are `name_2`, `name_3`, ... in `headerFields`). The domain layer turns them
     /// into `duplicate-header` errors; the reader reports them only with `rejectsDuplicateHeaders`.
     public private(set) var duplicateHeaders: [String] = []
+    /// The header cells as read: each column's name (after renaming) and where its cell stands,
+    /// so callers can point at a column (an unmapped one, a repeated one).
+    public private(set) var headerCells: [(name: String, position: TextPosition)] = []
+    /// Where each repeated header cell stands (the second and later cells of a name).
+    public private(set) var duplicateHeaderCells: [(name: String, position: TextPosition)] = []
     /// The delimiter in use (given or detected).
     public private(set) var delimiter: UInt8 = CSVReader.comma
     /// The input's encoding (given, detected from a BOM, or UTF-8).
@@ -328,21 +333,34 @@ public final class CSVReader: RecordReader {
         var seen = Set<String>()
         var assigned = Set<String>()
         var duplicated: [String] = []
+        var duplicatedSet = Set<String>()
+        // The next suffix to try per repeated name, so a header of many equal names stays linear.
+        var nextSuffix: [String: Int] = [:]
         for (k, original) in originals.enumerated() {
             var name = original
+            if unflattens, case let dots = original.utf8.count(where: { $0 == UInt8(ascii: ".") }),
+               dots >= options.maximumDepth {
+                throw FerryError(.tooDeep, "the header name nests \(dots + 1) levels, deeper than "
+                                 + "\(options.maximumDepth) (the documented limit)",
+                                 at: location(TextPosition(line: cellPositions[2 * k], column: cellPositions[2 * k + 1])))
+            }
+            let cell = TextPosition(line: cellPositions[2 * k], column: cellPositions[2 * k + 1])
             if seen.contains(original) {
-                if !duplicated.contains(original) { duplicated.append(original) }
+                if duplicatedSet.insert(original).inserted { duplicated.append(original) }
+                duplicateHeaderCells.append((original, cell))
                 if rejectsDuplicateHeaders {
                     log.report(.error(.duplicateHeader, "the header names '\(original)' more than once",
                                       at: location(TextPosition(line: cellPositions[2 * k], column: cellPositions[2 * k + 1]))))
                 }
-                var n = 2
+                var n = nextSuffix[original] ?? 2
                 while originalSet.contains("\(original)_\(n)") || assigned.contains("\(original)_\(n)") { n += 1 }
+                nextSuffix[original] = n + 1
                 name = "\(original)_\(n)"
             }
             seen.insert(original)
             assigned.insert(name)
             names.append(name)
+            headerCells.append((name, cell))
         }
         headerFields = names
         duplicateHeaders = duplicated

@@ -114,6 +114,7 @@ final class XMLSafeParser {
             initial += n
         }
         let user = Unmanaged.passUnretained(self).toOpaque()
+        ferry_xmlSilenceGenericErrors()
         context = chunk.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 xmlCreatePushParserCtxt(&sax, user, chars.baseAddress, Int32(initial), nil)
@@ -133,7 +134,14 @@ final class XMLSafeParser {
     }
 
     deinit {
-        if let context { xmlFreeParserCtxt(context) }
+        guard let context else { return }
+        // libxml2 makes a document of its own for some DTD declarations (an entity named like a
+        // predefined one, `<!ENTITY lt '<'>`) even with SAX handlers; the context does not free it.
+        if let document = context.pointee.myDoc {
+            xmlFreeDoc(document)
+            context.pointee.myDoc = nil
+        }
+        xmlFreeParserCtxt(context)
     }
 
     /// Parses the next chunk of input; handler calls happen inside. Returns false once the
@@ -145,6 +153,7 @@ final class XMLSafeParser {
             finishInput()
             return false
         }
+        ferry_xmlSilenceGenericErrors()
         chunk.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 _ = xmlParseChunk(context, chars.baseAddress, Int32(n), 0)
@@ -156,6 +165,7 @@ final class XMLSafeParser {
     private func finishInput() {
         guard let context, !isFinished else { return }
         isFinished = true
+        ferry_xmlSilenceGenericErrors()
         if failure == nil { _ = xmlParseChunk(context, nil, 0, 1) }
     }
 
@@ -222,6 +232,14 @@ final class XMLSafeParser {
             message += "; it could only come from a DTD, which Ferry never loads"
         }
         if message.hasPrefix("Excessive depth") { code = .tooDeep }
+        if message.hasPrefix("Input is not proper UTF-8") {
+            // libxml2 appends the bytes on a second line; say it in one line, with the byte offset.
+            code = .invalidEncoding
+            let offset = context.map { Int(xmlByteConsumed($0)) } ?? -1
+            let bytes = message.split(separator: "\n").last.map { $0.replacingOccurrences(of: "Bytes: ", with: "") } ?? ""
+            message = "bytes \(bytes) at byte offset \(offset) are not valid UTF-8; declare the input's encoding "
+                + "in the XML declaration (encoding=\"ISO-8859-1\") or with --encoding"
+        }
         if error.code == Int32(XML_ERR_ENTITY_LOOP.rawValue) || message.contains("amplification") { code = .unsafeXML }
         stop(.error(code, message, at: location))
     }

@@ -173,7 +173,7 @@ func writeAll(_ records: [Record], options: WriteOptions, recordNames: [String: 
         let bytes = Array("<dataset><a><r><t>".utf8) + [0x43, 0x61, 0x66, 0xE9] + Array("</t></r></a></dataset>".utf8)
         let forced = try readAll(bytes, options: ReadOptions(fileName: "in.xml", encoding: "ISO-8859-1"))
         #expect(forced.records.map(\.value) == [["t": "Café"]])
-        #expect(try readAll(bytes).error?.diagnostic.code == .malformedXML)
+        #expect(try readAll(bytes).error?.diagnostic.code == .invalidEncoding)
         #expect(throws: FerryError.self) {
             try XMLRecordReader(MemorySource(bytes), options: ReadOptions(encoding: "no-such-encoding"), log: DiagnosticLog())
         }

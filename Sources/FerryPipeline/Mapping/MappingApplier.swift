@@ -57,12 +57,14 @@ final class MappingApplier {
         return Record(collection: mapping.collection, value: .object(object), location: location, locator: locator)
     }
 
-    /// Warns once for each source column that no rule reads.
-    func finish() {
+    /// Warns once for each source column that no rule reads, at its header cell when known.
+    /// - Parameter columnPositions: where each column's header cell stands (CSV input).
+    func finish(columnPositions: [String: TextPosition] = [:]) {
         for column in seenColumns where !used.contains(column) {
             var location = firstLocation ?? SourceLocation()
             location.line = 1
             location.column = nil
+            location.position = columnPositions[column] ?? location.position
             location.recordIndex = nil
             location.collection = nil
             log.report(.warning(.unmappedField, "source column '\(column)' is not used by the mapping \(mapping.path)", at: location))

@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// libFuzzer targets for Ferry's readers and filter parser (issue 8). A separate package because the
+// sanitizer flags would break the normal executables and tests. Build and run with `make fuzz`
+// from the package root; by hand:
+//
+//     swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+//     .build/debug/FuzzJSON -max_total_time=60 CORPUS_DIR
+//
+// Each target is an executable with `LLVMFuzzerTestOneInput`; its `<Module>_main` (what SwiftPM
+// aliases `main` to) hands that function to libFuzzer's `LLVMFuzzerRunDriver`.
+let targets = ["FuzzJSON", "FuzzJSONLines", "FuzzCSV", "FuzzXML", "FuzzBundle", "FuzzFilter"]
+
+let package = Package(
+    name: "ferry-fuzz",
+    dependencies: [.package(name: "ferry", path: "..")],
+    targets: [
+        .target(name: "CFuzzer"),
+        .target(
+            name: "FuzzSupport",
+            dependencies: [
+                "CFuzzer",
+                .product(name: "FerryCore", package: "ferry"),
+                .product(name: "FerryFormats", package: "ferry"),
+                .product(name: "FerryPipeline", package: "ferry"),
+            ]
+        ),
+    ] + targets.map { .executableTarget(name: $0, dependencies: ["FuzzSupport"]) },
+    swiftLanguageModes: [.v6]
+)

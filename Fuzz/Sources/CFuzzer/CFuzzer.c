@@ -1,0 +1,1 @@
+// Declarations only: see include/CFuzzer.h.
