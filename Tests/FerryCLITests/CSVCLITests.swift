@@ -68,7 +68,7 @@ import Testing
         let run = try box.ferry(["convert", input, "--map", "mappings/jlpt-anki.json", "-o", "n5.json"])
         #expect(run.status == 0)
         #expect(run.stderrLines == [
-            "\(input):1: warning: source column 'tags' is not used by the mapping mappings/jlpt-anki.json [unmapped-field]",
+            "\(input):1:28: warning: source column 'tags' is not used by the mapping mappings/jlpt-anki.json [unmapped-field]",
             "\(input): vocabulary v2: wordBooks 1, words 718 (719 records, 0 errors, 1 warning) -> n5.json",
         ])
         let validate = try box.ferry(["validate", "n5.json"])
@@ -105,8 +105,9 @@ import Testing
             "Certification.Body", "Certification.Address", "Certification.Contact", "unit_of_measurement",
             "altitude_low_meters", "altitude_high_meters", "altitude_mean_meters",
         ]
+        let columns = try Self.headerCellColumns(of: input)
         #expect(run.stderrLines == unmapped.map {
-            "\(input):1: warning: source column '\($0)' is not used by the mapping mappings/cqi-arabica.json [unmapped-field]"
+            "\(input):1:\(columns[$0] ?? 0): warning: source column '\($0)' is not used by the mapping mappings/cqi-arabica.json [unmapped-field]"
         } + [
             "\(input): notes v2: wineTastingNotes 0, coffeeTastingNotes 1311, whiskeyTastingNotes 0, cocktailTastingNotes 0 (1311 records, 0 errors, 28 warnings) -> cqi.json",
         ])
@@ -204,5 +205,30 @@ import Testing
         let plain = try box.ferry(["convert", "in.jsonl", "--to", "csv"])
         #expect(plain.stdout == "a,b,c,d,e,f,g,h\r\n=SUM(A1:A3),+1,-2,@cmd,\tTab,\"\rCR\",plain,a=b\r\n")
         #expect(try runFerry(["convert", "--help"]).stdout.contains("--csv-safe"))
+    }
+
+    /// The 1-based column where each cell of a CSV file's header line starts (at its opening quote
+    /// when quoted), by cell text; an empty cell is named by its 1-based position, as Ferry names it.
+    static func headerCellColumns(of path: String) throws -> [String: Int] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let line = Array((text.split(separator: "\n", maxSplits: 1).first ?? "").unicodeScalars)
+        var result: [String: Int] = [:]
+        var index = 0
+        var cellNumber = 1
+        while index <= line.count {
+            let start = index
+            var name = ""
+            if index < line.count, line[index] == "\"" {
+                index += 1
+                while index < line.count, line[index] != "\"" { name.unicodeScalars.append(line[index]); index += 1 }
+                index += 1
+            } else {
+                while index < line.count, line[index] != ",", line[index] != "\r" { name.unicodeScalars.append(line[index]); index += 1 }
+            }
+            result[name.isEmpty ? String(cellNumber) : name] = start + 1
+            cellNumber += 1
+            index += 1  // the comma
+        }
+        return result
     }
 }
