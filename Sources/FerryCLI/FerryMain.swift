@@ -77,7 +77,8 @@ public enum FerryMain {
     }
 
     static var overview: String {
-        var out = "OVERVIEW: Ferry converts, migrates and validates personal-app data (JSON, JSON Lines, CSV, XML).\n\n"
+        var out = "OVERVIEW: Ferry converts, migrates and validates personal-app data (JSON, JSON Lines, CSV, XML,\n"
+        out += "tar bundles with media folders).\n\n"
         out += "USAGE: ferry <command> [options]\n\nCOMMANDS:\n"
         for command in commands {
             out += "  " + command.configuration.name.padding(to: 10) + command.configuration.abstract + "\n"

@@ -12,6 +12,14 @@ public final class DiagnosticLog: @unchecked Sendable {
     private var worst = ExitStatus.success
     /// Called with each diagnostic as it is reported (the CLI prints as it goes); nil keeps them only.
     private let onReport: (@Sendable (Diagnostic) -> Void)?
+    private var rewriter: (@Sendable (Diagnostic) -> Diagnostic)?
+
+    /// A change made to every diagnostic reported from now on, before it is kept or passed on
+    /// (the pipeline adds the CSV column name of a field). Nil makes none.
+    public var rewrite: (@Sendable (Diagnostic) -> Diagnostic)? {
+        get { lock.withLock { rewriter } }
+        set { lock.withLock { rewriter = newValue } }
+    }
 
     public init(onReport: (@Sendable (Diagnostic) -> Void)? = nil) {
         self.onReport = onReport
@@ -20,6 +28,7 @@ public final class DiagnosticLog: @unchecked Sendable {
     /// Adds a diagnostic.
     public func report(_ diagnostic: Diagnostic) {
         lock.lock()
+        let diagnostic = rewriter?(diagnostic) ?? diagnostic
         stored.append(diagnostic)
         switch diagnostic.severity {
         case .error: errors += 1

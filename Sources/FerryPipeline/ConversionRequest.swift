@@ -79,6 +79,9 @@ public struct DatasetReport: Sendable {
     public var status: ExitStatus
     /// Every diagnostic of this input, in the order found.
     public var diagnostics: [Diagnostic] = []
+    /// Records read from the input, valid or not, as the reader returned them (a Firestore document
+    /// holding a sub-collection is one); `recordCount` counts the records written or valid.
+    public var recordsRead = 0
 
     /// The total number of records.
     public var recordCount: Int { collections.reduce(0) { $0 + $1.count } }

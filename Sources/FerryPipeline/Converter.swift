@@ -52,7 +52,8 @@ public struct Converter: Sendable {
         readOptions.fileName = input
         let source = try DatasetSource(
             path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log, progress: progress)
-        result.format = source.formatName
+        result.format = source.formatDescription
+        if request.mapping == nil, ["csv", "tsv"].contains(source.formatName) { log.rewrite = Self.namingCSVColumn }
         var request = request
         if source.bundle != nil {
             request.processing.media = ListedMediaCatalog(paths: source.media.keys.sorted())
@@ -111,6 +112,7 @@ public struct Converter: Sendable {
                 bundle.verify(referencedMedia: Set(referenced.compactMap { source.media[$0] }), recordCounts: rawCounts, log: log)
             }
             result.collections = counts.counts
+            result.recordsRead = rawCounts.values.reduce(0, +)
             if log.hasErrors && request.processing.mode != .lenient {
                 if let router {
                     router.discard()
@@ -125,6 +127,17 @@ public struct Converter: Sendable {
             // them or, for a filtered dataset, those the kept records name.
             let inlined = inliner?.referenced ?? []
             let copied = source.media.filter { !inlined.contains($0.key) }
+            if let router, !router.carriesMedia, !copied.isEmpty {
+                let examples = copied.keys.sorted().prefix(2).joined(separator: ", ")
+                let message = "\(copied.count) media file\(copied.count == 1 ? "" : "s") (\(examples)\(copied.count > 2 ? ", ..." : "")) "
+                    + "cannot go into a plain data file and are left out; the records keep their paths. Write a bundle (-o NAME.tar or DIR/) to keep them"
+                log.report(Diagnostic(request.processing.mode == .strict ? .error : .warning, .lossyDrop, message,
+                                      at: SourceLocation(file: input)))
+                if request.processing.mode == .strict {
+                    router.discard()
+                    return
+                }
+            }
             try router?.commit(media: source.bundle.map { ($0, copied, filter == nil ? nil : keptReferences.referenced) })
             result.output = router.map { r in r.paths.isEmpty ? "-" : r.paths.joined(separator: ", ") }
         } catch {
@@ -137,6 +150,13 @@ public struct Converter: Sendable {
     private func makeRouter(
         request: ConversionRequest, target: OutputTarget, input: String, source: DatasetSource, plan: DatasetPlan
     ) throws -> OutputRouter {
+        if request.outputFormat == nil, case .file(let path) = target, target.formatName(registry: registry) == nil {
+            let ext = URL(fileURLWithPath: Compression.forPath(path).innerPath).pathExtension.lowercased()
+            if !ext.isEmpty {
+                throw FerryError(.unknownFormat, "no format writes '.\(ext)' files; name one with --to (`ferry formats` lists them)",
+                                 at: SourceLocation(file: path))
+            }
+        }
         let formatName = request.outputFormat ?? target.formatName(registry: registry) ?? source.formatName
         guard let format = registry.format(named: formatName), format.writer != nil || format.isContainer else {
             throw FerryError(.unknownFormat, "unknown output format '\(formatName)'; `ferry formats` lists them")
@@ -170,6 +190,17 @@ public struct Converter: Sendable {
               let schema = DatasetSchema.schema(for: domain, version: version)
         else { return nil }
         return MediaInliner(schema: schema, media: source.media) { member in try bundle.open(member) }
+    }
+
+    /// Adds the CSV column a field diagnostic is about (`tastes.1.value`, Miller's flattened name),
+    /// as SCHEMAS.md "Positions" asks of CSV messages.
+    @Sendable static func namingCSVColumn(_ diagnostic: Diagnostic) -> Diagnostic {
+        guard let field = diagnostic.location.field, field.tokens.count > 2 else { return diagnostic }
+        let column = JSONPointer(tokens: Array(field.tokens.dropFirst(2))).flattenedName
+        guard !diagnostic.message.contains("column '\(column)'") else { return diagnostic }
+        var named = diagnostic
+        named.message += " (column '\(column)')"
+        return named
     }
 
     /// The diagnostic for an error thrown while converting.

@@ -10,6 +10,9 @@ final class DatasetSource {
     let name: String
     /// The format of the input's data files (`json`, `csv`, ...).
     let formatName: String
+    /// The input's kind for people: the format, or `bundle folder` / `app Documents folder`.
+    var formatDescription: String { bundleDescription ?? formatName }
+    private var bundleDescription: String?
     /// Collections known before reading: the file stems of a folder input.
     let declaredCollections: [String]
     /// The collection taken from a one-collection file's name (`wineTastingNotes.csv`), not from
@@ -94,6 +97,11 @@ final class DatasetSource {
             self.bundle = bundle
             self.parts = []
             self.formatName = bundleFormat?.name ?? "tar"
+            switch bundle.layout {
+            case .archive: self.bundleDescription = nil
+            case .folder: self.bundleDescription = "bundle folder"
+            case .documentsFolder: self.bundleDescription = "app Documents folder"
+            }
             self.declaredCollections = bundle.manifest?.collections.map(\.name) ?? []
             self.media = Self.mediaTable(bundle)
             self.current = try bundle.makeRecordReader(registry: registry, options: options, log: log)

@@ -44,6 +44,9 @@ final class OutputRouter {
         self.dataFormat = dataFormat
     }
 
+    /// True when the output is a bundle, which can carry media files.
+    var carriesMedia: Bool { format.isContainer }
+
     /// The paths written (or to be written), in the order they were opened.
     var paths: [String] { bundle.map { [$0.path] } ?? writerOrder.compactMap { writers[$0]?.file?.path } }
 

@@ -44,7 +44,7 @@ struct CommonOptions {
         request.inputFormat = arguments.value("from")
         if let domain = arguments.value("domain") {
             guard let parsed = Domain(rawValue: domain) else {
-                throw UsageError("unknown domain '\(domain)'; domains: \(Domain.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw FerryError(.unknownDomain, "unknown domain '\(domain)'; domains: \(Domain.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             request.domain = parsed
         }

@@ -44,7 +44,7 @@ struct ConvertCommand: FerryCommand {
         request.output = arguments.value("output")
         request.outputFormat = arguments.value("to")
         if let format = request.outputFormat, common.registry.format(named: format) == nil {
-            throw UsageError("unknown output format '\(format)'; `ferry formats` lists them")
+            throw FerryError(.unknownFormat, "unknown output format '\(format)'; `ferry formats` lists them")
         }
         request.targetVersion = try arguments.integer("to-version", in: 1...Int.max)
         request.write.csvSafe = arguments.flag("csv-safe")

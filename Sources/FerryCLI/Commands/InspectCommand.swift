@@ -44,7 +44,11 @@ struct InspectCommand: FerryCommand {
         for collection in report.collections {
             out += "  \(collection.name.isEmpty ? "(records)" : collection.name): \(collection.count)\n"
         }
-        out += "records:     \(report.recordCount)\nproblems:    \(report.errorCount) errors, \(report.warningCount) warnings\n"
+        out += "records:     \(report.recordCount)"
+        // Records read can be fewer than records out (a Firestore document holds its sub-collections):
+        // only say it when records were lost to errors.
+        if report.recordsRead > report.recordCount { out += " valid of \(report.recordsRead) read" }
+        out += "\nproblems:    \(report.errorCount) errors, \(report.warningCount) warnings\n"
         return out
     }
 

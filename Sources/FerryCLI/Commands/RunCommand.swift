@@ -59,13 +59,20 @@ struct RunCommand: FerryCommand {
         let progress = ProgressBar.make(quiet: quiet)
         defer { progress?.finish() }
         let runner = PipelineRunner(registry: .withExternalAdapters(timeout: Double(timeout)), progress: progress?.meter)
+        let base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().standardizedFileURL.path + "/"
         let reports = runner.run(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, overrideJobs: jobs) { diagnostic in
             if diagnostic.severity == .note && diagnostic.location.file == nil { return }
             printer.print(diagnostic)
         }
         progress?.finish()
         printer.finish()
-        try ConversionRunner.writeReport(reports, as: report, to: reportFile)
+        // Reports name inputs relative to the pipeline file, the same on every machine of a sharded run.
+        let named = reports.map { report -> DatasetReport in
+            var report = report
+            if report.input.hasPrefix(base) { report.input.removeFirst(base.count) }
+            return report
+        }
+        try ConversionRunner.writeReport(named, as: report, to: reportFile)
         if !quiet {
             let action: ConversionRequest.Action = definition.output == nil ? .validate : .convert
             for report in reports { StandardError.write(Summary.line(for: report, action: action) + "\n") }

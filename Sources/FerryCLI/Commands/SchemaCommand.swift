@@ -21,7 +21,7 @@ struct SchemaCommand: FerryCommand {
     init(_ arguments: ParsedArguments) throws {
         let name = arguments.positionals[0]
         guard let domain = Domain(rawValue: name) else {
-            throw UsageError("unknown domain '\(name)'; domains: \(Domain.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw FerryError(.unknownDomain, "unknown domain '\(name)'; domains: \(Domain.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let version = try arguments.integer("schema-version", in: 1...Int.max) ?? 2
         guard let schema = DatasetSchema.schema(for: domain, version: version) else {
