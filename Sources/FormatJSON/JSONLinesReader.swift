@@ -27,6 +27,8 @@ public final class JSONLinesReader: RecordReader {
     private var lineNumber = 0
     private var counts: [String: Int] = [:]
     private var unnamedCount = 0
+    /// The parser's container stacks, reused for every line.
+    private let stacks = JSONParseStacks()
 
     /// - Parameters:
     ///   - source: the input's bytes.
@@ -73,7 +75,7 @@ public final class JSONLinesReader: RecordReader {
                     if first == range.upperBound { return nil }
                     var parser = JSONParser(
                         bytes: p, range: range, basePosition: lineStart, location: options.inputLocation,
-                        maximumDepth: options.maximumDepth)
+                        maximumDepth: options.maximumDepth, stacks: stacks)
                     return try parser.parseDocument()
                 }
             } catch let error as FerryError {
@@ -91,6 +93,7 @@ public final class JSONLinesReader: RecordReader {
             var collection = options.collection
             if case .object(var object) = value, let name = object["$collection"]?.stringValue {
                 collection = name
+                value = .null  // `object` now holds the only reference: removing the member copies nothing
                 object["$collection"] = nil
                 value = .object(object)
             }
