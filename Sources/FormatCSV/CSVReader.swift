@@ -456,37 +456,45 @@ public final class CSVReader: RecordReader {
             rowError = .error(code, message, at: location(TextPosition(line: line, column: column(at: offset))))
         }
 
+        // The buffer, its fill and its offset, as locals (class properties cost an access check
+        // each); reloaded when a refill moves them.
+        var buf = buffer
+        var cnt = count
+        var bas = base
         scan: while true {
-            if i == count {
-                if count - recordStart > maximumRecordBytes && state != .quotedQuote {
+            if i == cnt {
+                if cnt - recordStart > maximumRecordBytes && state != .quotedQuote {
                     if state == .quoted { break scan }
                     throw FerryError(.tooLarge, "a row is longer than \(maximumRecordBytes) bytes",
                                      at: location(TextPosition(line: rowLine, column: 1)))
                 }
                 guard try more(&i) else { break scan }
+                buf = buffer
+                cnt = count
+                bas = base
             }
-            let b = buffer[i]
+            let b = buf[i]
             switch state {
             case .fieldStart:
                 if b == quote {
-                    startCell(base + i)
+                    startCell(bas + i)
                     openPosition = TextPosition(line: line, column: cellPositions[cellPositions.count - 1])
                     resync = nil
                     escaped = false
-                    cellStart = base + i + 1
+                    cellStart = bas + i + 1
                     state = .quoted
                     i += 1
                 } else if b == delimiter {
-                    startCell(base + i)
-                    addCell(base + i, base + i, 0)
+                    startCell(bas + i)
+                    addCell(bas + i, bas + i, 0)
                     i += 1
                 } else if b == lf || b == cr {
-                    startCell(base + i)
-                    addCell(base + i, base + i, 0)
+                    startCell(bas + i)
+                    addCell(bas + i, bas + i, 0)
                     return endRow(at: i, b)
                 } else {
-                    startCell(base + i)
-                    cellStart = base + i
+                    startCell(bas + i)
+                    cellStart = bas + i
                     state = .unquoted
                     i += 1
                 }
@@ -495,19 +503,19 @@ public final class CSVReader: RecordReader {
                 var c = b
                 while c != delimiter && c != lf && c != cr && c != quote {
                     j += 1
-                    if j == count { break }
-                    c = buffer[j]
+                    if j == cnt { break }
+                    c = buf[j]
                 }
                 i = j
-                if i == count { continue scan }
+                if i == cnt { continue scan }
                 if c == quote {
                     if state == .unquoted {
-                        fail(.malformedCSV, "a quote inside an unquoted field (RFC 4180 section 2.5: quote the whole field and double the quote)", base + i)
+                        fail(.malformedCSV, "a quote inside an unquoted field (RFC 4180 section 2.5: quote the whole field and double the quote)", bas + i)
                         state = .garbage
                     }
                     i += 1
                 } else {
-                    addCell(cellStart, base + i, 0)
+                    addCell(cellStart, bas + i, 0)
                     if c == delimiter {
                         state = .fieldStart
                         i += 1
@@ -520,18 +528,18 @@ public final class CSVReader: RecordReader {
                 var c = b
                 while c != quote && c != lf && c != cr {
                     j += 1
-                    if j == count { break }
-                    c = buffer[j]
+                    if j == cnt { break }
+                    c = buf[j]
                 }
                 i = j
-                if i == count { continue scan }
+                if i == cnt { continue scan }
                 if c == quote {
                     state = .quotedQuote
                 } else {
                     newline(at: i, c)
                     // The first line break inside the quote, or the LF completing its CRLF.
-                    if resync == nil || (c == lf && i > 0 && buffer[i - 1] == cr && resync?.offset == base + i) {
-                        resync = (base + i + 1, line)
+                    if resync == nil || (c == lf && i > 0 && buf[i - 1] == cr && resync?.offset == bas + i) {
+                        resync = (bas + i + 1, line)
                     }
                 }
                 i += 1
@@ -541,14 +549,14 @@ public final class CSVReader: RecordReader {
                     state = .quoted
                     i += 1
                 } else if b == delimiter {
-                    addCell(cellStart, base + i - 1, CSVReader.flagQuoted | (escaped ? CSVReader.flagEscaped : 0))
+                    addCell(cellStart, bas + i - 1, CSVReader.flagQuoted | (escaped ? CSVReader.flagEscaped : 0))
                     state = .fieldStart
                     i += 1
                 } else if b == lf || b == cr {
-                    addCell(cellStart, base + i - 1, CSVReader.flagQuoted | (escaped ? CSVReader.flagEscaped : 0))
+                    addCell(cellStart, bas + i - 1, CSVReader.flagQuoted | (escaped ? CSVReader.flagEscaped : 0))
                     return endRow(at: i, b)
                 } else {
-                    fail(.malformedCSV, "text after the closing quote of a field (RFC 4180 section 2.7: double a quote inside a quoted field)", base + i)
+                    fail(.malformedCSV, "text after the closing quote of a field (RFC 4180 section 2.7: double a quote inside a quoted field)", bas + i)
                     state = .garbage
                 }
             }
@@ -621,9 +629,9 @@ public final class CSVReader: RecordReader {
                 scratch.append(b)
                 j += b == CSVReader.quote ? 2 : 1
             }
-            text = scratch.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
+            text = scratch.withUnsafeBufferPointer { CSVReader.string(validating: $0) }
         } else {
-            text = String(validating: UnsafeBufferPointer(start: buffer + start, count: end - start), as: UTF8.self)
+            text = CSVReader.string(validating: UnsafeBufferPointer(start: buffer + start, count: end - start))
         }
         guard let text else { throw encodingError(cell: k) }
         return text
@@ -667,6 +675,25 @@ public final class CSVReader: RecordReader {
         return FerryError(.invalidEncoding,
                           "byte 0x\(byte) at byte offset \(base + bad) is not valid UTF-8; name the input's encoding with --encoding (latin1, windows-1252, utf-16)",
                           at: location(TextPosition(line: lineNumber, column: columnNumber)))
+    }
+
+    /// The text of `bytes` when they are well-formed UTF-8, else nil: ASCII is checked eight
+    /// bytes at a time, anything else sequence by sequence (`validSequenceLength`).
+    static func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = bytes.baseAddress else { return "" }
+        let count = bytes.count
+        var i = 0
+        while i + 8 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+        while i < count {
+            if base[i] < 0x80 {
+                i += 1
+                continue
+            }
+            let length = validSequenceLength(base + i, count - i)
+            if length == 0 { return nil }
+            i += length
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The length of the valid UTF-8 sequence at `p` (1...4), or 0 when it is not valid

@@ -542,7 +542,7 @@ public struct FieldReader {
     {
         let (_, value) = lookup(name, quietWhenMissing: context.options.scalarsAsText)
         guard let value else { return [] }
-        let fieldContext = context.appending(name)
+        let fieldContext = context.appending(name).materialized()
         guard case .array(let items) = value else {
             diagnostics.append(.error(.typeError, "\(fieldContext.displayName): expected a list, found \(value.shortDescription)",
                 at: fieldContext.location()))

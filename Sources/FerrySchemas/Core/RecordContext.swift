@@ -31,7 +31,30 @@ public struct RecordContext: Sendable {
         set { shared = Shared(record: newValue, base: shared.base, options: shared.options, sourcePointer: shared.sourcePointer) }
     }
     /// The pointer of the value being decoded, relative to the record's value (`/tastes/0`).
-    public var path: JSONPointer
+    public var path: JSONPointer {
+        get {
+            switch last {
+            case .none: return parentPath
+            case .key(let token): return parentPath.appending(token)
+            case .index(let index): return parentPath.appending(index)
+            }
+        }
+        set {
+            parentPath = newValue
+            last = .none
+        }
+    }
+
+    /// `path` is `parentPath` followed by `last`: appending one token costs nothing until a
+    /// diagnostic or a deeper value asks for the pointer (most values never do).
+    private var parentPath: JSONPointer
+    private var last = LastToken.none
+
+    private enum LastToken {
+        case none
+        case key(String)
+        case index(Int)
+    }
     /// The pointer of the record's value from the dataset root; `record.pointer` unless a Firestore
     /// layout nests documents inside one raw record.
     public var base: JSONPointer {
@@ -55,7 +78,7 @@ public struct RecordContext: Sendable {
         sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
     ) {
         self.shared = Shared(record: record, base: base, options: options, sourcePointer: sourcePointer)
-        self.path = path
+        self.parentPath = path
     }
 
     /// True when `base` is the record's own pointer (no Firestore layout nesting).
@@ -64,14 +87,39 @@ public struct RecordContext: Sendable {
     /// The context of a member of this value.
     public func appending(_ token: String) -> RecordContext {
         var copy = self
-        copy.path = path.appending(token)
+        if case .none = last {
+            copy.last = .key(token)
+        } else {
+            copy.parentPath = path
+            copy.last = .key(token)
+        }
         return copy
+    }
+
+    /// This context with its path built, so that contexts appended to it share the pointer
+    /// (a list's elements).
+    func materialized() -> RecordContext {
+        if case .none = last { return self }
+        var copy = self
+        copy.path = path
+        return copy
+    }
+
+    /// True when the path is the record's root.
+    var isAtRoot: Bool {
+        if case .none = last { return parentPath.tokens.isEmpty }
+        return false
     }
 
     /// The context of an element of this value.
     public func appending(_ index: Int) -> RecordContext {
         var copy = self
-        copy.path = path.appending(index)
+        if case .none = last {
+            copy.last = .index(index)
+        } else {
+            copy.parentPath = path
+            copy.last = .index(index)
+        }
         return copy
     }
 
