@@ -385,7 +385,35 @@ public final class CSVReader: RecordReader {
             }
             var cells: [Value?] = []
             cells.reserveCapacity(fields)
-            for k in 0..<fields { cells.append(try cellValue(k)) }
+            let row = RowView(buffer: buffer, base: base, starts: cellStarts, ends: cellEnds, flags: cellFlags, nullToken: nullToken)
+            let inferTypes = options.inferTypes
+            for k in 0..<fields {
+                let text: String
+                switch row.text(k, scratch: &scratch) {
+                case .absent:
+                    cells.append(nil)
+                    continue
+                case .invalid:
+                    throw encodingError(cell: k)
+                case .text(let found):
+                    text = found
+                }
+                if inferTypes && row.flags[k] & CSVReader.flagQuoted == 0 {
+                    if text == "true" {
+                        cells.append(.bool(true))
+                        continue
+                    }
+                    if text == "false" {
+                        cells.append(.bool(false))
+                        continue
+                    }
+                    if CSVReader.isJSONNumber(text) {
+                        cells.append(.number(text))
+                        continue
+                    }
+                }
+                cells.append(.string(text))
+            }
             var at = location(TextPosition(line: rowLine, column: 1))
             at.recordIndex = index
             return Record(collection: options.collection, value: .object(layout.build(cells)), location: at,
@@ -409,10 +437,23 @@ public final class CSVReader: RecordReader {
 
     /// Scans one row from `pos` into the cell arrays. Returns false at the end of the input (no row).
     private func scanRow() throws -> Bool {
-        cellStarts.removeAll(keepingCapacity: true)
-        cellEnds.removeAll(keepingCapacity: true)
-        cellFlags.removeAll(keepingCapacity: true)
-        cellPositions = []
+        // The cell arrays move into locals for the scan (class properties cost an access check
+        // on every use) and back at the end.
+        var starts = cellStarts, ends = cellEnds, flagList = cellFlags
+        cellStarts = []
+        cellEnds = []
+        cellFlags = []
+        starts.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        flagList.removeAll(keepingCapacity: true)
+        var positions: [Int] = []
+        positions.reserveCapacity(2 * max(starts.capacity, 8))
+        defer {
+            cellStarts = starts
+            cellEnds = ends
+            cellFlags = flagList
+            cellPositions = positions
+        }
         rowError = nil
         var i = pos
         recordStart = i
@@ -443,13 +484,13 @@ public final class CSVReader: RecordReader {
         var resync: (offset: Int, line: Int)?
 
         func startCell(_ offset: Int) {
-            cellPositions.append(line)
-            cellPositions.append(column(at: offset))
+            positions.append(line)
+            positions.append(column(at: offset))
         }
         func addCell(_ start: Int, _ end: Int, _ flags: UInt8) {
-            cellStarts.append(start)
-            cellEnds.append(end)
-            cellFlags.append(flags)
+            starts.append(start)
+            ends.append(end)
+            flagList.append(flags)
         }
         func fail(_ code: Diagnostic.Code, _ message: String, _ offset: Int) {
             guard rowError == nil else { return }
@@ -478,7 +519,7 @@ public final class CSVReader: RecordReader {
             case .fieldStart:
                 if b == quote {
                     startCell(bas + i)
-                    openPosition = TextPosition(line: line, column: cellPositions[cellPositions.count - 1])
+                    openPosition = TextPosition(line: line, column: positions[positions.count - 1])
                     resync = nil
                     escaped = false
                     cellStart = bas + i + 1
@@ -607,6 +648,61 @@ public final class CSVReader: RecordReader {
 
     // MARK: - Cells
 
+    /// The scanned row's cells as plain values, read without touching the reader's properties
+    /// (each use of one costs an exclusivity check on the hot path).
+    private struct RowView {
+        let buffer: UnsafeMutablePointer<UInt8>
+        let base: Int
+        let starts: [Int]
+        let ends: [Int]
+        let flags: [UInt8]
+        let nullToken: [UInt8]?
+
+        enum CellText {
+            /// Unquoted and empty, or the null token.
+            case absent
+            /// Not UTF-8.
+            case invalid
+            case text(String)
+        }
+
+        init(buffer: UnsafeMutablePointer<UInt8>, base: Int, starts: [Int], ends: [Int], flags: [UInt8], nullToken: [UInt8]?) {
+            self.buffer = buffer
+            self.base = base
+            self.starts = starts
+            self.ends = ends
+            self.flags = flags
+            self.nullToken = nullToken
+        }
+
+        /// What `CSVReader.cellText` gives: the unescaped text, absent, or invalid (the caller throws).
+        func text(_ k: Int, scratch: inout [UInt8]) -> CellText {
+            let start = starts[k] - base, end = ends[k] - base
+            let flags = self.flags[k]
+            if flags & CSVReader.flagQuoted == 0 {
+                if start == end { return .absent }
+                if let nullToken, nullToken.count == end - start,
+                   nullToken.elementsEqual(UnsafeBufferPointer(start: buffer + start, count: end - start)) {
+                    return .absent
+                }
+            }
+            let text: String?
+            if flags & CSVReader.flagEscaped != 0 {
+                scratch.removeAll(keepingCapacity: true)
+                var j = start
+                while j < end {
+                    let b = buffer[j]
+                    scratch.append(b)
+                    j += b == CSVReader.quote ? 2 : 1
+                }
+                text = scratch.withUnsafeBufferPointer { CSVReader.string(validating: $0) }
+            } else {
+                text = CSVReader.string(validating: UnsafeBufferPointer(start: buffer + start, count: end - start))
+            }
+            return text.map { .text($0) } ?? .invalid
+        }
+    }
+
     /// The text of cell `k` (unescaped), or nil when it is absent (unquoted and empty, or the null
     /// token). Throws `invalid-encoding` for bytes that are not UTF-8.
     private func cellText(_ k: Int) throws -> String? {
@@ -635,16 +731,6 @@ public final class CSVReader: RecordReader {
         }
         guard let text else { throw encodingError(cell: k) }
         return text
-    }
-
-    private func cellValue(_ k: Int) throws -> Value? {
-        guard let text = try cellText(k) else { return nil }
-        if options.inferTypes && cellFlags[k] & CSVReader.flagQuoted == 0 {
-            if text == "true" { return .bool(true) }
-            if text == "false" { return .bool(false) }
-            if CSVReader.isJSONNumber(text) { return .number(text) }
-        }
-        return .string(text)
     }
 
     /// The `invalid-encoding` error for the first bad byte of cell `k`.
