@@ -241,6 +241,28 @@ public final class BundleWriter {
         media[member] = (spoolPath, entry)
     }
 
+    /// Adds a media file that already lies on disk with a known size and SHA-256 (a member a
+    /// `BundleReader` scanned: `storedFile(of:)`): it is copied from `file` when the bundle is
+    /// written, not spooled and hashed again. `file` must not change before `finish()`.
+    /// - Throws: as `addMedia(path:source:)`.
+    public func addMedia(path: String, storedAt file: String, size: Int64, sha256: String) throws {
+        guard !finished else { throw FerryError(.internalError, "addMedia after the bundle was finished") }
+        guard case .safe(let member) = MemberPath.check(path), member != "manifest.json", !member.hasPrefix("data/")
+        else {
+            throw FerryError(.unsafePath, "media path '\(path)' is not a safe relative path",
+                             at: SourceLocation(file: destinationPath, member: path))
+        }
+        let entry = BundleMember(path: member, size: size, sha256: sha256)
+        if let existing = media[member] {
+            if existing.member != entry {
+                throw FerryError(.duplicateMember, "two different media files for one path",
+                                 at: SourceLocation(file: destinationPath, member: member))
+            }
+            return
+        }
+        media[member] = (file, entry)
+    }
+
     /// Completes the data files, writes the manifest and every member, and renames the result into
     /// place. Calling it twice does nothing the second time.
     /// - Throws: `FerryError(.outputUnwritable)` (the destination is then left as it was).

@@ -189,12 +189,13 @@ public final class CSVWriter: RecordWriter {
             for column in 0..<names.count {
                 if column > 0 { line.append(options.delimiter) }
                 let length = lengths[column]
+                guard length > 0 || invalid[column] else { continue }
                 let text = UnsafeBufferPointer(rebasing: bytes[starts[column]..<(starts[column] + length)])
                 if invalid[column] {
                     throw FerryError(.invalidValue, "\(String(decoding: text, as: UTF8.self)) has no CSV form (record \(recordIndex), column \(names[column]))",
                                      at: SourceLocation(file: options.fileName, recordIndex: recordIndex))
                 }
-                if length > 0 { line.append(contentsOf: text) }
+                line.append(contentsOf: text)
             }
         }) {
             line.append(contentsOf: [0x0D, 0x0A])
