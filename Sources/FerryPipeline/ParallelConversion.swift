@@ -9,11 +9,12 @@ import Foundation
 /// id and reference checks (`DatasetProcessor.commit(_:)`) and the writing. Output, diagnostics
 /// and their order are exactly those of a run with one job.
 ///
-/// A few batches are in flight at once (two per worker), so memory stays bounded whatever the
-/// input's size.
+/// A few batches are in flight at once (one per worker and one more), so memory stays bounded
+/// whatever the input's size.
 struct ParallelConversion {
-    /// Raw records per batch.
-    static let batchSize = 1024
+    /// Raw records per batch: big enough that handing batches over costs little, small enough
+    /// that the batches in flight hold a few MB.
+    static let batchSize = 256
 
     let jobs: Int
     let reader: any BatchRecordReader
@@ -51,7 +52,7 @@ struct ParallelConversion {
         let pool = WorkerPool(threads: jobs)
         defer { pool.stop() }
         let preparer = self.preparer
-        let depth = jobs * 2 + 1
+        let depth = jobs + 1
         var window: [Slot] = []
         var staged = 0  // slots at the front of `window` whose records are being prepared
         var exhausted = false

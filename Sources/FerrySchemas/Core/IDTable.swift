@@ -5,10 +5,12 @@ import FerryCore
 /// (issue 7: memory must not grow much with the input).
 ///
 /// Each entry is a run of bytes in an arena of 1 MiB chunks (never moved, so growing never
-/// copies it): a flag byte, the id (a canonical lower-case UUID packed into 16 bytes, any other
-/// id as its UTF-8 bytes, with its length), the first line + 1 (0: none) and the record index + 1
-/// of the first record when its pointer is the usual `/<collection>/<index>` (0: the pointer is in
-/// `otherPointers`). An open-addressing table of arena positions finds them.
+/// copies it): a flag byte, the id (0 then a canonical lower-case UUID packed into 16 bytes, or
+/// its UTF-8 length + 1 then its bytes), the record index + 1 of the first record when its
+/// pointer is the usual `/<collection>/<index>` (0: the pointer is in `otherPointers`), and the
+/// first line: 0 for none, else 1 + the zigzag difference from that index (one byte for JSON
+/// Lines and CSV, where lines follow records) or 1 + the line. An open-addressing table of arena
+/// positions finds them.
 final class IDTable {
     /// Where an id was first seen.
     struct FirstSeen {
@@ -18,7 +20,6 @@ final class IDTable {
 
     private static let chunkSize = 1 << 20
     private static let knownFlag: UInt8 = 1
-    private static let packedFlag: UInt8 = 2
 
     private var chunks: [UnsafeMutablePointer<UInt8>] = []
     private var chunkSizes: [Int] = []
@@ -80,8 +81,8 @@ final class IDTable {
         entry.reserveCapacity(key.count + 12)
         entry.append(known ? Self.knownFlag : 0)
         entry.append(contentsOf: key)
-        Self.appendVarint(UInt64(line.map { max($0, 0) + 1 } ?? 0), to: &entry)
         Self.appendVarint(UInt64(standardIndex.map { $0 + 1 } ?? 0), to: &entry)
+        Self.appendVarint(Self.encodeLine(line, index: standardIndex), to: &entry)
         guard let position = append(entry) else {
             overflow[id] = (known, FirstSeen(line: line, field: pointer()))
             return nil
@@ -108,21 +109,35 @@ final class IDTable {
 
     // MARK: Encoding
 
-    /// `key` = packed flag, length varint, id bytes.
+    /// `key` = 0 and the packed UUID, or the length + 1 (varint) and the id's bytes.
     private func encodeKey(_ id: String) {
         key.removeAll(keepingCapacity: true)
         var id = id
         id.withUTF8 { utf8 in
             if let packed = Self.packUUID(utf8) {
-                key.append(Self.packedFlag)
-                key.append(16)
+                key.append(0)
                 withUnsafeBytes(of: packed) { key.append(contentsOf: $0) }
             } else {
-                key.append(0)
-                Self.appendVarint(UInt64(utf8.count), to: &key)
+                Self.appendVarint(UInt64(utf8.count) + 1, to: &key)
                 key.append(contentsOf: utf8)
             }
         }
+    }
+
+    /// The line as stored: 0 for none; with an index, 1 + the zigzag of their difference.
+    private static func encodeLine(_ line: Int?, index: Int?) -> UInt64 {
+        guard let line else { return 0 }
+        guard let index else { return UInt64(max(line, 0)) + 1 }
+        let difference = Int64(line) - Int64(index)
+        return UInt64(bitPattern: (difference << 1) ^ (difference >> 63)) + 1
+    }
+
+    private static func decodeLine(_ stored: UInt64, index: Int?) -> Int? {
+        guard stored > 0 else { return nil }
+        guard let index else { return Int(stored - 1) }
+        let zigzag = stored - 1
+        let difference = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+        return Int(Int64(index) + difference)
     }
 
     /// The 16 bytes of a canonical lower-case UUID (`8-4-4-4-12` hex digits), or nil.
@@ -222,18 +237,20 @@ final class IDTable {
 
     private func firstSeen(at position: Int, after idEnd: Int) -> FirstSeen {
         var cursor = idEnd
+        let storedIndex = readVarint(&cursor)
         let line = readVarint(&cursor)
-        let index = readVarint(&cursor)
         var field: JSONPointer?
-        if index == 0 {
+        var index: Int?
+        if storedIndex == 0 {
             field = otherPointers[UInt32(position)]
         } else {
+            index = Int(storedIndex - 1)
             var tokens: [String] = []
             if let pointerCollection { tokens.append(pointerCollection) }
-            tokens.append(String(index - 1))
+            tokens.append(String(storedIndex - 1))
             field = JSONPointer(tokens: tokens)
         }
-        return FirstSeen(line: line == 0 ? nil : Int(line - 1), field: field)
+        return FirstSeen(line: Self.decodeLine(line, index: index), field: field)
     }
 
     /// Doubles the table and puts every entry back.
@@ -244,15 +261,11 @@ final class IDTable {
             let position = Int(value - 1)
             // Re-read the entry's key to hash it.
             var cursor = position + 1
-            let flags = byte(at: cursor)
-            cursor += 1
-            let length = Int(readVarint(&cursor))
+            let start = cursor
+            let header = readVarint(&cursor)
+            let length = header == 0 ? 16 : Int(header - 1)
             key.removeAll(keepingCapacity: true)
-            key.append(flags)
-            var header: [UInt8] = []
-            Self.appendVarint(UInt64(length), to: &header)
-            key.append(contentsOf: header)
-            key.append(contentsOf: UnsafeBufferPointer(start: pointer(at: cursor), count: length))
+            key.append(contentsOf: UnsafeBufferPointer(start: pointer(at: start), count: cursor - start + length))
             var slot = Self.hash(key) & mask
             while bigger[slot] != 0 { slot = (slot + 1) & mask }
             bigger[slot] = value
