@@ -58,7 +58,8 @@ final class BundleOutput {
         for (path, member) in media.sorted(by: { $0.key < $1.key }) where only?.contains(path) ?? true {
             if let stored = bundle.storedFile(of: member) {
                 // Already on disk and hashed by the scan: copied once, straight into the output.
-                try writer.addMedia(path: path, storedAt: stored.path, size: stored.member.size, sha256: stored.member.sha256)
+                try writer.addMedia(path: path, storedAt: stored.path, size: stored.member.size, sha256: stored.member.sha256,
+                                    isPrivateCopy: stored.isPrivateCopy)
             } else {
                 try writer.addMedia(path: path, source: try bundle.open(member))
             }

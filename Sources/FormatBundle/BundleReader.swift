@@ -448,11 +448,14 @@ public final class BundleReader {
     /// scanning an archive) and its size and SHA-256 as scanned, or nil when the member is not
     /// kept. The file stays as it is while this reader lives: a writer may copy it from there
     /// without reading and hashing it once more (issue 7: pack and unpack near bsdtar's speed).
-    public func storedFile(of member: String) -> (path: String, member: BundleMember)? {
+    /// `isPrivateCopy` is true for the reader's own spooled copy (never the user's file), which a
+    /// writer may hard-link into a folder output instead of copying.
+    public func storedFile(of member: String) -> (path: String, member: BundleMember, isPrivateCopy: Bool)? {
         let key = MemberPath.nfc(member)
         guard let entry = files.first(where: { $0.path == key }) ?? files.first(where: { $0.path == member }) else { return nil }
         switch storage[key] {
-        case .spooled(let file)?, .inFolder(let file)?: return (file, entry)
+        case .spooled(let file)?: return (file, entry, true)
+        case .inFolder(let file)?: return (file, entry, false)
         default: return nil
         }
     }
