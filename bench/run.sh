@@ -3,12 +3,13 @@
 # Each case runs Ferry and its peer alternately, RUNS times; the table gives medians, the ratio
 # peer/Ferry (above 1: Ferry is faster) and Ferry's peak RSS from /usr/bin/time -v.
 # Environment: BENCH_RECORDS (default 1000000), BENCH_MEDIA_MB (default 2048), RUNS (default 3),
-# BENCH_DIR (default bench/data, git-ignored).
+# BENCH_DIR (default bench/data, git-ignored), JOBS (Ferry's --jobs, default: the core count).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RECORDS=${BENCH_RECORDS:-1000000}
 MEDIA_MB=${BENCH_MEDIA_MB:-2048}
 RUNS=${RUNS:-3}
+JOBS=${JOBS:-$(nproc)}
 DATA=${BENCH_DIR:-bench/data}
 SHARED=../shared/bench
 FERRY=.build/release/ferry
@@ -25,6 +26,7 @@ swift build -c release --product ferry >/dev/null
 mkdir -p "$DATA/v1" "$DATA/v2" "$DATA/out"
 if [ ! -f "$DATA/v2/notes.jsonl" ] || [ "$(cat "$DATA/records" 2>/dev/null)" != "$RECORDS" ]; then
   echo "generating $RECORDS notes (V1 and V2) with $SHARED/gen_notes.py ..."
+  rm -f "$DATA/v2/x4.csv" "$DATA/v2/big.xml"  # derived from the old size
   python3 "$SHARED/gen_notes.py" "$RECORDS" "$DATA/v2" --version 2
   python3 "$SHARED/gen_notes.py" "$RECORDS" "$DATA/v1" --version 1
   echo "$RECORDS" > "$DATA/records"
@@ -70,20 +72,21 @@ bench() {
   fm=$(median "${f[@]}"); rssm=$(median "${r[@]}")
   if [ -n "$peer_cmd" ]; then pm=$(median "${p[@]}"); ratio=$(awk -v a="$pm" -v b="$fm" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'); else pm="-"; ratio="-"; fi
   if [ -n "$records" ]; then note=$(awk -v n="$records" -v s="$fm" 'BEGIN {printf "%.0f records/s", (s > 0 ? n / s : 0)}'); fi
-  results+=("$name|$fm|$pm|$ratio|$((rssm / 1024)) MB|$note")
-  echo "  $name: ferry ${fm}s, peer ${pm}s, ratio $ratio, rss $((rssm / 1024)) MB $note"
+  local rssmb; rssmb=$(awk -v k="$rssm" 'BEGIN {printf "%.0f", k / 1024}')
+  results+=("$name|$fm|$pm|$ratio|$rssmb MB|$note")
+  echo "  $name: ferry ${fm}s, peer ${pm}s, ratio $ratio, rss $rssmb MB $note"
 }
 
 echo "running $RUNS runs per case on $(nproc) cores ..."
 bench "CSV -> JSON Lines (mlr --icsv --ojsonl cat)" \
-  "$FERRY convert $CSV --to jsonl -o $OUT/a.jsonl --quiet" "mlr --icsv --ojsonl cat $CSV > $OUT/b.jsonl" "$RECORDS"
+  "$FERRY convert $CSV --to jsonl -o $OUT/a.jsonl --quiet --jobs $JOBS" "mlr --icsv --ojsonl cat $CSV > $OUT/b.jsonl" "$RECORDS"
 bench "JSON Lines -> CSV (mlr --ijsonl --ocsv unsparsify)" \
-  "$FERRY convert $JSONL --to csv -o $OUT/a.csv --quiet" "mlr --ijsonl --ocsv unsparsify $JSONL > $OUT/b.csv" "$RECORDS"
+  "$FERRY convert $JSONL --to csv -o $OUT/a.csv --quiet --jobs $JOBS" "mlr --ijsonl --ocsv unsparsify $JSONL > $OUT/b.csv" "$RECORDS"
 bench "JSON Lines validation (jq -c .)" \
-  "$FERRY validate $JSONL --quiet" "jq -c . $JSONL > $OUT/b2.jsonl" "$RECORDS"
+  "$FERRY validate $JSONL --quiet --jobs $JOBS" "jq -c . $JSONL > $OUT/b2.jsonl" "$RECORDS"
 bench "V1 -> V2 migration, JSON Lines (jq mapping)" \
-  "$FERRY migrate $V1JSONL --to-version 2 -o $OUT/m.jsonl --quiet" "jq -c '$JQ_MIGRATE' $V1JSONL > $OUT/m2.jsonl" "$RECORDS"
-bench "validate V2 set (JSON document)" "$FERRY validate $DATA/v2/notes.json --quiet" "" "$RECORDS"
+  "$FERRY migrate $V1JSONL --to-version 2 -o $OUT/m.jsonl --quiet --jobs $JOBS" "jq -c '$JQ_MIGRATE' $V1JSONL > $OUT/m2.jsonl" "$RECORDS"
+bench "validate V2 set (JSON document)" "$FERRY validate $DATA/v2/notes.json --quiet --jobs $JOBS" "" "$RECORDS"
 
 # Peak memory must not grow with the input: CSV -> JSON Lines at 1x and 4x.
 if [ ! -f "$DATA/v2/x4.csv" ]; then
@@ -115,6 +118,8 @@ bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
   echo
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; date: $(date -u +%Y-%m-%d); records: $RECORDS; runs per case: $RUNS (median)."
   echo "Peers: $(mlr --version 2>&1 | head -1), $(jq --version), $(bsdtar --version | head -1)."
+  echo "Ferry runs with --jobs $JOBS (JSON Lines inputs are processed on $JOBS worker threads; other formats read record by record)."
+  echo "Load on the machine when the run ended: $(cut -d' ' -f1-3 /proc/loadavg) (other work on these cores slows every figure)."
   echo "Ratio = peer seconds / Ferry seconds (above 1: Ferry is faster). RSS = Ferry's peak resident memory."
   echo
   echo "| case | Ferry s | peer s | ratio | Ferry peak RSS | rate |"

@@ -23,8 +23,14 @@ public struct JSONPointer: Sendable, Hashable, Comparable, CustomStringConvertib
             self.tokens = [text]
             return
         }
-        self.tokens = text.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        let parts = text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard text.utf8.contains(UInt8(ascii: "~")) else {
+            // No escapes (the usual case): the parts are the tokens.
+            self.tokens = parts.map { String(Substring($0)) }
+            return
+        }
+        self.tokens = parts.map {
+            String(Substring($0)).replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }
     }
 
@@ -35,7 +41,7 @@ public struct JSONPointer: Sendable, Hashable, Comparable, CustomStringConvertib
         var out = ""
         for token in tokens {
             out += "/"
-            if token.contains("~") || token.contains("/") {
+            if token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
                 out += token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
             } else {
                 out += token
@@ -45,13 +51,23 @@ public struct JSONPointer: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// This pointer with one more token.
-    public func appending(_ token: String) -> JSONPointer { JSONPointer(tokens: tokens + [token]) }
+    public func appending(_ token: String) -> JSONPointer {
+        var result = tokens
+        result.append(token)
+        return JSONPointer(tokens: result)
+    }
 
     /// This pointer with one more array index.
-    public func appending(_ index: Int) -> JSONPointer { JSONPointer(tokens: tokens + [String(index)]) }
+    public func appending(_ index: Int) -> JSONPointer { appending(String(index)) }
 
     /// This pointer followed by all of `other`'s tokens.
-    public func appending(_ other: JSONPointer) -> JSONPointer { JSONPointer(tokens: tokens + other.tokens) }
+    public func appending(_ other: JSONPointer) -> JSONPointer {
+        if other.tokens.isEmpty { return self }
+        if tokens.isEmpty { return other }
+        var result = tokens
+        result.append(contentsOf: other.tokens)
+        return JSONPointer(tokens: result)
+    }
 
     /// The last token, if any (the field or index name).
     public var last: String? { tokens.last }

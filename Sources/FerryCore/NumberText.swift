@@ -9,6 +9,10 @@ public enum NumberText {
         guard value.isFinite else { return nil }
         if value == 0 { return "0" }
         if let exact = Int64(exactly: value), abs(exact) < 1_000_000_000_000_000 { return String(exact) }
+        // A fraction Swift writes without an exponent (1e-4 <= |value| < 2^53) has the same
+        // shortest digits in the same places as the ECMAScript form.
+        let description = value.description
+        if !description.utf8.contains(UInt8(ascii: "e")) { return description }
         var (digits, exponent) = decimalDigits(of: abs(value))
         // digits × 10^(exponent - digits.count) == |value|; n is the position of the decimal point.
         while digits.count > 1, digits.last == UInt8(ascii: "0") {

@@ -7,6 +7,14 @@ public protocol FieldLocating: Sendable {
     /// The position of the value at `field` (a pointer relative to the record), or nil when the
     /// field is absent. For an absent field the caller falls back to the record's own position.
     func position(of field: JSONPointer) -> TextPosition?
+
+    /// The line of every field, when the whole record stands on that one line (a JSON Lines
+    /// line); nil otherwise. Lets callers skip `position(of:)` when only the line is wanted.
+    var singleLine: Int? { get }
+}
+
+extension FieldLocating {
+    public var singleLine: Int? { nil }
 }
 
 /// One record read from an input: its value and where it came from.

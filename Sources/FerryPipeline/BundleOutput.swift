@@ -56,7 +56,13 @@ final class BundleOutput {
     ///   - only: when set (a filtered dataset), just these paths.
     func copyMedia(from bundle: BundleReader, media: [String: String], only: Set<String>?) throws {
         for (path, member) in media.sorted(by: { $0.key < $1.key }) where only?.contains(path) ?? true {
-            try writer.addMedia(path: path, source: try bundle.open(member))
+            if let stored = bundle.storedFile(of: member) {
+                // Already on disk and hashed by the scan: copied once, straight into the output.
+                try writer.addMedia(path: path, storedAt: stored.path, size: stored.member.size, sha256: stored.member.sha256,
+                                    isPrivateCopy: stored.isPrivateCopy)
+            } else {
+                try writer.addMedia(path: path, source: try bundle.open(member))
+            }
         }
     }
 

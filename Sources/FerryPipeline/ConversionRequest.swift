@@ -44,6 +44,10 @@ public struct ConversionRequest: Sendable {
     public var mapping: String?
     /// The output format of data files inside a bundle (`--data-format`).
     public var dataFormat: String?
+    /// `--jobs`: threads that parse, decode, validate and migrate the records of one input at
+    /// once (JSON Lines with a domain); 1 reads record by record. Output and diagnostics are the
+    /// same for any value (`ParallelConversion`).
+    public var jobs: Int = 1
 
     public init(action: Action, inputs: [String]) {
         self.action = action

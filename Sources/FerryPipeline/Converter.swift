@@ -94,16 +94,24 @@ public struct Converter: Sendable {
         }
         do {
             for record in applier?.constantRecords() ?? [] { try process(record) }
-            var next = first
             let plainCollection = plan.processor == nil ? source.derivedCollection : nil
-            while var record = next {
+            func take(_ record: Record, prepared: PreparedRecord?) throws {
+                var record = record
                 if let plainCollection, record.collection == plainCollection { record.collection = nil }
                 rawCounts[record.collection ?? "", default: 0] += 1
                 let read = try inliner?.inline(record) ?? record
                 references.collect(read)  // media a record names count as referenced even when the record is invalid
+                if let prepared, let processor = plan.processor { return try emit(processor.commit(prepared)) }
                 try process(applier?.apply(read) ?? read)
-                next = try source.next()
             }
+            if let first { try take(first, prepared: nil) }
+            // --jobs: the rest of a JSON Lines file is prepared on worker threads (ParallelConversion).
+            if applier == nil, inliner == nil, filter == nil,
+               let parallel = ParallelConversion(jobs: request.jobs, source: source, processor: plan.processor, log: log)
+            {
+                try parallel.run { try take($0, prepared: $1) }
+            }
+            while let record = try source.next() { try take(record, prepared: nil) }
             applier?.finish(columnPositions: source.columnPositions)
             plan.processor?.finish()
             recheck?.report(into: log)

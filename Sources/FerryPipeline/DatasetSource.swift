@@ -201,6 +201,13 @@ final class DatasetSource {
     }
 
     /// The next record of the input, moving through a folder's files in name order.
+    /// The reader of a single plain file when it cuts batches of raw records (JSON Lines), for
+    /// `--jobs`; nil for folders, bundles and other formats. Valid once `next()` returned a record.
+    var batchReader: (any BatchRecordReader)? {
+        guard bundle == nil, parts.isEmpty else { return nil }
+        return current as? any BatchRecordReader
+    }
+
     func next() throws -> Record? {
         while true {
             if let current {

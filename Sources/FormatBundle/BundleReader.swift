@@ -448,6 +448,22 @@ public final class BundleReader {
     /// - Parameter member: an NFC relative path as listed in `files`.
     /// - Throws: `FerryError(.missingFile)` when the member was not found or not kept (tar members
     ///   outside `data/` and `media/` are hashed but not kept), `.unreadableInput` when it cannot be opened.
+    /// The file holding `member` on disk (a folder bundle's own file, or the copy spooled while
+    /// scanning an archive) and its size and SHA-256 as scanned, or nil when the member is not
+    /// kept. The file stays as it is while this reader lives: a writer may copy it from there
+    /// without reading and hashing it once more (issue 7: pack and unpack near bsdtar's speed).
+    /// `isPrivateCopy` is true for the reader's own spooled copy (never the user's file), which a
+    /// writer may hard-link into a folder output instead of copying.
+    public func storedFile(of member: String) -> (path: String, member: BundleMember, isPrivateCopy: Bool)? {
+        let key = MemberPath.nfc(member)
+        guard let entry = files.first(where: { $0.path == key }) ?? files.first(where: { $0.path == member }) else { return nil }
+        switch storage[key] {
+        case .spooled(let file)?: return (file, entry, true)
+        case .inFolder(let file)?: return (file, entry, false)
+        default: return nil
+        }
+    }
+
     public func open(_ member: String) throws -> any ByteSource {
         switch storage[MemberPath.nfc(member)] {
         case .spooled(let file)?, .inFolder(let file)?:

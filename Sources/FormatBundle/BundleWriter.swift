@@ -105,6 +105,9 @@ public final class BundleWriter {
     private var collections: [String: CollectionFile] = [:]
     private var collectionOrder: [String] = []
     private var media: [String: (spoolPath: String, member: BundleMember)] = [:]
+    /// Media files that are not temporary copies (the user's own): a folder output copies them
+    /// rather than linking them.
+    private var sharedFiles: Set<String> = []
     private var finished = false
 
     /// The manifest written by `finish()` (nil before).
@@ -241,6 +244,31 @@ public final class BundleWriter {
         media[member] = (spoolPath, entry)
     }
 
+    /// Adds a media file that already lies on disk with a known size and SHA-256 (a member a
+    /// `BundleReader` scanned: `storedFile(of:)`): it is copied from `file` when the bundle is
+    /// written, not spooled and hashed again. `file` must not change before `finish()`.
+    /// `isPrivateCopy` (a temporary copy nobody else uses) lets a folder output hard-link it
+    /// instead of copying it; the user's own files are always copied.
+    /// - Throws: as `addMedia(path:source:)`.
+    public func addMedia(path: String, storedAt file: String, size: Int64, sha256: String, isPrivateCopy: Bool = false) throws {
+        guard !finished else { throw FerryError(.internalError, "addMedia after the bundle was finished") }
+        guard case .safe(let member) = MemberPath.check(path), member != "manifest.json", !member.hasPrefix("data/")
+        else {
+            throw FerryError(.unsafePath, "media path '\(path)' is not a safe relative path",
+                             at: SourceLocation(file: destinationPath, member: path))
+        }
+        let entry = BundleMember(path: member, size: size, sha256: sha256)
+        if let existing = media[member] {
+            if existing.member != entry {
+                throw FerryError(.duplicateMember, "two different media files for one path",
+                                 at: SourceLocation(file: destinationPath, member: member))
+            }
+            return
+        }
+        media[member] = (file, entry)
+        if !isPrivateCopy { sharedFiles.insert(file) }
+    }
+
     /// Completes the data files, writes the manifest and every member, and renames the result into
     /// place. Calling it twice does nothing the second time.
     /// - Throws: `FerryError(.outputUnwritable)` (the destination is then left as it was).
@@ -368,7 +396,17 @@ public final class BundleWriter {
                     }
                 }
             }
-            try writeFile(temporary + "/" + member.path) { sink in try copySpool(spoolPath) { try sink.write($0) } }
+            let destination = temporary + "/" + member.path
+            // A temporary copy (this writer's spool, a reader's spooled archive member) on the same
+            // file system becomes the output file by a hard link: no second copy of the bytes.
+            if !sharedFiles.contains(spoolPath), link(spoolPath, destination) == 0 {
+                chmod(destination, 0o644 & ~Self.fileCreationMask)
+                var times = [timespec(tv_sec: time_t(modificationTime), tv_nsec: 0),
+                             timespec(tv_sec: time_t(modificationTime), tv_nsec: 0)]
+                utimensat(AT_FDCWD, destination, &times, 0)
+                continue
+            }
+            try writeFile(destination) { sink in try copySpool(spoolPath) { try sink.write($0) } }
         }
         var trimmed = path
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -391,6 +429,17 @@ public final class BundleWriter {
         }
         done = true
     }
+
+    /// The process's umask, which `open(2)` applies to the files `writeFile` creates: read from
+    /// /proc (setting and restoring it would race with other threads creating files), else 022.
+    private static let fileCreationMask: mode_t = {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0o022 }
+        for line in status.split(separator: "\n") where line.hasPrefix("Umask:") {
+            let digits = line.dropFirst(6).trimmingCharacters(in: .whitespaces)
+            if let mask = mode_t(digits, radix: 8) { return mask }
+        }
+        return 0o022
+    }()
 
     private func writeFile(_ file: String, _ body: (FileDescriptorSink) throws -> Void) throws {
         let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

@@ -189,13 +189,26 @@ public enum CSVFlattening {
             case .object(let members):
                 var object = ValueObject()
                 for member in members {
-                    if let value = build(member.node, cells) { object.append(member.key, value) }
+                    guard let value = build(member.node, cells) else { continue }
+                    if object.isEmpty { object.reserveCapacity(members.count) }
+                    object.append(member.key, value)
                 }
                 return object.isEmpty ? nil : .object(object)
             case .array(let slots):
-                var elements: [Value?] = slots.map { slot in slot.flatMap { build($0, cells) } }
-                while let last = elements.last, last == nil { elements.removeLast() }
-                return elements.isEmpty ? nil : .array(elements.map { $0 ?? .null })
+                // Elements up to the last present one; absent ones before it are null.
+                var elements: [Value] = []
+                var nulls = 0
+                for slot in slots {
+                    guard let value = slot.flatMap({ build($0, cells) }) else {
+                        nulls += 1
+                        continue
+                    }
+                    if elements.isEmpty { elements.reserveCapacity(slots.count) }
+                    for _ in 0..<nulls { elements.append(.null) }
+                    nulls = 0
+                    elements.append(value)
+                }
+                return elements.isEmpty ? nil : .array(elements)
             }
         }
     }

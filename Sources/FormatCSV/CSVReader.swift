@@ -403,7 +403,35 @@ public final class CSVReader: RecordReader {
             }
             var cells: [Value?] = []
             cells.reserveCapacity(fields)
-            for k in 0..<fields { cells.append(try cellValue(k)) }
+            let row = RowView(buffer: buffer, base: base, starts: cellStarts, ends: cellEnds, flags: cellFlags, nullToken: nullToken)
+            let inferTypes = options.inferTypes
+            for k in 0..<fields {
+                let text: String
+                switch row.text(k, scratch: &scratch) {
+                case .absent:
+                    cells.append(nil)
+                    continue
+                case .invalid:
+                    throw encodingError(cell: k)
+                case .text(let found):
+                    text = found
+                }
+                if inferTypes && row.flags[k] & CSVReader.flagQuoted == 0 {
+                    if text == "true" {
+                        cells.append(.bool(true))
+                        continue
+                    }
+                    if text == "false" {
+                        cells.append(.bool(false))
+                        continue
+                    }
+                    if CSVReader.isJSONNumber(text) {
+                        cells.append(.number(text))
+                        continue
+                    }
+                }
+                cells.append(.string(text))
+            }
             var at = location(TextPosition(line: rowLine, column: 1))
             at.recordIndex = index
             return Record(collection: options.collection, value: .object(layout.build(cells)), location: at,
@@ -427,10 +455,23 @@ public final class CSVReader: RecordReader {
 
     /// Scans one row from `pos` into the cell arrays. Returns false at the end of the input (no row).
     private func scanRow() throws -> Bool {
-        cellStarts.removeAll(keepingCapacity: true)
-        cellEnds.removeAll(keepingCapacity: true)
-        cellFlags.removeAll(keepingCapacity: true)
-        cellPositions = []
+        // The cell arrays move into locals for the scan (class properties cost an access check
+        // on every use) and back at the end.
+        var starts = cellStarts, ends = cellEnds, flagList = cellFlags
+        cellStarts = []
+        cellEnds = []
+        cellFlags = []
+        starts.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        flagList.removeAll(keepingCapacity: true)
+        var positions: [Int] = []
+        positions.reserveCapacity(2 * max(starts.capacity, 8))
+        defer {
+            cellStarts = starts
+            cellEnds = ends
+            cellFlags = flagList
+            cellPositions = positions
+        }
         rowError = nil
         var i = pos
         recordStart = i
@@ -461,50 +502,58 @@ public final class CSVReader: RecordReader {
         var resync: (offset: Int, line: Int)?
 
         func startCell(_ offset: Int) {
-            cellPositions.append(line)
-            cellPositions.append(column(at: offset))
+            positions.append(line)
+            positions.append(column(at: offset))
         }
         func addCell(_ start: Int, _ end: Int, _ flags: UInt8) {
-            cellStarts.append(start)
-            cellEnds.append(end)
-            cellFlags.append(flags)
+            starts.append(start)
+            ends.append(end)
+            flagList.append(flags)
         }
         func fail(_ code: Diagnostic.Code, _ message: String, _ offset: Int) {
             guard rowError == nil else { return }
             rowError = .error(code, message, at: location(TextPosition(line: line, column: column(at: offset))))
         }
 
+        // The buffer, its fill and its offset, as locals (class properties cost an access check
+        // each); reloaded when a refill moves them.
+        var buf = buffer
+        var cnt = count
+        var bas = base
         scan: while true {
-            if i == count {
-                if count - recordStart > maximumRecordBytes && state != .quotedQuote {
+            if i == cnt {
+                if cnt - recordStart > maximumRecordBytes && state != .quotedQuote {
                     if state == .quoted { break scan }
                     throw FerryError(.tooLarge, "a row is longer than \(maximumRecordBytes) bytes",
                                      at: location(TextPosition(line: rowLine, column: 1)))
                 }
                 guard try more(&i) else { break scan }
+                buf = buffer
+                cnt = count
+                bas = base
             }
-            let b = buffer[i]
+            let b = buf[i]
             switch state {
             case .fieldStart:
                 if b == quote {
-                    startCell(base + i)
-                    openPosition = TextPosition(line: line, column: cellPositions[cellPositions.count - 1])
+                    startCell(bas + i)
+                    openPosition = TextPosition(line: line, column: positions[positions.count - 1])
                     resync = nil
                     escaped = false
-                    cellStart = base + i + 1
+                    cellStart = bas + i + 1
                     state = .quoted
                     i += 1
                 } else if b == delimiter {
-                    startCell(base + i)
-                    addCell(base + i, base + i, 0)
+                    startCell(bas + i)
+                    addCell(bas + i, bas + i, 0)
                     i += 1
                 } else if b == lf || b == cr {
-                    startCell(base + i)
-                    addCell(base + i, base + i, 0)
+                    startCell(bas + i)
+                    addCell(bas + i, bas + i, 0)
                     return endRow(at: i, b)
                 } else {
-                    startCell(base + i)
-                    cellStart = base + i
+                    startCell(bas + i)
+                    cellStart = bas + i
                     state = .unquoted
                     i += 1
                 }
@@ -513,19 +562,19 @@ public final class CSVReader: RecordReader {
                 var c = b
                 while c != delimiter && c != lf && c != cr && c != quote {
                     j += 1
-                    if j == count { break }
-                    c = buffer[j]
+                    if j == cnt { break }
+                    c = buf[j]
                 }
                 i = j
-                if i == count { continue scan }
+                if i == cnt { continue scan }
                 if c == quote {
                     if state == .unquoted {
-                        fail(.malformedCSV, "a quote inside an unquoted field (RFC 4180 section 2.5: quote the whole field and double the quote)", base + i)
+                        fail(.malformedCSV, "a quote inside an unquoted field (RFC 4180 section 2.5: quote the whole field and double the quote)", bas + i)
                         state = .garbage
                     }
                     i += 1
                 } else {
-                    addCell(cellStart, base + i, 0)
+                    addCell(cellStart, bas + i, 0)
                     if c == delimiter {
                         state = .fieldStart
                         i += 1
@@ -538,18 +587,18 @@ public final class CSVReader: RecordReader {
                 var c = b
                 while c != quote && c != lf && c != cr {
                     j += 1
-                    if j == count { break }
-                    c = buffer[j]
+                    if j == cnt { break }
+                    c = buf[j]
                 }
                 i = j
-                if i == count { continue scan }
+                if i == cnt { continue scan }
                 if c == quote {
                     state = .quotedQuote
                 } else {
                     newline(at: i, c)
                     // The first line break inside the quote, or the LF completing its CRLF.
-                    if resync == nil || (c == lf && i > 0 && buffer[i - 1] == cr && resync?.offset == base + i) {
-                        resync = (base + i + 1, line)
+                    if resync == nil || (c == lf && i > 0 && buf[i - 1] == cr && resync?.offset == bas + i) {
+                        resync = (bas + i + 1, line)
                     }
                 }
                 i += 1
@@ -559,14 +608,14 @@ public final class CSVReader: RecordReader {
                     state = .quoted
                     i += 1
                 } else if b == delimiter {
-                    addCell(cellStart, base + i - 1, CSVReader.flagQuoted | (escaped ? CSVReader.flagEscaped : 0))
+                    addCell(cellStart, bas + i - 1, CSVReader.flagQuoted | (escaped ? CSVReader.flagEscaped : 0))
                     state = .fieldStart
                     i += 1
                 } else if b == lf || b == cr {
-                    addCell(cellStart, base + i - 1, CSVReader.flagQuoted | (escaped ? CSVReader.flagEscaped : 0))
+                    addCell(cellStart, bas + i - 1, CSVReader.flagQuoted | (escaped ? CSVReader.flagEscaped : 0))
                     return endRow(at: i, b)
                 } else {
-                    fail(.malformedCSV, "text after the closing quote of a field (RFC 4180 section 2.7: double a quote inside a quoted field)", base + i)
+                    fail(.malformedCSV, "text after the closing quote of a field (RFC 4180 section 2.7: double a quote inside a quoted field)", bas + i)
                     state = .garbage
                 }
             }
@@ -617,6 +666,61 @@ public final class CSVReader: RecordReader {
 
     // MARK: - Cells
 
+    /// The scanned row's cells as plain values, read without touching the reader's properties
+    /// (each use of one costs an exclusivity check on the hot path).
+    private struct RowView {
+        let buffer: UnsafeMutablePointer<UInt8>
+        let base: Int
+        let starts: [Int]
+        let ends: [Int]
+        let flags: [UInt8]
+        let nullToken: [UInt8]?
+
+        enum CellText {
+            /// Unquoted and empty, or the null token.
+            case absent
+            /// Not UTF-8.
+            case invalid
+            case text(String)
+        }
+
+        init(buffer: UnsafeMutablePointer<UInt8>, base: Int, starts: [Int], ends: [Int], flags: [UInt8], nullToken: [UInt8]?) {
+            self.buffer = buffer
+            self.base = base
+            self.starts = starts
+            self.ends = ends
+            self.flags = flags
+            self.nullToken = nullToken
+        }
+
+        /// What `CSVReader.cellText` gives: the unescaped text, absent, or invalid (the caller throws).
+        func text(_ k: Int, scratch: inout [UInt8]) -> CellText {
+            let start = starts[k] - base, end = ends[k] - base
+            let flags = self.flags[k]
+            if flags & CSVReader.flagQuoted == 0 {
+                if start == end { return .absent }
+                if let nullToken, nullToken.count == end - start,
+                   nullToken.elementsEqual(UnsafeBufferPointer(start: buffer + start, count: end - start)) {
+                    return .absent
+                }
+            }
+            let text: String?
+            if flags & CSVReader.flagEscaped != 0 {
+                scratch.removeAll(keepingCapacity: true)
+                var j = start
+                while j < end {
+                    let b = buffer[j]
+                    scratch.append(b)
+                    j += b == CSVReader.quote ? 2 : 1
+                }
+                text = scratch.withUnsafeBufferPointer { CSVReader.string(validating: $0) }
+            } else {
+                text = CSVReader.string(validating: UnsafeBufferPointer(start: buffer + start, count: end - start))
+            }
+            return text.map { .text($0) } ?? .invalid
+        }
+    }
+
     /// The text of cell `k` (unescaped), or nil when it is absent (unquoted and empty, or the null
     /// token). Throws `invalid-encoding` for bytes that are not UTF-8.
     private func cellText(_ k: Int) throws -> String? {
@@ -639,22 +743,12 @@ public final class CSVReader: RecordReader {
                 scratch.append(b)
                 j += b == CSVReader.quote ? 2 : 1
             }
-            text = scratch.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
+            text = scratch.withUnsafeBufferPointer { CSVReader.string(validating: $0) }
         } else {
-            text = String(validating: UnsafeBufferPointer(start: buffer + start, count: end - start), as: UTF8.self)
+            text = CSVReader.string(validating: UnsafeBufferPointer(start: buffer + start, count: end - start))
         }
         guard let text else { throw encodingError(cell: k) }
         return text
-    }
-
-    private func cellValue(_ k: Int) throws -> Value? {
-        guard let text = try cellText(k) else { return nil }
-        if options.inferTypes && cellFlags[k] & CSVReader.flagQuoted == 0 {
-            if text == "true" { return .bool(true) }
-            if text == "false" { return .bool(false) }
-            if CSVReader.isJSONNumber(text) { return .number(text) }
-        }
-        return .string(text)
     }
 
     /// The `invalid-encoding` error for the first bad byte of cell `k`.
@@ -685,6 +779,25 @@ public final class CSVReader: RecordReader {
         return FerryError(.invalidEncoding,
                           "byte 0x\(byte) at byte offset \(base + bad) is not valid UTF-8; name the input's encoding with --encoding (latin1, windows-1252, utf-16)",
                           at: location(TextPosition(line: lineNumber, column: columnNumber)))
+    }
+
+    /// The text of `bytes` when they are well-formed UTF-8, else nil: ASCII is checked eight
+    /// bytes at a time, anything else sequence by sequence (`validSequenceLength`).
+    static func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = bytes.baseAddress else { return "" }
+        let count = bytes.count
+        var i = 0
+        while i + 8 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+        while i < count {
+            if base[i] < 0x80 {
+                i += 1
+                continue
+            }
+            let length = validSequenceLength(base + i, count - i)
+            if length == 0 { return nil }
+            i += length
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The length of the valid UTF-8 sequence at `p` (1...4), or 0 when it is not valid

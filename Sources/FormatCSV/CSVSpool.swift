@@ -50,6 +50,39 @@ final class CSVSpool {
     }
 
     /// Flushes and moves back to the first record.
+    /// Appends one record's bytes as they are (the writer's own encoding).
+    func appendRaw(_ bytes: [UInt8]) throws {
+        var header: [UInt8] = []
+        CSVSpool.putVarint(UInt64(bytes.count), into: &header)
+        try sink.write(header)
+        try sink.write(bytes)
+    }
+
+    /// Calls `body` with the next record's bytes as `appendRaw` took them; false at the end.
+    func nextRaw(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Bool {
+        guard let length = try readVarint() else { return false }
+        try fill(Int(length))
+        try readBuffer.withUnsafeBufferPointer { all in
+            try body(UnsafeBufferPointer(rebasing: all[readStart..<(readStart + Int(length))]))
+        }
+        readStart += Int(length)
+        return true
+    }
+
+    /// Reads a varint at `i` of `bytes` (the caller knows it is there).
+    static func readVarint(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            i += 1
+            result |= UInt64(b & 0x7F) << shift
+            if b & 0x80 == 0 || shift >= 63 { return result }
+            shift += 7
+        }
+        return result
+    }
+
     func rewind() throws {
         try sink.flush()
         lseek(descriptor, 0, SEEK_SET)
@@ -98,7 +131,7 @@ final class CSVSpool {
 
     // MARK: - Encoding
 
-    private static func putVarint(_ value: UInt64, into out: inout [UInt8]) {
+    static func putVarint(_ value: UInt64, into out: inout [UInt8]) {
         var v = value
         while v >= 0x80 {
             out.append(UInt8(v & 0x7F) | 0x80)

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FerryCore
 
 /// Finds the line and column of a field inside one JSON record on demand, by rescanning a copy of
@@ -15,6 +20,15 @@ public struct JSONFieldLocator: FieldLocating {
     public init(bytes: [UInt8], start: TextPosition) {
         self.bytes = bytes
         self.start = start
+    }
+
+    /// The start's line when the record's bytes hold no line feed (every JSON Lines record).
+    public var singleLine: Int? {
+        let hasNewline = bytes.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress else { return false }
+            return memchr(base, Int32(JSONSyntax.newline), raw.count) != nil
+        }
+        return hasNewline ? nil : start.line
     }
 
     /// The position of the first byte of the value at `field` (relative to the record), or nil

@@ -14,7 +14,7 @@ import FerryCore
 ///
 /// A record's location is the start of its line (column 1), its `recordIndex` counts the
 /// records of its collection from 0, and its locator rescans a copy of the line.
-public final class JSONLinesReader: RecordReader {
+public final class JSONLinesReader: BatchRecordReader {
     /// What the header line said, if there was one.
     public private(set) var header = DatasetHeader()
 
@@ -27,6 +27,8 @@ public final class JSONLinesReader: RecordReader {
     private var lineNumber = 0
     private var counts: [String: Int] = [:]
     private var unnamedCount = 0
+    /// The parser's container stacks, reused for every line.
+    private let stacks = JSONParseStacks()
 
     /// - Parameters:
     ///   - source: the input's bytes.
@@ -73,7 +75,7 @@ public final class JSONLinesReader: RecordReader {
                     if first == range.upperBound { return nil }
                     var parser = JSONParser(
                         bytes: p, range: range, basePosition: lineStart, location: options.inputLocation,
-                        maximumDepth: options.maximumDepth)
+                        maximumDepth: options.maximumDepth, stacks: stacks)
                     return try parser.parseDocument()
                 }
             } catch let error as FerryError {
@@ -81,33 +83,94 @@ public final class JSONLinesReader: RecordReader {
                 sawContent = true
                 continue
             }
-            guard var value = parsed else { continue }
-            let isFirst = !sawContent
-            sawContent = true
-            if isFirst, let header = Self.header(in: value) {
-                self.header = header
-                continue
-            }
-            var collection = options.collection
-            if case .object(var object) = value, let name = object["$collection"]?.stringValue {
-                collection = name
-                object["$collection"] = nil
-                value = .object(object)
-            }
-            let index: Int
-            if let collection {
-                index = counts[collection, default: 0]
-                counts[collection] = index + 1
-            } else {
-                index = unnamedCount
-                unnamedCount += 1
-            }
-            let location = SourceLocation(
-                file: options.fileName, member: options.member, line: lineNumber, column: 1,
-                collection: collection, recordIndex: index)
-            let locator = JSONFieldLocator(bytes: input.copy(range), start: lineStart)
-            return Record(collection: collection, value: value, location: location, locator: locator)
+            guard let value = parsed else { continue }
+            if let record = record(from: consume value, lineNumber: lineNumber, locatorBytes: input.copy(range)) { return record }
         }
+    }
+
+    /// The record a parsed, non-blank line holds, or nil for the header line: takes the header,
+    /// `$collection` and the record index (state that runs through the input in order).
+    private func record(from value: consuming Value, lineNumber: Int, locatorBytes: @autoclosure () -> [UInt8]) -> Record? {
+        let isFirst = !sawContent
+        sawContent = true
+        if isFirst, let header = Self.header(in: value) {
+            self.header = header
+            return nil
+        }
+        var collection = options.collection
+        if case .object(var object) = value, let name = object["$collection"]?.stringValue {
+            collection = name
+            value = .null  // `object` now holds the only reference: removing the member copies nothing
+            object["$collection"] = nil
+            value = .object(object)
+        }
+        let index: Int
+        if let collection {
+            index = counts[collection, default: 0]
+            counts[collection] = index + 1
+        } else {
+            index = unnamedCount
+            unnamedCount += 1
+        }
+        let location = SourceLocation(
+            file: options.fileName, member: options.member, line: lineNumber, column: 1,
+            collection: collection, recordIndex: index)
+        let locator = JSONFieldLocator(bytes: locatorBytes(), start: TextPosition(line: lineNumber, column: 1))
+        return Record(collection: collection, value: value, location: location, locator: locator)
+    }
+
+    // MARK: Batches (--jobs)
+
+    /// The lines that follow, at most `limit` of them (and about 4 MiB), copied out for
+    /// `JSONLinesBatch.parse()` to parse on any thread; nil at the end of the input.
+    public func nextBatch(limit: Int) throws -> (any RecordBatch)? {
+        if !started {
+            started = true
+            try start()
+        }
+        var bytes: [UInt8] = []
+        var lines: [JSONLinesBatch.Line] = []
+        lines.reserveCapacity(limit)
+        while lines.count < limit, bytes.count < 4 << 20 {
+            guard let extent = try input.nextLine(limit: maximumLineSize) else { break }
+            lineNumber += 1
+            let start = bytes.count
+            if !extent.truncated {
+                input.withBytes { p in bytes.append(contentsOf: UnsafeBufferPointer(rebasing: p[extent.range])) }
+            }
+            lines.append(JSONLinesBatch.Line(start: start, end: bytes.count, number: lineNumber, truncated: extent.truncated))
+        }
+        guard !lines.isEmpty else { return nil }
+        return JSONLinesBatch(bytes: bytes, lines: lines, location: options.inputLocation, maximumDepth: options.maximumDepth)
+    }
+
+    /// The records and problems of a parsed batch, exactly as `next()` gives and reports them.
+    public func items(from batch: any RecordBatch) -> [RecordBatchItem] {
+        guard let batch = batch as? JSONLinesBatch else { return [] }
+        var items: [RecordBatchItem] = []
+        items.reserveCapacity(batch.lines.count)
+        for (index, line) in batch.lines.enumerated() {
+            switch batch.take(index) {
+            case .tooLarge:
+                var location = options.inputLocation
+                location.position = TextPosition(line: line.number, column: 1)
+                items.append(.problem(.error(.tooLarge, "a line longer than \(maximumLineSize) bytes (the documented limit)", at: location)))
+                sawContent = true
+            case .problem(let diagnostic):
+                items.append(.problem(diagnostic))
+                sawContent = true
+            case .failure(let error):
+                items.append(.failure(error))
+                return items
+            case .blank:
+                continue
+            case .value(let value, let locatorBytes):
+                if let record = record(from: consume value, lineNumber: line.number, locatorBytes: locatorBytes) {
+                    items.append(.record(record))
+                }
+            }
+        }
+        return items
     }
 
     /// The header a line holds: an object with only `domain` (a string) and/or `schemaVersion`

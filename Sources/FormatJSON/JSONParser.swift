@@ -30,13 +30,9 @@ struct JSONParser {
     private let isFinal: Bool
     /// Unescaped string bytes, reused across strings.
     private var scratch: [UInt8] = []
-
-    private struct Frame {
-        var isObject: Bool
-        var elements: [Value] = []
-        var object = ValueObject()
-        var key = ""
-    }
+    /// The open containers and their members so far, reused across values (and across parsers
+    /// when the caller passes one in).
+    private let stacks: JSONParseStacks
 
     /// - Parameters:
     ///   - bytes: the buffer; only `range` is read.
@@ -46,8 +42,10 @@ struct JSONParser {
     ///   - isFinal: false when more bytes may follow `range`.
     init(
         bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, basePosition: TextPosition = TextPosition(line: 1, column: 1),
-        location: SourceLocation, maximumDepth: Int, initialDepth: Int = 0, isFinal: Bool = true
+        location: SourceLocation, maximumDepth: Int, initialDepth: Int = 0, isFinal: Bool = true,
+        stacks: JSONParseStacks? = nil
     ) {
+        self.stacks = stacks ?? JSONParseStacks()
         self.bytes = bytes
         self.index = range.lowerBound
         self.end = range.upperBound
@@ -128,18 +126,40 @@ struct JSONParser {
     // MARK: - Values
 
     /// Parses one value (leading whitespace skipped) and leaves `index` just past it.
+    ///
+    /// The members of open containers pile up on shared stacks; a container that closes takes
+    /// its own off them into an array of exactly its size (one allocation, no regrowth).
     mutating func parseValue() throws -> Value {
-        var stack: [Frame] = []
+        // The stacks move into locals (no copy: the object gives them up) and back at the end.
+        let shared = self.stacks
+        var stacks = (frames: shared.frames, members: shared.members, elements: shared.elements)
+        shared.frames = []
+        shared.members = []
+        shared.elements = []
+        let frameBase = stacks.frames.count
+        defer {
+            // After an error: drop what this parse left on the stacks.
+            if stacks.frames.count > frameBase {
+                let bottom = stacks.frames[frameBase]
+                stacks.frames.removeSubrange(frameBase...)
+                stacks.members.removeSubrange(bottom.start...)
+                stacks.elements.removeSubrange(bottom.elementStart...)
+            }
+            shared.frames = stacks.frames
+            shared.members = stacks.members
+            shared.elements = stacks.elements
+        }
+        var depth = 0
         var value: Value
         parsing: while true {
             skipWhitespace()
             guard index < end else {
-                throw unexpectedEnd(stack.isEmpty ? "expected a JSON value" : "expected a value")
+                throw unexpectedEnd(depth == 0 ? "expected a JSON value" : "expected a value")
             }
             let byte = bytes[index]
             switch byte {
             case JSONSyntax.openBrace:
-                try checkDepth(stack.count + 1)
+                try checkDepth(depth + 1)
                 index += 1
                 skipWhitespace()
                 if index < end, bytes[index] == JSONSyntax.closeBrace {
@@ -147,18 +167,22 @@ struct JSONParser {
                     value = .object(ValueObject())
                 } else {
                     let key = try parseMemberKey(afterComma: false)
-                    stack.append(Frame(isObject: true, key: key))
+                    stacks.frames.append(JSONParseStacks.Frame(
+                        isObject: true, start: stacks.members.count, elementStart: stacks.elements.count, key: key))
+                    depth += 1
                     continue parsing
                 }
             case JSONSyntax.openBracket:
-                try checkDepth(stack.count + 1)
+                try checkDepth(depth + 1)
                 index += 1
                 skipWhitespace()
                 if index < end, bytes[index] == JSONSyntax.closeBracket {
                     index += 1
                     value = .array([])
                 } else {
-                    stack.append(Frame(isObject: false))
+                    stacks.frames.append(JSONParseStacks.Frame(
+                        isObject: false, start: stacks.members.count, elementStart: stacks.elements.count, key: ""))
+                    depth += 1
                     continue parsing
                 }
             case JSONSyntax.quote:
@@ -180,27 +204,29 @@ struct JSONParser {
 
             // A value is complete: hand it to its container, closing containers as they end.
             while true {
-                guard !stack.isEmpty else { return value }
-                let top = stack.count - 1
-                if stack[top].isObject {
-                    let key = stack[top].key
-                    stack[top].object.append(key, value)
+                guard depth > 0 else { return value }
+                let top = stacks.frames.count - 1
+                if stacks.frames[top].isObject {
+                    stacks.members.append((key: stacks.frames[top].key, value: value))
                     skipWhitespace()
                     guard index < end else { throw unexpectedEnd("expected ',' or '}' after object member") }
                     let next = bytes[index]
                     if next == JSONSyntax.comma {
                         index += 1
                         skipWhitespace()
-                        stack[top].key = try parseMemberKey(afterComma: true)
+                        stacks.frames[top].key = try parseMemberKey(afterComma: true)
                         continue parsing
                     }
                     guard next == JSONSyntax.closeBrace else {
                         throw unexpectedError("expected ',' or '}' after object member", at: index)
                     }
                     index += 1
-                    value = .object(stack.removeLast().object)
+                    let start = stacks.frames.removeLast().start
+                    value = .object(ValueObject(Array(stacks.members[start...])))
+                    stacks.members.removeSubrange(start...)
+                    depth -= 1
                 } else {
-                    stack[top].elements.append(value)
+                    stacks.elements.append(value)
                     skipWhitespace()
                     guard index < end else { throw unexpectedEnd("expected ',' or ']' after array element") }
                     let next = bytes[index]
@@ -216,7 +242,10 @@ struct JSONParser {
                         throw unexpectedError("expected ',' or ']' after array element", at: index)
                     }
                     index += 1
-                    value = .array(stack.removeLast().elements)
+                    let start = stacks.frames.removeLast().elementStart
+                    value = .array(Array(stacks.elements[start...]))
+                    stacks.elements.removeSubrange(start...)
+                    depth -= 1
                 }
             }
         }
@@ -473,6 +502,26 @@ struct JSONParser {
             bytes.append(UInt8(0x80 | (scalar & 0x3F)))
         }
     }
+}
+
+/// The stacks a `JSONParser` builds containers on: reused from one value to the next (a reader
+/// keeps one for its whole input), so parsing a record allocates only the record's own arrays.
+final class JSONParseStacks {
+    struct Frame {
+        var isObject: Bool
+        /// Where this object's members start on `members`.
+        var start: Int
+        /// Where this array's elements start on `elements`.
+        var elementStart: Int
+        /// The key of the member being parsed (objects).
+        var key: String
+    }
+
+    var frames: [Frame] = []
+    var members: [ValueObject.Member] = []
+    var elements: [Value] = []
+
+    init() {}
 }
 
 /// Thrown by a parser that is not final when it reaches the end of its bytes: the caller reads

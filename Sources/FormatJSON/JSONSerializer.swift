@@ -148,6 +148,13 @@ struct JSONSerializer {
             var i = 0
             let count = utf8.count
             while i < count {
+                // Eight bytes at a time while none needs escaping.
+                if i + 8 <= count, let base = utf8.baseAddress,
+                   !JSONSyntax.hasStringSpecial(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                {
+                    i += 8
+                    continue
+                }
                 let byte = utf8[i]
                 if byte >= 0x20 && byte != JSONSyntax.quote && byte != JSONSyntax.backslash {
                     i += 1

@@ -19,28 +19,18 @@ public final class DatasetProcessor {
     let targetVersionedSchema: any VersionedSchema.Type
     let decodingOptions: DecodingOptions
 
+    /// The decode/validate/migrate half of the work, which needs no cross-record state.
+    public let preparer: RecordPreparer
+
     /// Target collection -> records returned so far.
     private var counts: [String: Int] = [:]
-    /// Target collection -> id -> where it was first seen (valid records).
-    private var firstSeen: [String: [String: FirstSeen]] = [:]
-    /// Target collection -> every id read, valid or not (references resolve against these).
-    private var knownIDs: [String: Set<String>] = [:]
+    /// Target collection -> ids seen, where each was first seen (valid records), and which were
+    /// read (references resolve against these; derived ids are not among them).
+    private var ids: [String: IDTable] = [:]
     private var pendingReferences: [PendingReference] = []
     private var reportedCollections: Set<String> = []
     private var reportedNotes: Set<String> = []
     private var timeZoneNoted = false
-
-    private struct FirstSeen {
-        var line: Int?
-        var field: JSONPointer?
-    }
-
-    private struct PendingReference {
-        var collection: String
-        var id: String
-        var location: SourceLocation
-        var message: String
-    }
 
     /// - Throws: FerryError(.unknownVersion) for an unknown version or targetVersion < source version (no down-migration);
     ///   FerryError(.usage) for a time zone that is not an IANA name.
@@ -71,6 +61,9 @@ public final class DatasetProcessor {
         self.decodingOptions = DecodingOptions(
             dateStrategy: options.dateStrategy, scalarsAsText: options.scalarsAsText, timeZone: timeZone,
             timeZoneName: options.timeZone)
+        self.preparer = RecordPreparer(
+            domain: domain, sourceVersion: sourceVersion, targetVersion: targetVersion, options: options, timeZone: timeZone,
+            plan: plan, sourceSchema: source, decodingOptions: decodingOptions)
     }
 
     /// The migration plan of a domain.
@@ -89,18 +82,24 @@ public final class DatasetProcessor {
     /// and returns the canonical target-version records (values in canonical field order, collection = target collection name).
     /// Normalizes Firestore layouts (one raw record may yield several). Returns [] for an invalid record; every problem goes to the log with its location.
     public func process(_ record: Record) -> [Record] {
-        let context = RecordContext(record: record, options: decodingOptions)
-        let documents = FirestoreLayout.documents(of: record, context: context, nested: domain == .vocabulary)
+        commit(preparer.prepare(record))
+    }
+
+    /// The second half of `process`: the checks that span records (unique ids, references,
+    /// record indexes) and the reporting, in record order. `prepared` comes from
+    /// `preparer.prepare(_:)`, which may run on another thread; committing the prepared records
+    /// in input order gives exactly what `process` gives.
+    public func commit(_ prepared: PreparedRecord) -> [Record] {
         var output: [Record] = []
-        for document in documents {
-            if let result = process(document) { output.append(result) }
+        for document in prepared.documents {
+            if let result = commit(document) { output.append(result) }
         }
         return output
     }
 
     /// Cross-record checks after the last record: duplicate ids, dangling references; reports to the log.
     public func finish() {
-        for reference in pendingReferences where !(knownIDs[reference.collection]?.contains(reference.id) ?? false) {
+        for reference in pendingReferences where !(ids[reference.collection]?.isKnown(reference.id) ?? false) {
             log.report(.error(.danglingReference, reference.message, at: reference.location))
         }
         pendingReferences.removeAll()
@@ -108,10 +107,9 @@ public final class DatasetProcessor {
 
     // MARK: One document
 
-    private func process(_ document: FirestoreLayout.Document) -> Record? {
-        var diagnostics = document.diagnostics
+    private func commit(_ document: PreparedDocument) -> Record? {
         let collection = document.collection
-        guard let modelType = sourceSchema.model(forCollection: collection) else {
+        if document.isUnknownCollection {
             if reportedCollections.insert(collection).inserted {
                 report([.error(.invalidValue,
                     "unknown collection \(collection.isEmpty ? "(none)" : collection) for domain \(domain.rawValue) v\(sourceVersion); its records are skipped",
@@ -119,116 +117,43 @@ public final class DatasetProcessor {
             }
             return nil
         }
-        let sourceIndex = document.context.record.location.recordIndex ?? 0
-        noteTimeZoneIfNeeded(collection: collection, document: document)
+        noteTimeZoneIfNeeded(collection: collection, context: document.context)
 
-        let model = modelType.init(value: document.value, at: document.context, diagnostics: &diagnostics)
-        let hasErrors = report(diagnostics)
+        let hasErrors = report(document.decodeDiagnostics)
         // Identity and references are checked on every record as read, valid or not, so a record
         // with other problems still has its duplicate id and its dangling references reported
         // (validation collects every problem), and references to it do not dangle too.
-        let targetCollection = targetCollectionName(for: collection)
+        let targetCollection = document.targetCollection
         var isDuplicate = false
-        if case .string(let id)? = document.value.objectValue?["id"], !id.isEmpty {
-            knownIDs[targetCollection, default: []].insert(id)
-            isDuplicate = !checkUnique(id: id, collection: targetCollection, context: document.context, pointer: nil)
+        if let id = document.id {
+            isDuplicate = !checkUnique(id: id, known: true, collection: targetCollection, context: document.context, pointer: nil)
         }
-        collectReferences(document.value, collection: targetCollection, context: document.context)
+        pendingReferences.append(contentsOf: document.references)
         guard !hasErrors, !isDuplicate else { return nil }
 
-        var value = model.value
-        var currentCollection = collection
-        var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
-        var targetModel: any CollectionModel = model
-
-        for stage in plan.stages {
-            let from = stage.fromVersion.versionIdentifier.major
-            let to = stage.toVersion.versionIdentifier.major
-            guard from >= sourceVersion, to <= targetVersion else { continue }
-            let newCollection = plan.collectionRenames(toVersion: to)[currentCollection] ?? currentCollection
-            guard let newType = stage.toVersion.model(forCollection: newCollection) else {
-                report([.error(.invalidValue, "collection \(currentCollection) has no counterpart in \(domain.rawValue) v\(to)",
-                    at: document.context.location())])
-                return nil
-            }
-            let migration = MigrationContext(options: options, timeZone: timeZone, recordContext: document.context)
-            migration.sourceCollection = currentCollection
-            migration.targetCollection = newCollection
-            migration.recordLabel = document.label
-            migration.recordIndex = sourceIndex
-            let old = Record(collection: currentCollection, value: value, location: document.context.location(),
-                locator: document.context.record.locator)
-            var new = DatasetProcessor.lightweight(value, to: newType.recordType)
-            do {
-                switch stage {
-                case .lightweight:
-                    reportLightweightDrops(from: value, to: newType.recordType, context: migration)
-                case .custom(_, _, let willMigrate, _):
-                    try willMigrate?(old, &new, migration)
-                }
-            } catch {
-                if !migration.hasErrors {
-                    migration.error(.invalidValue, "\(migration.recordName(id: nil)): \(error)", at: .root)
-                }
-            }
-            guard !report(migration.diagnostics) else { return nil }
-
-            let plan = self.plan
-            let previous = sourcePointer
-            let mapped: @Sendable (JSONPointer) -> JSONPointer = { pointer in
-                let back = plan.sourcePointer(for: pointer, inCollection: newCollection, toVersion: to)
-                return previous?(back) ?? back
-            }
-            sourcePointer = mapped
-            var newContext = document.context
-            newContext.sourcePointer = mapped
-            var newDiagnostics: [Diagnostic] = []
-            let decoded = newType.init(value: new, at: newContext, diagnostics: &newDiagnostics)
-            guard !report(newDiagnostics) else { return nil }
-            value = decoded.value
-            if case .custom(_, _, _, let didMigrate?) = stage {
-                migration.diagnostics.removeAll()
-                do { try didMigrate(old, &value, migration) } catch {
-                    if !migration.hasErrors {
-                        migration.error(.invalidValue, "\(migration.recordName(id: nil)): \(error)", at: .root)
-                    }
-                }
-                guard !report(migration.diagnostics) else { return nil }
-            }
-            targetModel = decoded
-            currentCollection = newCollection
+        for batch in document.stageDiagnostics {
+            guard !report(batch) else { return nil }
         }
+        guard let result = document.result else { return nil }
 
-        if let id = targetModel.recordID, document.value.objectValue?["id"]?.stringValue?.isEmpty ?? true,
-           !checkUnique(id: id, collection: currentCollection, context: document.context, pointer: sourcePointer)
+        if let id = result.derivedID,
+           !checkUnique(id: id, known: false, collection: result.collection, context: document.context, pointer: result.sourcePointer)
         {
             return nil  // a derived id (notes without one) that collides
         }
-        if sourceVersion == targetVersion, targetVersion == 2, domain == .petStory, options.media != nil {
-            guard !report(checkMediaPaths(targetModel, context: document.context)) else { return nil }
-        }
+        guard !report(result.mediaDiagnostics) else { return nil }
 
         var location = document.context.location()
         location.field = nil
-        location.collection = currentCollection
-        let index = counts[currentCollection, default: 0]
-        counts[currentCollection] = index + 1
+        location.collection = result.collection
+        let index = counts[result.collection, default: 0]
+        counts[result.collection] = index + 1
         location.recordIndex = index
         var locator = document.context.record.locator
-        if let base = locator, !(document.context.path.tokens.isEmpty && sourcePointer == nil) {
-            locator = MappedLocator(base: base, prefix: document.context.path, map: sourcePointer)
+        if let base = locator, !(document.context.path.tokens.isEmpty && result.sourcePointer == nil) {
+            locator = MappedLocator(base: base, prefix: document.context.path, map: result.sourcePointer)
         }
-        return Record(collection: currentCollection, value: value, location: location, locator: locator)
-    }
-
-    private func targetCollectionName(for sourceCollection: String) -> String {
-        var name = sourceCollection
-        for stage in plan.stages {
-            let to = stage.toVersion.versionIdentifier.major
-            guard stage.fromVersion.versionIdentifier.major >= sourceVersion, to <= targetVersion else { continue }
-            name = plan.collectionRenames(toVersion: to)[name] ?? name
-        }
-        return name
+        return Record(collection: result.collection, value: result.value, location: location, locator: locator)
     }
 
     // MARK: Reporting
@@ -252,85 +177,61 @@ public final class DatasetProcessor {
         return hasError
     }
 
-    private func noteTimeZoneIfNeeded(collection: String, document: FirestoreLayout.Document) {
+    private func noteTimeZoneIfNeeded(collection: String, context: RecordContext) {
         guard domain == .petStory, sourceVersion == 1, targetVersion == 2, collection == "members", !timeZoneNoted else { return }
         timeZoneNoted = true
         report([.note(.assumption,
             "calendar days (birthDate, since) are taken in time zone \(options.timeZone) (--time-zone)",
-            at: document.context.location())])
+            at: context.location())])
     }
 
     // MARK: Integrity
 
     /// Records an id; a second record with it is a `duplicate-id` error. Returns false for a duplicate.
-    private func checkUnique(id: String, collection: String, context: RecordContext,
+    /// `known` ids (read from records, not derived) are what references resolve against.
+    private func checkUnique(id: String, known: Bool, collection: String, context: RecordContext,
         pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> Bool
     {
         var idContext = context
         idContext.sourcePointer = pointer
-        let location = idContext.location(of: "/id")
-        if let first = firstSeen[collection]?[id] {
-            var message = "duplicate id \"\(id)\" in \(collection): first at"
-            if let line = first.line { message += " line \(line)" }
-            if let field = first.field { message += (first.line == nil ? " " : " (") + field.description + (first.line == nil ? "" : ")") }
-            report([.error(.duplicateID, message, at: location)])
-            return false
+        let table: IDTable
+        if let existing = ids[collection] {
+            table = existing
+        } else {
+            table = IDTable()
+            ids[collection] = table
         }
-        var recordPointer = location.field
-        if recordPointer?.last == "id" { recordPointer?.tokens.removeLast() }
-        firstSeen[collection, default: [:]][id] = FirstSeen(line: location.line, field: recordPointer)
-        return true
+        // The usual record (`/<collection>/<index>`, the id at `/id`) needs no pointer built, and
+        // no locator scan when the record stands on one line.
+        let record = context.record
+        let isPlain = pointer == nil && context.path.tokens.isEmpty && context.hasRecordBase
+        var line: Int?
+        var fullLocation: SourceLocation?
+        if isPlain, let single = record.locator?.singleLine {
+            line = single
+        } else if isPlain, record.locator == nil {
+            line = record.location.line
+        } else {
+            fullLocation = idContext.location(of: DatasetProcessor.idPointer)
+            line = fullLocation?.line
+        }
+        let first = table.insert(id, known: known, line: line,
+            collection: isPlain ? record.collection : nil, index: isPlain ? record.location.recordIndex : nil)
+        {
+            var recordPointer = (fullLocation ?? idContext.location(of: DatasetProcessor.idPointer)).field ?? .root
+            if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
+            return recordPointer
+        }
+        guard let first else { return true }
+        let location = fullLocation ?? idContext.location(of: DatasetProcessor.idPointer)
+        var message = "duplicate id \"\(id)\" in \(collection): first at"
+        if let line = first.line { message += " line \(line)" }
+        if let field = first.field { message += (first.line == nil ? " " : " (") + field.description + (first.line == nil ? "" : ")") }
+        report([.error(.duplicateID, message, at: location)])
+        return false
     }
 
-    /// Keeps the references a record makes, as read, resolved in `finish()`: a story's
-    /// `taggedMemberIds` name members (both versions), a V2 word's `wordBookID` names a word book.
-    private func collectReferences(_ value: Value, collection: String, context: RecordContext) {
-        guard let object = value.objectValue else { return }
-        if collection == "stories", let tagged = object["taggedMemberIds"]?.arrayValue {
-            for (index, member) in tagged.enumerated() {
-                guard let id = member.stringValue else { continue }
-                pendingReferences.append(PendingReference(collection: "members", id: id,
-                    location: context.location(of: JSONPointer(tokens: ["taggedMemberIds", String(index)])),
-                    message: "taggedMemberIds[\(index)] \"\(id)\" names no member of the dataset"))
-            }
-        }
-        if collection == "words", targetVersion == 2, let bookID = object["wordBookID"]?.stringValue, !bookID.isEmpty {
-            pendingReferences.append(PendingReference(collection: "wordBooks", id: bookID,
-                location: context.location(of: "/wordBookID"),
-                message: "wordBookID \"\(bookID)\" names no word book of the dataset"))
-        }
-    }
-
-    /// With a media catalog, every V2 media path must name a file (`missing-media`). A story item of
-    /// kind `unknown` without a file is the mark a lone JSON export's migration leaves for media that
-    /// were not exported (SCHEMAS.md "V1 -> V2 migration"): it stays a `media-not-found` warning.
-    private func checkMediaPaths(_ model: any CollectionModel, context: RecordContext) -> [Diagnostic] {
-        guard let catalog = options.media else { return [] }
-        var paths: [(String, JSONPointer, notExported: Bool)] = []
-        if let profile = model as? PetStoryV2.Profile, let image = profile.image { paths.append((image.path, "/image/path", false)) }
-        if let member = model as? PetStoryV2.FamilyMember, let image = member.image { paths.append((image.path, "/image/path", false)) }
-        if let story = model as? PetStoryV2.Story {
-            for (index, item) in story.media.enumerated() {
-                paths.append((item.path, JSONPointer(tokens: ["media", String(index), "path"]), item.kind == .unknown))
-            }
-        }
-        var diagnostics: [Diagnostic] = []
-        for (path, field, notExported) in paths {
-            var stem = path
-            if let slash = stem.lastIndex(of: "/"), let dot = stem.lastIndex(of: "."), dot > slash {
-                stem = String(stem[..<dot])
-            }
-            if stem.hasPrefix("media/") { stem.removeFirst(6) }
-            if !catalog.files(withStem: stem).contains(path) {
-                let owner = model.recordID.map { "\(type(of: model).recordType.name) \"\($0)\"" } ?? "record"
-                let message = "\(owner): \(field.description.dropFirst()) names \(path), which is not in the bundle"
-                diagnostics.append(notExported
-                    ? .warning(.mediaNotFound, message + " (kind unknown: not exported)", at: context.location(of: field))
-                    : .error(.missingMedia, message, at: context.location(of: field)))
-            }
-        }
-        return diagnostics
-    }
+    static let idPointer = JSONPointer(tokens: ["id"])
 
     // MARK: Lightweight mapping
 
@@ -339,19 +240,21 @@ public final class DatasetProcessor {
         guard case .object(let object) = value else { return value }
         var result = ValueObject()
         result.reserveCapacity(object.count)
-        for member in object.members where type.field(named: member.key) != nil {
-            result.append(member.key, member.value)
+        let fields = type.fields
+        var hint = 0
+        for member in object.members {
+            // Members usually come in field order: look where the previous one was found first.
+            if hint < fields.count, fields[hint].name == member.key {
+                hint += 1
+                result.append(member.key, member.value)
+                continue
+            }
+            if let index = fields.firstIndex(where: { $0.name == member.key }) {
+                hint = index + 1
+                result.append(member.key, member.value)
+            }
         }
         return .object(result)
-    }
-
-    private func reportLightweightDrops(from value: Value, to type: RecordType, context: MigrationContext) {
-        guard case .object(let object) = value else { return }
-        for member in object.members where type.field(named: member.key) == nil && !DatasetProcessor.isDefault(member.value) {
-            context.warning(.lossyDrop,
-                "\(context.recordName(id: object["id"]?.stringValue)): \(member.key) has no place in \(type.name); dropped",
-                at: JSONPointer(tokens: [member.key]))
-        }
     }
 
     /// A type's default: null, false, 0, a blank string, an empty list or object.

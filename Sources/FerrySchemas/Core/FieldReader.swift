@@ -14,12 +14,22 @@ public struct FieldReader {
     /// The problems found so far.
     public var diagnostics: [Diagnostic] = []
 
+    /// True when a member is not a field of `type` or a field appears twice: lookups then take the
+    /// first member of a name, and `finish` walks the members to report them. False (the usual
+    /// case) lets lookups start where the previous one ended, as members come in field order.
+    private var isIrregular = false
+    /// Where the next member lookup starts looking.
+    private var memberHint = 0
+    /// Where the next field-schema lookup starts looking.
+    private var fieldHint = 0
+
     /// Starts reading `value` as a `type`; a non-object is a `type-error`.
     public init(_ value: Value, type: RecordType, at context: RecordContext) {
         self.context = context
         self.type = type
         if case .object(let object) = value {
             self.object = object
+            self.isIrregular = !FieldReader.isRegular(object, type)
         } else {
             self.object = nil
             diagnostics.append(
@@ -28,13 +38,38 @@ public struct FieldReader {
         }
     }
 
+    /// True when every member is a field of `type` and no field appears twice.
+    private static func isRegular(_ object: ValueObject, _ type: RecordType) -> Bool {
+        let fields = type.fields
+        guard fields.count <= 64 else { return false }
+        var seen: UInt64 = 0
+        var hint = 0
+        for member in object.members {
+            var found = -1
+            if hint < fields.count, fields[hint].name == member.key {
+                found = hint
+            } else {
+                for i in fields.indices where fields[i].name == member.key {
+                    found = i
+                    break
+                }
+            }
+            guard found >= 0 else { return false }
+            let bit: UInt64 = 1 << UInt64(found)
+            if seen & bit != 0 { return false }
+            seen |= bit
+            hint = found + 1
+        }
+        return true
+    }
+
     /// True when no error was found so far.
     public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }
 
     /// Reports unknown and repeated members (typed input has no room for extra fields) and hands
     /// the diagnostics over. `ignoring` lists members the caller handled itself.
     public mutating func finish(into output: inout [Diagnostic], ignoring: Set<String> = []) {
-        if let object {
+        if let object, isIrregular {
             var seen: Set<String> = []
             for member in object.members {
                 if member.key == "$collection" || ignoring.contains(member.key) { continue }
@@ -49,28 +84,70 @@ public struct FieldReader {
                 }
             }
         }
-        output.append(contentsOf: diagnostics)
-        diagnostics.removeAll()
+        if !diagnostics.isEmpty {
+            output.append(contentsOf: diagnostics)
+            diagnostics.removeAll()
+        }
     }
 
     // MARK: Field lookup
 
+    /// The schema of the field `name` (a plain string field when the type has none).
+    private mutating func schema(_ name: String) -> FieldSchema {
+        let fields = type.fields
+        if fieldHint < fields.count, fields[fieldHint].name == name {
+            fieldHint += 1
+            return fields[fieldHint - 1]
+        }
+        for i in fields.indices where fields[i].name == name {
+            fieldHint = i + 1
+            return fields[i]
+        }
+        return FieldSchema(name, .string)
+    }
+
+    /// The first member named `name`.
+    private mutating func memberValue(_ name: String) -> Value? {
+        guard let members = object?.members else { return nil }
+        if !isIrregular {
+            if memberHint < members.count, members[memberHint].key == name {
+                memberHint += 1
+                return members[memberHint - 1].value
+            }
+            for i in members.indices where members[i].key == name {
+                memberHint = i + 1
+                return members[i].value
+            }
+            return nil
+        }
+        for member in members where member.key == name { return member.value }
+        return nil
+    }
+
     /// The schema of a field and its value; nil value when absent or null (a `missing-field` error
-    /// for a required field, unless `quietWhenMissing`).
-    mutating func member(_ name: String, quietWhenMissing: Bool = false) -> (FieldSchema, Value?, RecordContext) {
-        let schema = type.field(named: name) ?? FieldSchema(name, .string)
-        let fieldContext = context.appending(name)
-        guard let object else { return (schema, nil, fieldContext) }
-        let value = object[name]
-        if value == nil || value == .null {
+    /// for a required field, unless `quietWhenMissing`). The field's context is built by the
+    /// caller when needed (`context.appending(name)`): only errors and nested values need it.
+    mutating func lookup(_ name: String, quietWhenMissing: Bool = false) -> (FieldSchema, Value?) {
+        let schema = schema(name)
+        guard object != nil else { return (schema, nil) }
+        let value = memberValue(name)
+        guard let value, !value.isNull else {
             if schema.isRequired && !quietWhenMissing {
+                let fieldContext = context.appending(name)
                 let what = value == nil ? "is missing" : "is null"
                 diagnostics.append(.error(.missingField, "\(fieldContext.displayName) \(what) (required in \(type.name))",
                     at: fieldContext.location()))
             }
-            return (schema, nil, fieldContext)
+            return (schema, nil)
         }
-        return (schema, value, fieldContext)
+        return (schema, value)
+    }
+
+    /// The schema of a field, its value and its context; nil value when absent or null (a
+    /// `missing-field` error for a required field, unless `quietWhenMissing`).
+    mutating func member(_ name: String, quietWhenMissing: Bool = false) -> (FieldSchema, Value?, RecordContext) {
+        let (schema, value) = lookup(name, quietWhenMissing: quietWhenMissing)
+        return (schema, value, context.appending(name))
     }
 
     /// True when the member is present and not null.
@@ -90,17 +167,31 @@ public struct FieldReader {
     /// A required string field (or `""` when an optional-with-default field is absent, as vocabulary
     /// V1 strings are). Checks `nonEmptyString`, `url` and `enumeration` types.
     public mutating func string(_ name: String) -> String {
-        let (schema, value, fieldContext) = member(
+        let (schema, value) = lookup(
             name, quietWhenMissing: context.options.scalarsAsText && FieldReader.isStringType(type.field(named: name)?.type))
         guard let value else { return "" }
-        return FieldReader.string(value, schema.type, at: fieldContext, into: &diagnostics) ?? ""
+        if let text = FieldReader.plainString(value, schema.type) { return text }
+        return FieldReader.string(value, schema.type, at: context.appending(name), into: &diagnostics) ?? ""
     }
 
     /// An optional string field.
     public mutating func optionalString(_ name: String) -> String? {
-        let (schema, value, fieldContext) = member(name)
+        let (schema, value) = lookup(name)
         guard let value else { return nil }
-        return FieldReader.string(value, schema.type, at: fieldContext, into: &diagnostics)
+        if let text = FieldReader.plainString(value, schema.type) { return text }
+        return FieldReader.string(value, schema.type, at: context.appending(name), into: &diagnostics)
+    }
+
+    /// The text of a string that fits a plain or non-empty string type without any check that
+    /// could fail; nil sends the caller to the checked path (`string(_:_:at:into:)`).
+    @inline(__always)
+    static func plainString(_ value: Value, _ type: FieldType) -> String? {
+        guard case .string(let text) = value else { return nil }
+        switch type {
+        case .string: return text
+        case .nonEmptyString: return text.isEmpty ? nil : text
+        default: return nil
+        }
     }
 
     /// A list of strings.
@@ -171,9 +262,29 @@ public struct FieldReader {
 
     /// An optional number field.
     public mutating func optionalDouble(_ name: String) -> Double? {
-        let (schema, value, fieldContext) = member(name)
+        let (schema, value) = lookup(name)
         guard let value else { return nil }
-        return FieldReader.double(value, schema, at: fieldContext, into: &diagnostics)
+        if let number = FieldReader.plainDouble(value, schema) { return number }
+        return FieldReader.double(value, schema, at: context.appending(name), into: &diagnostics)
+    }
+
+    /// A number that passes every check of `double(_:_:at:into:)` (finite, in range, on its
+    /// step), or nil to send the caller to the checked path, which reports the problem.
+    @inline(__always)
+    static func plainDouble(_ value: Value, _ schema: FieldSchema) -> Double? {
+        let number: Double
+        switch value {
+        case .number(let text):
+            guard let d = Double(text) else { return nil }
+            number = d
+        case .double(let d): number = d
+        case .integer(let i): number = Double(i)
+        default: return nil
+        }
+        guard number.isFinite else { return nil }
+        if let range = schema.range, !range.contains(number) { return nil }
+        if let step = schema.step, (number / step).rounded() != number / step { return nil }
+        return number == 0 ? 0 : number
     }
 
     /// Reads a finite number and checks the field's range and step.
@@ -211,9 +322,10 @@ public struct FieldReader {
 
     /// A required integer field: `1.0` is accepted; a fraction or a value beyond Int64 is a `type-error`.
     public mutating func integer(_ name: String) -> Int64 {
-        let (_, value, fieldContext) = member(name)
+        let (_, value) = lookup(name)
         guard let value else { return 0 }
-        return FieldReader.integer(value, at: fieldContext, into: &diagnostics) ?? 0
+        if case .integer(let i) = value { return i }
+        return FieldReader.integer(value, at: context.appending(name), into: &diagnostics) ?? 0
     }
 
     /// Reads an integer (never rounded).
@@ -237,9 +349,10 @@ public struct FieldReader {
 
     /// A required Boolean field.
     public mutating func bool(_ name: String) -> Bool {
-        let (_, value, fieldContext) = member(name)
+        let (_, value) = lookup(name)
         guard let value else { return false }
         if case .bool(let flag) = value { return flag }
+        let fieldContext = context.appending(name)
         if context.options.scalarsAsText, case .string(let text) = value, text == "true" || text == "false" {
             return text == "true"
         }
@@ -257,8 +370,13 @@ public struct FieldReader {
 
     /// An optional instant field.
     public mutating func optionalInstant(_ name: String) -> Instant? {
-        let (_, value, fieldContext) = member(name)
+        let (_, value) = lookup(name)
         guard let value else { return nil }
+        // An RFC 3339 string to the millisecond (never decimal text, so CSV's numeric dates do not apply).
+        if case .string(let text) = value, case .success(let instant) = Instant.parse(text), instant.nanoseconds % 1_000_000 == 0 {
+            return instant
+        }
+        let fieldContext = context.appending(name)
         guard let instant = FieldReader.instant(value, at: fieldContext, into: &diagnostics) else { return nil }
         return FieldReader.cutToMilliseconds(instant, at: fieldContext, into: &diagnostics)
     }
@@ -350,8 +468,9 @@ public struct FieldReader {
 
     /// An optional base64 field.
     public mutating func data(_ name: String) -> Base64Data? {
-        let (_, value, fieldContext) = member(name)
+        let (_, value) = lookup(name)
         guard let value else { return nil }
+        let fieldContext = context.appending(name)
         guard case .string(let text) = value else {
             diagnostics.append(.error(.typeError, "\(fieldContext.displayName): expected base64 text, found \(value.shortDescription)",
                 at: fieldContext.location()))
@@ -410,9 +529,9 @@ public struct FieldReader {
     public mutating func object<T>(_ name: String,
         _ decode: (Value, RecordContext, inout [Diagnostic]) -> T) -> T?
     {
-        let (_, value, fieldContext) = member(name)
+        let (_, value) = lookup(name)
         guard let value else { return nil }
-        return decode(value, fieldContext, &diagnostics)
+        return decode(value, context.appending(name), &diagnostics)
     }
 
     /// A required list whose elements `element` decodes (nil elements are dropped: reported).
@@ -421,8 +540,9 @@ public struct FieldReader {
     public mutating func array<T>(_ name: String,
         _ element: (Value, RecordContext, inout [Diagnostic]) -> T?) -> [T]
     {
-        let (_, value, fieldContext) = member(name, quietWhenMissing: context.options.scalarsAsText)
+        let (_, value) = lookup(name, quietWhenMissing: context.options.scalarsAsText)
         guard let value else { return [] }
+        let fieldContext = context.appending(name).materialized()
         guard case .array(let items) = value else {
             diagnostics.append(.error(.typeError, "\(fieldContext.displayName): expected a list, found \(value.shortDescription)",
                 at: fieldContext.location()))

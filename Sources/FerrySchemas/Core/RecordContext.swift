@@ -4,41 +4,122 @@ import FerryCore
 /// it, so every diagnostic carries the field pointer (`/wineNotes/3/tastes/0/value`) and the
 /// line and column the record's locator finds for it.
 public struct RecordContext: Sendable {
+    /// What every context of one record shares: one reference to copy instead of a dozen, since a
+    /// context is copied for every nested value decoded.
+    private final class Shared: Sendable {
+        let record: Record
+        /// Nil for `record.pointer` (built when a diagnostic asks for it).
+        let explicitBase: JSONPointer?
+        let options: DecodingOptions
+        let sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?
+
+        var base: JSONPointer { explicitBase ?? record.pointer }
+
+        init(record: Record, base: JSONPointer?, options: DecodingOptions, sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?) {
+            self.record = record
+            self.explicitBase = base
+            self.options = options
+            self.sourcePointer = sourcePointer
+        }
+    }
+
+    private var shared: Shared
+
     /// The record as read (its location and locator give positions).
-    public var record: Record
+    public var record: Record {
+        get { shared.record }
+        set { shared = Shared(record: newValue, base: shared.base, options: shared.options, sourcePointer: shared.sourcePointer) }
+    }
     /// The pointer of the value being decoded, relative to the record's value (`/tastes/0`).
-    public var path: JSONPointer
+    public var path: JSONPointer {
+        get {
+            switch last {
+            case .none: return parentPath
+            case .key(let token): return parentPath.appending(token)
+            case .index(let index): return parentPath.appending(index)
+            }
+        }
+        set {
+            parentPath = newValue
+            last = .none
+        }
+    }
+
+    /// `path` is `parentPath` followed by `last`: appending one token costs nothing until a
+    /// diagnostic or a deeper value asks for the pointer (most values never do).
+    private var parentPath: JSONPointer
+    private var last = LastToken.none
+
+    private enum LastToken {
+        case none
+        case key(String)
+        case index(Int)
+    }
     /// The pointer of the record's value from the dataset root; `record.pointer` unless a Firestore
     /// layout nests documents inside one raw record.
-    public var base: JSONPointer
+    public var base: JSONPointer {
+        get { shared.base }
+        set { shared = Shared(record: shared.record, base: newValue, options: shared.options, sourcePointer: shared.sourcePointer) }
+    }
     /// Decoding options (date strategy, CSV scalars, time zone).
-    public var options: DecodingOptions
+    public var options: DecodingOptions {
+        get { shared.options }
+        set { shared = Shared(record: shared.record, base: shared.explicitBase, options: newValue, sourcePointer: shared.sourcePointer) }
+    }
     /// After a migration: maps a pointer in the new shape (`/alcoholByVolume`) to the field of the
     /// source record it came from (`/alcohol`), so diagnostics point at the source.
-    public var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?
+    public var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? {
+        get { shared.sourcePointer }
+        set { shared = Shared(record: shared.record, base: shared.explicitBase, options: shared.options, sourcePointer: newValue) }
+    }
 
     public init(
         record: Record, path: JSONPointer = .root, base: JSONPointer? = nil, options: DecodingOptions = DecodingOptions(),
         sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
     ) {
-        self.record = record
-        self.path = path
-        self.base = base ?? record.pointer
-        self.options = options
-        self.sourcePointer = sourcePointer
+        self.shared = Shared(record: record, base: base, options: options, sourcePointer: sourcePointer)
+        self.parentPath = path
     }
+
+    /// True when `base` is the record's own pointer (no Firestore layout nesting).
+    var hasRecordBase: Bool { shared.explicitBase == nil }
 
     /// The context of a member of this value.
     public func appending(_ token: String) -> RecordContext {
         var copy = self
-        copy.path = path.appending(token)
+        if case .none = last {
+            copy.last = .key(token)
+        } else {
+            copy.parentPath = path
+            copy.last = .key(token)
+        }
         return copy
+    }
+
+    /// This context with its path built, so that contexts appended to it share the pointer
+    /// (a list's elements).
+    func materialized() -> RecordContext {
+        if case .none = last { return self }
+        var copy = self
+        copy.path = path
+        return copy
+    }
+
+    /// True when the path is the record's root.
+    var isAtRoot: Bool {
+        if case .none = last { return parentPath.tokens.isEmpty }
+        return false
     }
 
     /// The context of an element of this value.
     public func appending(_ index: Int) -> RecordContext {
         var copy = self
-        copy.path = path.appending(index)
+        if case .none = last {
+            copy.last = .index(index)
+        } else {
+            copy.parentPath = path
+            copy.last = .index(index)
+        }
         return copy
     }
 

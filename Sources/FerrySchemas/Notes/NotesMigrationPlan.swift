@@ -41,10 +41,11 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
     /// The per-record V1 -> V2 step: `old` holds the canonical V1 note, `new` its lightweight copy.
     public static let migrateV1toV2: MigrationStage.RecordMigration = { old, new, context in
         guard case .object(let v1) = old.value, case .object(var v2) = new else { return }
-        let target = NotesSchemaV2.model(forCollection: context.targetCollection)?.recordType
+        new = .null  // `v2` is now the only reference to the members: edits do not copy them
+        let target = targetTypes[context.targetCollection]
         let has = { (field: String) in target?.field(named: field) != nil }
         let id = v1["id"]?.stringValue
-        let name = context.recordName(id: id)
+        var name: String { context.recordName(id: id) }
 
         if id == nil {
             let title = v1["title"]?.stringValue ?? ""
@@ -112,15 +113,37 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
         new = .object(v2)
     }
 
+    /// The V2 record types by collection, looked up once.
+    static let targetTypes: [String: RecordType] = {
+        var types: [String: RecordType] = [:]
+        for model in NotesSchemaV2.models { types[model.collection] = model.recordType }
+        return types
+    }()
+
     /// Splits a V1 `look` at its first comma into `tint` and `note`, both trimmed (whitespace and newlines).
     public static func splitLook(_ look: String) -> (tint: String, note: String) {
-        guard let comma = look.firstIndex(of: ",") else {
-            return (look.trimmingCharacters(in: .whitespacesAndNewlines), "")
+        let scalars = look.unicodeScalars
+        guard let comma = scalars.firstIndex(of: ",") else {
+            return (trimmed(scalars[...]), "")
         }
-        return (
-            look[..<comma].trimmingCharacters(in: .whitespacesAndNewlines),
-            look[look.index(after: comma)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        )
+        return (trimmed(scalars[..<comma]), trimmed(scalars[scalars.index(after: comma)...]))
+    }
+
+    /// The text without leading and trailing whitespace and newlines (what Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` removes), without a Foundation round trip
+    /// for ASCII.
+    static func trimmed(_ scalars: Substring.UnicodeScalarView) -> String {
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, isWhitespaceOrNewline(scalars[start]) { start = scalars.index(after: start) }
+        while start < end, isWhitespaceOrNewline(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+        return String(scalars[start..<end])
+    }
+
+    @inline(__always)
+    static func isWhitespaceOrNewline(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 { return scalar.value == 0x20 || (scalar.value >= 0x09 && scalar.value <= 0x0D) }
+        return CharacterSet.whitespacesAndNewlines.contains(scalar)
     }
 
     /// The lenient `finish.note`: the original length text (trimmed) in front of the note, joined
@@ -135,6 +158,6 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
     }
 
     static func isBlank(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { CharacterSet.whitespacesAndNewlines.contains($0) }
+        text.unicodeScalars.allSatisfy(isWhitespaceOrNewline)
     }
 }

@@ -48,26 +48,41 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
         let days = Instant.floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = CalendarDay.civil(fromDays: days)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        Instant.appendDigits(Int64(year), width: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        Instant.appendDigits(Int64(month), width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        Instant.appendDigits(Int64(day), width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        Instant.appendDigits(secondOfDay / 3600, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        Instant.appendDigits(secondOfDay / 60 % 60, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        Instant.appendDigits(secondOfDay % 60, width: 2, to: &bytes)
-        let milliseconds = nanoseconds / 1_000_000
-        if milliseconds != 0 {
-            bytes.append(UInt8(ascii: "."))
-            Instant.appendDigits(Int64(milliseconds), width: 3, to: &bytes)
+        let milliseconds = Int(nanoseconds / 1_000_000)
+        // Years are 0001...9999 (the initializer's range): every part has a fixed width.
+        return String(unsafeUninitializedCapacity: 24) { out in
+            var n = 0
+            func put(_ value: Int, _ width: Int) {
+                var divisor = 1
+                for _ in 1..<width { divisor *= 10 }
+                while divisor > 0 {
+                    out[n] = UInt8(truncatingIfNeeded: value / divisor % 10) + 0x30
+                    n += 1
+                    divisor /= 10
+                }
+            }
+            func put(_ byte: UInt8) {
+                out[n] = byte
+                n += 1
+            }
+            put(year, 4)
+            put(UInt8(ascii: "-"))
+            put(month, 2)
+            put(UInt8(ascii: "-"))
+            put(day, 2)
+            put(UInt8(ascii: "T"))
+            put(Int(secondOfDay / 3600), 2)
+            put(UInt8(ascii: ":"))
+            put(Int(secondOfDay / 60 % 60), 2)
+            put(UInt8(ascii: ":"))
+            put(Int(secondOfDay % 60), 2)
+            if milliseconds != 0 {
+                put(UInt8(ascii: "."))
+                put(milliseconds, 3)
+            }
+            put(UInt8(ascii: "Z"))
+            return n
         }
-        bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Why a text is not an RFC 3339 instant.
@@ -114,8 +129,10 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
             index += n
             return value
         }
-        func expect(_ accepted: UInt8...) -> Bool {
-            guard index < count, accepted.contains(bytes[index]) else { return false }
+        func expect(_ accepted: UInt8, _ other: UInt8 = 0, _ third: UInt8 = 0) -> Bool {
+            guard index < count else { return false }
+            let byte = bytes[index]
+            guard byte == accepted || (other != 0 && byte == other) || (third != 0 && byte == third) else { return false }
             index += 1
             return true
         }
@@ -207,14 +224,18 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
-        var digits: [UInt8] = []
-        var rest = value
-        repeat {
-            digits.append(UInt8(truncatingIfNeeded: rest % 10) + 0x30)
-            rest /= 10
-        } while rest > 0
-        for _ in digits.count..<max(width, digits.count) { bytes.append(0x30) }
-        bytes.append(contentsOf: digits.reversed())
+        var count = 1
+        var power: Int64 = 10
+        while count < 19, value >= power {
+            count += 1
+            power *= 10
+        }
+        for _ in count..<max(width, count) { bytes.append(0x30) }
+        var divisor = power / 10
+        while divisor > 0 {
+            bytes.append(UInt8(truncatingIfNeeded: value / divisor % 10) + 0x30)
+            divisor /= 10
+        }
     }
 }
 

@@ -1,0 +1,35 @@
+/// A reader whose input can be cut into batches of raw records that parse on any thread, for
+/// `--jobs` (issue 7): JSON Lines, where every line is a record. Reading stays in order: the
+/// caller takes batches with `nextBatch(limit:)`, has `RecordBatch.parse()` run on any thread,
+/// then hands each parsed batch back, in the order taken, to `items(from:)`.
+///
+/// Together the batches give exactly the records and problems `next()` would have given, in the
+/// same order; `next()` may be used before the first batch and after the last.
+public protocol BatchRecordReader: RecordReader {
+    /// The raw records that follow, at most `limit` of them; nil at the end of the input.
+    /// - Throws: the source's read errors.
+    func nextBatch(limit: Int) throws -> (any RecordBatch)?
+
+    /// The records and problems of a parsed batch, in input order, as `next()` would have
+    /// returned and reported them (the problems are not reported here: the caller reports them
+    /// in turn). Call it once per batch, in the order the batches were taken.
+    /// An error `next()` would have thrown ends the list as a `failure` item.
+    func items(from batch: any RecordBatch) -> [RecordBatchItem]
+}
+
+/// Raw records cut from an input by a `BatchRecordReader`.
+public protocol RecordBatch: AnyObject, Sendable {
+    /// Parses the batch's records. Runs on any thread, once, before `items(from:)`.
+    func parse()
+}
+
+/// One thing a batch held, in input order.
+public enum RecordBatchItem: Sendable {
+    /// A record, as `next()` returns it.
+    case record(Record)
+    /// A problem that `next()` would have reported to the log at this point (a line that is not
+    /// JSON), for the caller to report.
+    case problem(Diagnostic)
+    /// What `next()` would have thrown at this point; reading stops there.
+    case failure(any Error)
+}

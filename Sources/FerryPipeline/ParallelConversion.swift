@@ -1,0 +1,183 @@
+import FerryCore
+import FerrySchemas
+import Foundation
+
+/// `--jobs N` inside one input (issue 7): the input is cut into batches of raw records (JSON
+/// Lines lines), and N worker threads parse each batch and decode, validate and migrate its
+/// records (`RecordPreparer`), while the calling thread keeps everything that spans records in
+/// input order: the reader's own bookkeeping (`BatchRecordReader.items(from:)`), the processor's
+/// id and reference checks (`DatasetProcessor.commit(_:)`) and the writing. Output, diagnostics
+/// and their order are exactly those of a run with one job.
+///
+/// A few batches are in flight at once (one per worker and one more), so memory stays bounded
+/// whatever the input's size.
+struct ParallelConversion {
+    /// Raw records per batch: big enough that handing batches over costs little, small enough
+    /// that the batches in flight hold a few MB.
+    static let batchSize = 256
+
+    let jobs: Int
+    let reader: any BatchRecordReader
+    let preparer: RecordPreparer
+    let log: DiagnosticLog
+
+    /// The parallel run of `source`, when it can have one: more than one job, a domain processor,
+    /// and an input whose reader cuts batches (a single JSON Lines file). Nil otherwise: the
+    /// caller reads record by record.
+    init?(jobs: Int, source: DatasetSource, processor: DatasetProcessor?, log: DiagnosticLog) {
+        guard jobs > 1, let processor, let reader = source.batchReader else { return nil }
+        self.jobs = jobs
+        self.reader = reader
+        self.preparer = processor.preparer
+        self.log = log
+    }
+
+    /// One batch on its way through the pipeline.
+    private final class Slot: @unchecked Sendable {
+        // @unchecked: a worker writes `results` before leaving `prepared`; the calling thread
+        // reads it only after waiting on it, and `items` is written and read on the calling thread.
+        let batch: any RecordBatch
+        let parsed = DispatchGroup()
+        let prepared = DispatchGroup()
+        var items: [RecordBatchItem] = []
+        var results: [PreparedRecord?] = []
+
+        init(batch: any RecordBatch) { self.batch = batch }
+    }
+
+    /// Hands every remaining record of the input to `take`, in input order, with its prepared
+    /// form (for `DatasetProcessor.commit(_:)`); reports the reader's problems to the log in turn.
+    /// - Throws: what reading or `take` throws; batches still in flight are abandoned.
+    func run(_ take: (Record, PreparedRecord) throws -> Void) throws {
+        let pool = WorkerPool(threads: jobs)
+        defer { pool.stop() }
+        let preparer = self.preparer
+        let depth = jobs + 1
+        var window: [Slot] = []
+        var staged = 0  // slots at the front of `window` whose records are being prepared
+        var exhausted = false
+
+        func fill() throws {
+            while !exhausted, window.count < depth {
+                guard let batch = try reader.nextBatch(limit: Self.batchSize) else {
+                    exhausted = true
+                    return
+                }
+                let slot = Slot(batch: batch)
+                slot.parsed.enter()
+                pool.submit(urgent: false) {
+                    slot.batch.parse()
+                    slot.parsed.leave()
+                }
+                window.append(slot)
+            }
+        }
+
+        func stage(_ slot: Slot) {
+            slot.parsed.wait()
+            slot.items = reader.items(from: slot.batch)
+            let items = slot.items
+            slot.prepared.enter()
+            pool.submit(urgent: true) {
+                var results: [PreparedRecord?] = []
+                results.reserveCapacity(items.count)
+                for item in items {
+                    if case .record(let record) = item {
+                        results.append(preparer.prepare(record))
+                    } else {
+                        results.append(nil)
+                    }
+                }
+                slot.results = results
+                slot.prepared.leave()
+            }
+        }
+
+        try fill()
+        while !window.isEmpty {
+            // The next batch is prepared while this one is committed.
+            while staged < min(window.count, 2) {
+                stage(window[staged])
+                staged += 1
+            }
+            let slot = window.removeFirst()
+            staged -= 1
+            slot.prepared.wait()
+            for (item, prepared) in zip(slot.items, slot.results) {
+                switch item {
+                case .problem(let diagnostic):
+                    log.report(diagnostic)
+                case .failure(let error):
+                    throw error
+                case .record(let record):
+                    if let prepared { try take(record, prepared) }
+                }
+            }
+            try fill()
+        }
+    }
+}
+
+/// A fixed set of worker threads taking closures from two queues, the urgent one first (work
+/// the calling thread is about to wait for goes ahead of read-ahead work).
+final class WorkerPool: @unchecked Sendable {
+    // @unchecked: every mutable property is guarded by `condition`.
+    private let condition = NSCondition()
+    private var urgent: [@Sendable () -> Void] = []
+    private var normal: [@Sendable () -> Void] = []
+    private var urgentHead = 0
+    private var normalHead = 0
+    private var stopping = false
+
+    init(threads: Int) {
+        for _ in 0..<max(threads, 1) {
+            let thread = Thread { [self] in work() }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
+    /// Queues `job`; `urgent` jobs run before the others.
+    func submit(urgent isUrgent: Bool, _ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        if isUrgent { urgent.append(job) } else { normal.append(job) }
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Lets the threads end once the queues are empty.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while urgentHead == urgent.count, normalHead == normal.count, !stopping { condition.wait() }
+            let job: (@Sendable () -> Void)?
+            if urgentHead < urgent.count {
+                job = urgent[urgentHead]
+                urgentHead += 1
+                if urgentHead == urgent.count {
+                    urgent.removeAll(keepingCapacity: true)
+                    urgentHead = 0
+                }
+            } else if normalHead < normal.count {
+                job = normal[normalHead]
+                normalHead += 1
+                if normalHead == normal.count {
+                    normal.removeAll(keepingCapacity: true)
+                    normalHead = 0
+                }
+            } else {
+                job = nil
+            }
+            condition.unlock()
+            guard let job else { return }
+            job()
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import FerryCore
+
+/// Lines cut from a JSON Lines input by `JSONLinesReader.nextBatch(limit:)`, parsed on any thread.
+final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
+    // @unchecked: `parse()` writes `parsed` once, on one thread; readers wait for it first.
+
+    /// One line: its bytes in `bytes` (without the line break), its 1-based number, and whether
+    /// it was longer than the limit (then it holds no bytes).
+    struct Line {
+        var start: Int
+        var end: Int
+        var number: Int
+        var truncated: Bool
+    }
+
+    /// What one line held.
+    enum Parsed {
+        case blank
+        /// A value, and a copy of the line for the record's locator.
+        case value(Value, [UInt8])
+        case problem(Diagnostic)
+        case failure(any Error)
+        case tooLarge
+    }
+
+    let bytes: [UInt8]
+    let lines: [Line]
+    private let location: SourceLocation
+    private let maximumDepth: Int
+    private var parsed: [Parsed] = []
+
+    init(bytes: [UInt8], lines: [Line], location: SourceLocation, maximumDepth: Int) {
+        self.bytes = bytes
+        self.lines = lines
+        self.location = location
+        self.maximumDepth = maximumDepth
+    }
+
+    /// What line `index` held, once (the batch lets go of it, so the caller owns the value).
+    func take(_ index: Int) -> Parsed {
+        guard index < parsed.count else { return .blank }
+        let result = parsed[index]
+        parsed[index] = .blank
+        return result
+    }
+
+    /// Parses every line as `JSONLinesReader.next()` does.
+    func parse() {
+        let stacks = JSONParseStacks()
+        var results: [Parsed] = []
+        results.reserveCapacity(lines.count)
+        bytes.withUnsafeBufferPointer { p in
+            for line in lines {
+                if line.truncated {
+                    results.append(.tooLarge)
+                    continue
+                }
+                let range = line.start..<line.end
+                if JSONSyntax.skipWhitespace(in: p, from: range.lowerBound, to: range.upperBound) == range.upperBound {
+                    results.append(.blank)
+                    continue
+                }
+                var parser = JSONParser(
+                    bytes: p, range: range, basePosition: TextPosition(line: line.number, column: 1), location: location,
+                    maximumDepth: maximumDepth, stacks: stacks)
+                do {
+                    let value = try parser.parseDocument()
+                    results.append(.value(value, Array(p[range])))
+                } catch let error as FerryError {
+                    results.append(.problem(error.diagnostic))
+                } catch {
+                    results.append(.failure(error))
+                }
+            }
+        }
+        parsed = results
+    }
+}
