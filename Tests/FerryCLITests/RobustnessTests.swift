@@ -158,12 +158,13 @@ struct RobustnessTests {
         let dotted = (0..<30_000).map { "c\($0).x" }.joined(separator: ",") + "\n"
             + Array(repeating: "1", count: 30_000).joined(separator: ",") + "\n"
         try Data(dotted.utf8).write(to: folder.appendingPathComponent("dotted.csv"))
+        // No timed assertion (speed is `make bench`'s); a quadratic header would make this test crawl.
         for name in ["equal.csv", "dotted.csv"] {
-            let start = Date()
             let run = try runFerry(["validate", name, "-q"], in: folder)
             #expect(run.status == 0, "\(name): \(run.stderr)")
-            #expect(Date().timeIntervalSince(start) < 10, "\(name) took too long")
         }
+        let renamed = try runFerry(["convert", "equal.csv", "--to", "jsonl", "-q"], in: folder)
+        #expect(renamed.stdout.hasSuffix(#","a_30000":"1"}"# + "\n"))
     }
 
     @Test func readOnlyFolderExits5AndWritesNothing() throws {

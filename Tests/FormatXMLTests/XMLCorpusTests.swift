@@ -35,12 +35,6 @@ func corpusFile(_ suite: String, _ name: String) throws -> [UInt8] {
     return Array(try Data(contentsOf: dir.appendingPathComponent(name)))
 }
 
-func maximumResidentKilobytes() -> Int {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return usage.ru_maxrss
-}
-
 @Suite struct XMLCorpusTests {
     // MARK: W3C xmlconf, OASIS/NIST subset
 
@@ -181,17 +175,15 @@ func maximumResidentKilobytes() -> Int {
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".xml") }.sorted()
         #expect(files.count == 12)
-        let memoryBefore = maximumResidentKilobytes()
+        // Refused at the entity declaration, before anything is expanded (no timed or memory
+        // assertions here: those belong to `make bench`, not to tests sharing a busy machine).
         for name in files {
-            let started = ContinuousClock.now
             let result = try parseCollecting(Array(try Data(contentsOf: dir.appendingPathComponent(name))))
             // lol*: refused (entity declarations, or an external DTD); good*.xml declare entities
             // too, so Ferry's policy refuses them where libxml2 itself would parse them.
             #expect(result.failure?.code == .unsafeXML, "\(name): \(String(describing: result.failure))")
             #expect(!result.output.contains("Ha !") && !result.output.contains("some internal data"))
-            #expect(ContinuousClock.now - started < .seconds(1), "\(name) took too long")
         }
-        #expect(maximumResidentKilobytes() - memoryBefore < 50_000)
     }
 
     @Test func utf16WithAndWithoutBOMDecodeToTheSameText() throws {
@@ -277,11 +269,9 @@ func maximumResidentKilobytes() -> Int {
                 let copy = temporary.appendingPathComponent(name)
                 try Data(pointed.utf8).write(to: copy)
                 for bytes in [Array(original.utf8), Array(pointed.utf8)] {
-                    let started = ContinuousClock.now
                     let result = try parseCollecting(bytes)
                     #expect(!result.output.contains(secret) && !(result.failure?.message.contains(secret) ?? false), "\(name)")
                     #expect(!result.output.contains("root:x:0:0"), "\(name)")
-                    #expect(ContinuousClock.now - started < .seconds(1), "\(name) took too long")
                     let expectedSafe = ["dtd_element.xml", "simple-ns.xml", "simple.xml", "schema-include.xsd"].contains(name)
                     if expectedSafe {
                         #expect(result.failure == nil, "\(name): \(String(describing: result.failure))")
@@ -309,9 +299,7 @@ func maximumResidentKilobytes() -> Int {
             let text = String(decoding: try corpusFile("xxe-payloads", list), as: UTF8.self)
             for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
                 lines += 1
-                let started = ContinuousClock.now
                 let result = try parseCollecting(Array(line.utf8))
-                #expect(ContinuousClock.now - started < .seconds(1))
                 if let failure = result.failure {
                     #expect([.unsafeXML, .malformedXML].contains(failure.code), "\(line): \(failure)")
                     #expect(failure.location.line != nil, "\(line)")

@@ -40,13 +40,16 @@ final class GeneratedDatasetSource: ByteSource {
 }
 
 @Suite struct XMLStreamingTests {
-    @Test func memoryStaysFlatAsTheFileGrows() throws {
+    /// Streaming, shown without measuring memory (peak RSS is process-wide while other tests run;
+    /// `make bench` measures memory): the first record comes out after a small prefix of a 27 MB
+    /// input was read, and every record after it still arrives.
+    @Test func recordsStreamOutBeforeTheInputIsRead() throws {
         let source = GeneratedDatasetSource(count: 80_000)
         let reader = try XMLRecordReader(source, options: ReadOptions(fileName: "big.xml"), log: DiagnosticLog())
-        let before = maximumResidentKilobytes()
         var count = 0
         var last: Record?
         while let record = try reader.next() {
+            if count == 0 { #expect(source.totalBytes < 1_000_000, "the first record waited for \(source.totalBytes) bytes") }
             count += 1
             last = record
         }
@@ -55,7 +58,5 @@ final class GeneratedDatasetSource: ByteSource {
         #expect(last?.location == SourceLocation(file: "big.xml", line: 4 + 79_999 * 10, column: 5,
                                                  collection: "wineTastingNotes", recordIndex: 79_999))
         #expect(last?.value.objectValue?["title"] == "Barolo 79999 & 장미")
-        // 27 MB went through; the reader's high-water mark grows by far less.
-        #expect(maximumResidentKilobytes() - before < 20_000)
     }
 }
