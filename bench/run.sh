@@ -47,45 +47,65 @@ else .schemaVersion = 2 end'
 
 results=()   # rows: case|ferry|peer|ratio|rss|note
 
-# measure CMD...: prints "seconds rss_kb" for one run (stdout of CMD discarded)
+# measure CMD...: prints "seconds rss_kb cpu_seconds" for one run (stdout of CMD discarded);
+# cpu_seconds is user + system time, which other load on the machine disturbs less than wall time.
 measure() {
   local tmp; tmp=$(mktemp)
   /usr/bin/time -v -o "$tmp" bash -c "$1" >/dev/null 2>>"$OUT/stderr.log" || { echo "FAILED: $1" >&2; }
-  local secs rss
+  local secs rss cpu
   secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp")
   rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp")
+  cpu=$(awk -F': ' '/User time|System time/ {s+=$2} END {printf "%.2f", s}' "$tmp")
   rm -f "$tmp"
-  echo "$secs $rss"
+  echo "$secs $rss $cpu"
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-# bench NAME FERRY_CMD PEER_CMD [records]
-bench() {
-  local name=$1 ferry_cmd=$2 peer_cmd=$3 records=${4:-}
-  local f=() p=() r=()
-  for _ in $(seq "$RUNS"); do
-    read -r s rss <<<"$(measure "$ferry_cmd")"; f+=("$s"); r+=("$rss")
-    if [ -n "$peer_cmd" ]; then read -r s _ <<<"$(measure "$peer_cmd")"; p+=("$s"); fi
-  done
-  local fm pm ratio rssm note=""
-  fm=$(median "${f[@]}"); rssm=$(median "${r[@]}")
-  if [ -n "$peer_cmd" ]; then pm=$(median "${p[@]}"); ratio=$(awk -v a="$pm" -v b="$fm" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'); else pm="-"; ratio="-"; fi
-  if [ -n "$records" ]; then note=$(awk -v n="$records" -v s="$fm" 'BEGIN {printf "%.0f records/s", (s > 0 ? n / s : 0)}'); fi
-  local rssmb; rssmb=$(awk -v k="$rssm" 'BEGIN {printf "%.0f", k / 1024}')
-  results+=("$name|$fm|$pm|$ratio|$rssmb MB|$note")
-  echo "  $name: ferry ${fm}s, peer ${pm}s, ratio $ratio, rss $rssmb MB $note"
+# target_check RATIO RATE RSS_MB MIN_RATIO MIN_RATE: "met" or "not met: <what>" for issue 7's
+# targets (ratio and rate minimums when given; peak RSS under 64 MB for every case).
+target_check() {
+  local ratio=$1 rate=$2 rss=$3 min_ratio=$4 min_rate=$5 miss=()
+  if [ -n "$min_ratio" ] && awk -v r="$ratio" -v m="$min_ratio" 'BEGIN {exit !(r < m)}'; then miss+=("ratio < $min_ratio"); fi
+  if [ -n "$min_rate" ] && awk -v r="$rate" -v m="$min_rate" 'BEGIN {exit !(r < m)}'; then miss+=("rate < $min_rate/s"); fi
+  if [ "$rss" -ge 64 ]; then miss+=("RSS >= 64 MB"); fi
+  if [ -n "${SAME_RSS_AS:-}" ] && awk -v a="$rss" -v b="$SAME_RSS_AS" 'BEGIN {exit !(a > b * 1.1 + 1)}'; then miss+=("RSS grew from $SAME_RSS_AS MB"); fi
+  if [ ${#miss[@]} -eq 0 ]; then echo "met"; else local IFS=,; echo "not met: ${miss[*]}"; fi
 }
 
-echo "running $RUNS runs per case on $(nproc) cores ..."
+# bench NAME FERRY_CMD PEER_CMD [records] [min ratio] [min records/s]
+# (SAME_RSS_AS=MB in the environment: the peak RSS must not grow beyond that case's.)
+bench() {
+  local name=$1 ferry_cmd=$2 peer_cmd=$3 records=${4:-} min_ratio=${5:-} min_rate=${6:-}
+  local f=() p=() r=() c=()
+  for _ in $(seq "$RUNS"); do
+    read -r s rss cpu <<<"$(measure "$ferry_cmd")"; f+=("$s"); r+=("$rss"); c+=("$cpu")
+    if [ -n "$peer_cmd" ]; then read -r s _ _ <<<"$(measure "$peer_cmd")"; p+=("$s"); fi
+  done
+  local fm pm ratio rssm cm note=""
+  fm=$(median "${f[@]}"); rssm=$(median "${r[@]}"); cm=$(median "${c[@]}")
+  if [ -n "$peer_cmd" ]; then pm=$(median "${p[@]}"); ratio=$(awk -v a="$pm" -v b="$fm" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'); else pm="-"; ratio="-"; fi
+  local rate=0
+  if [ -n "$records" ]; then
+    rate=$(awk -v n="$records" -v s="$fm" 'BEGIN {printf "%.0f", (s > 0 ? n / s : 0)}'); note="$rate records/s"
+  fi
+  local rssmb; rssmb=$(awk -v k="$rssm" 'BEGIN {printf "%.0f", k / 1024}')
+  LAST_RSS=$rssmb
+  local target; target=$(target_check "$ratio" "$rate" "$rssmb" "$min_ratio" "$min_rate")
+  results+=("$name|$fm|$cm|$pm|$ratio|$rssmb MB|$note|$target")
+  echo "  $name: ferry ${fm}s (cpu ${cm}s), peer ${pm}s, ratio $ratio, rss $rssmb MB $note: target $target"
+}
+
+LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "running $RUNS runs per case on $(nproc) cores (load $LOAD_AT_START) ..."
 bench "CSV -> JSON Lines (mlr --icsv --ojsonl cat)" \
-  "$FERRY convert $CSV --to jsonl -o $OUT/a.jsonl --quiet --jobs $JOBS" "mlr --icsv --ojsonl cat $CSV > $OUT/b.jsonl" "$RECORDS"
+  "$FERRY convert $CSV --to jsonl -o $OUT/a.jsonl --quiet --jobs $JOBS" "mlr --icsv --ojsonl cat $CSV > $OUT/b.jsonl" "$RECORDS" 10
 bench "JSON Lines -> CSV (mlr --ijsonl --ocsv unsparsify)" \
-  "$FERRY convert $JSONL --to csv -o $OUT/a.csv --quiet --jobs $JOBS" "mlr --ijsonl --ocsv unsparsify $JSONL > $OUT/b.csv" "$RECORDS"
+  "$FERRY convert $JSONL --to csv -o $OUT/a.csv --quiet --jobs $JOBS" "mlr --ijsonl --ocsv unsparsify $JSONL > $OUT/b.csv" "$RECORDS" 10
 bench "JSON Lines validation (jq -c .)" \
-  "$FERRY validate $JSONL --quiet --jobs $JOBS" "jq -c . $JSONL > $OUT/b2.jsonl" "$RECORDS"
+  "$FERRY validate $JSONL --quiet --jobs $JOBS" "jq -c . $JSONL > $OUT/b2.jsonl" "$RECORDS" 3
 bench "V1 -> V2 migration, JSON Lines (jq mapping)" \
-  "$FERRY migrate $V1JSONL --to-version 2 -o $OUT/m.jsonl --quiet --jobs $JOBS" "jq -c '$JQ_MIGRATE' $V1JSONL > $OUT/m2.jsonl" "$RECORDS"
+  "$FERRY migrate $V1JSONL --to-version 2 -o $OUT/m.jsonl --quiet --jobs $JOBS" "jq -c '$JQ_MIGRATE' $V1JSONL > $OUT/m2.jsonl" "$RECORDS" 5 250000
 bench "validate V2 set (JSON document)" "$FERRY validate $DATA/v2/notes.json --quiet --jobs $JOBS" "" "$RECORDS"
 
 # Peak memory must not grow with the input: CSV -> JSON Lines at 1x and 4x.
@@ -93,7 +113,7 @@ if [ ! -f "$DATA/v2/x4.csv" ]; then
   { cat "$CSV"; for _ in 1 2 3; do tail -n +2 "$CSV"; done; } > "$DATA/v2/x4.csv"
 fi
 bench "memory: CSV -> JSON Lines at 1x" "$FERRY convert $CSV --to jsonl -o $OUT/a.jsonl --quiet" "" "$RECORDS"
-bench "memory: CSV -> JSON Lines at 4x" "$FERRY convert $DATA/v2/x4.csv --to jsonl -o $OUT/a4.jsonl --quiet" "" "$((RECORDS * 4))"
+SAME_RSS_AS=$LAST_RSS bench "memory: CSV -> JSON Lines at 4x" "$FERRY convert $DATA/v2/x4.csv --to jsonl -o $OUT/a4.jsonl --quiet" "" "$((RECORDS * 4))"
 
 # XML: a large generated document streams with flat memory (issue: XML adapter).
 if [ ! -f "$DATA/v2/big.xml" ]; then $FERRY convert "$JSONL" --to xml -o "$DATA/v2/big.xml" --quiet || true; fi
@@ -109,9 +129,9 @@ if [ ! -d "$MEDIA/Stories" ] || [ "$(cat "$DATA/media-mb" 2>/dev/null)" != "$MED
 fi
 rm -rf "$OUT/pets.tar" "$OUT/unpacked" "$OUT/unpacked-bsdtar"
 bench "bundle pack ${MEDIA_MB} MB (bsdtar -cf)" \
-  "rm -f $OUT/pets.tar; $FERRY convert $MEDIA -o $OUT/pets.tar --quiet" "rm -f $OUT/b.tar; bsdtar -cf $OUT/b.tar -C $MEDIA ."
+  "rm -f $OUT/pets.tar; $FERRY convert $MEDIA -o $OUT/pets.tar --quiet" "rm -f $OUT/b.tar; bsdtar -cf $OUT/b.tar -C $MEDIA ." "" 0.769
 bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
-  "rm -rf $OUT/unpacked; $FERRY convert $OUT/pets.tar -o $OUT/unpacked/ --quiet" "rm -rf $OUT/ub; mkdir -p $OUT/ub; bsdtar -xf $OUT/b.tar -C $OUT/ub"
+  "rm -rf $OUT/unpacked; $FERRY convert $OUT/pets.tar -o $OUT/unpacked/ --quiet" "rm -rf $OUT/ub; mkdir -p $OUT/ub; bsdtar -xf $OUT/b.tar -C $OUT/ub" "" 0.769
 
 {
   echo "# Benchmark results"
@@ -119,11 +139,14 @@ bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; date: $(date -u +%Y-%m-%d); records: $RECORDS; runs per case: $RUNS (median)."
   echo "Peers: $(mlr --version 2>&1 | head -1), $(jq --version), $(bsdtar --version | head -1)."
   echo "Ferry runs with --jobs $JOBS (JSON Lines inputs are processed on $JOBS worker threads; other formats read record by record)."
-  echo "Load on the machine when the run ended: $(cut -d' ' -f1-3 /proc/loadavg) (other work on these cores slows every figure)."
-  echo "Ratio = peer seconds / Ferry seconds (above 1: Ferry is faster). RSS = Ferry's peak resident memory."
+  echo "Load average (1, 5, 15 min) when the run started: $LOAD_AT_START; when it ended: $(cut -d' ' -f1-3 /proc/loadavg) (other work on these cores slows every figure)."
+  echo "Ratio = peer wall seconds / Ferry wall seconds (above 1: Ferry is faster). CPU = Ferry's user + system seconds."
+  echo "RSS = Ferry's peak resident memory. All figures are medians over the runs."
   echo
-  echo "| case | Ferry s | peer s | ratio | Ferry peak RSS | rate |"
-  echo "| --- | --- | --- | --- | --- | --- |"
+  echo "Target: issue 7's \"Done when\" for the case (ratio and rate minimums; 0.769 = within 1.3x of bsdtar's time; RSS under 64 MB everywhere, and at 4x no more than at 1x)."
+  echo
+  echo "| case | Ferry s | Ferry CPU s | peer s | ratio | Ferry peak RSS | rate | target |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
   for row in "${results[@]}"; do echo "| ${row//|/ | } |"; done
 } > bench/results.md
 echo; cat bench/results.md
