@@ -44,12 +44,14 @@ public struct FieldReader {
         guard fields.count <= 64 else { return false }
         var seen: UInt64 = 0
         var hint = 0
-        for member in object.members {
+        let members = object.members
+        // By index, comparing keys in place: iterating the members would copy each one.
+        for m in members.indices {
             var found = -1
-            if hint < fields.count, fields[hint].name == member.key {
+            if hint < fields.count, fields[hint].name == members[m].key {
                 found = hint
             } else {
-                for i in fields.indices where fields[i].name == member.key {
+                for i in fields.indices where fields[i].name == members[m].key {
                     found = i
                     break
                 }
