@@ -8,7 +8,11 @@ import FerryCore
 /// a placeholder on error (the record is then invalid). `finish` reports `unknown-field`s.
 public struct FieldReader {
     /// The object's members; nil when the value was not an object (already reported).
-    public let object: ValueObject?
+    public var object: ValueObject? { isObject ? ValueObject(members) : nil }
+    /// The members of the object (empty when the value was not one). Held as the array itself so
+    /// that a lookup reaches a member without going through an optional `ValueObject` copy.
+    private let members: [ValueObject.Member]
+    private let isObject: Bool
     public let context: RecordContext
     public let type: RecordType
     /// The problems found so far.
@@ -28,10 +32,12 @@ public struct FieldReader {
         self.context = context
         self.type = type
         if case .object(let object) = value {
-            self.object = object
+            self.members = object.members
+            self.isObject = true
             self.isIrregular = !FieldReader.isRegular(object, type)
         } else {
-            self.object = nil
+            self.members = []
+            self.isObject = false
             diagnostics.append(
                 .error(.typeError, "\(context.displayName): expected an object (\(type.name)), found \(value.shortDescription)",
                     at: context.location()))
@@ -71,9 +77,9 @@ public struct FieldReader {
     /// Reports unknown and repeated members (typed input has no room for extra fields) and hands
     /// the diagnostics over. `ignoring` lists members the caller handled itself.
     public mutating func finish(into output: inout [Diagnostic], ignoring: Set<String> = []) {
-        if let object, isIrregular {
+        if isObject, isIrregular {
             var seen: Set<String> = []
-            for member in object.members {
+            for member in members {
                 if member.key == "$collection" || ignoring.contains(member.key) { continue }
                 if type.field(named: member.key) == nil {
                     diagnostics.append(
@@ -119,8 +125,6 @@ public struct FieldReader {
 
     /// The first member named `name`.
     private mutating func memberValue(_ name: String) -> Value? {
-        guard let object else { return nil }
-        let members = object.members
         if !isIrregular {
             if memberHint < members.count, members[memberHint].key == name {
                 memberHint += 1
@@ -132,7 +136,7 @@ public struct FieldReader {
             }
             return nil
         }
-        for member in members where member.key == name { return member.value }
+        for i in members.indices where members[i].key == name { return members[i].value }
         return nil
     }
 
@@ -147,7 +151,7 @@ public struct FieldReader {
 
     /// The value of the field `name` found at `index` of `type.fields` (see `locate`).
     private mutating func value(of name: String, at index: Int?, quietWhenMissing: Bool) -> Value? {
-        guard object != nil else { return nil }
+        guard isObject else { return nil }
         let value = memberValue(name)
         guard let value, !value.isNull else {
             let isRequired = index.map { type.fields[$0].isRequired } ?? true
