@@ -22,6 +22,9 @@ public struct FieldReader {
     /// first member of a name, and `finish` walks the members to report them. False (the usual
     /// case) lets lookups start where the previous one ended, as members come in field order.
     private var isIrregular = false
+    /// When regular: the fields present, one bit per index in `type.fields` (an absent optional
+    /// field is then known absent without a scan). All ones when irregular.
+    private var presentFields: UInt64 = ~0
     /// Where the next member lookup starts looking.
     private var memberHint = 0
     /// Where the next field-schema lookup starts looking.
@@ -34,7 +37,11 @@ public struct FieldReader {
         if case .object(let object) = value {
             self.members = object.members
             self.isObject = true
-            self.isIrregular = !FieldReader.isRegular(object, type)
+            if let present = FieldReader.presentFields(object, type) {
+                self.presentFields = present
+            } else {
+                self.isIrregular = true
+            }
         } else {
             self.members = []
             self.isObject = false
@@ -44,10 +51,11 @@ public struct FieldReader {
         }
     }
 
-    /// True when every member is a field of `type` and no field appears twice.
-    private static func isRegular(_ object: ValueObject, _ type: RecordType) -> Bool {
+    /// The fields present as members, one bit per index in `type.fields`, when every member is a
+    /// field of `type` and no field appears twice; nil otherwise (irregular).
+    private static func presentFields(_ object: ValueObject, _ type: RecordType) -> UInt64? {
         let fields = type.fields
-        guard fields.count <= 64 else { return false }
+        guard fields.count <= 64 else { return nil }
         var seen: UInt64 = 0
         var hint = 0
         let members = object.members
@@ -62,13 +70,13 @@ public struct FieldReader {
                     break
                 }
             }
-            guard found >= 0 else { return false }
+            guard found >= 0 else { return nil }
             let bit: UInt64 = 1 << UInt64(found)
-            if seen & bit != 0 { return false }
+            if seen & bit != 0 { return nil }
             seen |= bit
             hint = found + 1
         }
-        return true
+        return seen
     }
 
     /// True when no error was found so far.
@@ -130,7 +138,14 @@ public struct FieldReader {
                 memberHint += 1
                 return members[memberHint - 1].value
             }
-            for i in members.indices where members[i].key == name {
+            // No name appears twice: look on from the hint, then from the start, so that one
+            // member out of place (a field a migration added at the end) costs one scan, not one
+            // scan for every field after it.
+            for i in memberHint..<max(memberHint, members.count) where members[i].key == name {
+                memberHint = i + 1
+                return members[i].value
+            }
+            for i in 0..<min(memberHint, members.count) where members[i].key == name {
                 memberHint = i + 1
                 return members[i].value
             }
@@ -152,7 +167,12 @@ public struct FieldReader {
     /// The value of the field `name` found at `index` of `type.fields` (see `locate`).
     private mutating func value(of name: String, at index: Int?, quietWhenMissing: Bool) -> Value? {
         guard isObject else { return nil }
-        let value = memberValue(name)
+        var value: Value? = nil
+        if let index, index < 64, presentFields & (1 << UInt64(index)) == 0 {
+            // Known absent (regular objects only: `presentFields` is all ones otherwise).
+        } else {
+            value = memberValue(name)
+        }
         guard let value, !value.isNull else {
             let isRequired = index.map { type.fields[$0].isRequired } ?? true
             if isRequired && !quietWhenMissing { reportMissing(name, isNull: value != nil) }

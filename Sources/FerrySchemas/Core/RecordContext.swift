@@ -163,6 +163,12 @@ public struct RecordContext: Sendable {
     /// set to the pointer from the dataset root, and the line and column of the value, or of its
     /// nearest enclosing value the locator finds (an absent field points at its parent).
     public func location(of relative: JSONPointer = .root) -> SourceLocation {
+        if relative.tokens.isEmpty, isAtRoot, sourcePointer == nil {
+            // The record's own root (the usual case): no pointers to join or map.
+            var result = locationWithoutField()
+            result.field = base
+            return result
+        }
         let source = sourcePath(of: relative)
         var result = record.location
         result.field = base.appending(source)

@@ -43,7 +43,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
         guard case .object(let v1) = old.value, case .object(var v2) = new else { return }
         new = .null  // `v2` is now the only reference to the members: edits do not copy them
         let target = targetTypes[context.targetCollection]
-        let has = { (field: String) in target?.field(named: field) != nil }
+        let has = { (field: String) in target?.index(ofField: field) != nil }
         let id = v1["id"]?.stringValue
         var name: String { context.recordName(id: id) }
 
