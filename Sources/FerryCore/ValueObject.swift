@@ -30,20 +30,33 @@ public struct ValueObject: Sendable, Hashable, RandomAccessCollection, Expressib
     /// setting nil removes every member named `key`.
     public subscript(key: String) -> Value? {
         get {
-            for member in members where member.key == key { return member.value }
+            // By index, comparing keys in place: iterating the members would copy each one.
+            for i in members.indices where members[i].key == key { return members[i].value }
             return nil
         }
         set {
-            guard let newValue else {
-                members.removeAll { $0.key == key }
+            guard let first = indexOfFirst(named: key) else {
+                if let newValue { members.append((key: key, value: newValue)) }
                 return
             }
-            if let index = members.firstIndex(where: { $0.key == key }) {
-                members[index].value = newValue
-            } else {
-                members.append((key: key, value: newValue))
+            if let newValue {
+                members[first].value = newValue
+                return
+            }
+            // Remove every member named `key` (usually one) with `remove(at:)`: cheaper here than
+            // `removeAll(where:)`, which readers dropping `$collection` paid on every record.
+            members.remove(at: first)
+            var i = first
+            while i < members.count {
+                if members[i].key == key { members.remove(at: i) } else { i += 1 }
             }
         }
+    }
+
+    /// The index of the first member named `key`.
+    private func indexOfFirst(named key: String) -> Int? {
+        for i in members.indices where members[i].key == key { return i }
+        return nil
     }
 
     /// Appends a member without looking for an existing one (readers and encoders use this).

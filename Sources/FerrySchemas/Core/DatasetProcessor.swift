@@ -27,6 +27,9 @@ public final class DatasetProcessor {
     /// Target collection -> ids seen, where each was first seen (valid records), and which were
     /// read (references resolve against these; derived ids are not among them).
     private var ids: [String: IDTable] = [:]
+    /// The collection and table `idTable(for:)` returned last.
+    private var lastIDCollection: String?
+    private var lastIDTable: IDTable?
     private var pendingReferences: [PendingReference] = []
     private var reportedCollections: Set<String> = []
     private var reportedNotes: Set<String> = []
@@ -143,17 +146,20 @@ public final class DatasetProcessor {
         }
         guard !report(result.mediaDiagnostics) else { return nil }
 
-        var location = document.context.location()
-        location.field = nil
+        var location = document.context.locationWithoutField()
         location.collection = result.collection
-        let index = counts[result.collection, default: 0]
-        counts[result.collection] = index + 1
-        location.recordIndex = index
+        location.recordIndex = DatasetProcessor.postIncrement(&counts[result.collection, default: 0])
         var locator = document.context.record.locator
-        if let base = locator, !(document.context.path.tokens.isEmpty && result.sourcePointer == nil) {
+        if let base = locator, !(document.context.isAtRoot && result.sourcePointer == nil) {
             locator = MappedLocator(base: base, prefix: document.context.path, map: result.sourcePointer)
         }
         return Record(collection: result.collection, value: result.value, location: location, locator: locator)
+    }
+
+    /// Returns `value`, then adds one (a single dictionary access for a counter).
+    private static func postIncrement(_ value: inout Int) -> Int {
+        defer { value += 1 }
+        return value
     }
 
     // MARK: Reporting
@@ -192,8 +198,39 @@ public final class DatasetProcessor {
     private func checkUnique(id: String, known: Bool, collection: String, context: RecordContext,
         pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> Bool
     {
-        var idContext = context
-        idContext.sourcePointer = pointer
+        let table = idTable(for: collection)
+        // The usual record (`/<collection>/<index>`, the id at `/id`) needs no pointer built, and
+        // no locator scan when the record stands on one line.
+        let record = context.record
+        let isPlain = pointer == nil && context.isAtRoot && context.hasRecordBase
+        var line: Int?
+        var fullLocation: SourceLocation?
+        if isPlain {
+            line = DatasetProcessor.idLine(of: record)
+        } else {
+            fullLocation = DatasetProcessor.idLocation(context, pointer)
+            line = fullLocation?.line
+        }
+        let first = table.insert(id, known: known, line: line,
+            collection: isPlain ? record.collection : nil, index: isPlain ? record.location.recordIndex : nil)
+        {
+            var recordPointer = (fullLocation ?? DatasetProcessor.idLocation(context, pointer)).field ?? .root
+            if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
+            return recordPointer
+        }
+        guard let first else { return true }
+        let location = fullLocation ?? DatasetProcessor.idLocation(context, pointer)
+        var message = "duplicate id \"\(id)\" in \(collection): first at"
+        if let line = first.line { message += " line \(line)" }
+        if let field = first.field { message += (first.line == nil ? " " : " (") + field.description + (first.line == nil ? "" : ")") }
+        report([.error(.duplicateID, message, at: location)])
+        return false
+    }
+
+    /// The id table of a collection (the last one asked for is kept at hand: records of one
+    /// collection usually come together).
+    private func idTable(for collection: String) -> IDTable {
+        if let lastIDTable, lastIDCollection == collection { return lastIDTable }
         let table: IDTable
         if let existing = ids[collection] {
             table = existing
@@ -201,34 +238,28 @@ public final class DatasetProcessor {
             table = IDTable()
             ids[collection] = table
         }
-        // The usual record (`/<collection>/<index>`, the id at `/id`) needs no pointer built, and
-        // no locator scan when the record stands on one line.
-        let record = context.record
-        let isPlain = pointer == nil && context.path.tokens.isEmpty && context.hasRecordBase
-        var line: Int?
-        var fullLocation: SourceLocation?
-        if isPlain, let single = record.locator?.singleLine {
-            line = single
-        } else if isPlain, record.locator == nil {
-            line = record.location.line
-        } else {
-            fullLocation = idContext.location(of: DatasetProcessor.idPointer)
-            line = fullLocation?.line
-        }
-        let first = table.insert(id, known: known, line: line,
-            collection: isPlain ? record.collection : nil, index: isPlain ? record.location.recordIndex : nil)
-        {
-            var recordPointer = (fullLocation ?? idContext.location(of: DatasetProcessor.idPointer)).field ?? .root
-            if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
-            return recordPointer
-        }
-        guard let first else { return true }
-        let location = fullLocation ?? idContext.location(of: DatasetProcessor.idPointer)
-        var message = "duplicate id \"\(id)\" in \(collection): first at"
-        if let line = first.line { message += " line \(line)" }
-        if let field = first.field { message += (first.line == nil ? " " : " (") + field.description + (first.line == nil ? "" : ")") }
-        report([.error(.duplicateID, message, at: location)])
-        return false
+        lastIDCollection = collection
+        lastIDTable = table
+        return table
+    }
+
+    /// The location of a record's `/id` as `context.location(of:)` gives it, with `pointer`
+    /// mapping it back to the source record.
+    private static func idLocation(_ context: RecordContext, _ pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> SourceLocation {
+        var idContext = context
+        idContext.sourcePointer = pointer
+        return idContext.location(of: idPointer)
+    }
+
+    /// The line of the `/id` of a record standing at its own root, as `location(of: /id)` finds
+    /// it (the id's position, else the record's, else the record's line), without building the
+    /// record's pointer.
+    static func idLine(of record: Record) -> Int? {
+        guard let locator = record.locator else { return record.location.line }
+        if let single = locator.singleLine { return single }
+        if let position = locator.position(of: idPointer) { return position.line }
+        if let position = locator.position(of: .root) { return position.line }
+        return record.location.line
     }
 
     static let idPointer = JSONPointer(tokens: ["id"])

@@ -8,7 +8,11 @@ import FerryCore
 /// a placeholder on error (the record is then invalid). `finish` reports `unknown-field`s.
 public struct FieldReader {
     /// The object's members; nil when the value was not an object (already reported).
-    public let object: ValueObject?
+    public var object: ValueObject? { isObject ? ValueObject(members) : nil }
+    /// The members of the object (empty when the value was not one). Held as the array itself so
+    /// that a lookup reaches a member without going through an optional `ValueObject` copy.
+    private let members: [ValueObject.Member]
+    private let isObject: Bool
     public let context: RecordContext
     public let type: RecordType
     /// The problems found so far.
@@ -18,6 +22,9 @@ public struct FieldReader {
     /// first member of a name, and `finish` walks the members to report them. False (the usual
     /// case) lets lookups start where the previous one ended, as members come in field order.
     private var isIrregular = false
+    /// When regular: the fields present, one bit per index in `type.fields` (an absent optional
+    /// field is then known absent without a scan). All ones when irregular.
+    private var presentFields: UInt64 = ~0
     /// Where the next member lookup starts looking.
     private var memberHint = 0
     /// Where the next field-schema lookup starts looking.
@@ -28,39 +35,48 @@ public struct FieldReader {
         self.context = context
         self.type = type
         if case .object(let object) = value {
-            self.object = object
-            self.isIrregular = !FieldReader.isRegular(object, type)
+            self.members = object.members
+            self.isObject = true
+            if let present = FieldReader.presentFields(object, type) {
+                self.presentFields = present
+            } else {
+                self.isIrregular = true
+            }
         } else {
-            self.object = nil
+            self.members = []
+            self.isObject = false
             diagnostics.append(
                 .error(.typeError, "\(context.displayName): expected an object (\(type.name)), found \(value.shortDescription)",
                     at: context.location()))
         }
     }
 
-    /// True when every member is a field of `type` and no field appears twice.
-    private static func isRegular(_ object: ValueObject, _ type: RecordType) -> Bool {
+    /// The fields present as members, one bit per index in `type.fields`, when every member is a
+    /// field of `type` and no field appears twice; nil otherwise (irregular).
+    private static func presentFields(_ object: ValueObject, _ type: RecordType) -> UInt64? {
         let fields = type.fields
-        guard fields.count <= 64 else { return false }
+        guard fields.count <= 64 else { return nil }
         var seen: UInt64 = 0
         var hint = 0
-        for member in object.members {
+        let members = object.members
+        // By index, comparing keys in place: iterating the members would copy each one.
+        for m in members.indices {
             var found = -1
-            if hint < fields.count, fields[hint].name == member.key {
+            if hint < fields.count, fields[hint].name == members[m].key {
                 found = hint
             } else {
-                for i in fields.indices where fields[i].name == member.key {
+                for i in fields.indices where fields[i].name == members[m].key {
                     found = i
                     break
                 }
             }
-            guard found >= 0 else { return false }
+            guard found >= 0 else { return nil }
             let bit: UInt64 = 1 << UInt64(found)
-            if seen & bit != 0 { return false }
+            if seen & bit != 0 { return nil }
             seen |= bit
             hint = found + 1
         }
-        return true
+        return seen
     }
 
     /// True when no error was found so far.
@@ -69,9 +85,9 @@ public struct FieldReader {
     /// Reports unknown and repeated members (typed input has no room for extra fields) and hands
     /// the diagnostics over. `ignoring` lists members the caller handled itself.
     public mutating func finish(into output: inout [Diagnostic], ignoring: Set<String> = []) {
-        if let object, isIrregular {
+        if isObject, isIrregular {
             var seen: Set<String> = []
-            for member in object.members {
+            for member in members {
                 if member.key == "$collection" || ignoring.contains(member.key) { continue }
                 if type.field(named: member.key) == nil {
                     diagnostics.append(
@@ -92,55 +108,92 @@ public struct FieldReader {
 
     // MARK: Field lookup
 
-    /// The schema of the field `name` (a plain string field when the type has none).
-    private mutating func schema(_ name: String) -> FieldSchema {
-        let fields = type.fields
-        if fieldHint < fields.count, fields[fieldHint].name == name {
+    /// The index in `type.fields` of the field `name`, or nil when the type has none (then the
+    /// field reads as a required plain string). Fields are usually asked for in canonical order:
+    /// the one after the previous is tried first.
+    private mutating func fieldIndex(_ name: String) -> Int? {
+        let count = type.fields.count
+        if fieldHint < count, type.fields[fieldHint].name == name {
             fieldHint += 1
-            return fields[fieldHint - 1]
+            return fieldHint - 1
         }
-        for i in fields.indices where fields[i].name == name {
+        for i in 0..<count where type.fields[i].name == name {
             fieldHint = i + 1
-            return fields[i]
+            return i
         }
-        return FieldSchema(name, .string)
+        return nil
+    }
+
+    /// The schema of the field at `index` (a plain string field when the type has none). Copies
+    /// the schema: only the checked paths (problems, rare types) ask for it.
+    private func schema(at index: Int?, _ name: String) -> FieldSchema {
+        guard let index else { return FieldSchema(name, .string) }
+        return type.fields[index]
     }
 
     /// The first member named `name`.
     private mutating func memberValue(_ name: String) -> Value? {
-        guard let members = object?.members else { return nil }
         if !isIrregular {
             if memberHint < members.count, members[memberHint].key == name {
                 memberHint += 1
                 return members[memberHint - 1].value
             }
-            for i in members.indices where members[i].key == name {
+            // No name appears twice: look on from the hint, then from the start, so that one
+            // member out of place (a field a migration added at the end) costs one scan, not one
+            // scan for every field after it.
+            for i in memberHint..<max(memberHint, members.count) where members[i].key == name {
+                memberHint = i + 1
+                return members[i].value
+            }
+            for i in 0..<min(memberHint, members.count) where members[i].key == name {
                 memberHint = i + 1
                 return members[i].value
             }
             return nil
         }
-        for member in members where member.key == name { return member.value }
+        for i in members.indices where members[i].key == name { return members[i].value }
         return nil
     }
 
-    /// The schema of a field and its value; nil value when absent or null (a `missing-field` error
-    /// for a required field, unless `quietWhenMissing`). The field's context is built by the
-    /// caller when needed (`context.appending(name)`): only errors and nested values need it.
-    mutating func lookup(_ name: String, quietWhenMissing: Bool = false) -> (FieldSchema, Value?) {
-        let schema = schema(name)
-        guard object != nil else { return (schema, nil) }
-        let value = memberValue(name)
-        guard let value, !value.isNull else {
-            if schema.isRequired && !quietWhenMissing {
-                let fieldContext = context.appending(name)
-                let what = value == nil ? "is missing" : "is null"
-                diagnostics.append(.error(.missingField, "\(fieldContext.displayName) \(what) (required in \(type.name))",
-                    at: fieldContext.location()))
-            }
-            return (schema, nil)
+    /// The index of a field in `type.fields` (nil when the type has none) and its value; nil value
+    /// when absent or null (a `missing-field` error for a required field, unless
+    /// `quietWhenMissing`). The field's context is built by the caller when needed
+    /// (`context.appending(name)`): only errors and nested values need it.
+    private mutating func locate(_ name: String, quietWhenMissing: Bool = false) -> (Int?, Value?) {
+        let index = fieldIndex(name)
+        return (index, value(of: name, at: index, quietWhenMissing: quietWhenMissing))
+    }
+
+    /// The value of the field `name` found at `index` of `type.fields` (see `locate`).
+    private mutating func value(of name: String, at index: Int?, quietWhenMissing: Bool) -> Value? {
+        guard isObject else { return nil }
+        var value: Value? = nil
+        if let index, index < 64, presentFields & (1 << UInt64(index)) == 0 {
+            // Known absent (regular objects only: `presentFields` is all ones otherwise).
+        } else {
+            value = memberValue(name)
         }
-        return (schema, value)
+        guard let value, !value.isNull else {
+            let isRequired = index.map { type.fields[$0].isRequired } ?? true
+            if isRequired && !quietWhenMissing { reportMissing(name, isNull: value != nil) }
+            return nil
+        }
+        return value
+    }
+
+    /// Reports a required field that is absent or null.
+    private mutating func reportMissing(_ name: String, isNull: Bool) {
+        let fieldContext = context.appending(name)
+        let what = isNull ? "is null" : "is missing"
+        diagnostics.append(.error(.missingField, "\(fieldContext.displayName) \(what) (required in \(type.name))",
+            at: fieldContext.location()))
+    }
+
+    /// The schema of a field and its value; nil value when absent or null (a `missing-field` error
+    /// for a required field, unless `quietWhenMissing`).
+    mutating func lookup(_ name: String, quietWhenMissing: Bool = false) -> (FieldSchema, Value?) {
+        let (index, value) = locate(name, quietWhenMissing: quietWhenMissing)
+        return (schema(at: index, name), value)
     }
 
     /// The schema of a field, its value and its context; nil value when absent or null (a
@@ -167,19 +220,21 @@ public struct FieldReader {
     /// A required string field (or `""` when an optional-with-default field is absent, as vocabulary
     /// V1 strings are). Checks `nonEmptyString`, `url` and `enumeration` types.
     public mutating func string(_ name: String) -> String {
-        let (schema, value) = lookup(
-            name, quietWhenMissing: context.options.scalarsAsText && FieldReader.isStringType(type.field(named: name)?.type))
-        guard let value else { return "" }
-        if let text = FieldReader.plainString(value, schema.type) { return text }
-        return FieldReader.string(value, schema.type, at: context.appending(name), into: &diagnostics) ?? ""
+        let index = fieldIndex(name)
+        let fieldType = index.map { type.fields[$0].type } ?? .string
+        let quiet = context.options.scalarsAsText && index != nil && FieldReader.isStringType(fieldType)
+        guard let value = value(of: name, at: index, quietWhenMissing: quiet) else { return "" }
+        if let text = FieldReader.plainString(value, fieldType) { return text }
+        return FieldReader.string(value, fieldType, at: context.appending(name), into: &diagnostics) ?? ""
     }
 
     /// An optional string field.
     public mutating func optionalString(_ name: String) -> String? {
-        let (schema, value) = lookup(name)
+        let (index, value) = locate(name)
         guard let value else { return nil }
-        if let text = FieldReader.plainString(value, schema.type) { return text }
-        return FieldReader.string(value, schema.type, at: context.appending(name), into: &diagnostics)
+        let fieldType = index.map { type.fields[$0].type } ?? .string
+        if let text = FieldReader.plainString(value, fieldType) { return text }
+        return FieldReader.string(value, fieldType, at: context.appending(name), into: &diagnostics)
     }
 
     /// The text of a string that fits a plain or non-empty string type without any check that
@@ -262,28 +317,44 @@ public struct FieldReader {
 
     /// An optional number field.
     public mutating func optionalDouble(_ name: String) -> Double? {
-        let (schema, value) = lookup(name)
+        let (index, value) = locate(name)
         guard let value else { return nil }
-        if let number = FieldReader.plainDouble(value, schema) { return number }
-        return FieldReader.double(value, schema, at: context.appending(name), into: &diagnostics)
+        let range = index.flatMap { type.fields[$0].range }
+        let step = index.flatMap { type.fields[$0].step }
+        if let number = FieldReader.plainDouble(value, range: range, step: step, scalarsAsText: context.options.scalarsAsText) {
+            return number
+        }
+        return FieldReader.double(value, schema(at: index, name), at: context.appending(name), into: &diagnostics)
     }
 
     /// A number that passes every check of `double(_:_:at:into:)` (finite, in range, on its
     /// step), or nil to send the caller to the checked path, which reports the problem.
     @inline(__always)
-    static func plainDouble(_ value: Value, _ schema: FieldSchema) -> Double? {
+    static func plainDouble(_ value: Value, _ schema: FieldSchema, scalarsAsText: Bool = false) -> Double? {
+        plainDouble(value, range: schema.range, step: schema.step, scalarsAsText: scalarsAsText)
+    }
+
+    /// `plainDouble(_:_:scalarsAsText:)` given the field's range and step. With `scalarsAsText`
+    /// (CSV, XML) a string of plain decimal text counts as the number it spells, as the checked
+    /// path reads it.
+    @inline(__always)
+    static func plainDouble(_ value: Value, range: ClosedRange<Double>?, step: Double?, scalarsAsText: Bool) -> Double? {
         let number: Double
         switch value {
         case .number(let text):
-            guard let d = Double(text) else { return nil }
+            guard let d = DecimalText.fastDouble(text) ?? Double(text) else { return nil }
             number = d
         case .double(let d): number = d
         case .integer(let i): number = Double(i)
+        case .string(let text) where scalarsAsText:
+            // Only the fast grammar: other decimal text (exponents, many digits) takes the checked path.
+            guard let d = DecimalText.fastDouble(text) else { return nil }
+            number = d
         default: return nil
         }
         guard number.isFinite else { return nil }
-        if let range = schema.range, !range.contains(number) { return nil }
-        if let step = schema.step, (number / step).rounded() != number / step { return nil }
+        if let range, !range.contains(number) { return nil }
+        if let step, (number / step).rounded() != number / step { return nil }
         return number == 0 ? 0 : number
     }
 
@@ -322,7 +393,7 @@ public struct FieldReader {
 
     /// A required integer field: `1.0` is accepted; a fraction or a value beyond Int64 is a `type-error`.
     public mutating func integer(_ name: String) -> Int64 {
-        let (_, value) = lookup(name)
+        let (_, value) = locate(name)
         guard let value else { return 0 }
         if case .integer(let i) = value { return i }
         return FieldReader.integer(value, at: context.appending(name), into: &diagnostics) ?? 0
@@ -349,13 +420,13 @@ public struct FieldReader {
 
     /// A required Boolean field.
     public mutating func bool(_ name: String) -> Bool {
-        let (_, value) = lookup(name)
+        let (_, value) = locate(name)
         guard let value else { return false }
         if case .bool(let flag) = value { return flag }
-        let fieldContext = context.appending(name)
         if context.options.scalarsAsText, case .string(let text) = value, text == "true" || text == "false" {
             return text == "true"
         }
+        let fieldContext = context.appending(name)
         diagnostics.append(.error(.typeError, "\(fieldContext.displayName): expected a Boolean, found \(value.shortDescription)",
             at: fieldContext.location()))
         return false
@@ -370,7 +441,7 @@ public struct FieldReader {
 
     /// An optional instant field.
     public mutating func optionalInstant(_ name: String) -> Instant? {
-        let (_, value) = lookup(name)
+        let (_, value) = locate(name)
         guard let value else { return nil }
         // An RFC 3339 string to the millisecond (never decimal text, so CSV's numeric dates do not apply).
         if case .string(let text) = value, case .success(let instant) = Instant.parse(text), instant.nanoseconds % 1_000_000 == 0 {
@@ -468,7 +539,7 @@ public struct FieldReader {
 
     /// An optional base64 field.
     public mutating func data(_ name: String) -> Base64Data? {
-        let (_, value) = lookup(name)
+        let (_, value) = locate(name)
         guard let value else { return nil }
         let fieldContext = context.appending(name)
         guard case .string(let text) = value else {
@@ -529,7 +600,7 @@ public struct FieldReader {
     public mutating func object<T>(_ name: String,
         _ decode: (Value, RecordContext, inout [Diagnostic]) -> T) -> T?
     {
-        let (_, value) = lookup(name)
+        let (_, value) = locate(name)
         guard let value else { return nil }
         return decode(value, context.appending(name), &diagnostics)
     }
@@ -540,7 +611,7 @@ public struct FieldReader {
     public mutating func array<T>(_ name: String,
         _ element: (Value, RecordContext, inout [Diagnostic]) -> T?) -> [T]
     {
-        let (_, value) = lookup(name, quietWhenMissing: context.options.scalarsAsText)
+        let (_, value) = locate(name, quietWhenMissing: context.options.scalarsAsText)
         guard let value else { return [] }
         let fieldContext = context.appending(name).materialized()
         guard case .array(let items) = value else {

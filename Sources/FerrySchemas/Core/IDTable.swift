@@ -36,6 +36,8 @@ final class IDTable {
     private var overflow: [String: (known: Bool, seen: FirstSeen)] = [:]
     /// The id being looked up, encoded as entries hold it.
     private var key: [UInt8] = []
+    /// The entry being added (kept to reuse its storage).
+    private var entry: [UInt8] = []
 
     init() {
         slots = [UInt32](repeating: 0, count: 1024)
@@ -56,9 +58,13 @@ final class IDTable {
     func insert(_ id: String, known: Bool, line: Int?, collection: String?, index: Int?,
         pointer: () -> JSONPointer) -> FirstSeen?
     {
-        if let existing = overflow[id] {
+        if !overflow.isEmpty, let existing = overflow[id] {
             if known { overflow[id]?.known = true }
             return existing.seen
+        }
+        var id = id
+        if let uuid = id.withUTF8({ Self.packUUID($0) }) {
+            return insertUUID(uuid, id: id, known: known, line: line, collection: collection, index: index, pointer: pointer)
         }
         encodeKey(id)
         let hash = Self.hash(key)
@@ -71,19 +77,51 @@ final class IDTable {
             }
             slot = (slot + 1) & (slots.count - 1)
         }
-        // Absent: append the entry.
+        return add(at: slot, id: id, known: known, line: line, collection: collection, index: index, pointer: pointer) {
+            $0.append(contentsOf: key)
+        }
+    }
+
+    /// `insert` for an id that is a canonical UUID (the usual case): one hash probe over the two
+    /// packed words, no key bytes built.
+    private func insertUUID(_ uuid: (UInt64, UInt64), id: String, known: Bool, line: Int?, collection: String?, index: Int?,
+        pointer: () -> JSONPointer) -> FirstSeen?
+    {
+        let mask = slots.count - 1
+        var slot = Self.hash(uuid) & mask
+        while slots[slot] != 0 {
+            let position = Int(slots[slot] - 1)
+            if matches(uuid, at: position) {
+                if known { setKnown(at: position) }
+                return firstSeen(at: position, after: position + 1 + Self.uuidKeySize)
+            }
+            slot = (slot + 1) & mask
+        }
+        return add(at: slot, id: id, known: known, line: line, collection: collection, index: index, pointer: pointer) {
+            Self.appendUUIDKey(uuid, to: &$0)
+        }
+    }
+
+    /// Appends the entry of an absent id (whose key `appendKey` writes) and puts it in the empty `slot`.
+    private func add(at slot: Int, id: String, known: Bool, line: Int?, collection: String?, index: Int?,
+        pointer: () -> JSONPointer, appendKey: (inout [UInt8]) -> Void) -> FirstSeen?
+    {
         var standardIndex: Int?
         if let collection, let index, index >= 0 {
             if pointerCollection == nil { pointerCollection = collection }
             if pointerCollection == collection { standardIndex = index }
         }
-        var entry: [UInt8] = []
-        entry.reserveCapacity(key.count + 12)
+        // The entry is built in a buffer kept between calls (no allocation per id).
+        var entry = self.entry
+        self.entry = []
+        entry.removeAll(keepingCapacity: true)
         entry.append(known ? Self.knownFlag : 0)
-        entry.append(contentsOf: key)
+        appendKey(&entry)
         Self.appendVarint(UInt64(standardIndex.map { $0 + 1 } ?? 0), to: &entry)
         Self.appendVarint(Self.encodeLine(line, index: standardIndex), to: &entry)
-        guard let position = append(entry) else {
+        let appended = append(entry)
+        self.entry = entry
+        guard let position = appended else {
             overflow[id] = (known, FirstSeen(line: line, field: pointer()))
             return nil
         }
@@ -96,7 +134,7 @@ final class IDTable {
 
     /// True when `id` was recorded as known.
     func isKnown(_ id: String) -> Bool {
-        if let existing = overflow[id] { return existing.known }
+        if !overflow.isEmpty, let existing = overflow[id] { return existing.known }
         encodeKey(id)
         var slot = Self.hash(key) & (slots.count - 1)
         while slots[slot] != 0 {
@@ -115,13 +153,20 @@ final class IDTable {
         var id = id
         id.withUTF8 { utf8 in
             if let packed = Self.packUUID(utf8) {
-                key.append(0)
-                withUnsafeBytes(of: packed) { key.append(contentsOf: $0) }
+                Self.appendUUIDKey(packed, to: &key)
             } else {
                 Self.appendVarint(UInt64(utf8.count) + 1, to: &key)
                 key.append(contentsOf: utf8)
             }
         }
+    }
+
+    /// The bytes of a packed UUID's key: 0, then the two words as they lie in memory.
+    private static let uuidKeySize = 17
+
+    private static func appendUUIDKey(_ packed: (UInt64, UInt64), to bytes: inout [UInt8]) {
+        bytes.append(0)
+        withUnsafeBytes(of: packed) { bytes.append(contentsOf: $0) }
     }
 
     /// The line as stored: 0 for none; with an index, 1 + the zigzag of their difference.
@@ -186,6 +231,17 @@ final class IDTable {
         return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
 
+    /// `hash(_:)` of a packed UUID's key bytes (`appendUUIDKey`), computed from the two words.
+    private static func hash(_ packed: (UInt64, UInt64)) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        h = h &* 0x100_0000_01b3  // the leading 0 byte
+        // The words' bytes in memory order (little- or big-endian alike).
+        withUnsafeBytes(of: packed) { bytes in
+            for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
+    }
+
     // MARK: Arena
 
     private func pointer(at position: Int) -> UnsafeMutablePointer<UInt8> {
@@ -221,6 +277,15 @@ final class IDTable {
         let p = pointer(at: position) + 1
         for i in 0..<key.count where p[i] != key[i] { return nil }
         return position + 1 + key.count
+    }
+
+    /// True when the entry at `position` holds the packed UUID `packed`.
+    private func matches(_ packed: (UInt64, UInt64), at position: Int) -> Bool {
+        // An entry never spans chunks, and a UUID entry holds at least 17 bytes after its flag.
+        let p = UnsafeRawPointer(pointer(at: position) + 1)
+        guard p.load(as: UInt8.self) == 0 else { return false }
+        return p.loadUnaligned(fromByteOffset: 1, as: UInt64.self) == packed.0
+            && p.loadUnaligned(fromByteOffset: 9, as: UInt64.self) == packed.1
     }
 
     private func readVarint(_ position: inout Int) -> UInt64 {

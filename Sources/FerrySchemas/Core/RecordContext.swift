@@ -37,6 +37,11 @@ public struct RecordContext: Sendable {
             case .none: return parentPath
             case .key(let token): return parentPath.appending(token)
             case .index(let index): return parentPath.appending(index)
+            case .keyIndex(let token, let index):
+                var tokens = parentPath.tokens
+                tokens.append(token)
+                tokens.append(String(index))
+                return JSONPointer(tokens: tokens)
             }
         }
         set {
@@ -45,8 +50,9 @@ public struct RecordContext: Sendable {
         }
     }
 
-    /// `path` is `parentPath` followed by `last`: appending one token costs nothing until a
-    /// diagnostic or a deeper value asks for the pointer (most values never do).
+    /// `path` is `parentPath` followed by `last`: appending one token (or a key and then an index:
+    /// a list's elements) costs nothing until a diagnostic or a deeper value asks for the pointer
+    /// (most values never do).
     private var parentPath: JSONPointer
     private var last = LastToken.none
 
@@ -54,6 +60,8 @@ public struct RecordContext: Sendable {
         case none
         case key(String)
         case index(Int)
+        /// A member's key and then an element's index (`/tastes/0` below `parentPath`).
+        case keyIndex(String, Int)
     }
     /// The pointer of the record's value from the dataset root; `record.pointer` unless a Firestore
     /// layout nests documents inside one raw record.
@@ -97,9 +105,13 @@ public struct RecordContext: Sendable {
     }
 
     /// This context with its path built, so that contexts appended to it share the pointer
-    /// (a list's elements).
+    /// (a list's elements). A pending key stays pending: its elements' contexts hold the key and
+    /// their index until a pointer is asked for.
     func materialized() -> RecordContext {
-        if case .none = last { return self }
+        switch last {
+        case .none, .key: return self
+        case .index, .keyIndex: break
+        }
         var copy = self
         copy.path = path
         return copy
@@ -114,9 +126,12 @@ public struct RecordContext: Sendable {
     /// The context of an element of this value.
     public func appending(_ index: Int) -> RecordContext {
         var copy = self
-        if case .none = last {
+        switch last {
+        case .none:
             copy.last = .index(index)
-        } else {
+        case .key(let token):
+            copy.last = .keyIndex(token, index)
+        case .index, .keyIndex:
             copy.parentPath = path
             copy.last = .index(index)
         }
@@ -129,10 +144,31 @@ public struct RecordContext: Sendable {
         return sourcePointer?(full) ?? full
     }
 
+    /// `location()` without its `field`: the record's location with the line and column of this
+    /// value. Builds no pointer when this is the record's own root and no migration maps it (the
+    /// usual record), which is all a writer's location needs.
+    func locationWithoutField() -> SourceLocation {
+        guard isAtRoot, sourcePointer == nil else {
+            var result = location()
+            result.field = nil
+            return result
+        }
+        var result = record.location
+        result.field = nil
+        if let position = record.locator?.position(of: .root) { result.position = position }
+        return result
+    }
+
     /// The location of the value at `relative` below this one: the record's location with `field`
     /// set to the pointer from the dataset root, and the line and column of the value, or of its
     /// nearest enclosing value the locator finds (an absent field points at its parent).
     public func location(of relative: JSONPointer = .root) -> SourceLocation {
+        if relative.tokens.isEmpty, isAtRoot, sourcePointer == nil {
+            // The record's own root (the usual case): no pointers to join or map.
+            var result = locationWithoutField()
+            result.field = base
+            return result
+        }
         let source = sourcePath(of: relative)
         var result = record.location
         result.field = base.appending(source)

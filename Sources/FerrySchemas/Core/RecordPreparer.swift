@@ -20,15 +20,15 @@ public struct RecordPreparer: @unchecked Sendable {
     /// The stages between the two versions, with their collection renames.
     let stages: [Stage]
     /// Source collection -> its model type (nil entries: unknown collections are looked up).
-    let sourceModels: [String: any CollectionModel.Type]
+    let sourceModels: CollectionMap<any CollectionModel.Type>
 
     struct Stage {
         let stage: MigrationStage
         let toMajor: Int
         let toVersion: any VersionedSchema.Type
-        let renames: [String: String]
+        let renames: CollectionMap<String>
         /// Target collection -> its model type in the new version.
-        let models: [String: any CollectionModel.Type]
+        let models: CollectionMap<any CollectionModel.Type>
     }
 
     init(domain: Domain, sourceVersion: Int, targetVersion: Int, options: ProcessingOptions, timeZone: TimeZone,
@@ -47,13 +47,13 @@ public struct RecordPreparer: @unchecked Sendable {
             let from = stage.fromVersion.versionIdentifier.major
             let to = stage.toVersion.versionIdentifier.major
             guard from >= sourceVersion, to <= targetVersion else { continue }
-            var models: [String: any CollectionModel.Type] = [:]
+            var models = CollectionMap<any CollectionModel.Type>()
             for model in stage.toVersion.models { models[model.collection] = model }
             stages.append(Stage(stage: stage, toMajor: to, toVersion: stage.toVersion,
-                renames: plan.collectionRenames(toVersion: to), models: models))
+                renames: CollectionMap(plan.collectionRenames(toVersion: to)), models: models))
         }
         self.stages = stages
-        var sourceModels: [String: any CollectionModel.Type] = [:]
+        var sourceModels = CollectionMap<any CollectionModel.Type>()
         for model in sourceSchema.models { sourceModels[model.collection] = model }
         self.sourceModels = sourceModels
     }

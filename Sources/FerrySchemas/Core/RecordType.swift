@@ -12,7 +12,13 @@ public struct RecordType: Sendable, Hashable {
 
     /// The field named `name`, if the type has it.
     public func field(named name: String) -> FieldSchema? {
-        for field in fields where field.name == name { return field }
+        index(ofField: name).map { fields[$0] }
+    }
+
+    /// The index in `fields` of the field named `name`, if the type has it. Compares the names in
+    /// place (iterating `fields` would copy every schema on the way).
+    public func index(ofField name: String) -> Int? {
+        for i in fields.indices where fields[i].name == name { return i }
         return nil
     }
 

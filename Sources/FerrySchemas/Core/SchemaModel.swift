@@ -28,24 +28,28 @@ extension SchemaModel {
 }
 
 /// Builds canonical objects in field order.
+///
+/// Collects the members in an array of its own and wraps it once at the end: appending here is
+/// specialized and inlined, where `ValueObject`'s own `append` is a call into another module per
+/// member (issue 7).
 struct ObjectBuilder {
-    var object = ValueObject()
+    var members: [ValueObject.Member] = []
 
-    init(capacity: Int = 16) { object.reserveCapacity(capacity) }
+    init(capacity: Int = 16) { members.reserveCapacity(capacity) }
 
-    mutating func add(_ key: String, _ value: Value) { object.append(key, value) }
-    mutating func add(_ key: String, _ text: String) { object.append(key, .string(text)) }
-    mutating func add(_ key: String, _ number: Double) { object.append(key, .double(number)) }
-    mutating func add(_ key: String, _ flag: Bool) { object.append(key, .bool(flag)) }
-    mutating func add(_ key: String, _ instant: Instant) { object.append(key, .string(instant.description)) }
-    mutating func add(_ key: String, _ day: CalendarDay) { object.append(key, .string(day.description)) }
-    mutating func add(_ key: String, _ strings: [String]) { object.append(key, .array(strings.map { .string($0) })) }
-    mutating func add<M: SchemaModel>(_ key: String, _ models: [M]) { object.append(key, .array(models.map(\.value))) }
-    mutating func add<M: SchemaModel>(_ key: String, _ model: M) { object.append(key, model.value) }
-    mutating func addOptional(_ key: String, _ text: String?) { if let text { object.append(key, .string(text)) } }
-    mutating func addOptional(_ key: String, _ number: Double?) { if let number { object.append(key, .double(number)) } }
-    mutating func addOptional(_ key: String, _ data: Base64Data?) { if let data { object.append(key, .string(data.base64)) } }
-    mutating func addOptional<M: SchemaModel>(_ key: String, _ model: M?) { if let model { object.append(key, model.value) } }
+    mutating func add(_ key: String, _ value: Value) { members.append((key: key, value: value)) }
+    mutating func add(_ key: String, _ text: String) { add(key, .string(text)) }
+    mutating func add(_ key: String, _ number: Double) { add(key, .double(number)) }
+    mutating func add(_ key: String, _ flag: Bool) { add(key, .bool(flag)) }
+    mutating func add(_ key: String, _ instant: Instant) { add(key, .string(instant.description)) }
+    mutating func add(_ key: String, _ day: CalendarDay) { add(key, .string(day.description)) }
+    mutating func add(_ key: String, _ strings: [String]) { add(key, .array(strings.map { .string($0) })) }
+    mutating func add<M: SchemaModel>(_ key: String, _ models: [M]) { add(key, .array(models.map(\.value))) }
+    mutating func add<M: SchemaModel>(_ key: String, _ model: M) { add(key, model.value) }
+    mutating func addOptional(_ key: String, _ text: String?) { if let text { add(key, .string(text)) } }
+    mutating func addOptional(_ key: String, _ number: Double?) { if let number { add(key, .double(number)) } }
+    mutating func addOptional(_ key: String, _ data: Base64Data?) { if let data { add(key, .string(data.base64)) } }
+    mutating func addOptional<M: SchemaModel>(_ key: String, _ model: M?) { if let model { add(key, model.value) } }
 
-    var value: Value { .object(object) }
+    var value: Value { .object(ValueObject(members)) }
 }

@@ -43,7 +43,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
         guard case .object(let v1) = old.value, case .object(var v2) = new else { return }
         new = .null  // `v2` is now the only reference to the members: edits do not copy them
         let target = targetTypes[context.targetCollection]
-        let has = { (field: String) in target?.field(named: field) != nil }
+        let has = { (field: String) in target?.index(ofField: field) != nil }
         let id = v1["id"]?.stringValue
         var name: String { context.recordName(id: id) }
 
@@ -67,7 +67,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
         let look = v1["look"]?.stringValue ?? ""
         if has("look") {
             let (tint, note) = splitLook(look)
-            v2["look"] = .object(["tint": .string(tint), "note": .string(note)])
+            v2["look"] = object([(key: "tint", value: .string(tint)), (key: "note", value: .string(note))])
         } else {
             v2["look"] = nil
             if !isBlank(look) {
@@ -78,7 +78,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
 
         let smells = v1["smells"]?.arrayValue ?? []
         if has("smells") {
-            v2["smells"] = .array(smells.map { .object(["label": $0]) })
+            v2["smells"] = .array(smells.map { object([(key: "label", value: $0)]) })
         } else {
             v2["smells"] = nil
             if !smells.isEmpty {
@@ -88,7 +88,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
         }
 
         if let grape = v1["grape"] {
-            v2["grape"] = .object(["variety": grape])
+            v2["grape"] = object([(key: "variety", value: grape)])
         }
 
         if case .object(let finish)? = v1["finish"] {
@@ -108,10 +108,13 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
                         at: "/finish/length")
                 }
             }
-            v2["finish"] = .object(["length": .string(length), "note": .string(note)])
+            v2["finish"] = object([(key: "length", value: .string(length)), (key: "note", value: .string(note))])
         }
         new = .object(v2)
     }
+
+    /// An object of `members` in order (one array built, where a dictionary literal builds two).
+    private static func object(_ members: [ValueObject.Member]) -> Value { .object(ValueObject(members)) }
 
     /// The V2 record types by collection, looked up once.
     static let targetTypes: [String: RecordType] = {

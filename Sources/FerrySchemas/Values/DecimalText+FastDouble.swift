@@ -1,0 +1,55 @@
+extension DecimalText {
+    /// Powers of ten that a `Double` holds exactly (10^0 ... 10^22).
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        var power = 1.0
+        for _ in 0..<exponent { power *= 10 }
+        return power
+    }
+
+    /// The value of short plain decimal text (`12.4`, `-0.91`, `3`: an optional `-`, digits, and
+    /// optionally `.` and digits; no exponent), or nil for anything else (the caller then reads it
+    /// with `Double(text)`).
+    ///
+    /// Exactly `Double(text)` for the text it accepts (Clinger's fast path): the digits make an
+    /// integer below 2^53 and at most 22 of them follow the point, so the integer and the power of
+    /// ten are both exact doubles and one correctly rounded division gives the correctly rounded
+    /// value. Avoids `strtod` for the numbers records are made of (issue 7).
+    static func fastDouble(_ text: String) -> Double? {
+        var text = text
+        return text.withUTF8 { fastDouble(utf8: $0) }
+    }
+
+    /// `fastDouble(_:)` over the text's UTF-8 bytes.
+    static func fastDouble(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        let count = bytes.count
+        var i = 0
+        let negative = count > 0 && bytes[0] == UInt8(ascii: "-")
+        if negative { i = 1 }
+        var mantissa: UInt64 = 0
+        var digitCount = 0
+        var fractionDigits = 0
+        var sawPoint = false
+        var digitsBeforePoint = 0
+        while i < count {
+            let byte = bytes[i]
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                // 19 digits always fit in UInt64; more cannot be below 2^53 unless they are
+                // leading zeros, which the checked path handles.
+                guard digitCount < 19 else { return nil }
+                mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                digitCount += 1
+                if sawPoint { fractionDigits += 1 } else { digitsBeforePoint += 1 }
+            } else if byte == UInt8(ascii: "."), !sawPoint, digitsBeforePoint > 0 {
+                sawPoint = true
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        // At least one digit on each side of a point; below 2^53; a power of ten a double holds.
+        guard digitsBeforePoint > 0, !sawPoint || fractionDigits > 0 else { return nil }
+        guard mantissa < (1 << 53), fractionDigits <= 22 else { return nil }
+        let magnitude = Double(mantissa) / exactPowersOfTen[fractionDigits]
+        return negative ? -magnitude : magnitude
+    }
+}
