@@ -147,16 +147,13 @@ struct JSONParser {
         var members = shared.members
         var elements = shared.elements
         let frameBase = frames.count
+        let memberBase = members.count
+        let elementBase = elements.count
         defer {
             // After an error: drop what this parse left on the stacks.
-            if frames.count > frameBase, let bottom = frames.base?[frameBase] {
-                frames.drop(from: frameBase)
-                if bottom.isObject {
-                    members.drop(from: bottom.start)
-                } else {
-                    elements.drop(from: bottom.start)
-                }
-            }
+            frames.drop(from: frameBase)
+            members.drop(from: memberBase)
+            elements.drop(from: elementBase)
             shared.frames = frames
             shared.members = members
             shared.elements = elements
