@@ -78,14 +78,19 @@ public struct Converter: Sendable {
             router = try makeRouter(request: request, target: target, input: input, source: source, plan: plan)
         }
         var counts = CollectionCounter(order: plan.collections)
-        func emit(_ records: [Record]) throws {
-            for record in records where filter?.keepsAfterMigration(record) ?? true {
+        /// `rendered`: the records' bytes made ahead on a worker (`--jobs`), one range per record.
+        func emit(_ records: [Record], rendered: RenderedRecords? = nil) throws {
+            for (index, record) in records.enumerated() where filter?.keepsAfterMigration(record) ?? true {
                 counts.add(record.collection)
                 progress?.recordDone()
                 references.collect(record)
                 keptReferences.collect(record)
                 _ = recheck?.processor.process(record)
-                try router?.write(record)
+                if let rendered, let range = rendered.ranges[index] {
+                    try router?.write(record, rendered: rendered.bytes, range)
+                } else {
+                    try router?.write(record)
+                }
             }
         }
         func process(_ record: Record) throws {
@@ -95,21 +100,27 @@ public struct Converter: Sendable {
         do {
             for record in applier?.constantRecords() ?? [] { try process(record) }
             let plainCollection = plan.processor == nil ? source.derivedCollection : nil
-            func take(_ record: Record, prepared: PreparedRecord?) throws {
+            func take(_ record: Record, prepared: PreparedRecord?, rendered: RenderedRecords? = nil) throws {
                 var record = record
                 if let plainCollection, record.collection == plainCollection { record.collection = nil }
                 rawCounts[record.collection ?? "", default: 0] += 1
                 let read = try inliner?.inline(record) ?? record
                 references.collect(read)  // media a record names count as referenced even when the record is invalid
-                if let prepared, let processor = plan.processor { return try emit(processor.commit(prepared)) }
+                if let prepared, let processor = plan.processor {
+                    let committed = processor.commit(prepared)
+                    // Bytes rendered ahead are those of every candidate output: usable when the
+                    // commit kept them all (it never changes one it keeps).
+                    return try emit(committed, rendered: rendered?.ranges.count == committed.count ? rendered : nil)
+                }
                 try process(applier?.apply(read) ?? read)
             }
             if let first { try take(first, prepared: nil) }
             // --jobs: the rest of a JSON Lines file is prepared on worker threads (ParallelConversion).
             if applier == nil, inliner == nil, filter == nil,
-               let parallel = ParallelConversion(jobs: request.jobs, source: source, processor: plan.processor, log: log)
+               let parallel = ParallelConversion(
+                   jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer })
             {
-                try parallel.run { try take($0, prepared: $1) }
+                try parallel.run { try take($0, prepared: $1, rendered: $2) }
             }
             while let record = try source.next() { try take(record, prepared: nil) }
             applier?.finish(columnPositions: source.columnPositions)

@@ -70,6 +70,22 @@ final class OutputRouter {
         try entry.writer.write(record)
     }
 
+    /// The renderer of the one writer every record goes to, once it is open, when that writer
+    /// renders records ahead (`PrerenderingWriter`); nil otherwise.
+    var renderer: (any RecordRenderer)? {
+        guard !format.isContainer, !perCollectionFiles, writers.count == 1 else { return nil }
+        return (writers[""]?.writer as? any PrerenderingWriter)?.renderer
+    }
+
+    /// Writes a record whose bytes its writer's renderer already made (`bytes[range]`); a record
+    /// bound for another writer, or one not yet open, is written the usual way.
+    func write(_ record: Record, rendered bytes: [UInt8], _ range: Range<Int>) throws {
+        guard !format.isContainer, let writer = writers[routeKey(for: record)]?.writer as? any PrerenderingWriter else {
+            return try write(record)
+        }
+        try bytes.withUnsafeBufferPointer { try writer.writeRendered(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     /// Finishes every writer and renames every file into place.
     /// - Parameter media: for a bundle output, the input bundle whose media to copy in (`only`:
     ///   just these dataset-root paths, for a filtered dataset).

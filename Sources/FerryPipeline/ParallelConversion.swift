@@ -9,6 +9,13 @@ import Foundation
 /// id and reference checks (`DatasetProcessor.commit(_:)`) and the writing. Output, diagnostics
 /// and their order are exactly those of a run with one job.
 ///
+/// When the output's writer can render records ahead (`PrerenderingWriter`, JSON Lines), the
+/// workers also render what each prepared record would become if the commit keeps it
+/// (`PreparedRecord.candidateOutputs`); the calling thread then only appends those bytes. The
+/// commit cannot change a record it keeps (it only drops records and sets their positions), so
+/// the bytes are the ones it would have written; when it drops one of a record's documents the
+/// caller writes the others the usual way. Batches done with are also freed on a worker.
+///
 /// A few batches are in flight at once (one per worker and one more), so memory stays bounded
 /// whatever the input's size.
 struct ParallelConversion {
@@ -20,16 +27,23 @@ struct ParallelConversion {
     let reader: any BatchRecordReader
     let preparer: RecordPreparer
     let log: DiagnosticLog
+    /// The renderer of the output's writer, once it is open and can render ahead (asked again
+    /// for every batch: the writer opens with the first record written).
+    let renderer: () -> (any RecordRenderer)?
 
     /// The parallel run of `source`, when it can have one: more than one job, a domain processor,
     /// and an input whose reader cuts batches (a single JSON Lines file). Nil otherwise: the
     /// caller reads record by record.
-    init?(jobs: Int, source: DatasetSource, processor: DatasetProcessor?, log: DiagnosticLog) {
+    init?(
+        jobs: Int, source: DatasetSource, processor: DatasetProcessor?, log: DiagnosticLog,
+        renderer: @escaping () -> (any RecordRenderer)? = { nil }
+    ) {
         guard jobs > 1, let processor, let reader = source.batchReader else { return nil }
         self.jobs = jobs
         self.reader = reader
         self.preparer = processor.preparer
         self.log = log
+        self.renderer = renderer
     }
 
     /// One batch on its way through the pipeline.
@@ -41,14 +55,24 @@ struct ParallelConversion {
         let prepared = DispatchGroup()
         var items: [RecordBatchItem] = []
         var results: [PreparedRecord?] = []
+        /// Per item, the output rendered ahead (nil: none).
+        var rendered: [RenderedRecords?] = []
 
         init(batch: any RecordBatch) { self.batch = batch }
+
+        /// Drops the records, so that their memory is freed on the thread calling this.
+        func release() {
+            items = []
+            results = []
+            rendered = []
+        }
     }
 
     /// Hands every remaining record of the input to `take`, in input order, with its prepared
-    /// form (for `DatasetProcessor.commit(_:)`); reports the reader's problems to the log in turn.
+    /// form (for `DatasetProcessor.commit(_:)`) and, when the writer renders ahead, the bytes of
+    /// its candidate outputs; reports the reader's problems to the log in turn.
     /// - Throws: what reading or `take` throws; batches still in flight are abandoned.
-    func run(_ take: (Record, PreparedRecord) throws -> Void) throws {
+    func run(_ take: (Record, PreparedRecord, RenderedRecords?) throws -> Void) throws {
         let pool = WorkerPool(threads: jobs)
         defer { pool.stop() }
         let preparer = self.preparer
@@ -77,18 +101,25 @@ struct ParallelConversion {
             slot.parsed.wait()
             slot.items = reader.items(from: slot.batch)
             let items = slot.items
+            let renderer = self.renderer()
             slot.prepared.enter()
             pool.submit(urgent: true) {
                 var results: [PreparedRecord?] = []
+                var rendered: [RenderedRecords?] = []
                 results.reserveCapacity(items.count)
+                rendered.reserveCapacity(items.count)
                 for item in items {
                     if case .record(let record) = item {
-                        results.append(preparer.prepare(record))
+                        let prepared = preparer.prepare(record)
+                        results.append(prepared)
+                        rendered.append(renderer.map { $0.render(prepared.candidateOutputs) })
                     } else {
                         results.append(nil)
+                        rendered.append(nil)
                     }
                 }
                 slot.results = results
+                slot.rendered = rendered
                 slot.prepared.leave()
             }
         }
@@ -103,16 +134,17 @@ struct ParallelConversion {
             let slot = window.removeFirst()
             staged -= 1
             slot.prepared.wait()
-            for (item, prepared) in zip(slot.items, slot.results) {
-                switch item {
+            for index in slot.items.indices {
+                switch slot.items[index] {
                 case .problem(let diagnostic):
                     log.report(diagnostic)
                 case .failure(let error):
                     throw error
                 case .record(let record):
-                    if let prepared { try take(record, prepared) }
+                    if let prepared = slot.results[index] { try take(record, prepared, slot.rendered[index]) }
                 }
             }
+            pool.submit(urgent: false) { slot.release() }
             try fill()
         }
     }

@@ -97,7 +97,7 @@ public final class JSONDocumentWriter: RecordWriter {
                 out.appendNewline(indent: 1)
                 try out.appendValue(record.value, indent: 1)
             } catch {
-                out.bytes.removeSubrange(mark...)
+                out.bytes.truncate(to: mark)
                 throw error
             }
             arrayCount += 1
@@ -119,7 +119,7 @@ public final class JSONDocumentWriter: RecordWriter {
                     out.appendNewline(indent: 2)
                     try out.appendValue(record.value, indent: 2)
                 } catch {
-                    out.bytes.removeSubrange(mark...)
+                    out.bytes.truncate(to: mark)
                     throw error
                 }
                 openCount += 1
@@ -153,7 +153,7 @@ public final class JSONDocumentWriter: RecordWriter {
                             try spoolFile.copy(offset: segment.offset, length: segment.length, to: sink, buffer: &buffer)
                         }
                     }
-                    out.bytes.append(contentsOf: spool.pending)
+                    out.bytes.append(spool.pending)
                     closeMember(count: spool.count)
                     if out.bytes.count >= Self.flushThreshold { try flushOut() }
                 } else {
@@ -216,11 +216,11 @@ public final class JSONDocumentWriter: RecordWriter {
         var spool = spools[collection] ?? Spool()
         spools[collection] = nil  // keep the buffer uniquely referenced while appending
         defer { spools[collection] = spool }
-        scratch.bytes.removeAll(keepingCapacity: true)
+        scratch.bytes.removeAll()
         if spool.count > 0 { scratch.bytes.append(JSONSyntax.comma) }
         scratch.appendNewline(indent: 2)
         try scratch.appendValue(value, indent: 2)
-        spool.pending.append(contentsOf: scratch.bytes)
+        scratch.bytes.withBytes { spool.pending.append(contentsOf: $0) }
         spool.count += 1
         pendingTotal += scratch.bytes.count
         if spool.pending.count >= spoolSegmentSize {
@@ -253,7 +253,7 @@ public final class JSONDocumentWriter: RecordWriter {
 
     private func flushOut() throws {
         guard !out.bytes.isEmpty else { return }
-        try sink.write(out.bytes)
-        out.bytes.removeAll(keepingCapacity: true)
+        try out.bytes.withBytes { try sink.write(UnsafeRawBufferPointer($0)) }
+        out.bytes.removeAll()
     }
 }

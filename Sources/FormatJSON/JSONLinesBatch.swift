@@ -16,8 +16,8 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
     /// What one line held.
     enum Parsed {
         case blank
-        /// A value, and a copy of the line for the record's locator.
-        case value(Value, [UInt8])
+        /// A value, the `$collection` taken out of it, and a copy of the line for the record's locator.
+        case value(Value, String?, [UInt8])
         case problem(Diagnostic)
         case failure(any Error)
         case tooLarge
@@ -46,7 +46,7 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
 
     /// Parses every line as `JSONLinesReader.next()` does.
     func parse() {
-        let stacks = JSONParseStacks()
+        let stacks = JSONParseStacks(cachesStrings: true)
         var results: [Parsed] = []
         results.reserveCapacity(lines.count)
         bytes.withUnsafeBufferPointer { p in
@@ -62,10 +62,10 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
                 }
                 var parser = JSONParser(
                     bytes: p, range: range, basePosition: TextPosition(line: line.number, column: 1), location: location,
-                    maximumDepth: maximumDepth, stacks: stacks)
+                    maximumDepth: maximumDepth, stacks: stacks, takesCollection: true)
                 do {
                     let value = try parser.parseDocument()
-                    results.append(.value(value, Array(p[range])))
+                    results.append(.value(value, parser.collection, Array(p[range])))
                 } catch let error as FerryError {
                     results.append(.problem(error.diagnostic))
                 } catch {

@@ -28,7 +28,7 @@ public final class JSONLinesReader: BatchRecordReader {
     private var counts: [String: Int] = [:]
     private var unnamedCount = 0
     /// The parser's container stacks, reused for every line.
-    private let stacks = JSONParseStacks()
+    private let stacks = JSONParseStacks(cachesStrings: true)
 
     /// - Parameters:
     ///   - source: the input's bytes.
@@ -68,42 +68,44 @@ public final class JSONLinesReader: BatchRecordReader {
                 continue
             }
             let range = extent.range
-            let parsed: Value?
+            let parsed: (value: Value, collection: String?)?
             do {
-                parsed = try input.withBytes { p -> Value? in
+                parsed = try input.withBytes { p -> (value: Value, collection: String?)? in
                     let first = JSONSyntax.skipWhitespace(in: p, from: range.lowerBound, to: range.upperBound)
                     if first == range.upperBound { return nil }
                     var parser = JSONParser(
                         bytes: p, range: range, basePosition: lineStart, location: options.inputLocation,
-                        maximumDepth: options.maximumDepth, stacks: stacks)
-                    return try parser.parseDocument()
+                        maximumDepth: options.maximumDepth, stacks: stacks, takesCollection: true)
+                    return (try parser.parseDocument(), parser.collection)
                 }
             } catch let error as FerryError {
                 log.report(error.diagnostic)
                 sawContent = true
                 continue
             }
-            guard let value = parsed else { continue }
-            if let record = record(from: consume value, lineNumber: lineNumber, locatorBytes: input.copy(range)) { return record }
+            guard let parsed else { continue }
+            if let record = record(
+                from: parsed.value, collection: parsed.collection, lineNumber: lineNumber, locatorBytes: input.copy(range))
+            {
+                return record
+            }
         }
     }
 
-    /// The record a parsed, non-blank line holds, or nil for the header line: takes the header,
-    /// `$collection` and the record index (state that runs through the input in order).
-    private func record(from value: consuming Value, lineNumber: Int, locatorBytes: @autoclosure () -> [UInt8]) -> Record? {
+    /// The record a parsed, non-blank line holds, or nil for the header line: takes the header
+    /// and the record index (state that runs through the input in order). `taken` is the
+    /// `$collection` the parser took out of the value (`JSONParser(takesCollection:)`).
+    private func record(
+        from value: Value, collection taken: String?, lineNumber: Int, locatorBytes: @autoclosure () -> [UInt8]
+    ) -> Record? {
         let isFirst = !sawContent
         sawContent = true
-        if isFirst, let header = Self.header(in: value) {
+        // A line that had a `$collection` member is never the header.
+        if isFirst, taken == nil, let header = Self.header(in: value) {
             self.header = header
             return nil
         }
-        var collection = options.collection
-        if case .object(var object) = value, let name = object["$collection"]?.stringValue {
-            collection = name
-            value = .null  // `object` now holds the only reference: removing the member copies nothing
-            object["$collection"] = nil
-            value = .object(object)
-        }
+        let collection = taken ?? options.collection
         let index: Int
         if let collection {
             index = counts[collection, default: 0]
@@ -164,8 +166,8 @@ public final class JSONLinesReader: BatchRecordReader {
                 return items
             case .blank:
                 continue
-            case .value(let value, let locatorBytes):
-                if let record = record(from: consume value, lineNumber: line.number, locatorBytes: locatorBytes) {
+            case .value(let value, let collection, let locatorBytes):
+                if let record = record(from: value, collection: collection, lineNumber: line.number, locatorBytes: locatorBytes) {
                     items.append(.record(record))
                 }
             }

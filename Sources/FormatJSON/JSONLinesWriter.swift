@@ -9,7 +9,10 @@ import FerryCore
 ///   `"$collection"` as the first key when the record has a collection. A `$collection` member
 ///   already in the value is not written twice.
 /// - Every line ends with LF. `documentID` is not written.
-public final class JSONLinesWriter: RecordWriter {
+///
+/// A line depends on its record alone, so `renderer` can make lines on other threads
+/// (`--jobs`) and `writeRendered(_:)` writes them.
+public final class JSONLinesWriter: PrerenderingWriter {
     private let sink: any ByteSink
     private var out: JSONSerializer
     private var finished = false
@@ -21,7 +24,7 @@ public final class JSONLinesWriter: RecordWriter {
     ///   - options: `header` for the header line (`pretty` is ignored: lines are always compact).
     public init(sink: any ByteSink, options: WriteOptions = WriteOptions()) {
         self.sink = sink
-        self.out = JSONSerializer(pretty: false)
+        self.out = JSONSerializer(pretty: false, capacity: Self.flushThreshold + 16 * 1024)
         if let domain = options.header.domain {
             out.appendASCII("{\"domain\": ")
             out.appendString(domain)
@@ -42,30 +45,21 @@ public final class JSONLinesWriter: RecordWriter {
         guard !finished else { throw FerryError(.internalError, "record written after the JSON Lines output was finished") }
         let mark = out.bytes.count
         do {
-            if let collection = record.collection {
-                guard case .object(let object) = record.value else {
-                    throw FerryError(
-                        .invalidValue,
-                        "a record of collection '\(collection)' that is a \(record.value.kindName), not an object, "
-                            + "cannot carry \"$collection\" in JSON Lines",
-                        at: record.location)
-                }
-                out.appendASCII("{\"$collection\":")
-                out.appendString(collection)
-                for member in object.members where member.key != "$collection" {
-                    out.bytes.append(JSONSyntax.comma)
-                    out.appendKey(member.key)
-                    try out.appendValue(member.value)
-                }
-                out.bytes.append(JSONSyntax.closeBrace)
-            } else {
-                try out.appendValue(record.value)
-            }
+            try Self.appendLine(collection: record.collection, value: record.value, location: record.location, to: &out)
         } catch {
-            out.bytes.removeSubrange(mark...)
+            out.bytes.truncate(to: mark)
             throw error
         }
-        out.bytes.append(JSONSyntax.newline)
+        if out.bytes.count >= Self.flushThreshold { try flushOut() }
+    }
+
+    /// Makes lines on any thread, exactly as `write(_:)` makes them.
+    public var renderer: any RecordRenderer { Renderer() }
+
+    /// Writes a line `renderer` made.
+    public func writeRendered(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        guard !finished else { throw FerryError(.internalError, "record written after the JSON Lines output was finished") }
+        out.bytes.append(bytes)
         if out.bytes.count >= Self.flushThreshold { try flushOut() }
     }
 
@@ -79,7 +73,56 @@ public final class JSONLinesWriter: RecordWriter {
 
     private func flushOut() throws {
         guard !out.bytes.isEmpty else { return }
-        try sink.write(out.bytes)
-        out.bytes.removeAll(keepingCapacity: true)
+        try out.bytes.withBytes { try sink.write(UnsafeRawBufferPointer($0)) }
+        out.bytes.removeAll()
+    }
+
+    /// Appends one line (its LF included). On a throw, `out` holds part of the line.
+    fileprivate static func appendLine(
+        collection: String?, value: Value, location: SourceLocation, to out: inout JSONSerializer
+    ) throws {
+        if let collection {
+            guard case .object(let object) = value else {
+                throw FerryError(
+                    .invalidValue,
+                    "a record of collection '\(collection)' that is a \(value.kindName), not an object, "
+                        + "cannot carry \"$collection\" in JSON Lines",
+                    at: location)
+            }
+            out.appendASCII("{\"$collection\":")
+            out.appendString(collection)
+            try object.members.withUnsafeBufferPointer { members in
+                for index in members.indices where members[index].key != "$collection" {
+                    out.bytes.append(JSONSyntax.comma)
+                    out.appendKey(members[index].key)
+                    try out.appendValue(members[index].value)
+                }
+            }
+            out.bytes.append(JSONSyntax.closeBrace)
+        } else {
+            try out.appendValue(value)
+        }
+        out.bytes.append(JSONSyntax.newline)
+    }
+
+    /// Renders lines for `writeRendered(_:)`.
+    private struct Renderer: RecordRenderer {
+        func render(_ records: [(collection: String?, value: Value)]) -> RenderedRecords {
+            var out = JSONSerializer(pretty: false, capacity: 1024 * max(records.count, 1))
+            var ranges: [Range<Int>?] = []
+            ranges.reserveCapacity(records.count)
+            for record in records {
+                let mark = out.bytes.count
+                do {
+                    try JSONLinesWriter.appendLine(
+                        collection: record.collection, value: record.value, location: SourceLocation(), to: &out)
+                    ranges.append(mark..<out.bytes.count)
+                } catch {
+                    out.bytes.truncate(to: mark)
+                    ranges.append(nil)
+                }
+            }
+            return RenderedRecords(bytes: out.bytes.array, ranges: ranges)
+        }
     }
 }

@@ -33,6 +33,12 @@ struct JSONParser {
     /// The open containers and their members so far, reused across values (and across parsers
     /// when the caller passes one in).
     private let stacks: JSONParseStacks
+    /// The stacks' cache of short strings, if they keep one.
+    private let strings: ShortStringCache?
+    /// True when a top-level object's `$collection` string member is taken out into `collection`.
+    private let takesCollection: Bool
+    /// The `$collection` taken out of the top-level object (`takesCollection`).
+    private(set) var collection: String?
 
     /// - Parameters:
     ///   - bytes: the buffer; only `range` is read.
@@ -40,12 +46,17 @@ struct JSONParser {
     ///   - location: file and member for errors (line and column are filled in).
     ///   - initialDepth: containers already open around this value (a record inside an envelope).
     ///   - isFinal: false when more bytes may follow `range`.
+    ///   - takesCollection: take a top-level object's `$collection` string member out into
+    ///     `collection` (JSON Lines records); every `$collection` member then goes.
     init(
         bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, basePosition: TextPosition = TextPosition(line: 1, column: 1),
         location: SourceLocation, maximumDepth: Int, initialDepth: Int = 0, isFinal: Bool = true,
-        stacks: JSONParseStacks? = nil
+        stacks: JSONParseStacks? = nil, takesCollection: Bool = false
     ) {
-        self.stacks = stacks ?? JSONParseStacks()
+        let stacks = stacks ?? JSONParseStacks()
+        self.stacks = stacks
+        self.strings = stacks.strings
+        self.takesCollection = takesCollection
         self.bytes = bytes
         self.index = range.lowerBound
         self.end = range.upperBound
@@ -127,27 +138,25 @@ struct JSONParser {
 
     /// Parses one value (leading whitespace skipped) and leaves `index` just past it.
     ///
-    /// The members of open containers pile up on shared stacks; a container that closes takes
+    /// The members of open containers pile up on shared stacks; a container that closes moves
     /// its own off them into an array of exactly its size (one allocation, no regrowth).
     mutating func parseValue() throws -> Value {
-        // The stacks move into locals (no copy: the object gives them up) and back at the end.
+        // The stacks are worked on in locals (plain pointers) and handed back at the end.
         let shared = self.stacks
-        var stacks = (frames: shared.frames, members: shared.members, elements: shared.elements)
-        shared.frames = []
-        shared.members = []
-        shared.elements = []
-        let frameBase = stacks.frames.count
+        var frames = shared.frames
+        var members = shared.members
+        var elements = shared.elements
+        let frameBase = frames.count
+        let memberBase = members.count
+        let elementBase = elements.count
         defer {
             // After an error: drop what this parse left on the stacks.
-            if stacks.frames.count > frameBase {
-                let bottom = stacks.frames[frameBase]
-                stacks.frames.removeSubrange(frameBase...)
-                stacks.members.removeSubrange(bottom.start...)
-                stacks.elements.removeSubrange(bottom.elementStart...)
-            }
-            shared.frames = stacks.frames
-            shared.members = stacks.members
-            shared.elements = stacks.elements
+            frames.drop(from: frameBase)
+            members.drop(from: memberBase)
+            elements.drop(from: elementBase)
+            shared.frames = frames
+            shared.members = members
+            shared.elements = elements
         }
         var depth = 0
         var value: Value
@@ -166,9 +175,9 @@ struct JSONParser {
                     index += 1
                     value = .object(ValueObject())
                 } else {
-                    let key = try parseMemberKey(afterComma: false)
-                    stacks.frames.append(JSONParseStacks.Frame(
-                        isObject: true, start: stacks.members.count, elementStart: stacks.elements.count, key: key))
+                    frames.push(JSONParseStacks.Frame(isObject: true, start: members.count))
+                    // Each member goes on the stack with its key; its value follows.
+                    members.push((key: try parseMemberKey(afterComma: false), value: .null))
                     depth += 1
                     continue parsing
                 }
@@ -180,8 +189,7 @@ struct JSONParser {
                     index += 1
                     value = .array([])
                 } else {
-                    stacks.frames.append(JSONParseStacks.Frame(
-                        isObject: false, start: stacks.members.count, elementStart: stacks.elements.count, key: ""))
+                    frames.push(JSONParseStacks.Frame(isObject: false, start: elements.count))
                     depth += 1
                     continue parsing
                 }
@@ -204,29 +212,31 @@ struct JSONParser {
 
             // A value is complete: hand it to its container, closing containers as they end.
             while true {
-                guard depth > 0 else { return value }
-                let top = stacks.frames.count - 1
-                if stacks.frames[top].isObject {
-                    stacks.members.append((key: stacks.frames[top].key, value: value))
+                guard depth > 0, let frame = frames.top?.pointee else { return value }
+                if frame.isObject {
+                    members.top?.pointee.value = value
                     skipWhitespace()
                     guard index < end else { throw unexpectedEnd("expected ',' or '}' after object member") }
                     let next = bytes[index]
                     if next == JSONSyntax.comma {
                         index += 1
                         skipWhitespace()
-                        stacks.frames[top].key = try parseMemberKey(afterComma: true)
+                        members.push((key: try parseMemberKey(afterComma: true), value: .null))
                         continue parsing
                     }
                     guard next == JSONSyntax.closeBrace else {
                         throw unexpectedError("expected ',' or '}' after object member", at: index)
                     }
                     index += 1
-                    let start = stacks.frames.removeLast().start
-                    value = .object(ValueObject(Array(stacks.members[start...])))
-                    stacks.members.removeSubrange(start...)
+                    frames.drop(from: frames.count - 1)
                     depth -= 1
+                    if depth == 0, takesCollection {
+                        value = .object(ValueObject(takeTopLevelMembers(&members, from: frame.start)))
+                    } else {
+                        value = .object(ValueObject(members.popArray(from: frame.start)))
+                    }
                 } else {
-                    stacks.elements.append(value)
+                    elements.push(value)
                     skipWhitespace()
                     guard index < end else { throw unexpectedEnd("expected ',' or ']' after array element") }
                     let next = bytes[index]
@@ -242,13 +252,50 @@ struct JSONParser {
                         throw unexpectedError("expected ',' or ']' after array element", at: index)
                     }
                     index += 1
-                    let start = stacks.frames.removeLast().elementStart
-                    value = .array(Array(stacks.elements[start...]))
-                    stacks.elements.removeSubrange(start...)
+                    frames.drop(from: frames.count - 1)
+                    value = .array(elements.popArray(from: frame.start))
                     depth -= 1
                 }
             }
         }
+    }
+
+    /// The members of the top-level object, without `$collection` when its first `$collection`
+    /// member is a string, which then becomes `collection` (what `JSONLinesReader` does with a
+    /// record's collection, done here so the members are not copied a second time).
+    private mutating func takeTopLevelMembers(
+        _ members: inout UnsafeStack<ValueObject.Member>, from start: Int
+    ) -> [ValueObject.Member] {
+        guard let base = members.base else { return [] }
+        var found: String?
+        var matches = 0
+        for i in start..<members.count where Self.isCollectionKey(base[i].key) {
+            if matches == 0 {
+                guard case .string(let name) = base[i].value else { break }
+                found = name
+            }
+            matches += 1
+        }
+        guard let found else { return members.popArray(from: start) }
+        collection = found
+        // Drop every `$collection` member, keeping the others in order.
+        var kept = start
+        for i in start..<members.count {
+            if Self.isCollectionKey(base[i].key) {
+                (base + i).deinitialize(count: 1)
+            } else {
+                if kept != i { (base + kept).moveInitialize(from: base + i, count: 1) }
+                kept += 1
+            }
+        }
+        let removed = members.count - kept
+        members.forget(removed)
+        return members.popArray(from: start)
+    }
+
+    @inline(__always)
+    private static func isCollectionKey(_ key: String) -> Bool {
+        key.utf8.count == 11 && key == "$collection"
     }
 
     private func checkDepth(_ depth: Int) throws {
@@ -362,6 +409,9 @@ struct JSONParser {
             index += 1
             if high >= 0x80, JSONSyntax.firstInvalidUTF8(in: bytes, range) != nil {
                 throw invalidUTF8(in: range)
+            }
+            if let strings, range.count <= 15, start + 16 <= bytes.count, let base = bytes.baseAddress {
+                return strings.string(base, start: start, length: range.count)
             }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
@@ -502,26 +552,6 @@ struct JSONParser {
             bytes.append(UInt8(0x80 | (scalar & 0x3F)))
         }
     }
-}
-
-/// The stacks a `JSONParser` builds containers on: reused from one value to the next (a reader
-/// keeps one for its whole input), so parsing a record allocates only the record's own arrays.
-final class JSONParseStacks {
-    struct Frame {
-        var isObject: Bool
-        /// Where this object's members start on `members`.
-        var start: Int
-        /// Where this array's elements start on `elements`.
-        var elementStart: Int
-        /// The key of the member being parsed (objects).
-        var key: String
-    }
-
-    var frames: [Frame] = []
-    var members: [ValueObject.Member] = []
-    var elements: [Value] = []
-
-    init() {}
 }
 
 /// Thrown by a parser that is not final when it reaches the end of its bytes: the caller reads

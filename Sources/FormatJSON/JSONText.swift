@@ -11,7 +11,7 @@ public enum JSONText {
         var serializer = JSONSerializer(pretty: pretty, capacity: 1024)
         try serializer.appendValue(value)
         serializer.bytes.append(JSONSyntax.newline)
-        return serializer.bytes
+        return serializer.bytes.array
     }
 
     /// Parses one complete document (RFC 8259): a UTF-8 byte order mark is skipped, whitespace
