@@ -260,15 +260,16 @@ public enum CSVFlattening {
             _ nodes: UnsafeBufferPointer<FlatNode>, _ keys: UnsafeBufferPointer<String>, first: Int, count: Int,
             _ values: UnsafeMutablePointer<Value?>, _ valueCount: Int, reserving: Bool
         ) -> ValueObject {
-            var object = ValueObject()
-            if reserving { object.reserveCapacity(count) }
+            // The members are gathered here (not through ValueObject's own, non-inlinable append).
+            var list: [ValueObject.Member] = []
+            if reserving { list.reserveCapacity(count) }
             for index in first..<(first + count) {
                 let node = nodes[index]
                 guard let value = value(nodes, keys, node, values, valueCount) else { continue }
-                if object.isEmpty { object.reserveCapacity(count) }
-                object.append(keys[node.key], value)
+                if list.isEmpty { list.reserveCapacity(count) }
+                list.append((key: keys[node.key], value: value))
             }
-            return object
+            return ValueObject(list)
         }
 
         private static func value(

@@ -405,6 +405,7 @@ public final class CSVReader: RecordReader {
 
     /// The text of `bytes` when they are well-formed UTF-8, else nil: ASCII is checked eight
     /// bytes at a time, anything else sequence by sequence (`validSequenceLength`).
+    /// (The standard library's `String(validating:as:)` costs more here: it is not specialized.)
     static func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard let base = bytes.baseAddress else { return "" }
         let count = bytes.count
