@@ -58,6 +58,25 @@ public enum CSVFlattening {
         public let pointers: [JSONPointer]
         /// Pointer text (leaf or inner node) -> the first column at or under it.
         private let columnOfPointer: [String: Int]
+        /// The tree laid out flat for `build(consuming:count:)`: the root's members first, and
+        /// each inner node's children side by side.
+        private let flat: [FlatNode]
+        /// The object keys `flat` names by index.
+        private let flatKeys: [String]
+        /// Columns no leaf reads (none for the names a reader gives).
+        private let unusedColumns: [Int]
+
+        private struct FlatNode {
+            static let missing: UInt8 = 0, leaf: UInt8 = 1, object: UInt8 = 2, array: UInt8 = 3
+            var kind = FlatNode.missing
+            /// The column of a leaf.
+            var column = 0
+            /// The children of an object or a list: `flat[first..<(first + count)]`.
+            var first = 0
+            var count = 0
+            /// The key in `flatKeys` of an object member.
+            var key = 0
+        }
 
         /// Compiles `names` (unique names expected: the reader renames duplicates first).
         /// - Parameter unflattens: false keeps every name as one flat key.
@@ -98,6 +117,47 @@ public enum CSVFlattening {
             self.root = rootMembers
             self.pointers = pointers
             self.columnOfPointer = columnOfPointer
+            var flat: [FlatNode] = []
+            var flatKeys: [String] = []
+            var used = [Bool](repeating: false, count: names.count)
+            _ = Layout.lay(rootMembers.map { (key: Optional($0.key), node: Optional($0.node)) }, flat: &flat, keys: &flatKeys,
+                           used: &used)
+            self.flat = flat
+            self.flatKeys = flatKeys
+            self.unusedColumns = used.indices.filter { !used[$0] }
+        }
+
+        /// Appends `children` side by side to `flat`, then their own children; returns where they start.
+        private static func lay(_ children: [(key: String?, node: Node?)], flat: inout [FlatNode], keys: inout [String],
+                                used: inout [Bool]) -> Int {
+            let first = flat.count
+            flat.append(contentsOf: repeatElement(FlatNode(), count: children.count))
+            for (k, child) in children.enumerated() {
+                var node = FlatNode()
+                if let key = child.key {
+                    node.key = keys.count
+                    keys.append(key)
+                }
+                switch child.node {
+                case .leaf(let column)?:
+                    node.kind = FlatNode.leaf
+                    node.column = column
+                    if column < used.count { used[column] = true }
+                case .object(let members)?:
+                    node.kind = FlatNode.object
+                    node.count = members.count
+                    node.first = lay(members.map { (key: Optional($0.key), node: Optional($0.node)) }, flat: &flat, keys: &keys,
+                                     used: &used)
+                case .array(let slots)?:
+                    node.kind = FlatNode.array
+                    node.count = slots.count
+                    node.first = lay(slots.map { (key: nil, node: $0) }, flat: &flat, keys: &keys, used: &used)
+                case nil:
+                    break
+                }
+                flat[first + k] = node
+            }
+            return first
         }
 
         /// A node of the tree while it is being built.
@@ -180,6 +240,66 @@ public enum CSVFlattening {
                 if let value = Layout.build(member.node, cells) { object.append(member.key, value) }
             }
             return object
+        }
+
+        /// Builds the record of one row from `count` initialized cells at `values` (nil when absent),
+        /// as `build(_:)` does; leaves `values` uninitialized (each cell is moved into the record
+        /// or released).
+        func build(consuming values: UnsafeMutablePointer<Value?>, count: Int) -> ValueObject {
+            let object = flat.withUnsafeBufferPointer { nodes in
+                flatKeys.withUnsafeBufferPointer { keys in
+                    Layout.members(nodes, keys, first: 0, count: root.count, values, count, reserving: true)
+                }
+            }
+            for column in unusedColumns where column < count { (values + column).deinitialize(count: 1) }
+            if count > names.count { (values + names.count).deinitialize(count: count - names.count) }
+            return object
+        }
+
+        private static func members(
+            _ nodes: UnsafeBufferPointer<FlatNode>, _ keys: UnsafeBufferPointer<String>, first: Int, count: Int,
+            _ values: UnsafeMutablePointer<Value?>, _ valueCount: Int, reserving: Bool
+        ) -> ValueObject {
+            // The members are gathered here (not through ValueObject's own, non-inlinable append).
+            var list: [ValueObject.Member] = []
+            if reserving { list.reserveCapacity(count) }
+            for index in first..<(first + count) {
+                let node = nodes[index]
+                guard let value = value(nodes, keys, node, values, valueCount) else { continue }
+                if list.isEmpty { list.reserveCapacity(count) }
+                list.append((key: keys[node.key], value: value))
+            }
+            return ValueObject(list)
+        }
+
+        private static func value(
+            _ nodes: UnsafeBufferPointer<FlatNode>, _ keys: UnsafeBufferPointer<String>, _ node: FlatNode,
+            _ values: UnsafeMutablePointer<Value?>, _ valueCount: Int
+        ) -> Value? {
+            switch node.kind {
+            case FlatNode.leaf:
+                return node.column < valueCount ? (values + node.column).move() : nil
+            case FlatNode.object:
+                let object = members(nodes, keys, first: node.first, count: node.count, values, valueCount, reserving: false)
+                return object.isEmpty ? nil : .object(object)
+            case FlatNode.array:
+                // Elements up to the last present one; absent ones before it are null.
+                var elements: [Value] = []
+                var nulls = 0
+                for index in node.first..<(node.first + node.count) {
+                    guard let value = value(nodes, keys, nodes[index], values, valueCount) else {
+                        nulls += 1
+                        continue
+                    }
+                    if elements.isEmpty { elements.reserveCapacity(node.count) }
+                    for _ in 0..<nulls { elements.append(.null) }
+                    nulls = 0
+                    elements.append(value)
+                }
+                return elements.isEmpty ? nil : .array(elements)
+            default:
+                return nil
+            }
         }
 
         private static func build(_ node: Node, _ cells: [Value?]) -> Value? {

@@ -1,0 +1,239 @@
+import FerryCore
+
+/// What one data row gave, before the reader numbers it (`recordIndex` is set in input order).
+enum CSVRowOutcome: @unchecked Sendable {
+    // @unchecked: `failure` holds an error made by this module (`FerryError`), which is Sendable.
+    /// A blank line, skipped (no record index).
+    case blank
+    /// A bad row, reported and skipped (it takes a record index).
+    case problem(Diagnostic)
+    /// A record, its `recordIndex` still unset.
+    case record(Record)
+    /// What stops reading: bytes that are not UTF-8, a row past the size limit.
+    case failure(any Error)
+}
+
+/// Everything a row's decoding needs once the header is read: fixed, shared by the reader and
+/// the `--jobs` workers.
+final class CSVRowContext: Sendable {
+    let layout: CSVFlattening.Layout
+    let headerFields: [String]
+    /// The cells a row must have; nil with no header and no first row.
+    let expectedFields: Int?
+    let nullToken: [UInt8]?
+    let inferTypes: Bool
+    let collection: String?
+    /// The input's location with the collection set; positions are filled in per diagnostic.
+    let inputLocation: SourceLocation
+
+    init(layout: CSVFlattening.Layout, headerFields: [String], expectedFields: Int?, options: ReadOptions) {
+        self.layout = layout
+        self.headerFields = headerFields
+        self.expectedFields = expectedFields
+        self.nullToken = options.nullToken.map { Array($0.utf8) }
+        self.inferTypes = options.inferTypes
+        self.collection = options.collection
+        var location = options.inputLocation
+        location.collection = options.collection
+        self.inputLocation = location
+    }
+
+    func location(_ position: TextPosition) -> SourceLocation { inputLocation.at(position) }
+}
+
+extension SourceLocation {
+    /// This location at `position`.
+    func at(_ position: TextPosition) -> SourceLocation {
+        var location = self
+        location.position = position
+        return location
+    }
+}
+
+/// Turns the scanned cells of one row into a record (or a problem), as `CSVReader.next()` defines:
+/// blank lines, syntax errors, ragged rows, absent cells, type inference, unflattening.
+///
+/// Holds scratch storage reused row after row; `deallocate()` frees it.
+struct CSVRowDecoder {
+    let context: CSVRowContext
+    private var values: UnsafeMutablePointer<Value?>
+    private var valueCapacity: Int
+    private var scratch: UnsafeMutablePointer<UInt8>
+    private var scratchCapacity: Int
+
+    init(context: CSVRowContext) {
+        self.context = context
+        valueCapacity = max(context.headerFields.count, 8)
+        values = UnsafeMutablePointer<Value?>.allocate(capacity: valueCapacity)
+        scratchCapacity = 256
+        scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: scratchCapacity)
+    }
+
+    /// Frees the scratch storage; the decoder is not used after.
+    func deallocate() {
+        values.deallocate()
+        scratch.deallocate()
+    }
+
+    /// The text of a header cell.
+    enum CellText {
+        /// Unquoted and empty, or the null token.
+        case absent
+        /// Not UTF-8.
+        case invalid
+        case text(String)
+    }
+
+    /// What the row `scanner` just scanned gives. `p[0]` is at absolute offset `base`; `count` bytes.
+    mutating func outcome(_ scanner: CSVRowScanner, _ p: UnsafePointer<UInt8>, base: Int, count: Int) -> CSVRowOutcome {
+        let fields = scanner.cellCount
+        let cells = scanner.cells
+        // A blank line: skipped when the header has two or more columns.
+        if fields == 1, cells[0].flags == 0, cells[0].start == cells[0].end, scanner.rowError == nil,
+           let expected = context.expectedFields, expected >= 2 {
+            return .blank
+        }
+        if let error = scanner.rowError {
+            return .problem(.error(error.code, error.message, at: context.location(error.position)))
+        }
+        if let expected = context.expectedFields, fields != expected {
+            return .problem(ragged(scanner, fields: fields, expected: expected))
+        }
+        if fields > valueCapacity { growValues(fields) }
+        for k in 0..<fields {
+            guard let value = cellValue(cells[k], p, base: base) else {
+                values.deinitialize(count: k)
+                return .failure(Self.encodingError(cells[k], p, base: base, count: count, inputLocation: context.inputLocation))
+            }
+            (values + k).initialize(to: value)
+        }
+        let object = context.layout.build(consuming: values, count: fields)
+        let positions = [Int](unsafeUninitializedCapacity: 2 * fields) { buffer, initialized in
+            for k in 0..<fields {
+                buffer[2 * k] = cells[k].line
+                buffer[2 * k + 1] = cells[k].column
+            }
+            initialized = 2 * fields
+        }
+        return .record(Record(
+            collection: context.collection, value: .object(object),
+            location: context.location(TextPosition(line: scanner.rowLine, column: 1)),
+            locator: CSVFieldLocator(layout: context.layout, cellPositions: positions)))
+    }
+
+    private func ragged(_ scanner: CSVRowScanner, fields: Int, expected: Int) -> Diagnostic {
+        let message: String
+        let position: TextPosition
+        if fields > expected {
+            message = "row has \(fields) fields, header has \(expected): field \(expected + 1) and after are extra"
+            let cell = scanner.cells[expected]
+            position = TextPosition(line: cell.line, column: cell.column)
+        } else {
+            let headerFields = context.headerFields
+            let name = fields < headerFields.count ? " (\(headerFields[fields]))" : ""
+            message = "row has \(fields) fields, header has \(expected): field \(fields + 1)\(name) and after are missing"
+            position = scanner.rowEndPosition
+        }
+        return .error(.raggedRow, message, at: context.location(position))
+    }
+
+    private mutating func growValues(_ needed: Int) {
+        values.deallocate()
+        valueCapacity = max(needed, valueCapacity * 2)
+        values = UnsafeMutablePointer<Value?>.allocate(capacity: valueCapacity)
+    }
+
+    /// The value of a cell: `.some(nil)` when absent, nil when its bytes are not UTF-8.
+    @inline(__always)
+    private mutating func cellValue(_ cell: CSVCell, _ p: UnsafePointer<UInt8>, base: Int) -> Value?? {
+        let quoted = cell.isQuoted
+        var bytes = UnsafeBufferPointer(start: p + (cell.start - base), count: cell.end - cell.start)
+        if !quoted && Self.isAbsent(bytes, nullToken: context.nullToken) { return .some(nil) }
+        if cell.flags & CSVCell.escaped != 0 { bytes = unescape(bytes) }
+        if context.inferTypes && !quoted, let typed = Self.inferredValue(bytes) { return typed }
+        guard let text = CSVReader.string(validating: bytes) else { return nil }
+        return .string(text)
+    }
+
+    /// True for an unquoted cell that is empty or the null token.
+    @inline(__always)
+    static func isAbsent(_ bytes: UnsafeBufferPointer<UInt8>, nullToken: [UInt8]?) -> Bool {
+        if bytes.isEmpty { return true }
+        guard let nullToken, nullToken.count == bytes.count else { return false }
+        return nullToken.elementsEqual(bytes)
+    }
+
+    /// `true`, `false` and JSON numbers of an unquoted cell (`--infer-types`), nil for anything else.
+    private static func inferredValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+        if bytes.elementsEqual("true".utf8) { return .bool(true) }
+        if bytes.elementsEqual("false".utf8) { return .bool(false) }
+        if CSVReader.isJSONNumber(bytes) { return .number(String(decoding: bytes, as: UTF8.self)) }
+        return nil
+    }
+
+    /// The content of a quoted cell with its doubled quotes made single, in the scratch storage.
+    private mutating func unescape(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        if bytes.count > scratchCapacity {
+            scratch.deallocate()
+            scratchCapacity = max(bytes.count, scratchCapacity * 2)
+            scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: scratchCapacity)
+        }
+        var n = 0
+        var j = 0
+        while j < bytes.count {
+            let b = bytes[j]
+            scratch[n] = b
+            n += 1
+            j += b == CSVReader.quote ? 2 : 1
+        }
+        return UnsafeBufferPointer(start: scratch, count: n)
+    }
+
+    /// The text of `cell` as the header reads it (before any decoder exists).
+    static func text(_ cell: CSVCell, _ p: UnsafePointer<UInt8>, base: Int, nullToken: [UInt8]?) -> CellText {
+        let bytes = UnsafeBufferPointer(start: p + (cell.start - base), count: cell.end - cell.start)
+        if !cell.isQuoted && isAbsent(bytes, nullToken: nullToken) { return .absent }
+        var unescaped: [UInt8] = []
+        if cell.flags & CSVCell.escaped != 0 {
+            var j = 0
+            while j < bytes.count {
+                unescaped.append(bytes[j])
+                j += bytes[j] == CSVReader.quote ? 2 : 1
+            }
+            return unescaped.withUnsafeBufferPointer { CSVReader.string(validating: $0) }.map { .text($0) } ?? .invalid
+        }
+        return CSVReader.string(validating: bytes).map { .text($0) } ?? .invalid
+    }
+
+    /// The `invalid-encoding` error for the first bad byte of `cell`; `p` holds `count` bytes from
+    /// absolute offset `base`.
+    static func encodingError(_ cell: CSVCell, _ p: UnsafePointer<UInt8>, base: Int, count: Int,
+                              inputLocation: SourceLocation) -> FerryError {
+        var lineNumber = cell.line
+        var columnNumber = cell.column
+        // Walk from the cell's first byte (its opening quote when quoted) to the bad byte.
+        var j = cell.start - base - (cell.isQuoted ? 1 : 0)
+        let end = cell.end - base
+        var bad = end
+        while j < end {
+            let length = CSVReader.validSequenceLength(p + j, end - j)
+            if length == 0 {
+                bad = j
+                break
+            }
+            let b = p[j]
+            if b == CSVReader.lf && j > 0 && p[j - 1] == CSVReader.cr {
+                // Second half of a CRLF.
+            } else if b == CSVReader.lf || b == CSVReader.cr {
+                lineNumber += 1
+                columnNumber = 0
+            }
+            columnNumber += 1
+            j += length
+        }
+        let byte = bad < count ? String(p[bad], radix: 16, uppercase: true) : "?"
+        return FerryError(.invalidEncoding,
+                          "byte 0x\(byte) at byte offset \(base + bad) is not valid UTF-8; name the input's encoding with --encoding (latin1, windows-1252, utf-16)",
+                          at: inputLocation.at(TextPosition(line: lineNumber, column: columnNumber)))
+    }
+}
