@@ -57,8 +57,9 @@ final class BundleOutput {
     func copyMedia(from bundle: BundleReader, media: [String: String], only: Set<String>?) throws {
         for (path, member) in media.sorted(by: { $0.key < $1.key }) where only?.contains(path) ?? true {
             if let stored = bundle.storedFile(of: member) {
-                // Already on disk and hashed by the scan: copied once, straight into the output.
-                try writer.addMedia(path: path, storedAt: stored.path, size: stored.member.size, sha256: stored.member.sha256,
+                // Already on disk: copied once, straight into the output (hashed on the way when
+                // the scan left its digest for later).
+                try writer.addMedia(path: path, storedAt: stored.path, size: stored.size, sha256: stored.sha256,
                                     isPrivateCopy: stored.isPrivateCopy)
             } else {
                 try writer.addMedia(path: path, source: try bundle.open(member))

@@ -178,8 +178,8 @@ final class DatasetSource {
     /// Media paths as records name them (always under `media/`), to member paths.
     private static func mediaTable(_ bundle: BundleReader) -> [String: String] {
         var table: [String: String] = [:]
-        for file in bundle.mediaFiles {
-            table[file.path.hasPrefix("media/") ? file.path : "media/" + file.path] = file.path
+        for path in bundle.mediaPaths {  // paths only: no digest is waited for
+            table[path.hasPrefix("media/") ? path : "media/" + path] = path
         }
         return table
     }

@@ -59,8 +59,23 @@ public final class BundleReader {
     public private(set) var layout: Layout
     /// The parsed manifest, nil when absent or unreadable (a diagnostic says which).
     public private(set) var manifest: BundleManifest?
-    /// Every regular file accepted, `manifest.json` excluded, in byte order of path.
-    public private(set) var files: [BundleMember] = []
+    /// Every regular file accepted, `manifest.json` excluded, in byte order of path. Digests a
+    /// folder scan left for later (`defersFolderHashing`) are computed on first use; a file that
+    /// cannot be read then has an empty `sha256`.
+    public var files: [BundleMember] {
+        resolveDeferredHashes()
+        return scannedFiles
+    }
+
+    /// The accepted files in byte order of path; `sha256` is empty for those still in `unhashed`.
+    private var scannedFiles: [BundleMember] = []
+    /// Positions in `scannedFiles` by path.
+    private var fileIndex: [String: Int] = [:]
+    /// Folder files whose digest nobody asked for yet (no manifest to check them against).
+    private var unhashed: Set<String> = []
+    /// Digests still being computed on the hashing thread while the scan went on.
+    private var pendingDigests: [String: PendingDigest] = [:]
+    private lazy var pipeline = HashPipeline()
 
     private var storage: [String: Storage] = [:]
     private var reportedMissing: Set<String> = []
@@ -74,6 +89,11 @@ public final class BundleReader {
     /// `MemberImages/` and `Stories/`; in byte order of path.
     public var mediaFiles: [BundleMember] {
         files.filter { Self.isMediaPath($0.path, layout: layout) }
+    }
+
+    /// The paths of `mediaFiles`, without waiting for any digest.
+    public var mediaPaths: [String] {
+        scannedFiles.map(\.path).filter { Self.isMediaPath($0, layout: layout) }
     }
 
     /// Scans `path`: a tar archive (`.tar`, `.tar.gz`, `.tgz`, `.tar.zst`, `.tar.xz`, or any
@@ -201,7 +221,7 @@ public final class BundleReader {
         let source = try FileDescriptorSource(path: path)
         let reader: ArchiveReader
         do {
-            reader = try ArchiveReader(source: source, name: path, mode: .tar)
+            reader = try ArchiveReader(source: source, name: path, mode: .tar, pool: pipeline.pool)
         } catch let error as FerryError where error.diagnostic.code != .unreadableInput {
             log.report(error.diagnostic)
             return
@@ -272,7 +292,7 @@ public final class BundleReader {
                 continue
             }
             do {
-                try readArchiveMember(member, reader: reader, scan: &scan)
+                try readArchiveMember(member, entry: entry, reader: reader, scan: &scan)
             } catch let error as FerryError {
                 // Errors of the copy itself (a member longer than the limit, found while reading
                 // because its header understated it) carry no position yet: name the member.
@@ -284,46 +304,129 @@ public final class BundleReader {
         }
     }
 
-    private func readArchiveMember(_ member: String, reader: ArchiveReader, scan: inout Scan) throws {
+    private func readArchiveMember(_ member: String, entry: ArchiveEntry, reader: ArchiveReader, scan: inout Scan) throws {
         if member == "manifest.json" {
             var bytes: [UInt8] = []
-            let limit = options.maximumManifestSize
-            let result = try HashingCopier.copy(limit: Int64(limit), to: nil) { buffer in
-                let n = try reader.readData(into: buffer)
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                return n
+            _ = try pipeline.copy(limit: Int64(options.maximumManifestSize), read: { try reader.readData(into: $0) }) {
+                bytes.append(contentsOf: $0)
             }
-            _ = result
             scan.manifestBytes = bytes
             return
         }
-        if Self.isKeptPath(member) {
-            let (file, descriptor) = try spool.createFile()
-            defer { close(descriptor) }
-            let sink = FileDescriptorSink(descriptor: descriptor, name: file, capacity: 64 * 1024)
-            do {
-                let (size, sha) = try HashingCopier.copy(limit: options.maximumMemberSize, to: sink) {
-                    try reader.readData(into: $0)
-                }
-                scan.members[member] = BundleMember(path: member, size: size, sha256: sha)
-                storage[member] = .spooled(file)
-            } catch {
-                unlink(file)
-                throw error
-            }
-        } else {
-            let (size, sha) = try HashingCopier.copy(limit: options.maximumMemberSize, to: nil) {
-                try reader.readData(into: $0)
-            }
-            scan.members[member] = BundleMember(path: member, size: size, sha256: sha)
+        guard Self.isKeptPath(member) else {
+            let (size, digest) = try hashArchiveMember(entry: entry, reader: reader, write: nil)
+            scan.members[member] = BundleMember(path: member, size: size, sha256: "")
+            pendingDigests[member] = digest
             storage[member] = .notKept
+            return
         }
+        let (file, descriptor) = try spool.createFile()
+        defer { close(descriptor) }
+        let sink = FileDescriptorSink(descriptor: descriptor, name: file, capacity: 64 * 1024)
+        do {
+            let (size, digest) = try hashArchiveMember(entry: entry, reader: reader) { try sink.write($0) }
+            try sink.flush()
+            scan.members[member] = BundleMember(path: member, size: size, sha256: "")
+            pendingDigests[member] = digest
+            storage[member] = .spooled(file)
+        } catch {
+            unlink(file)
+            throw error
+        }
+    }
+
+    /// Streams the current member's content to `write` (nil: nowhere) while the hashing thread
+    /// digests it. Blocks are taken where libarchive holds them (for an uncompressed tar, the pool
+    /// chunk the input was read into: no copy); other blocks are copied into a pool chunk first,
+    /// since their buffer may be reused before the hashing thread gets to them. Sparse members go
+    /// through `readData(into:)`, which fills their holes.
+    /// - Throws: the reader's errors; `FerryError(.tooLarge)` past `maximumMemberSize`.
+    private func hashArchiveMember(
+        entry: ArchiveEntry, reader: ArchiveReader, write: ((UnsafeRawBufferPointer) throws -> Void)?
+    ) throws -> (size: Int64, digest: PendingDigest) {
+        let limit = options.maximumMemberSize
+        if entry.isSparse {
+            return try pipeline.copy(limit: limit, read: { try reader.readData(into: $0) }, write: write)
+        }
+        let pool = pipeline.pool
+        let digest = pipeline.begin()
+        var total: Int64 = 0
+        while let block = try reader.nextDataBlock() {
+            if block.bytes.isEmpty { continue }
+            total += Int64(block.bytes.count)
+            if total > limit {
+                throw FerryError(.tooLarge, "content is more than \(limit) bytes, the limit; not read")
+            }
+            if let chunk = block.chunk {
+                pipeline.hash(block.bytes, in: chunk, into: digest)
+                try write?(block.bytes)
+                continue
+            }
+            // Not in a pool chunk (libarchive's own or a decompressor's buffer): copied, in pieces of a chunk.
+            var offset = 0
+            while offset < block.bytes.count {
+                let chunk = pool.acquire()
+                defer { pool.release(chunk) }
+                let n = min(chunk.buffer.count, block.bytes.count - offset)
+                let piece = UnsafeRawBufferPointer(rebasing: block.bytes[offset..<(offset + n)])
+                chunk.buffer.copyMemory(from: piece)
+                let copied = UnsafeRawBufferPointer(rebasing: chunk.buffer[0..<n])
+                pipeline.hash(copied, in: chunk, into: digest)
+                try write?(copied)
+                offset += n
+            }
+        }
+        pipeline.finish(digest)
+        return (total, digest)
     }
 
     private func scanFolder(into scan: inout Scan, log: DiagnosticLog) throws {
         var root = path
         while root.count > 1, root.hasSuffix("/") { root.removeLast() }
+        // Without a manifest there is nothing to check digests against: they are computed only when
+        // asked for, so packing an app Documents folder reads each file once, hashing it while it
+        // is written (issue 7). With a manifest every file is hashed now, for verification.
+        var info = stat()
+        defersFolderHashing = lstat(root + "/manifest.json", &info) != 0
         try walk(root: root, relative: "", depth: 0, scan: &scan, log: log)
+    }
+
+    /// True while scanning a folder without `manifest.json` (see `scanFolder`).
+    private var defersFolderHashing = false
+
+    /// Notes a folder file: opened once (so an unreadable file is reported by the scan, as when it
+    /// was hashed there), its size checked against the limit, its digest computed later.
+    private func noteUnhashedFile(_ member: String, source: FileDescriptorSource, full: String, scan: inout Scan) throws {
+        var info = stat()
+        guard fstat(source.descriptor, &info) == 0 else {
+            throw FerryError(.unreadableInput, "cannot stat: \(String(cString: strerror(errno)))")
+        }
+        let size = Int64(info.st_size)
+        if size > options.maximumMemberSize {
+            throw FerryError(.tooLarge, "content is more than \(options.maximumMemberSize) bytes, the limit; not read")
+        }
+        scan.members[member] = BundleMember(path: member, size: size, sha256: "")
+        unhashed.insert(member)
+        storage[member] = .inFolder(full)
+    }
+
+    /// Computes the digests a folder scan deferred. A file that cannot be read keeps an empty digest.
+    private func resolveDeferredHashes() {
+        guard !unhashed.isEmpty else { return }
+        var started: [(index: Int, size: Int64, digest: PendingDigest)] = []
+        for member in unhashed.sorted(by: { MemberPath.precedes($0, $1) }) {
+            guard let index = fileIndex[member], case .inFolder(let file)? = storage[member],
+                  let source = try? FileDescriptorSource(path: file),
+                  let (size, digest) = try? pipeline.copy(read: { try source.read(into: $0) }, write: nil)
+            else { continue }
+            started.append((index, size, digest))
+        }
+        unhashed = []
+        for (index, size, digest) in started {
+            guard let sha = try? digest.value() else { continue }
+            scannedFiles[index].size = size
+            scannedFiles[index].sha256 = sha
+        }
     }
 
     private func walk(root: String, relative: String, depth: Int, scan: inout Scan, log: DiagnosticLog) throws {
@@ -383,10 +486,14 @@ public final class BundleReader {
                     storage[member] = .inFolder(full)
                     continue
                 }
-                let (size, sha) = try HashingCopier.copy(limit: options.maximumMemberSize, to: nil) {
-                    try source.read(into: $0)
+                if defersFolderHashing {
+                    try noteUnhashedFile(member, source: source, full: full, scan: &scan)
+                    continue
                 }
-                scan.members[member] = BundleMember(path: member, size: size, sha256: sha)
+                let (size, digest) = try pipeline.copy(limit: options.maximumMemberSize, read: { try source.read(into: $0) },
+                                                       write: nil)
+                scan.members[member] = BundleMember(path: member, size: size, sha256: "")
+                pendingDigests[member] = digest
                 storage[member] = .inFolder(full)
             } catch let error as FerryError {
                 var diagnostic = error.diagnostic
@@ -411,12 +518,27 @@ public final class BundleReader {
                         if case .spooled(let file)? = storage[member] { unlink(file) }
                         scan.members[member] = nil
                         storage[member] = nil
+                        unhashed.remove(member)
                         break
                     }
                 }
             }
         }
-        files = scan.members.values.sorted { MemberPath.precedes($0.path, $1.path) }
+        // The digests computed on the hashing thread while the scan went on.
+        for (member, digest) in pendingDigests where scan.members[member] != nil {
+            do {
+                scan.members[member]?.sha256 = try digest.value()
+            } catch let error as FerryError {
+                var diagnostic = error.diagnostic
+                diagnostic.location = location(member)
+                log.report(diagnostic)
+            } catch {
+                log.report(.error(.internalError, "SHA-256: \(error)", at: location(member)))
+            }
+        }
+        pendingDigests = [:]
+        scannedFiles = scan.members.values.sorted { MemberPath.precedes($0.path, $1.path) }
+        fileIndex = Dictionary(scannedFiles.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
         if let bytes = scan.manifestBytes {
             do {
                 manifest = try BundleManifest(parsing: bytes, at: location("manifest.json"))
@@ -427,7 +549,7 @@ public final class BundleReader {
             }
             return
         }
-        let hasData = files.contains { $0.path.hasPrefix("data/") } || scan.directories.contains("data")
+        let hasData = scannedFiles.contains { $0.path.hasPrefix("data/") } || scan.directories.contains("data")
         if isFolder, !hasData, scan.rootJSONFiles.count == 1,
            ["ProfileImages", "MemberImages", "Stories"].contains(where: { scan.directories.contains($0) })
         {
@@ -444,26 +566,41 @@ public final class BundleReader {
 
     // MARK: - Reading members
 
-    /// Opens a member for reading (from the spool for a tar, in place for a folder).
-    /// - Parameter member: an NFC relative path as listed in `files`.
-    /// - Throws: `FerryError(.missingFile)` when the member was not found or not kept (tar members
-    ///   outside `data/` and `media/` are hashed but not kept), `.unreadableInput` when it cannot be opened.
     /// The file holding `member` on disk (a folder bundle's own file, or the copy spooled while
     /// scanning an archive) and its size and SHA-256 as scanned, or nil when the member is not
     /// kept. The file stays as it is while this reader lives: a writer may copy it from there
     /// without reading and hashing it once more (issue 7: pack and unpack near bsdtar's speed).
     /// `isPrivateCopy` is true for the reader's own spooled copy (never the user's file), which a
     /// writer may hard-link into a folder output instead of copying.
-    public func storedFile(of member: String) -> (path: String, member: BundleMember, isPrivateCopy: Bool)? {
+    public func storedFile(of member: String) -> StoredFile? {
         let key = MemberPath.nfc(member)
-        guard let entry = files.first(where: { $0.path == key }) ?? files.first(where: { $0.path == member }) else { return nil }
+        guard let index = fileIndex[key] ?? fileIndex[member] else { return nil }
+        let entry = scannedFiles[index]
+        let sha256: String? = unhashed.contains(entry.path) ? nil : entry.sha256
         switch storage[key] {
-        case .spooled(let file)?: return (file, entry, true)
-        case .inFolder(let file)?: return (file, entry, false)
+        case .spooled(let file)?: return StoredFile(path: file, size: entry.size, sha256: sha256, isPrivateCopy: true)
+        case .inFolder(let file)?: return StoredFile(path: file, size: entry.size, sha256: sha256, isPrivateCopy: false)
         default: return nil
         }
     }
 
+    /// Where a member lies on disk (`storedFile(of:)`).
+    public struct StoredFile: Sendable, Hashable {
+        /// The file's path.
+        public var path: String
+        /// Its size in bytes, as scanned.
+        public var size: Int64
+        /// Its SHA-256, or nil when the scan left it for later (a folder without a manifest): the
+        /// writer then hashes the bytes as it copies them.
+        public var sha256: String?
+        /// True for the reader's own spooled copy, never the user's file.
+        public var isPrivateCopy: Bool
+    }
+
+    /// Opens a member for reading (from the spool for a tar, in place for a folder).
+    /// - Parameter member: an NFC relative path as listed in `files`.
+    /// - Throws: `FerryError(.missingFile)` when the member was not found or not kept (tar members
+    ///   outside `data/` and `media/` are hashed but not kept), `.unreadableInput` when it cannot be opened.
     public func open(_ member: String) throws -> any ByteSource {
         switch storage[MemberPath.nfc(member)] {
         case .spooled(let file)?, .inFolder(let file)?:
@@ -489,7 +626,7 @@ public final class BundleReader {
             return manifest.collections.map { ($0.path, $0.name, $0.format.isEmpty ? nil : $0.format) }
         }
         if case .documentsFolder(let dataFile) = layout { return [(dataFile, nil, nil)] }
-        return files.filter { $0.path.hasPrefix("data/") }.map { file in
+        return scannedFiles.filter { $0.path.hasPrefix("data/") }.map { file in
             let name = file.path.dropFirst(5).split(separator: "/").last.map(String.init) ?? file.path
             let stem = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
             return (file.path, stem, nil)
@@ -547,8 +684,8 @@ public final class BundleReader {
     ///   - recordCounts: records read per collection.
     ///   - log: receives the diagnostics.
     public func verify(referencedMedia: Set<String>, recordCounts: [String: Int], log: DiagnosticLog) {
-        let present = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         if let manifest {
+            let present = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
             var listed: Set<String> = []
             for file in manifest.files {
                 listed.insert(file.path)
@@ -574,8 +711,8 @@ public final class BundleReader {
             }
         }
         let normalizedReferences = Set(referencedMedia.map(MemberPath.nfc))
-        for media in mediaFiles where !normalizedReferences.contains(media.path) {
-            log.report(.warning(.orphanMedia, "no record references this media file", at: location(media.path)))
+        for media in mediaPaths where !normalizedReferences.contains(media) {
+            log.report(.warning(.orphanMedia, "no record references this media file", at: location(media)))
         }
         if let manifest {
             var known: Set<String> = []

@@ -104,7 +104,24 @@ public final class BundleWriter {
     private let spool: SpoolFolder
     private var collections: [String: CollectionFile] = [:]
     private var collectionOrder: [String] = []
-    private var media: [String: (spoolPath: String, member: BundleMember)] = [:]
+    private var media: [String: MediaFile] = [:]
+    /// SHA-256 on the second core for media and copies.
+    private lazy var pipeline = HashPipeline()
+
+    /// A media file to write: where its bytes lie, and its member entry (`sha256` empty while
+    /// `isHashed` is false: it is then hashed as it is copied into the bundle).
+    private struct MediaFile {
+        var spoolPath: String
+        var member: BundleMember
+        var isHashed: Bool
+    }
+
+    /// A member to write in `finish()`.
+    private struct Entry {
+        var member: BundleMember
+        var spoolPath: String
+        var isHashed = true
+    }
     /// Media files that are not temporary copies (the user's own): a folder output copies them
     /// rather than linking them.
     private var sharedFiles: Set<String> = []
@@ -231,7 +248,8 @@ public final class BundleWriter {
         let (spoolPath, descriptor) = try spool.createFile()
         defer { close(descriptor) }
         let sink = FileDescriptorSink(descriptor: descriptor, name: spoolPath, capacity: 64 * 1024)
-        let (size, sha) = try HashingCopier.copy(to: sink) { try source.read(into: $0) }
+        let (size, sha) = try pipeline.copyAndDigest(read: { try source.read(into: $0) }) { try sink.write($0) }
+        try sink.flush()
         let entry = BundleMember(path: member, size: size, sha256: sha)
         if let existing = media[member] {
             unlink(spoolPath)
@@ -241,32 +259,44 @@ public final class BundleWriter {
             }
             return
         }
-        media[member] = (spoolPath, entry)
+        media[member] = MediaFile(spoolPath: spoolPath, member: entry, isHashed: true)
     }
 
-    /// Adds a media file that already lies on disk with a known size and SHA-256 (a member a
-    /// `BundleReader` scanned: `storedFile(of:)`): it is copied from `file` when the bundle is
-    /// written, not spooled and hashed again. `file` must not change before `finish()`.
+    /// Adds a media file that already lies on disk with a known size (a member a `BundleReader`
+    /// scanned: `storedFile(of:)`): it is copied from `file` when the bundle is written, not
+    /// spooled first. With `sha256` nil it is hashed while it is copied (into a plain tar, in the
+    /// same pass: the manifest goes first with placeholder digests of the same length and is
+    /// rewritten in place at the end). `file` must not change before `finish()`.
     /// `isPrivateCopy` (a temporary copy nobody else uses) lets a folder output hard-link it
     /// instead of copying it; the user's own files are always copied.
     /// - Throws: as `addMedia(path:source:)`.
-    public func addMedia(path: String, storedAt file: String, size: Int64, sha256: String, isPrivateCopy: Bool = false) throws {
+    public func addMedia(path: String, storedAt file: String, size: Int64, sha256: String?, isPrivateCopy: Bool = false) throws {
         guard !finished else { throw FerryError(.internalError, "addMedia after the bundle was finished") }
         guard case .safe(let member) = MemberPath.check(path), member != "manifest.json", !member.hasPrefix("data/")
         else {
             throw FerryError(.unsafePath, "media path '\(path)' is not a safe relative path",
                              at: SourceLocation(file: destinationPath, member: path))
         }
-        let entry = BundleMember(path: member, size: size, sha256: sha256)
+        let entry = MediaFile(spoolPath: file, member: BundleMember(path: member, size: size, sha256: sha256 ?? ""),
+                              isHashed: sha256 != nil)
         if let existing = media[member] {
-            if existing.member != entry {
+            var same = existing.member.size == size
+            if same, existing.spoolPath != file { same = try digest(of: existing) == digest(of: entry) }
+            if !same {
                 throw FerryError(.duplicateMember, "two different media files for one path",
                                  at: SourceLocation(file: destinationPath, member: member))
             }
             return
         }
-        media[member] = (file, entry)
+        media[member] = entry
         if !isPrivateCopy { sharedFiles.insert(file) }
+    }
+
+    /// A media file's SHA-256, read and hashed now when it is not known yet.
+    private func digest(of file: MediaFile) throws -> String {
+        if file.isHashed { return file.member.sha256 }
+        let source = try FileDescriptorSource(path: file.spoolPath)
+        return try pipeline.copyAndDigest(read: { try source.read(into: $0) }, write: nil).sha256
     }
 
     /// Completes the data files, writes the manifest and every member, and renames the result into
@@ -282,7 +312,7 @@ public final class BundleWriter {
             ordered.append(name)
             listed.insert(name)
         }
-        var entries: [(member: BundleMember, spoolPath: String)] = []
+        var entries: [Entry] = []
         var manifestCollections: [BundleManifest.Collection] = []
         for name in ordered {
             guard let file = collections[name] else { continue }
@@ -291,27 +321,54 @@ public final class BundleWriter {
             close(file.descriptor)
             let member = BundleMember(path: file.member, size: file.sink.count, sha256: try file.sink.hasher.finalize())
             file.result = member
-            entries.append((member, file.spoolPath))
+            entries.append(Entry(member: member, spoolPath: file.spoolPath))
             manifestCollections.append(.init(name: name, path: file.member, format: format.name, count: file.count))
         }
-        for (_, item) in media { entries.append((item.member, item.spoolPath)) }
+        for (_, item) in media { entries.append(Entry(member: item.member, spoolPath: item.spoolPath, isHashed: item.isHashed)) }
         entries.sort { MemberPath.precedes($0.member.path, $1.member.path) }
         for pair in zip(entries, entries.dropFirst()) where pair.0.member.path == pair.1.member.path {
             throw FerryError(.duplicateMember, "a media file and a data file share a path",
                              at: SourceLocation(file: destinationPath, member: pair.0.member.path))
         }
-        let manifest = BundleManifest(
-            domain: options.header.domain, schemaVersion: options.header.schemaVersion, createdAt: options.createdAt,
-            generator: options.generator, collections: manifestCollections,
-            files: entries.map { BundleManifest.File(path: $0.member.path, size: $0.member.size, sha256: $0.member.sha256) })
-        self.manifest = manifest
-        let manifestBytes = manifest.encoded()
+        let makeManifest = { (entries: [Entry]) in
+            BundleManifest(
+                domain: self.options.header.domain, schemaVersion: self.options.header.schemaVersion,
+                createdAt: self.options.createdAt, generator: self.options.generator, collections: manifestCollections,
+                files: entries.map { BundleManifest.File(path: $0.member.path, size: $0.member.size, sha256: $0.member.sha256) })
+        }
         switch destination {
         case .archive(let path, let compression):
-            try writeArchive(to: path, compression: compression, manifest: manifestBytes, entries: entries)
+            // A plain tar hashes unhashed media as it writes them (one pass); a compressed one
+            // cannot rewrite its manifest afterwards, so they are hashed first.
+            if compression != .none { try hashUnhashed(&entries) }
+            if entries.allSatisfy(\.isHashed) { manifest = makeManifest(entries) }
+            manifest = try writeArchive(to: path, compression: compression, entries: entries, makeManifest: makeManifest)
         case .folder(let path):
-            try writeFolder(to: path, manifest: manifestBytes, entries: entries)
+            try hashUnhashed(&entries)
+            let manifest = makeManifest(entries)
+            self.manifest = manifest
+            try writeFolder(to: path, manifest: manifest.encoded(), entries: entries)
         }
+    }
+
+    /// Hashes the entries whose digest is unknown, all queued before any is waited for.
+    private func hashUnhashed(_ entries: inout [Entry]) throws {
+        var started: [(index: Int, digest: PendingDigest)] = []
+        for (index, entry) in entries.enumerated() where !entry.isHashed {
+            let source = try FileDescriptorSource(path: entry.spoolPath)
+            let (size, digest) = try pipeline.copy(read: { try source.read(into: $0) }, write: nil)
+            guard size == entry.member.size else { throw changedFile(entry.member.path) }
+            started.append((index, digest))
+        }
+        for (index, digest) in started {
+            entries[index].member.sha256 = try digest.value()
+            entries[index].isHashed = true
+        }
+    }
+
+    private func changedFile(_ member: String) -> FerryError {
+        FerryError(.outputUnwritable, "the file changed while the bundle was written",
+                   at: SourceLocation(file: destinationPath, member: member))
     }
 
     // MARK: - Output
@@ -329,20 +386,41 @@ public final class BundleWriter {
         return Array((parent + "/." + url.lastPathComponent + ".ferry-tmp-XXXXXX").utf8CString)
     }
 
+    /// Copies a file's bytes to `write` in chunks of the pipeline's pool (no hashing).
     private func copySpool(_ spoolPath: String, into write: (UnsafeRawBufferPointer) throws -> Void) throws {
         let source = try FileDescriptorSource(path: spoolPath)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: HashingCopier.chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
+        let pool = pipeline.pool
+        let chunk = pool.acquire()
+        defer { pool.release(chunk) }
         while true {
-            let n = try source.read(into: buffer)
+            let n = try source.read(into: chunk.buffer)
             if n == 0 { return }
-            try write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            try write(UnsafeRawBufferPointer(rebasing: chunk.buffer[0..<n]))
         }
     }
 
+    /// Copies an entry whose digest is unknown into the archive while the hashing thread digests
+    /// it; exactly `member.size` bytes, else the file changed since it was listed.
+    private func copyHashing(_ entry: Entry, into writer: ArchiveWriter) throws -> PendingDigest {
+        let source = try FileDescriptorSource(path: entry.spoolPath)
+        var written: Int64 = 0
+        let (size, digest) = try pipeline.copy(read: { try source.read(into: $0) }) { bytes in
+            written += Int64(bytes.count)
+            guard written <= entry.member.size else { throw self.changedFile(entry.member.path) }
+            try writer.write(bytes)
+        }
+        guard size == entry.member.size else { throw changedFile(entry.member.path) }
+        return digest
+    }
+
+    /// Writes the archive beside `path` and renames it into place; returns the manifest written.
+    /// Entries not yet hashed (only into a plain tar) are hashed as they are written; the manifest,
+    /// written first with placeholder digests, is then rewritten in place with `pwrite`: a digest
+    /// is always 64 hex digits, so its length does not change, and a tar header holds no checksum
+    /// of the content. The bytes are those a writer knowing every digest beforehand would write.
     private func writeArchive(
-        to path: String, compression: Compression, manifest: [UInt8], entries: [(member: BundleMember, spoolPath: String)]
-    ) throws {
+        to path: String, compression: Compression, entries: [Entry], makeManifest: ([Entry]) -> BundleManifest
+    ) throws -> BundleManifest {
         var template = siblingTemplate(path)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
@@ -357,21 +435,67 @@ public final class BundleWriter {
         }
         let sink = FileDescriptorSink(descriptor: descriptor, name: path)
         let writer = try ArchiveWriter(sink: sink, name: path, format: .tar, compression: compression)
-        try writer.beginEntry(path: "manifest.json", size: Int64(manifest.count), permissions: 0o644,
+        let placeholder = Self.placeholderDigest
+        var manifest = makeManifest(entries.map { entry in
+            var entry = entry
+            if !entry.isHashed { entry.member.sha256 = placeholder }
+            return entry
+        })
+        let manifestBytes = manifest.encoded()
+        try writer.beginEntry(path: "manifest.json", size: Int64(manifestBytes.count), permissions: 0o644,
                               modificationTime: modificationTime)
-        try manifest.withUnsafeBytes { try writer.write($0) }
-        for (member, spoolPath) in entries {
-            try writer.beginEntry(path: member.path, size: member.size, permissions: 0o644,
+        let manifestOffset = writer.position
+        try manifestBytes.withUnsafeBytes { try writer.write($0) }
+        var digests: [(index: Int, digest: PendingDigest)] = []
+        for (index, entry) in entries.enumerated() {
+            try writer.beginEntry(path: entry.member.path, size: entry.member.size, permissions: 0o644,
                                   modificationTime: modificationTime)
-            try copySpool(spoolPath) { try writer.write($0) }
+            if entry.isHashed {
+                try copySpool(entry.spoolPath) { try writer.write($0) }
+            } else {
+                guard compression == .none else { throw FerryError(.internalError, "unhashed media in a compressed archive") }
+                digests.append((index, try copyHashing(entry, into: writer)))
+            }
         }
         try writer.close()
+        if !digests.isEmpty {
+            var hashed = entries
+            for (index, digest) in digests { hashed[index].member.sha256 = try digest.value() }
+            manifest = makeManifest(hashed)
+            let final = manifest.encoded()
+            guard final.count == manifestBytes.count else {
+                throw FerryError(.internalError, "the manifest changed length once its digests were known",
+                                 at: SourceLocation(file: path, member: "manifest.json"))
+            }
+            try Self.writeAll(final, to: descriptor, at: manifestOffset, name: path)
+        }
         fchmod(descriptor, 0o644)
         guard rename(temporary, path) == 0 else { throw unwritable("cannot rename the archive into place", path) }
         done = true
+        return manifest
     }
 
-    private func writeFolder(to path: String, manifest: [UInt8], entries: [(member: BundleMember, spoolPath: String)])
+    /// Stands for a digest not known yet: as long as a real one.
+    static let placeholderDigest = String(repeating: "0", count: 64)
+
+    /// `pwrite(2)` of all of `bytes` at `offset`, retrying short writes and EINTR.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, at offset: Int64, name: String) throws {
+        try bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var done = 0
+            while done < buffer.count {
+                let n = pwrite(descriptor, base + done, buffer.count - done, off_t(offset) + off_t(done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FerryError(.outputUnwritable, "write failed: \(String(cString: strerror(errno)))",
+                                     at: SourceLocation(file: name))
+                }
+                done += n
+            }
+        }
+    }
+
+    private func writeFolder(to path: String, manifest: [UInt8], entries: [Entry])
         throws
     {
         var template = siblingTemplate(path)
@@ -386,7 +510,9 @@ public final class BundleWriter {
         chmod(temporary, 0o755)
         try writeFile(temporary + "/manifest.json") { try $0.write(manifest) }
         var made_: Set<String> = []
-        for (member, spoolPath) in entries {
+        for entry in entries {
+            let member = entry.member
+            let spoolPath = entry.spoolPath
             let segments = member.path.split(separator: "/")
             for end in 1..<max(segments.count, 1) {
                 let folder = segments[0..<end].joined(separator: "/")

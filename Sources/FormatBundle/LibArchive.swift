@@ -118,13 +118,18 @@ public final class ArchiveReader {
     ///   - mode: tar or raw.
     /// - Throws: `FerryError(.malformedArchive)` when libarchive recognises no format,
     ///   `FerryError(.internalError)` when it cannot allocate.
-    public init(source: any ByteSource, name: String, mode: Mode) throws {
+    public convenience init(source: any ByteSource, name: String, mode: Mode) throws {
+        try self.init(source: source, name: name, mode: mode, pool: nil)
+    }
+
+    /// `pool`: input is read into its chunks, which `nextDataBlock()` hands out without copying.
+    init(source: any ByteSource, name: String, mode: Mode, pool: ChunkPool?) throws {
         guard let archive = archive_read_new() else {
             throw FerryError(.internalError, "libarchive could not allocate a reader", at: SourceLocation(file: name))
         }
         self.archive = archive
         self.name = name
-        self.bridge = SourceBridge(source: source)
+        self.bridge = SourceBridge(source: source, pool: pool)
         archive_read_support_filter_all(archive)
         switch mode {
         case .tar:
@@ -183,6 +188,7 @@ public final class ArchiveReader {
             guard let entry = entryPointer else { throw failure("no member header") }
             let info = withUTF8CType { Self.describe(entry) }
             currentMember = info.displayPath
+            blockOffset = 0
             let warning = status == ArchiveStatus.warn ? errorString(archive, fallback: "warning") : nil
             return .entry(info, warning: warning)
         case ArchiveStatus.retry:
@@ -251,6 +257,33 @@ public final class ArchiveReader {
         return n
     }
 
+    /// The next piece of the current member's content where libarchive holds it (no copy), and
+    /// the pool chunk it lies in when it lies in one (an uncompressed input: the chunk the input
+    /// was read into); nil at the member's end. The bytes stay valid until the next call into this
+    /// reader; retain the chunk to keep them longer. Sparse members read through `readData(into:)`
+    /// (their holes come as zeros there); here a gap in the offsets is an error.
+    /// - Throws: as `readData(into:)`.
+    func nextDataBlock() throws -> (bytes: UnsafeRawBufferPointer, chunk: ChunkPool.Chunk?)? {
+        var block: UnsafeRawPointer?
+        var size = 0
+        var offset: la_int64_t = 0
+        let status = archive_read_data_block(archive, &block, &size, &offset)
+        if status == ArchiveStatus.eof { return nil }
+        guard status == ArchiveStatus.ok || status == ArchiveStatus.warn else {
+            throw failure("cannot read the member's data")
+        }
+        guard Int64(offset) == blockOffset else {
+            throw FerryError(.malformedArchive, "member data is not contiguous", at: location())
+        }
+        blockOffset += Int64(size)
+        let bytes = UnsafeRawBufferPointer(start: block, count: size)
+        if let held = bridge.held, held.contains(bytes) { return (bytes, held) }
+        return (bytes, nil)
+    }
+
+    /// The content offset `nextDataBlock()` expects next; reset by `nextEntry()`.
+    private var blockOffset: Int64 = 0
+
     /// Skips the rest of the current member's content.
     /// - Throws: as `readData(into:)`.
     public func skipData() throws {
@@ -261,17 +294,41 @@ public final class ArchiveReader {
     }
 }
 
-/// Holds the ByteSource and the buffer libarchive's read callback fills.
+/// Holds the ByteSource and the buffer libarchive's read callback fills: its own, or with a pool
+/// a chunk of it, held until the next callback (libarchive no longer reads a buffer once it has
+/// asked for the next one), so blocks handed out of it can be hashed on another thread meanwhile.
 private final class SourceBridge {
     let source: any ByteSource
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    private let pool: ChunkPool?
+    private let buffer: UnsafeMutableRawBufferPointer?
+    /// The pool chunk libarchive is reading now.
+    private(set) var held: ChunkPool.Chunk?
     var error: FerryError?
 
-    init(source: any ByteSource) { self.source = source }
-    deinit { buffer.deallocate() }
+    init(source: any ByteSource, pool: ChunkPool?) {
+        self.source = source
+        self.pool = pool
+        buffer = pool == nil ? UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16) : nil
+    }
+
+    deinit {
+        buffer?.deallocate()
+        if let held { pool?.release(held) }
+    }
+
+    /// The buffer for the next read: with a pool, the previous chunk is released first (so a
+    /// pool of two never waits on itself), then a free one is taken.
+    private func nextBuffer() -> UnsafeMutableRawBufferPointer? {
+        guard let pool else { return buffer }
+        if let held { pool.release(held) }
+        let chunk = pool.acquire()
+        held = chunk
+        return chunk.buffer
+    }
 
     func fill(_ out: UnsafeMutablePointer<UnsafeRawPointer?>) -> Int {
         do {
+            guard let buffer = nextBuffer() else { return -1 }
             let n = try source.read(into: buffer)
             out.pointee = UnsafeRawPointer(buffer.baseAddress)
             return n
@@ -308,6 +365,16 @@ public final class ArchiveWriter {
     private let name: String
     private var currentMember: String?
     private var closed = false
+    /// True for an unblocked plain tar, whose end `close()` pads to `Self.blockSize`.
+    private var padsToBlock = false
+
+    /// libarchive's default tar block (20 records of 512 bytes): a plain tar's size is a multiple of it.
+    static let blockSize = 10240
+
+    /// The bytes handed to the sink so far. For a plain tar this is the offset in the archive of
+    /// the next byte written (after `beginEntry`, where the member's content starts); compressed
+    /// output counts compressed bytes as libarchive passes them on.
+    public var position: Int64 { bridge.count }
 
     /// Starts an archive written to `sink`.
     /// - Parameters:
@@ -317,7 +384,13 @@ public final class ArchiveWriter {
     ///   - compression: the filter; `.none` writes plain bytes.
     /// - Throws: `FerryError(.outputUnwritable)` when libarchive refuses the setup (a filter it was
     ///   built without).
-    public init(sink: any ByteSink, name: String, format: Format, compression: Compression) throws {
+    public convenience init(sink: any ByteSink, name: String, format: Format, compression: Compression) throws {
+        try self.init(sink: sink, name: name, format: format, compression: compression, blocksPlainTar: false)
+    }
+
+    /// `blocksPlainTar`: let libarchive block a plain tar itself (its 10240-byte buffer), as
+    /// before; the tests compare both ways byte for byte.
+    init(sink: any ByteSink, name: String, format: Format, compression: Compression, blocksPlainTar: Bool) throws {
         guard let archive = archive_write_new() else {
             throw FerryError(.internalError, "libarchive could not allocate a writer", at: SourceLocation(file: name))
         }
@@ -348,6 +421,12 @@ public final class ArchiveWriter {
         if compression != .none || format == .raw {
             // No zero padding after a compressed stream (gzip would see trailing garbage).
             archive_write_set_bytes_in_last_block(archive, 1)
+        } else if !blocksPlainTar {
+            // A plain tar goes unblocked: every write reaches the sink at once, so content passes
+            // without a copy into libarchive's 10240-byte blocks (issue 7) and `position` is exact.
+            // `close()` pads the end to a whole block, as the blocked writer did: same bytes.
+            archive_write_set_bytes_per_block(archive, 0)
+            padsToBlock = true
         }
         let context = Unmanaged.passUnretained(bridge).toOpaque()
         status = withUTF8CType {
@@ -425,6 +504,10 @@ public final class ArchiveWriter {
         closed = true
         let status = archive_write_close(archive)
         try check(status, "cannot finish the archive")
+        if padsToBlock {
+            let padding = (Self.blockSize - Int(bridge.count % Int64(Self.blockSize))) % Self.blockSize
+            if padding > 0 { try bridge.sink.write([UInt8](repeating: 0, count: padding)) }
+        }
         try bridge.sink.flush()
     }
 }
@@ -433,12 +516,15 @@ public final class ArchiveWriter {
 private final class SinkBridge {
     let sink: any ByteSink
     var error: FerryError?
+    /// Bytes written to the sink so far.
+    private(set) var count: Int64 = 0
 
     init(sink: any ByteSink) { self.sink = sink }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> Int {
         do {
             try sink.write(bytes)
+            count += Int64(bytes.count)
             return bytes.count
         } catch let error as FerryError {
             self.error = error
