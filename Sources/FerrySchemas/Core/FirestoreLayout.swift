@@ -150,6 +150,7 @@ enum FirestoreLayout {
         }
         var document = Document(collection: collection, value: .object(object), context: context, labelSource: label)
         document.diagnostics = diagnostics
+        if children.isEmpty { return [document] }  // the usual record: one array, not two
         return [document] + children
     }
 

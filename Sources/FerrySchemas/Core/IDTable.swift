@@ -87,19 +87,29 @@ final class IDTable {
     private func insertUUID(_ uuid: (UInt64, UInt64), id: String, known: Bool, line: Int?, collection: String?, index: Int?,
         pointer: () -> JSONPointer) -> FirstSeen?
     {
-        let mask = slots.count - 1
-        var slot = Self.hash(uuid) & mask
-        while slots[slot] != 0 {
-            let position = Int(slots[slot] - 1)
-            if matches(uuid, at: position) {
-                if known { setKnown(at: position) }
-                return firstSeen(at: position, after: position + 1 + Self.uuidKeySize)
-            }
-            slot = (slot + 1) & mask
+        let (slot, found) = probe(uuid)
+        if let position = found {
+            if known { setKnown(at: position) }
+            return firstSeen(at: position, after: position + 1 + Self.uuidKeySize)
         }
         return add(at: slot, id: id, known: known, line: line, collection: collection, index: index, pointer: pointer) {
             Self.appendUUIDKey(uuid, to: &$0)
         }
+    }
+
+    /// Where a packed UUID stands: its entry's position, or nil and the empty slot it goes in.
+    private func probe(_ uuid: (UInt64, UInt64)) -> (slot: Int, position: Int?) {
+        // A local copy of the table: one property access for the whole probe. It ends with this
+        // function, so `add` still finds the table uniquely referenced (no copy on write).
+        let slots = self.slots
+        let mask = slots.count - 1
+        var slot = Self.hash(uuid) & mask
+        while slots[slot] != 0 {
+            let position = Int(slots[slot] - 1)
+            if matches(uuid, at: position) { return (slot, position) }
+            slot = (slot + 1) & mask
+        }
+        return (slot, nil)
     }
 
     /// Appends the entry of an absent id (whose key `appendKey` writes) and puts it in the empty `slot`.
@@ -185,32 +195,37 @@ final class IDTable {
         return Int(Int64(index) + difference)
     }
 
-    /// The 16 bytes of a canonical lower-case UUID (`8-4-4-4-12` hex digits), or nil.
+    /// The 16 bytes of a canonical lower-case UUID (`8-4-4-4-12` hex digits), or nil: the first
+    /// 16 digits in the first word, the last 16 in the second.
     private static func packUUID(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
         guard utf8.count == 36 else { return nil }
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        var digits = 0
-        for i in 0..<36 {
+        let dash = UInt8(ascii: "-")
+        guard utf8[8] == dash, utf8[13] == dash, utf8[18] == dash, utf8[23] == dash else { return nil }
+        guard let a = hexDigits(utf8, 0, 8), let b = hexDigits(utf8, 9, 4), let c = hexDigits(utf8, 14, 4),
+            let d = hexDigits(utf8, 19, 4), let e = hexDigits(utf8, 24, 12)
+        else { return nil }
+        return (a << 32 | b << 16 | c, d << 48 | e)
+    }
+
+    /// The value of `count` lower-case hex digits from `start`, or nil.
+    @inline(__always)
+    private static func hexDigits(_ utf8: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> UInt64? {
+        var value: UInt64 = 0
+        for i in start..<(start + count) {
             let byte = utf8[i]
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                guard byte == UInt8(ascii: "-") else { return nil }
-                continue
-            }
+            let digit = byte &- UInt8(ascii: "0")
+            let letter = byte &- UInt8(ascii: "a")
             let nibble: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
-            default: return nil
-            }
-            if digits < 16 {
-                high = high << 4 | UInt64(nibble)
+            if digit < 10 {
+                nibble = digit
+            } else if letter < 6 {
+                nibble = letter &+ 10
             } else {
-                low = low << 4 | UInt64(nibble)
+                return nil
             }
-            digits += 1
+            value = value << 4 | UInt64(nibble)
         }
-        return (high, low)
+        return value
     }
 
     private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
