@@ -8,7 +8,7 @@ public enum NumberText {
     public static func ecmaScript(_ value: Double) -> String? {
         guard value.isFinite else { return nil }
         if value == 0 { return "0" }
-        if let exact = Int64(exactly: value), abs(exact) < 1_000_000_000_000_000 { return String(exact) }
+        if let exact = Int64(exactly: value), exact.magnitude < 1_000_000_000_000_000 { return String(exact) }  // magnitude: abs(Int64.min) traps
         // A fraction Swift writes without an exponent (1e-4 <= |value| < 2^53) has the same
         // shortest digits in the same places as the ECMAScript form.
         let description = value.description
