@@ -58,6 +58,9 @@ public struct Converter: Sendable {
         if source.bundle != nil {
             request.processing.media = ListedMediaCatalog(paths: source.media.keys.sorted())
         }
+        // Validation writes nothing: without a filter or media to trace, no one reads the values
+        // of the checked records, so the processor need not build them.
+        request.processing.needsOutputValues = request.action != .validate || request.filter != nil || !source.media.isEmpty
         let mapping = try request.mapping.map(FieldMapping.load)
         let first = try source.next()
         let plan = try DatasetPlan.make(request: request, source: source, first: first, mapping: mapping, log: log)

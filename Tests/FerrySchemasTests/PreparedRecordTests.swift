@@ -42,4 +42,41 @@ import Testing
             #expect(log.diagnostics.contains { $0.code == .duplicateID })
         }
     }
+
+    /// `needsOutputValues = false` (validate) skips the canonical values only: the same records
+    /// (collections, locations) and the same diagnostics, ids and references come out.
+    @Test func withoutOutputValuesOnlyTheValuesAreLeftOut() throws {
+        let v2 = [
+            makeRecord("wineTastingNotes", 0, ["id": "w1", "title": "A", "category": "red", "createdAt": "2024-01-01T00:00:00Z",
+                "alcoholByVolume": 12.5, "look": ["tint": "ruby", "note": ""], "smells": [], "tastes": [],
+                "grape": ["variety": "Syrah"], "think": "", "rating": 4, "isFavorite": false], line: 2),
+            makeRecord("wineTastingNotes", 1, ["id": "w1", "title": "", "category": "red", "createdAt": "2024-01-01T00:00:00Z",
+                "alcoholByVolume": 120, "look": ["tint": "ruby", "note": ""], "smells": [], "tastes": [],
+                "grape": ["variety": "Syrah"], "think": "", "rating": 4.2, "isFavorite": false], line: 3),
+            makeRecord("wineTastingNotes", 2, ["id": "w2", "title": "B", "category": "red", "createdAt": "2024-01-01T00:00:00Z",
+                "alcoholByVolume": 12.5, "look": ["tint": "ruby", "note": ""], "smells": [], "tastes": [],
+                "grape": ["variety": "Syrah"], "think": "", "rating": 4, "isFavorite": false], line: 4),
+        ]
+        let cases: [(Domain, Int, Int, [Record])] = [(.notes, 1, 1, Self.records), (.notes, 2, 2, v2), (.notes, 1, 2, Self.records)]
+        for (domain, from, to, records) in cases {
+            for mode in [ProcessingMode.normal, .strict, .lenient] {
+                let full = try run(domain, from: from, to: to, records, mode: mode)
+
+                var options = ProcessingOptions()
+                options.mode = mode
+                options.needsOutputValues = false
+                let log = DiagnosticLog()
+                let processor = try DatasetProcessor(domain: domain, sourceVersion: from, targetVersion: to, options: options, log: log)
+                var output: [Record] = []
+                for record in records { output += processor.process(record) }
+                processor.finish()
+
+                #expect(output.map(\.collection) == full.records.map(\.collection))
+                #expect(output.map(\.location) == full.records.map(\.location))
+                #expect(log.diagnostics == full.log.diagnostics)
+                #expect(!output.isEmpty)
+                if from == to { #expect(output.allSatisfy { $0.value == .null }) }
+            }
+        }
+    }
 }

@@ -21,6 +21,10 @@ public struct ProcessingOptions: Sendable {
     public var media: (any MediaCatalog)? = nil
     /// True for CSV input: `"4.5"` is a number, `"true"` a Boolean, an absent required string is `""`.
     public var scalarsAsText: Bool = false
+    /// False when nothing reads the values of the records `process`/`commit` return (`validate`
+    /// without a filter or media to trace): the preparer then skips building each canonical
+    /// value, and the returned records carry `.null`. Checks, ids and references are unchanged.
+    public var needsOutputValues: Bool = true
 
     public init() {}
 }

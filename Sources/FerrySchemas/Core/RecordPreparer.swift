@@ -106,7 +106,8 @@ public struct RecordPreparer: @unchecked Sendable {
         prepared.references = references(document.value, collection: targetCollection, context: document.context)
         guard !hasErrors(diagnostics) else { return prepared }
 
-        var value = model.value
+        // The canonical value feeds the stages and the output; with neither, it is not built.
+        var value = stages.isEmpty && !options.needsOutputValues ? Value.null : model.value
         var currentCollection = collection
         var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
         var targetModel: any CollectionModel = model
