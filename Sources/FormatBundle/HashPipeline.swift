@@ -44,6 +44,7 @@ final class ChunkPool: @unchecked Sendable {
     func acquire() -> Chunk {
         available.wait()
         let index = lock.withLock {
+            // The semaphore counts the free chunks: after its wait, one is free.
             let index = free.removeLast()
             users[index] = 1
             return index
