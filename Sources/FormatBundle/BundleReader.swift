@@ -14,7 +14,8 @@ import Glibc
 ///   link, device, fifo and socket files, and setuid/setgid members are `unsafe-path` diagnostics
 ///   naming the member and are never read further; repeated (or NFC-equal) paths are
 ///   `duplicate-member`; names that are not UTF-8 are `invalid-encoding`;
-/// - the size and SHA-256 of every regular member is computed while its bytes pass;
+/// - the size and SHA-256 of every regular member is computed while its bytes pass (on a second
+///   thread); a folder without `manifest.json` is only sized, its digests computed when asked for;
 /// - `data/*` and `media/*` members of a tar are spooled to a private temporary folder (never
 ///   memory), so later passes can read them; folders are read in place;
 /// - `manifest.json` is parsed;

@@ -44,6 +44,7 @@ final class ChunkPool: @unchecked Sendable {
     func acquire() -> Chunk {
         available.wait()
         let index = lock.withLock {
+            // The semaphore counts the free chunks: after its wait, one is free.
             let index = free.removeLast()
             users[index] = 1
             return index
@@ -72,8 +73,9 @@ final class ChunkPool: @unchecked Sendable {
 final class PendingDigest: @unchecked Sendable {
     fileprivate let hasher = SHA256Hasher()
     fileprivate var result: Result<String, FerryError>?
-    /// The hashing queue (not the pipeline: the last reference to a digest may go away on that queue).
-    private let queue: DispatchQueue
+    /// The hashing queue of this digest's lane (not the pipeline: the last reference to a digest
+    /// may go away on that queue).
+    fileprivate let queue: DispatchQueue
 
     fileprivate init(queue: DispatchQueue) { self.queue = queue }
 
@@ -90,7 +92,9 @@ final class PendingDigest: @unchecked Sendable {
 }
 
 /// Hashes streams with SHA-256 on a second thread while the calling thread reads and writes their
-/// bytes (issue 7: hashing on the second core). Jobs run in order on one serial queue; a stream's
+/// bytes (issue 7: hashing on the second core). A stream's jobs run in order on the serial queue of
+/// its lane; streams take the lanes in turn, so two files can be hashed at once when the copying
+/// thread is ahead (hashing is the slower half of packing many files). A stream's
 /// digest is finalized by a job too, so the caller never waits between streams: it moves on to the
 /// next file while the last chunks of the previous one are still being hashed, and asks for the
 /// digests (`PendingDigest.value()`) when it needs them. Memory: the pool's chunks, nothing more.
@@ -100,22 +104,30 @@ final class HashPipeline: @unchecked Sendable {
     static let chunkSize = 1 << 20
 
     let pool: ChunkPool
-    private let queue = DispatchQueue(label: "ferry.sha256")
+    private let lanes: [DispatchQueue]
+    private var nextLane = 0
 
-    /// - Parameter chunks: the pool size; at least 2 (an archive reader holds one while a block is copied into another).
-    init(chunks: Int = 6) {
+    /// - Parameters:
+    ///   - chunks: the pool size; at least 2 (an archive reader holds one while a block is copied into another).
+    ///   - lanes: serial hashing queues; by default 2 with two cores or more, else 1.
+    init(chunks: Int = 6, lanes: Int = ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1) {
         pool = ChunkPool(chunkSize: Self.chunkSize, count: max(chunks, 2))
+        self.lanes = (0..<max(lanes, 1)).map { DispatchQueue(label: "ferry.sha256.\($0)") }
     }
 
     /// Starts a digest.
-    func begin() -> PendingDigest { PendingDigest(queue: queue) }
+    func begin() -> PendingDigest {
+        let queue = lanes[nextLane]
+        nextLane = (nextLane + 1) % lanes.count
+        return PendingDigest(queue: queue)
+    }
 
     /// Queues `bytes`, which lie in `chunk`, for `digest`; the chunk is kept from reuse until they are hashed.
     func hash(_ bytes: UnsafeRawBufferPointer, in chunk: ChunkPool.Chunk, into digest: PendingDigest) {
         pool.retain(chunk)
         let job = Job(bytes: bytes, chunk: chunk, digest: digest)
         let pool = pool
-        queue.async {
+        digest.queue.async {
             job.digest.hasher.update(job.bytes)
             pool.release(job.chunk)
         }
@@ -123,7 +135,7 @@ final class HashPipeline: @unchecked Sendable {
 
     /// Queues the end of `digest`'s stream.
     func finish(_ digest: PendingDigest) {
-        queue.async {
+        digest.queue.async {
             do {
                 digest.result = .success(try digest.hasher.finalize())
             } catch let error as FerryError {
@@ -135,7 +147,9 @@ final class HashPipeline: @unchecked Sendable {
     }
 
     /// Waits until every job queued so far has run.
-    func drain() { queue.sync {} }
+    func drain() {
+        for lane in lanes { lane.sync {} }
+    }
 
     /// Reads `read` to its end chunk by chunk; each chunk is queued for hashing, then handed to
     /// `write` (nil: hash only) while the hashing thread works on it. Returns the byte count and

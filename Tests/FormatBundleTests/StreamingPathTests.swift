@@ -157,8 +157,8 @@ import Testing
         #expect(reader.storedFile(of: "media/ProfileImages/p1.png")?.sha256 == (try Self.sha(Sample.png)))
     }
 
-    @Test func pipelineDigestsInterleavedStreams() throws {
-        let pipeline = HashPipeline(chunks: 2)
+    @Test(arguments: [1, 3]) func pipelineDigestsInterleavedStreams(lanes: Int) throws {
+        let pipeline = HashPipeline(chunks: 2, lanes: lanes)
         var started: [(PendingDigest, [UInt8])] = []
         for (i, size) in Self.sizes.enumerated() {
             let bytes = Self.content(size, seed: i)
