@@ -35,15 +35,19 @@ public final class CSVWriter: RecordWriter {
 
     /// A merged shape: a node is a leaf when any record holds a scalar there, and has children in
     /// first-seen order (list elements keyed `1`, `2`, ...).
+    ///
+    /// Its properties are read for every value of every record and only ever accessed from the
+    /// writer's own calls, one at a time: `@exclusivity(unchecked)` spares the runtime access
+    /// tracking that class properties otherwise get on each read.
     private final class Shape {
         let id: Int
-        var isLeaf = false
-        var keys: [String] = []
-        var children: [String: Shape] = [:]
+        @exclusivity(unchecked) var isLeaf = false
+        @exclusivity(unchecked) var keys: [String] = []
+        @exclusivity(unchecked) var children: [String: Shape] = [:]
         /// `children` in `keys` order, for the usual record whose members come in that order.
-        var ordered: [Shape] = []
+        @exclusivity(unchecked) var ordered: [Shape] = []
         /// Children by list index (the child named `String(index + 1)`).
-        var indexed: [Shape] = []
+        @exclusivity(unchecked) var indexed: [Shape] = []
 
         init(id: Int) { self.id = id }
 
@@ -119,14 +123,20 @@ public final class CSVWriter: RecordWriter {
     /// Merges `value` into the shape below `node` and spools its leaves in flattening order
     /// (`CSVFlattening.flatten`): members in order, list elements in order.
     private func spoolLeaves(_ value: Value, node: Shape, nextID: inout Int, into out: inout CSVByteBuffer) {
+        // Members and elements are read in place (through the arrays' buffers) rather than copied out.
         switch value {
         case .object(let object):
-            for (position, member) in object.members.enumerated() {
-                spoolLeaves(member.value, node: node.member(member.key, at: position, nextID: &nextID), nextID: &nextID, into: &out)
+            object.members.withUnsafeBufferPointer { members in
+                for position in members.indices {
+                    let child = node.member(members[position].key, at: position, nextID: &nextID)
+                    spoolLeaves(members[position].value, node: child, nextID: &nextID, into: &out)
+                }
             }
         case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                spoolLeaves(element, node: node.element(index, nextID: &nextID), nextID: &nextID, into: &out)
+            elements.withUnsafeBufferPointer { elements in
+                for index in elements.indices {
+                    spoolLeaves(elements[index], node: node.element(index, nextID: &nextID), nextID: &nextID, into: &out)
+                }
             }
         default:
             if !node.isLeaf { node.isLeaf = true }
