@@ -38,7 +38,7 @@ struct CSVByteBuffer {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: count)
+        _ = memcpy(newBase, base, count)
         base.deallocate()
         base = newBase
         capacity = newCapacity
@@ -54,7 +54,7 @@ struct CSVByteBuffer {
     @inline(__always)
     mutating func append(_ source: UnsafePointer<UInt8>, count n: Int) {
         reserve(n)
-        (base + count).update(from: source, count: n)
+        _ = memcpy(base + count, source, n)
         count += n
     }
 

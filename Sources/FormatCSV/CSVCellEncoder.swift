@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FerryCore
 
 /// Renders CSV cells straight into a `CSVByteBuffer`, each as the spool holds it: a varint
@@ -123,7 +128,7 @@ struct CSVCellEncoder {
         // Copy what was just written (the text follows a one-byte length word) into the slot.
         cacheKeys[slot] = key
         cached[0] = UInt8(length)
-        (cached + 1).update(from: out.base + start + 1, count: length)
+        _ = memcpy(cached + 1, out.base + start + 1, length)
     }
 
     /// A string cell: `""` when empty, the csv-safe `'` when asked, quoted with `""` for each `"`
@@ -172,7 +177,7 @@ struct CSVCellEncoder {
             p += 1
         }
         if quotes == 0 {
-            p.update(from: source, count: n)
+            _ = memcpy(p, source, n)
             p += n
         } else {
             for k in 0..<n {

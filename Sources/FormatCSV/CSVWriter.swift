@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FerryCore
 
 /// Writes one collection as RFC 4180 CSV (SCHEMAS.md "Formats: CSV"; `Docs/csv.md`).
@@ -28,7 +33,7 @@ public final class CSVWriter: RecordWriter {
     /// Records spooled and not yet handed to the spool file: per cell, the varint node id and the
     /// cell as `CSVCellEncoder` writes it (a value with no CSV form, NaN, is marked invalid there
     /// and thrown at `finish()` where the rows are written, as a row in its place would have).
-    private var pending = CSVByteBuffer(capacity: CSVWriter.blockSize + 4096)
+    @exclusivity(unchecked) private var pending = CSVByteBuffer(capacity: CSVWriter.blockSize + 4096)
     /// How many bytes are gathered before a write, to the spool in the first pass and to the sink
     /// in the second.
     private static let blockSize = 64 * 1024
@@ -232,7 +237,7 @@ public final class CSVWriter: RecordWriter {
                     throw FerryError(.invalidValue, "\(number) has no CSV form (record \(recordIndex), column \(names[column]))",
                                      at: SourceLocation(file: options.fileName, recordIndex: recordIndex))
                 }
-                p.update(from: text, count: length)
+                _ = memcpy(p, text, length)
                 p += length
             }
             p[0] = 0x0D
