@@ -35,6 +35,7 @@ struct CSVCellEncoder {
         quoteTable[0x0A] = 1
         quoteTable[0x22] = 3
         self.csvSafe = csvSafe
+        delimiterWord = 0x0101_0101_0101_0101 &* UInt64(delimiter)
         cacheKeys = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.cacheSlots)
         cacheKeys.initialize(repeating: 0, count: Self.cacheSlots)
         cacheTexts = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.cacheSlots * Self.slotSize)
@@ -45,6 +46,20 @@ struct CSVCellEncoder {
         quoteTable.deallocate()
         cacheKeys.deallocate()
         cacheTexts.deallocate()
+    }
+
+    /// The delimiter repeated in each byte of a word, for `mayNeedQuoting`.
+    private let delimiterWord: UInt64
+
+    /// False when none of the word's eight bytes is the delimiter, `"`, CR or LF (the classic
+    /// "has a zero byte" test on the word xor each byte repeated; exact for this yes/no question).
+    @inline(__always)
+    private func mayNeedQuoting(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        return hasZeroByte(word ^ delimiterWord) | hasZeroByte(word ^ (ones &* 0x22))
+            | hasZeroByte(word ^ (ones &* 0x0D)) | hasZeroByte(word ^ (ones &* 0x0A)) != 0
     }
 
     // MARK: - Cells
@@ -155,10 +170,16 @@ struct CSVCellEncoder {
         let first = source[0]
         let prefix = csvSafe && (first == UInt8(ascii: "=") || first == UInt8(ascii: "+")
             || first == UInt8(ascii: "-") || first == UInt8(ascii: "@") || first == 0x09 || first == 0x0D)
-        // One pass over the table: any byte needing quotes, and how many quotes to double.
+        // Eight bytes at a time while none can need quoting (most strings never do), then the
+        // table from the first word that may: any byte needing quotes, and how many to double.
         var flags: UInt8 = 0
         var quotes = 0
-        for k in 0..<n {
+        var start = 0
+        let raw = UnsafeRawPointer(source)
+        while n - start >= 8, !mayNeedQuoting(raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)) {
+            start += 8
+        }
+        for k in start..<n {
             let entry = quoteTable[Int(source[k])]
             flags |= entry
             quotes &+= Int(entry >> 1)
@@ -180,11 +201,15 @@ struct CSVCellEncoder {
             _ = memcpy(p, source, n)
             p += n
         } else {
-            for k in 0..<n {
-                let b = source[k]
-                p[0] = b
-                p += 1
-                if b == 0x22 {
+            // Runs up to and including each quote, then the quote again.
+            var k = 0
+            while k < n {
+                let quote = memchr(source + k, 0x22, n - k)
+                let run = quote.map { UnsafeRawPointer($0) - UnsafeRawPointer(source + k) + 1 } ?? n - k
+                _ = memcpy(p, source + k, run)
+                p += run
+                k += run
+                if quote != nil {
                     p[0] = 0x22
                     p += 1
                 }
