@@ -1,11 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FerryCore
 
 /// Writes one collection as RFC 4180 CSV (SCHEMAS.md "Formats: CSV"; `Docs/csv.md`).
 ///
 /// The header needs every record's shape (list columns as wide as the longest list), so records
 /// are spooled to an unlinked temporary file and written at `finish()`: the first pass (as records
-/// arrive) merges their shapes and spools each leaf's cell text already rendered, tagged with its
-/// shape node; the second puts the cells in their columns and writes the rows.
+/// arrive) merges their shapes and spools each leaf's cell bytes already rendered (quoted, escaped),
+/// tagged with its shape node; the second puts the cells in their columns and writes the rows.
 ///
 /// - Header: Miller's flattened names (`look.tint`, `tastes.1.label`, 1-based); column order from
 ///   the merged shape: object keys in first-seen order, lists widened to their longest, so
@@ -24,24 +29,30 @@ public final class CSVWriter: RecordWriter {
     private let shape: Shape
     private var nodeCount = 1
     private var recordCount = 0
-    /// The record being spooled: (node id, cell) pairs.
-    private var encoded: [UInt8] = []
-
-    /// Spooled cell tags: text follows, or the value had no CSV form (NaN), thrown at `finish()`
-    /// where the rows are written, as a row in its place would have.
-    private static let cellText: UInt8 = 0, cellInvalid: UInt8 = 1
+    private let encoder: CSVCellEncoder
+    /// Records spooled and not yet handed to the spool file: per cell, the varint node id and the
+    /// cell as `CSVCellEncoder` writes it (a value with no CSV form, NaN, is marked invalid there
+    /// and thrown at `finish()` where the rows are written, as a row in its place would have).
+    @exclusivity(unchecked) private var pending = CSVByteBuffer(capacity: CSVWriter.blockSize + 4096)
+    /// How many bytes are gathered before a write, to the spool in the first pass and to the sink
+    /// in the second.
+    private static let blockSize = 64 * 1024
 
     /// A merged shape: a node is a leaf when any record holds a scalar there, and has children in
     /// first-seen order (list elements keyed `1`, `2`, ...).
+    ///
+    /// Its properties are read for every value of every record and only ever accessed from the
+    /// writer's own calls, one at a time: `@exclusivity(unchecked)` spares the runtime access
+    /// tracking that class properties otherwise get on each read.
     private final class Shape {
         let id: Int
-        var isLeaf = false
-        var keys: [String] = []
-        var children: [String: Shape] = [:]
+        @exclusivity(unchecked) var isLeaf = false
+        @exclusivity(unchecked) var keys: [String] = []
+        @exclusivity(unchecked) var children: [String: Shape] = [:]
         /// `children` in `keys` order, for the usual record whose members come in that order.
-        var ordered: [Shape] = []
+        @exclusivity(unchecked) var ordered: [Shape] = []
         /// Children by list index (the child named `String(index + 1)`).
-        var indexed: [Shape] = []
+        @exclusivity(unchecked) var indexed: [Shape] = []
 
         init(id: Int) { self.id = id }
 
@@ -85,6 +96,12 @@ public final class CSVWriter: RecordWriter {
         self.options = options
         self.spool = try CSVSpool()
         self.shape = Shape(id: 0)
+        self.encoder = CSVCellEncoder(delimiter: options.delimiter, csvSafe: options.csvSafe)
+    }
+
+    deinit {
+        pending.deallocate()
+        encoder.deallocate()
     }
 
     /// Spools one record. Its value must be an object (or a list, written as columns `1`, `2`, ...).
@@ -96,49 +113,50 @@ public final class CSVWriter: RecordWriter {
             throw FerryError(.invalidValue, "a CSV row needs an object record, not a \(record.value.kindName)",
                              at: record.location)
         }
-        encoded.removeAll(keepingCapacity: true)
+        let start = CSVSpool.beginRecord(&pending)
         var nextID = nodeCount
-        spoolLeaves(record.value, node: shape, nextID: &nextID, into: &encoded)
+        spoolLeaves(record.value, node: shape, nextID: &nextID, into: &pending)
         nodeCount = nextID
-        try spool.appendRaw(encoded)
+        try CSVSpool.endRecord(&pending, at: start)
         recordCount += 1
+        if pending.count >= Self.blockSize {
+            try spool.write(pending.bytes)
+            pending.count = 0
+        }
     }
 
     /// Merges `value` into the shape below `node` and spools its leaves in flattening order
     /// (`CSVFlattening.flatten`): members in order, list elements in order.
-    private func spoolLeaves(_ value: Value, node: Shape, nextID: inout Int, into out: inout [UInt8]) {
+    private func spoolLeaves(_ value: Value, node: Shape, nextID: inout Int, into out: inout CSVByteBuffer) {
+        // Members and elements are read in place (through the arrays' buffers) rather than copied out.
         switch value {
         case .object(let object):
-            for (position, member) in object.members.enumerated() {
-                spoolLeaves(member.value, node: node.member(member.key, at: position, nextID: &nextID), nextID: &nextID, into: &out)
+            object.members.withUnsafeBufferPointer { members in
+                for position in members.indices {
+                    let child = node.member(members[position].key, at: position, nextID: &nextID)
+                    spoolLeaves(members[position].value, node: child, nextID: &nextID, into: &out)
+                }
             }
         case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                spoolLeaves(element, node: node.element(index, nextID: &nextID), nextID: &nextID, into: &out)
+            elements.withUnsafeBufferPointer { elements in
+                for index in elements.indices {
+                    spoolLeaves(elements[index], node: node.element(index, nextID: &nextID), nextID: &nextID, into: &out)
+                }
             }
         default:
-            node.isLeaf = true
-            CSVSpool.putVarint(UInt64(node.id), into: &out)
-            let lengthAt = out.count
-            out.append(Self.cellText)
-            out.append(contentsOf: [0, 0, 0, 0])  // the cell's length, filled in below
-            let start = out.count
-            if !appendCell(value, into: &out) {
-                // The number as the error message will name it.
-                out.removeSubrange(start...)
-                out[lengthAt] = Self.cellInvalid
-                if case .double(let d) = value { out.append(contentsOf: "\(d)".utf8) }
-            }
-            let length = UInt32(truncatingIfNeeded: out.count - start)
-            withUnsafeBytes(of: length.littleEndian) { raw in
-                for k in 0..<4 { out[lengthAt + 1 + k] = raw[k] }
-            }
+            if !node.isLeaf { node.isLeaf = true }
+            out.appendVarint(UInt64(node.id))
+            encoder.appendCell(value, into: &out)
         }
     }
 
     /// Writes the header and every spooled row, then flushes the sink.
     /// - Throws: `FerryError(.invalidValue)` for a NaN or infinite double; `.outputUnwritable`.
     public func finish() throws {
+        if pending.count > 0 {
+            try spool.write(pending.bytes)
+            pending.count = 0
+        }
         var leaves: [(name: String, id: Int)] = []
         shape.columns(prefix: nil, into: &leaves)
         guard recordCount > 0, !leaves.isEmpty else {
@@ -151,101 +169,85 @@ public final class CSVWriter: RecordWriter {
         for (index, name) in names.enumerated() where columnOf[name] == nil { columnOf[name] = index }
         var columnOfNode = [Int](repeating: -1, count: nodeCount)
         for leaf in leaves { columnOfNode[leaf.id] = columnOf[leaf.name] ?? -1 }
-        var line: [UInt8] = []
+        var out = CSVByteBuffer(capacity: 2 * Self.blockSize)
+        defer { out.deallocate() }
         for (index, name) in names.enumerated() {
-            if index > 0 { line.append(options.delimiter) }
-            appendText(name, into: &line)
+            if index > 0 { out.append(options.delimiter) }
+            encoder.appendString(name, into: &out, lengthWord: false)
         }
-        line.append(contentsOf: [0x0D, 0x0A])
-        try sink.write(line)
+        out.append(0x0D)
+        out.append(0x0A)
         try spool.rewind()
-        // Per column: where its cell's text lies in the spooled record (start, length), or the
-        // invalid mark (length -1); (0, 0) for an empty cell.
-        var starts = [Int](repeating: 0, count: names.count)
-        var lengths = [Int](repeating: 0, count: names.count)
-        var invalid = [Bool](repeating: false, count: names.count)
-        var recordIndex = 0
-        while try spool.nextRaw({ bytes in
-            for k in 0..<lengths.count {
-                lengths[k] = 0
-                invalid[k] = false
-            }
-            var i = 0
-            while i < bytes.count {
-                let id = Int(CSVSpool.readVarint(bytes, &i))
-                let tag = bytes[i]
-                var length = 0
-                for k in 0..<4 { length |= Int(bytes[i + 1 + k]) << (8 * k) }
-                i += 5
-                let column = id < columnOfNode.count ? columnOfNode[id] : -1
-                if column >= 0 {
-                    starts[column] = i
-                    lengths[column] = length
-                    invalid[column] = tag == Self.cellInvalid
-                }
-                i += length
-            }
-            line.removeAll(keepingCapacity: true)
-            for column in 0..<names.count {
-                if column > 0 { line.append(options.delimiter) }
-                let length = lengths[column]
-                guard length > 0 || invalid[column] else { continue }
-                let text = UnsafeBufferPointer(rebasing: bytes[starts[column]..<(starts[column] + length)])
-                if invalid[column] {
-                    throw FerryError(.invalidValue, "\(String(decoding: text, as: UTF8.self)) has no CSV form (record \(recordIndex), column \(names[column]))",
-                                     at: SourceLocation(file: options.fileName, recordIndex: recordIndex))
-                }
-                line.append(contentsOf: text)
-            }
-        }) {
-            line.append(contentsOf: [0x0D, 0x0A])
-            try sink.write(line)
-            recordIndex += 1
+        try columnOfNode.withUnsafeBufferPointer { columnOfNode in
+            try writeRows(names: names, columnOfNode: columnOfNode, into: &out)
         }
+        if out.count > 0 { try sink.write(out.bytes) }
         try sink.flush()
     }
 
-    /// Appends a cell's text; false for a double without a CSV form (NaN, infinity).
-    private func appendCell(_ value: Value, into out: inout [UInt8]) -> Bool {
-        switch value {
-        case .null, .object, .array:
-            return true
-        case .bool(let b):
-            out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .integer(let i):
-            out.append(contentsOf: String(i).utf8)
-        case .double(let d):
-            guard let text = NumberText.ecmaScript(d) else { return false }
-            out.append(contentsOf: text.utf8)
-        case .number(let text):
-            out.append(contentsOf: text.utf8)
-        case .string(let text):
-            appendText(text, into: &out)
+    /// The second pass: reads the spooled records, puts each cell in its column, and writes the
+    /// rows through `out`, handing the sink a block whenever `blockSize` bytes are gathered.
+    private func writeRows(names: [String], columnOfNode: UnsafeBufferPointer<Int>, into out: inout CSVByteBuffer) throws {
+        let columns = names.count
+        // Per column: where its cell lies in the record, and its length word (0: empty cell).
+        let cellStart = UnsafeMutablePointer<Int>.allocate(capacity: columns)
+        let cellWord = UnsafeMutablePointer<UInt64>.allocate(capacity: columns)
+        cellStart.initialize(repeating: 0, count: columns)
+        cellWord.initialize(repeating: 0, count: columns)
+        defer {
+            cellStart.deallocate()
+            cellWord.deallocate()
         }
-        return true
-    }
-
-    /// Appends a string cell: `""` when empty, the csv-safe prefix when asked, quoted when needed.
-    private func appendText(_ text: String, into out: inout [UInt8]) {
-        let utf8 = text.utf8
-        guard let first = utf8.first else {
-            out.append(contentsOf: [0x22, 0x22])
-            return
-        }
-        let prefix = options.csvSafe && (first == UInt8(ascii: "=") || first == UInt8(ascii: "+")
-            || first == UInt8(ascii: "-") || first == UInt8(ascii: "@") || first == 0x09 || first == 0x0D)
         let delimiter = options.delimiter
-        let needsQuotes = utf8.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }
-        if needsQuotes { out.append(0x22) }
-        if prefix { out.append(UInt8(ascii: "'")) }
-        if needsQuotes {
-            for b in utf8 {
-                out.append(b)
-                if b == 0x22 { out.append(0x22) }
+        var recordIndex = 0
+        while let record = try spool.nextRecord() {
+            guard let bytes = record.baseAddress else { continue }
+            cellWord.update(repeating: 0, count: columns)
+            var i = 0
+            while i < record.count {
+                let id = Int(truncatingIfNeeded: CSVSpool.readVarint(record, &i))
+                let word = CSVSpool.readVarint(record, &i)
+                let length = Int(truncatingIfNeeded: word >> 1)
+                guard length <= record.count - i else { throw FerryError(.internalError, "a bad cell in the CSV spool file") }
+                let column = id >= 0 && id < columnOfNode.count ? columnOfNode[id] : -1
+                if column >= 0 {
+                    cellStart[column] = i
+                    cellWord[column] = word
+                }
+                i += length
             }
-            out.append(0x22)
-        } else {
-            out.append(contentsOf: utf8)
+            // The row's cells come from this record, so its length plus separators bounds the row.
+            let rowStart = out.count
+            out.reserve(record.count + columns + 2)
+            var p = out.base + rowStart
+            for column in 0..<columns {
+                if column > 0 {
+                    p[0] = delimiter
+                    p += 1
+                }
+                let word = cellWord[column]
+                if word == 0 { continue }
+                let length = Int(truncatingIfNeeded: word >> 1)
+                let text = bytes + cellStart[column]
+                if word & 1 != 0 {
+                    // The rows before this one go out, as they would have one by one.
+                    out.count = rowStart
+                    if out.count > 0 { try sink.write(out.bytes) }
+                    let number = String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)
+                    throw FerryError(.invalidValue, "\(number) has no CSV form (record \(recordIndex), column \(names[column]))",
+                                     at: SourceLocation(file: options.fileName, recordIndex: recordIndex))
+                }
+                _ = memcpy(p, text, length)
+                p += length
+            }
+            p[0] = 0x0D
+            p[1] = 0x0A
+            out.count = p + 2 - out.base
+            recordIndex += 1
+            if out.count >= Self.blockSize {
+                try sink.write(out.bytes)
+                out.count = 0
+            }
         }
     }
 }

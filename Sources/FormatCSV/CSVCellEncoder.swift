@@ -1,0 +1,221 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FerryCore
+
+/// Renders CSV cells straight into a `CSVByteBuffer`, each as the spool holds it: a varint
+/// `length << 1 | invalid`, then the cell's final bytes (quoted, escaped, csv-safe prefixed).
+/// The texts are those `CSVWriter` documents; this only makes them cheap to produce:
+/// a 256-entry table says which bytes need quoting, integers are rendered digit by digit, and
+/// doubles' ECMAScript texts (`NumberText.ecmaScript`, which it calls on a miss) are cached by bit
+/// pattern, since a dataset repeats the same few values (ratings, percentages) many times.
+///
+/// Owns manually allocated memory: its owner calls `deallocate()` once, in its `deinit`.
+struct CSVCellEncoder {
+    /// Per byte: 0 plain, 1 needs quoting (delimiter, CR, LF), 3 needs quoting and doubling (`"`).
+    private let quoteTable: UnsafeMutablePointer<UInt8>
+    private let csvSafe: Bool
+
+    /// The double cache: `cacheSlots` slots, direct-mapped by a hash of the bit pattern. Slot `k`
+    /// holds the bit pattern in `cacheKeys[k]` and the text in `cacheTexts[k * 32]`: a length
+    /// byte (0 = empty slot), then up to 31 bytes.
+    private let cacheKeys: UnsafeMutablePointer<UInt64>
+    private let cacheTexts: UnsafeMutablePointer<UInt8>
+    private static let cacheSlotBits = 12
+    private static let cacheSlots = 1 << cacheSlotBits
+    private static let slotSize = 32
+
+    init(delimiter: UInt8, csvSafe: Bool) {
+        quoteTable = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        quoteTable.initialize(repeating: 0, count: 256)
+        quoteTable[Int(delimiter)] = 1
+        quoteTable[0x0D] = 1
+        quoteTable[0x0A] = 1
+        quoteTable[0x22] = 3
+        self.csvSafe = csvSafe
+        delimiterWord = 0x0101_0101_0101_0101 &* UInt64(delimiter)
+        cacheKeys = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.cacheSlots)
+        cacheKeys.initialize(repeating: 0, count: Self.cacheSlots)
+        cacheTexts = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.cacheSlots * Self.slotSize)
+        cacheTexts.initialize(repeating: 0, count: Self.cacheSlots * Self.slotSize)
+    }
+
+    func deallocate() {
+        quoteTable.deallocate()
+        cacheKeys.deallocate()
+        cacheTexts.deallocate()
+    }
+
+    /// The delimiter repeated in each byte of a word, for `mayNeedQuoting`.
+    private let delimiterWord: UInt64
+
+    /// False when none of the word's eight bytes is the delimiter, `"`, CR or LF (the classic
+    /// "has a zero byte" test on the word xor each byte repeated; exact for this yes/no question).
+    @inline(__always)
+    private func mayNeedQuoting(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        return hasZeroByte(word ^ delimiterWord) | hasZeroByte(word ^ (ones &* 0x22))
+            | hasZeroByte(word ^ (ones &* 0x0D)) | hasZeroByte(word ^ (ones &* 0x0A)) != 0
+    }
+
+    // MARK: - Cells
+
+    /// Appends a scalar's cell: length word and bytes. `.null` (and a container, which has none)
+    /// is an empty cell. A double with no CSV form (NaN, infinity) is marked invalid, its text
+    /// the one the error at `finish()` names.
+    @inline(__always)
+    func appendCell(_ value: Value, into out: inout CSVByteBuffer) {
+        switch value {
+        case .null, .object, .array:
+            out.append(0)
+        case .bool(let b):
+            appendRaw(b ? "true" : "false", into: &out)
+        case .integer(let i):
+            appendInteger(i, into: &out)
+        case .double(let d):
+            appendDouble(d, into: &out)
+        case .number(let text):
+            appendRaw(text, into: &out)
+        case .string(let text):
+            appendString(text, into: &out)
+        }
+    }
+
+    /// Text as it is: length word, then the UTF-8 bytes.
+    private func appendRaw(_ text: String, into out: inout CSVByteBuffer) {
+        out.appendVarint(UInt64(text.utf8.count) << 1)
+        out.append(text)
+    }
+
+    /// An integer's decimal digits, as `String(i)` writes them.
+    @inline(__always)
+    func appendInteger(_ i: Int64, into out: inout CSVByteBuffer) {
+        let negative = i < 0
+        var magnitude = i.magnitude
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 20, magnitude >= bound {
+            digits += 1
+            if digits < 20 { bound &*= 10 }
+        }
+        let length = digits + (negative ? 1 : 0)
+        out.appendVarint(UInt64(length) << 1)
+        out.reserve(length)
+        let start = out.base + out.count
+        if negative { start[0] = UInt8(ascii: "-") }
+        var position = length - 1
+        repeat {
+            let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
+            start[position] = UInt8(truncatingIfNeeded: remainder) &+ 0x30
+            magnitude = quotient
+            position -= 1
+        } while magnitude > 0
+        out.count += length
+    }
+
+    /// A double's `NumberText.ecmaScript` text, from the cache when it holds the value.
+    func appendDouble(_ d: Double, into out: inout CSVByteBuffer) {
+        guard d.isFinite else {
+            // No CSV form: the invalid mark, with the number as the error message will name it.
+            let text = "\(d)"
+            out.appendVarint(UInt64(text.utf8.count) << 1 | 1)
+            out.append(text)
+            return
+        }
+        let key = d.bitPattern
+        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.cacheSlotBits))
+        let cached = cacheTexts + slot * Self.slotSize
+        if cached[0] != 0, cacheKeys[slot] == key {
+            let length = Int(cached[0])
+            out.appendVarint(UInt64(length) << 1)
+            out.append(cached + 1, count: length)
+            return
+        }
+        let text = NumberText.ecmaScript(d) ?? d.description
+        let start = out.count
+        appendRaw(text, into: &out)
+        let length = text.utf8.count
+        guard length > 0, length < Self.slotSize else { return }
+        // Copy what was just written (the text follows a one-byte length word) into the slot.
+        cacheKeys[slot] = key
+        cached[0] = UInt8(length)
+        _ = memcpy(cached + 1, out.base + start + 1, length)
+    }
+
+    /// A string cell: `""` when empty, the csv-safe `'` when asked, quoted with `""` for each `"`
+    /// when it holds the delimiter, a quote, CR or LF (RFC 4180 section 2.6, 2.7).
+    /// `lengthWord` false leaves out the spool's length word (for the header line).
+    func appendString(_ text: String, into out: inout CSVByteBuffer, lengthWord: Bool = true) {
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            appendString(utf8, into: &out, lengthWord: lengthWord)
+        }
+        if done == nil {
+            Array(text.utf8).withUnsafeBufferPointer { appendString($0, into: &out, lengthWord: lengthWord) }
+        }
+    }
+
+    /// `appendString` on the string's bytes.
+    func appendString(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout CSVByteBuffer, lengthWord: Bool) {
+        let n = utf8.count
+        guard n > 0, let source = utf8.baseAddress else {
+            if lengthWord { out.appendVarint(2 << 1) }
+            out.append(0x22)
+            out.append(0x22)
+            return
+        }
+        let first = source[0]
+        let prefix = csvSafe && (first == UInt8(ascii: "=") || first == UInt8(ascii: "+")
+            || first == UInt8(ascii: "-") || first == UInt8(ascii: "@") || first == 0x09 || first == 0x0D)
+        // Eight bytes at a time while none can need quoting (most strings never do), then the
+        // table from the first word that may: any byte needing quotes, and how many to double.
+        var flags: UInt8 = 0
+        var quotes = 0
+        var start = 0
+        let raw = UnsafeRawPointer(source)
+        while n - start >= 8, !mayNeedQuoting(raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)) {
+            start += 8
+        }
+        for k in start..<n {
+            let entry = quoteTable[Int(source[k])]
+            flags |= entry
+            quotes &+= Int(entry >> 1)
+        }
+        let quoted = flags != 0
+        let length = n + (prefix ? 1 : 0) + (quoted ? 2 + quotes : 0)
+        if lengthWord { out.appendVarint(UInt64(length) << 1) }
+        out.reserve(length)
+        var p = out.base + out.count
+        if quoted {
+            p[0] = 0x22
+            p += 1
+        }
+        if prefix {
+            p[0] = UInt8(ascii: "'")
+            p += 1
+        }
+        if quotes == 0 {
+            _ = memcpy(p, source, n)
+            p += n
+        } else {
+            // Runs up to and including each quote, then the quote again.
+            var k = 0
+            while k < n {
+                let quote = memchr(source + k, 0x22, n - k)
+                let run = quote.map { UnsafeRawPointer($0) - UnsafeRawPointer(source + k) + 1 } ?? n - k
+                _ = memcpy(p, source + k, run)
+                p += run
+                k += run
+                if quote != nil {
+                    p[0] = 0x22
+                    p += 1
+                }
+            }
+        }
+        if quoted { p[0] = 0x22 }
+        out.count += length
+    }
+}
