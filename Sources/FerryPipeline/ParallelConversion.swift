@@ -3,7 +3,7 @@ import FerrySchemas
 import Foundation
 
 /// `--jobs N` inside one input (issue 7): the input is cut into batches of raw records (JSON
-/// Lines lines), and N worker threads parse each batch and decode, validate and migrate its
+/// Lines lines, CSV rows cut at newlines outside quotes), and N worker threads parse each batch and decode, validate and migrate its
 /// records (`RecordPreparer`), while the calling thread keeps everything that spans records in
 /// input order: the reader's own bookkeeping (`BatchRecordReader.items(from:)`), the processor's
 /// id and reference checks (`DatasetProcessor.commit(_:)`) and the writing. Output, diagnostics
@@ -32,7 +32,7 @@ struct ParallelConversion {
     let renderer: () -> (any RecordRenderer)?
 
     /// The parallel run of `source`, when it can have one: more than one job, a domain processor,
-    /// and an input whose reader cuts batches (a single JSON Lines file). Nil otherwise: the
+    /// and an input whose reader cuts batches (a single JSON Lines or UTF-8 CSV file). Nil otherwise: the
     /// caller reads record by record.
     init?(
         jobs: Int, source: DatasetSource, processor: DatasetProcessor?, log: DiagnosticLog,
