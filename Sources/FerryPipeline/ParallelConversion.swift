@@ -21,7 +21,7 @@ import Foundation
 struct ParallelConversion {
     /// Raw records per batch: big enough that handing batches over costs little, small enough
     /// that the batches in flight hold a few MB.
-    static let batchSize = 256
+    static let batchSize = 128
 
     let jobs: Int
     let reader: any BatchRecordReader
