@@ -142,7 +142,7 @@ bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
   echo
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; date: $(date -u +%Y-%m-%d); records: $RECORDS; runs per case: $RUNS (median)."
   echo "Peers: $(mlr --version 2>&1 | head -1), $(jq --version), $(bsdtar --version | head -1)."
-  echo "Ferry runs with --jobs $JOBS (JSON Lines inputs are processed on $JOBS worker threads; other formats read record by record)."
+  echo "Ferry runs with --jobs $JOBS (JSON Lines and CSV inputs are processed on $JOBS worker threads; JSON documents, XML and bundles are read record by record)."
   echo "Load average (1, 5, 15 min) when the run started: $LOAD_AT_START; when it ended: $(cut -d' ' -f1-3 /proc/loadavg) (other work on these cores slows every figure)."
   echo "Ratio = peer wall seconds / Ferry wall seconds (above 1: Ferry is faster). CPU = Ferry's user + system seconds."
   echo "RSS = Ferry's peak resident memory. All figures are medians over the runs."
