@@ -3,7 +3,8 @@
 # Each case runs Ferry and its peer alternately, RUNS times; the table gives medians, the ratio
 # peer/Ferry (above 1: Ferry is faster) and Ferry's peak RSS from /usr/bin/time -v.
 # Environment: BENCH_RECORDS (default 1000000), BENCH_MEDIA_MB (default 2048), RUNS (default 3),
-# BENCH_DIR (default bench/data, git-ignored), JOBS (Ferry's --jobs, default: the core count).
+# BENCH_DIR (default bench/data, git-ignored), JOBS (Ferry's --jobs, default: the core count),
+# SHARED (default ../shared/bench: where gen_notes.py is).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RECORDS=${BENCH_RECORDS:-1000000}
@@ -11,7 +12,7 @@ MEDIA_MB=${BENCH_MEDIA_MB:-2048}
 RUNS=${RUNS:-3}
 JOBS=${JOBS:-$(nproc)}
 DATA=${BENCH_DIR:-bench/data}
-SHARED=../shared/bench
+SHARED=${SHARED:-../shared/bench}   # the data generator gen_notes.py (the repository's sibling shared/)
 FERRY=.build/release/ferry
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 
@@ -22,6 +23,10 @@ command -v bsdtar >/dev/null || need="$need libarchive-tools"
 [ -x /usr/bin/time ] || need="$need time"
 if [ -n "$need" ]; then $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need; fi
 
+if [ ! -f "$SHARED/gen_notes.py" ]; then
+  echo "make bench: $SHARED/gen_notes.py not found; set SHARED to the folder that holds it (shared/bench beside this repository)" >&2
+  exit 2
+fi
 swift build -c release --product ferry >/dev/null
 mkdir -p "$DATA/v1" "$DATA/v2" "$DATA/out"
 if [ ! -f "$DATA/v2/notes.jsonl" ] || [ "$(cat "$DATA/records" 2>/dev/null)" != "$RECORDS" ]; then
