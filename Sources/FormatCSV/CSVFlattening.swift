@@ -53,7 +53,8 @@ public enum CSVFlattening {
 
         /// The header names, as given.
         public let names: [String]
-        private let root: [(key: String, node: Node)]
+        /// Members of the record's root object (the first `rootCount` nodes of `flat`).
+        private let rootCount: Int
         /// The field pointer (relative to the record) of each column, in column order.
         public let pointers: [JSONPointer]
         /// Pointer text (leaf or inner node) -> the first column at or under it.
@@ -114,7 +115,7 @@ public enum CSVFlattening {
                                               columnOfPointer: &columnOfPointer)
                 rootMembers.append((key, node))
             }
-            self.root = rootMembers
+            self.rootCount = rootMembers.count
             self.pointers = pointers
             self.columnOfPointer = columnOfPointer
             var flat: [FlatNode] = []
@@ -234,21 +235,19 @@ public enum CSVFlattening {
         /// Builds the record of one row; `cells[i]` is column `i`'s value, nil when absent. Cells
         /// beyond `names.count` are ignored; missing ones are absent.
         public func build(_ cells: [Value?]) -> ValueObject {
-            var object = ValueObject()
-            object.reserveCapacity(root.count)
-            for member in root {
-                if let value = Layout.build(member.node, cells) { object.append(member.key, value) }
-            }
-            return object
+            let values = UnsafeMutablePointer<Value?>.allocate(capacity: max(cells.count, 1))
+            defer { values.deallocate() }
+            _ = UnsafeMutableBufferPointer(start: values, count: cells.count).initialize(from: cells)
+            return build(consuming: values, count: cells.count)
         }
 
-        /// Builds the record of one row from `count` initialized cells at `values` (nil when absent),
-        /// as `build(_:)` does; leaves `values` uninitialized (each cell is moved into the record
-        /// or released).
+        /// Builds the record of one row from `count` initialized cells at `values` (nil when absent):
+        /// the one builder (`build(_:)` copies its cells here). Leaves `values` uninitialized (each
+        /// cell is moved into the record or released).
         func build(consuming values: UnsafeMutablePointer<Value?>, count: Int) -> ValueObject {
             let object = flat.withUnsafeBufferPointer { nodes in
                 flatKeys.withUnsafeBufferPointer { keys in
-                    Layout.members(nodes, keys, first: 0, count: root.count, values, count, reserving: true)
+                    Layout.members(nodes, keys, first: 0, count: rootCount, values, count, reserving: true)
                 }
             }
             for column in unusedColumns where column < count { (values + column).deinitialize(count: 1) }
@@ -299,36 +298,6 @@ public enum CSVFlattening {
                 return elements.isEmpty ? nil : .array(elements)
             default:
                 return nil
-            }
-        }
-
-        private static func build(_ node: Node, _ cells: [Value?]) -> Value? {
-            switch node {
-            case .leaf(let column):
-                return column < cells.count ? cells[column] : nil
-            case .object(let members):
-                var object = ValueObject()
-                for member in members {
-                    guard let value = build(member.node, cells) else { continue }
-                    if object.isEmpty { object.reserveCapacity(members.count) }
-                    object.append(member.key, value)
-                }
-                return object.isEmpty ? nil : .object(object)
-            case .array(let slots):
-                // Elements up to the last present one; absent ones before it are null.
-                var elements: [Value] = []
-                var nulls = 0
-                for slot in slots {
-                    guard let value = slot.flatMap({ build($0, cells) }) else {
-                        nulls += 1
-                        continue
-                    }
-                    if elements.isEmpty { elements.reserveCapacity(slots.count) }
-                    for _ in 0..<nulls { elements.append(.null) }
-                    nulls = 0
-                    elements.append(value)
-                }
-                return elements.isEmpty ? nil : .array(elements)
             }
         }
     }
