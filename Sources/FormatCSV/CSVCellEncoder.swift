@@ -5,7 +5,7 @@ import Darwin
 #endif
 import FerryCore
 
-/// Renders CSV cells straight into a `CSVByteBuffer`, each as the spool holds it: a varint
+/// Renders CSV cells straight into a `ByteBuffer`, each as the spool holds it: a varint
 /// `length << 1 | invalid`, then the cell's final bytes (quoted, escaped, csv-safe prefixed).
 /// The texts are those `CSVWriter` documents; this only makes them cheap to produce:
 /// a 256-entry table says which bytes need quoting, integers are rendered digit by digit, and
@@ -68,7 +68,7 @@ struct CSVCellEncoder {
     /// is an empty cell. A double with no CSV form (NaN, infinity) is marked invalid, its text
     /// the one the error at `finish()` names.
     @inline(__always)
-    func appendCell(_ value: Value, into out: inout CSVByteBuffer) {
+    func appendCell(_ value: Value, into out: inout ByteBuffer) {
         switch value {
         case .null, .object, .array:
             out.append(0)
@@ -86,14 +86,14 @@ struct CSVCellEncoder {
     }
 
     /// Text as it is: length word, then the UTF-8 bytes.
-    private func appendRaw(_ text: String, into out: inout CSVByteBuffer) {
+    private func appendRaw(_ text: String, into out: inout ByteBuffer) {
         out.appendVarint(UInt64(text.utf8.count) << 1)
         out.append(text)
     }
 
     /// An integer's decimal digits, as `String(i)` writes them.
     @inline(__always)
-    func appendInteger(_ i: Int64, into out: inout CSVByteBuffer) {
+    func appendInteger(_ i: Int64, into out: inout ByteBuffer) {
         let negative = i < 0
         var magnitude = i.magnitude
         var digits = 1
@@ -118,7 +118,7 @@ struct CSVCellEncoder {
     }
 
     /// A double's `NumberText.ecmaScript` text, from the cache when it holds the value.
-    func appendDouble(_ d: Double, into out: inout CSVByteBuffer) {
+    func appendDouble(_ d: Double, into out: inout ByteBuffer) {
         guard d.isFinite else {
             // No CSV form: the invalid mark, with the number as the error message will name it.
             let text = "\(d)"
@@ -149,7 +149,7 @@ struct CSVCellEncoder {
     /// A string cell: `""` when empty, the csv-safe `'` when asked, quoted with `""` for each `"`
     /// when it holds the delimiter, a quote, CR or LF (RFC 4180 section 2.6, 2.7).
     /// `lengthWord` false leaves out the spool's length word (for the header line).
-    func appendString(_ text: String, into out: inout CSVByteBuffer, lengthWord: Bool = true) {
+    func appendString(_ text: String, into out: inout ByteBuffer, lengthWord: Bool = true) {
         let done: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
             appendString(utf8, into: &out, lengthWord: lengthWord)
         }
@@ -159,7 +159,7 @@ struct CSVCellEncoder {
     }
 
     /// `appendString` on the string's bytes.
-    func appendString(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout CSVByteBuffer, lengthWord: Bool) {
+    func appendString(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout ByteBuffer, lengthWord: Bool) {
         let n = utf8.count
         guard n > 0, let source = utf8.baseAddress else {
             if lengthWord { out.appendVarint(2 << 1) }

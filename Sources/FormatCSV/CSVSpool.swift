@@ -18,7 +18,7 @@ final class CSVSpool {
     private let sink: FileDescriptorSink
     private var source: FileDescriptorSource?
     /// Bytes read back and not yet handed out start at `readStart`.
-    private var readBuffer = CSVByteBuffer(capacity: 0)
+    private var readBuffer = ByteBuffer(capacity: 0)
     private var readStart = 0
     /// How much the second pass reads at a time.
     private static let blockSize = 1 << 20
@@ -43,13 +43,12 @@ final class CSVSpool {
 
     deinit {
         close(descriptor)
-        readBuffer.deallocate()
     }
 
     // MARK: - Framing (in the writer's buffer)
 
     /// Starts a record in `out`: room for its length, filled in by `endRecord`. Returns where it starts.
-    static func beginRecord(_ out: inout CSVByteBuffer) -> Int {
+    static func beginRecord(_ out: inout ByteBuffer) -> Int {
         out.reserve(4)
         let start = out.count
         out.count += 4
@@ -58,7 +57,7 @@ final class CSVSpool {
 
     /// Ends the record `beginRecord` started at `start`: stores its length.
     /// - Throws: `FerryError(.outputUnwritable)` for a record of 4 GiB or more.
-    static func endRecord(_ out: inout CSVByteBuffer, at start: Int) throws {
+    static func endRecord(_ out: inout ByteBuffer, at start: Int) throws {
         let length = out.count - start - 4
         guard let length32 = UInt32(exactly: length) else {
             throw FerryError(.outputUnwritable, "a record too large for the temporary CSV spool (\(length) bytes)")

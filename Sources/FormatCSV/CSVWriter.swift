@@ -33,7 +33,7 @@ public final class CSVWriter: RecordWriter {
     /// Records spooled and not yet handed to the spool file: per cell, the varint node id and the
     /// cell as `CSVCellEncoder` writes it (a value with no CSV form, NaN, is marked invalid there
     /// and thrown at `finish()` where the rows are written, as a row in its place would have).
-    @exclusivity(unchecked) private var pending = CSVByteBuffer(capacity: CSVWriter.blockSize + 4096)
+    @exclusivity(unchecked) private var pending = ByteBuffer(capacity: CSVWriter.blockSize + 4096)
     /// How many bytes are gathered before a write, to the spool in the first pass and to the sink
     /// in the second.
     private static let blockSize = 64 * 1024
@@ -100,7 +100,6 @@ public final class CSVWriter: RecordWriter {
     }
 
     deinit {
-        pending.deallocate()
         encoder.deallocate()
     }
 
@@ -127,7 +126,7 @@ public final class CSVWriter: RecordWriter {
 
     /// Merges `value` into the shape below `node` and spools its leaves in flattening order
     /// (`CSVFlattening.flatten`): members in order, list elements in order.
-    private func spoolLeaves(_ value: Value, node: Shape, nextID: inout Int, into out: inout CSVByteBuffer) {
+    private func spoolLeaves(_ value: Value, node: Shape, nextID: inout Int, into out: inout ByteBuffer) {
         // Members and elements are read in place (through the arrays' buffers) rather than copied out.
         switch value {
         case .object(let object):
@@ -169,8 +168,7 @@ public final class CSVWriter: RecordWriter {
         for (index, name) in names.enumerated() where columnOf[name] == nil { columnOf[name] = index }
         var columnOfNode = [Int](repeating: -1, count: nodeCount)
         for leaf in leaves { columnOfNode[leaf.id] = columnOf[leaf.name] ?? -1 }
-        var out = CSVByteBuffer(capacity: 2 * Self.blockSize)
-        defer { out.deallocate() }
+        var out = ByteBuffer(capacity: 2 * Self.blockSize)
         for (index, name) in names.enumerated() {
             if index > 0 { out.append(options.delimiter) }
             encoder.appendString(name, into: &out, lengthWord: false)
@@ -187,7 +185,7 @@ public final class CSVWriter: RecordWriter {
 
     /// The second pass: reads the spooled records, puts each cell in its column, and writes the
     /// rows through `out`, handing the sink a block whenever `blockSize` bytes are gathered.
-    private func writeRows(names: [String], columnOfNode: UnsafeBufferPointer<Int>, into out: inout CSVByteBuffer) throws {
+    private func writeRows(names: [String], columnOfNode: UnsafeBufferPointer<Int>, into out: inout ByteBuffer) throws {
         let columns = names.count
         // Per column: where its cell lies in the record, and its length word (0: empty cell).
         let cellStart = UnsafeMutablePointer<Int>.allocate(capacity: columns)

@@ -184,21 +184,4 @@ import Testing
             #expect(String(decoding: serializer.bytes.array, as: UTF8.self) == NumberText.ecmaScript(double), "\(double)")
         }
     }
-
-    @Test func theBufferGrowsAcrossManyAppends() {
-        var buffer = ByteBuffer(capacity: 1)
-        var expected: [UInt8] = []
-        for i in 0..<10_000 {
-            let byte = UInt8(truncatingIfNeeded: i)
-            buffer.append(byte)
-            expected.append(byte)
-            if i % 97 == 0 {
-                buffer.append([1, 2, 3])
-                expected += [1, 2, 3]
-            }
-        }
-        #expect(buffer.array == expected)
-        buffer.truncate(to: 5)
-        #expect(buffer.array == Array(expected.prefix(5)))
-    }
 }
