@@ -45,6 +45,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - Typed path (issue 7): domain records from bytes to model to bytes, no Value in between
+
+        .target(
+            name: "FerryTypedPath",
+            dependencies: ["FerryCore", "FerrySchemas", "FormatJSON"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Filter language
 
         .target(name: "FerryFilter", dependencies: ["FerryCore"], swiftSettings: swiftSettings),
@@ -53,7 +61,7 @@ let package = Package(
 
         .target(
             name: "FerryPipeline",
-            dependencies: ["FerryCore", "FerrySchemas", "FerryFormats", "FerryFilter"],
+            dependencies: ["FerryCore", "FerrySchemas", "FerryFormats", "FerryFilter", "FerryTypedPath"],
             swiftSettings: swiftSettings
         ),
         .target(name: "FerryCLI", dependencies: ["FerryPipeline"], swiftSettings: swiftSettings),
@@ -114,6 +122,11 @@ let package = Package(
             name: "FormatBundleTests",
             dependencies: ["FormatBundle", "FormatJSON", "FerryTestSupport"],
             exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FerryTypedPathTests",
+            dependencies: ["FerryTypedPath", "FormatJSON", "FormatCSV", "FerryTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -19,14 +19,24 @@ public protocol BatchRecordReader: RecordReader {
 
 /// Raw records cut from an input by a `BatchRecordReader`.
 public protocol RecordBatch: AnyObject, Sendable {
-    /// Parses the batch's records. Runs on any thread, once, before `items(from:)`.
-    func parse()
+    /// Parses the batch's records, first offering each to `taker` (nil: none): a record it takes
+    /// is not parsed, and `items(from:)` gives it as `.taken`. Runs on any thread, once, before
+    /// `items(from:)`.
+    func parse(offering taker: (any RawRecordTaker)?)
+}
+
+extension RecordBatch {
+    /// Parses every record the usual way.
+    public func parse() { parse(offering: nil) }
 }
 
 /// One thing a batch held, in input order.
 public enum RecordBatchItem: Sendable {
     /// A record, as `next()` returns it.
     case record(Record)
+    /// A record the `RawRecordTaker` took: the record as `next()` would return it but with a
+    /// null value (its location and locator are the usual ones), and what the taker made of it.
+    case taken(Record, any Sendable)
     /// A problem that `next()` would have reported to the log at this point (a line that is not
     /// JSON), for the caller to report.
     case problem(Diagnostic)

@@ -142,6 +142,8 @@ struct ParallelConversion {
                     throw error
                 case .record(let record):
                     if let prepared = slot.results[index] { try take(record, prepared, slot.rendered[index]) }
+                case .taken:
+                    break  // no taker is offered yet
                 }
             }
             pool.submit(urgent: false) { slot.release() }

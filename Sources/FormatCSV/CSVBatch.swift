@@ -43,7 +43,7 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
 
     /// Scans and decodes every row as `CSVReader.next()` does. The batch holds whole rows and no
     /// unterminated quote (the cutter sees to it), so its end is the end of its last row.
-    func parse() {
+    func parse(offering taker: (any RawRecordTaker)?) {
         guard let context, !bytes.isEmpty else { return }
         var scanner = CSVRowScanner(delimiter: delimiter, maximumRecordBytes: Int.max, offset: base, line: firstLine)
         var decoder = CSVRowDecoder(context: context)

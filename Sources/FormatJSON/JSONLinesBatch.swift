@@ -45,7 +45,7 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
     }
 
     /// Parses every line as `JSONLinesReader.next()` does.
-    func parse() {
+    func parse(offering taker: (any RawRecordTaker)?) {
         let stacks = JSONParseStacks(cachesStrings: true)
         var results: [Parsed] = []
         results.reserveCapacity(lines.count)

@@ -57,6 +57,8 @@ import Testing
                     case .failure(let error):
                         events.list.append("failure \(error)")
                         break reading
+                    case .taken(let record, _):
+                        events.list.append("taken " + Self.describe(record, columns: reader.headerFields))
                     }
                 }
             }

@@ -46,6 +46,7 @@ import Testing
                 case .record(let record): events.list.append(Self.describe(record))
                 case .problem(let diagnostic): log.report(diagnostic)
                 case .failure(let error): throw error
+                case .taken(let record, _): events.list.append("taken " + Self.describe(record))
                 }
             }
         }

@@ -6,7 +6,7 @@ import FerryCore
 /// Each getter looks the field up in the `RecordType` (required or optional, range, step, enum
 /// values), reports `missing-field`, `type-error`, `out-of-range` or `invalid-value`, and returns
 /// a placeholder on error (the record is then invalid). `finish` reports `unknown-field`s.
-public struct FieldReader {
+public struct FieldReader: FieldSource {
     /// The object's members; nil when the value was not an object (already reported).
     public var object: ValueObject? { isObject ? ValueObject(members) : nil }
     /// The members of the object (empty when the value was not one). Held as the array itself so
@@ -625,6 +625,21 @@ public struct FieldReader {
             if let decoded = element(item, fieldContext.appending(index), &diagnostics) { result.append(decoded) }
         }
         return result
+    }
+
+    /// Reports `problem` made for this reader's context, if any.
+    public mutating func check(_ problem: ((RecordContext) -> Diagnostic)?) {
+        if let problem { diagnostics.append(problem(context)) }
+    }
+
+    /// A nested object of type `T`, read by its own `FieldReader`.
+    public mutating func object<T: FieldCodable>(_ name: String, as type: T.Type) -> T? {
+        object(name) { T(value: $0, at: $1, diagnostics: &$2) }
+    }
+
+    /// A list of `T`s, each read by its own `FieldReader`.
+    public mutating func array<T: FieldCodable>(_ name: String, of type: T.Type) -> [T] {
+        array(name) { T(value: $0, at: $1, diagnostics: &$2) }
     }
 
     static func numberText(_ number: Double) -> String { NumberText.ecmaScript(number) ?? String(number) }

@@ -32,7 +32,7 @@ extension SchemaModel {
 /// Collects the members in an array of its own and wraps it once at the end: appending here is
 /// specialized and inlined, where `ValueObject`'s own `append` is a call into another module per
 /// member (issue 7).
-struct ObjectBuilder {
+struct ObjectBuilder: FieldSink {
     var members: [ValueObject.Member] = []
 
     init(capacity: Int = 16) { members.reserveCapacity(capacity) }
@@ -41,14 +41,14 @@ struct ObjectBuilder {
     mutating func add(_ key: String, _ text: String) { add(key, .string(text)) }
     mutating func add(_ key: String, _ number: Double) { add(key, .double(number)) }
     mutating func add(_ key: String, _ flag: Bool) { add(key, .bool(flag)) }
+    mutating func add(_ key: String, _ integer: Int64) { add(key, .integer(integer)) }
     mutating func add(_ key: String, _ instant: Instant) { add(key, .string(instant.description)) }
     mutating func add(_ key: String, _ day: CalendarDay) { add(key, .string(day.description)) }
     mutating func add(_ key: String, _ strings: [String]) { add(key, .array(strings.map { .string($0) })) }
     mutating func add<M: SchemaModel>(_ key: String, _ models: [M]) { add(key, .array(models.map(\.value))) }
     mutating func add<M: SchemaModel>(_ key: String, _ model: M) { add(key, model.value) }
-    mutating func addOptional(_ key: String, _ text: String?) { if let text { add(key, .string(text)) } }
-    mutating func addOptional(_ key: String, _ number: Double?) { if let number { add(key, .double(number)) } }
-    mutating func addOptional(_ key: String, _ data: Base64Data?) { if let data { add(key, .string(data.base64)) } }
+    mutating func add<M: FieldCodable>(_ key: String, _ models: [M]) { add(key, .array(models.map(\.value))) }
+    mutating func add<M: FieldCodable>(_ key: String, _ model: M) { add(key, model.value) }
     mutating func addOptional<M: SchemaModel>(_ key: String, _ model: M?) { if let model { add(key, model.value) } }
 
     var value: Value { .object(ValueObject(members)) }

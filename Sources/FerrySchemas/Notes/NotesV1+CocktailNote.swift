@@ -5,7 +5,7 @@ extension NotesV1 {
     /// A V1 cocktail note (collection `cocktailNotes`).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, title, category, createdAt, imageData, alcohol, look, smells, tastes, ingredients, isContainsIce, think, rating, isFavorite.
-    public struct CocktailNote: CollectionModel {
+    public struct CocktailNote: CollectionModel, FieldCodable {
         public var id: String?
         public var title: String
         public var category: String
@@ -60,8 +60,7 @@ extension NotesV1 {
             self.isFavorite = isFavorite
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.optionalString("id")
             title = r.string("title")
             category = r.string("category")
@@ -70,17 +69,15 @@ extension NotesV1 {
             alcohol = r.double("alcohol")
             look = r.string("look")
             smells = r.stringArray("smells")
-            tastes = r.array("tastes") { Taste(value: $0, at: $1, diagnostics: &$2) }
-            ingredients = r.array("ingredients") { Ingredient(value: $0, at: $1, diagnostics: &$2) }
+            tastes = r.array("tastes", of: Taste.self)
+            ingredients = r.array("ingredients", of: Ingredient.self)
             isContainsIce = r.bool("isContainsIce")
             think = r.string("think")
             rating = r.double("rating")
             isFavorite = r.bool("isFavorite")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 14)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.addOptional("id", id)
             b.add("title", title)
             b.add("category", category)
@@ -95,7 +92,6 @@ extension NotesV1 {
             b.add("think", think)
             b.add("rating", rating)
             b.add("isFavorite", isFavorite)
-            return b.value
         }
     }
 }

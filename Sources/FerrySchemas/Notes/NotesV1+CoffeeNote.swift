@@ -5,7 +5,7 @@ extension NotesV1 {
     /// A V1 coffee note (collection `coffeeNotes`).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, title, category, createdAt, imageData, alcohol, look, smells, tastes, think, rating, isFavorite.
-    public struct CoffeeNote: CollectionModel {
+    public struct CoffeeNote: CollectionModel, FieldCodable {
         public var id: String?
         public var title: String
         public var category: String
@@ -54,8 +54,7 @@ extension NotesV1 {
             self.isFavorite = isFavorite
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.optionalString("id")
             title = r.string("title")
             category = r.string("category")
@@ -64,15 +63,13 @@ extension NotesV1 {
             alcohol = r.double("alcohol")
             look = r.string("look")
             smells = r.stringArray("smells")
-            tastes = r.array("tastes") { Taste(value: $0, at: $1, diagnostics: &$2) }
+            tastes = r.array("tastes", of: Taste.self)
             think = r.string("think")
             rating = r.double("rating")
             isFavorite = r.bool("isFavorite")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 12)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.addOptional("id", id)
             b.add("title", title)
             b.add("category", category)
@@ -85,7 +82,6 @@ extension NotesV1 {
             b.add("think", think)
             b.add("rating", rating)
             b.add("isFavorite", isFavorite)
-            return b.value
         }
     }
 }

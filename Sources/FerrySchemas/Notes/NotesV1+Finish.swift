@@ -5,7 +5,7 @@ extension NotesV1 {
     /// A V1 whiskey finish: free-text length and note.
     ///
     /// Fields in canonical order (SCHEMAS.md): length, note.
-    public struct Finish: SchemaModel {
+    public struct Finish: SchemaModel, FieldCodable {
         public var length: String
         public var note: String
 
@@ -23,18 +23,14 @@ extension NotesV1 {
         /// The placeholder of an invalid required value.
         static let placeholder = Finish(length: "", note: "")
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             length = r.string("length")
             note = r.string("note")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 2)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("length", length)
             b.add("note", note)
-            return b.value
         }
     }
 }

@@ -5,7 +5,7 @@ extension NotesV1 {
     /// A taste of a V1 note: a label and a free number.
     ///
     /// Fields in canonical order (SCHEMAS.md): label, value.
-    public struct Taste: SchemaModel {
+    public struct Taste: SchemaModel, FieldCodable {
         public var label: String
         public var score: Double  // field "value"
 
@@ -23,18 +23,14 @@ extension NotesV1 {
         /// The placeholder of an invalid required value.
         static let placeholder = Taste(label: "", score: 0)
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             label = r.string("label")
             score = r.double("value")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 2)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("label", label)
             b.add("value", score)
-            return b.value
         }
     }
 }

@@ -5,7 +5,7 @@ extension NotesV2 {
     /// A V2 cocktail tasting note (collection `cocktailTastingNotes`).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, title, category, createdAt, imageData, alcoholByVolume, tastes, ingredients, isContainsIce, think, rating, isFavorite.
-    public struct CocktailTastingNote: CollectionModel, Notable, Alcoholable, Tastable, Ingredientable {
+    public struct CocktailTastingNote: CollectionModel, FieldCodable, Notable, Alcoholable, Tastable, Ingredientable {
         public var id: String
         public var title: String
         public var category: String
@@ -54,25 +54,22 @@ extension NotesV2 {
             self.isFavorite = isFavorite
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             title = r.string("title")
             category = r.string("category")
             createdAt = r.instant("createdAt")
             imageData = r.data("imageData")
             alcoholByVolume = r.double("alcoholByVolume")
-            tastes = r.array("tastes") { Taste(value: $0, at: $1, diagnostics: &$2) }
-            ingredients = r.array("ingredients") { Ingredient(value: $0, at: $1, diagnostics: &$2) }
+            tastes = r.array("tastes", of: Taste.self)
+            ingredients = r.array("ingredients", of: Ingredient.self)
             isContainsIce = r.bool("isContainsIce")
             think = r.string("think")
             rating = r.double("rating")
             isFavorite = r.bool("isFavorite")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 12)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("title", title)
             b.add("category", category)
@@ -85,7 +82,6 @@ extension NotesV2 {
             b.add("think", think)
             b.add("rating", rating)
             b.add("isFavorite", isFavorite)
-            return b.value
         }
     }
 }

@@ -5,7 +5,7 @@ extension NotesV2 {
     /// A V2 coffee tasting note (collection `coffeeTastingNotes`).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, title, category, createdAt, imageData, smells, tastes, think, rating, isFavorite.
-    public struct CoffeeTastingNote: CollectionModel, Notable, Smellable, Tastable {
+    public struct CoffeeTastingNote: CollectionModel, FieldCodable, Notable, Smellable, Tastable {
         public var id: String
         public var title: String
         public var category: String
@@ -48,23 +48,20 @@ extension NotesV2 {
             self.isFavorite = isFavorite
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             title = r.string("title")
             category = r.string("category")
             createdAt = r.instant("createdAt")
             imageData = r.data("imageData")
-            smells = r.array("smells") { Smell(value: $0, at: $1, diagnostics: &$2) }
-            tastes = r.array("tastes") { Taste(value: $0, at: $1, diagnostics: &$2) }
+            smells = r.array("smells", of: Smell.self)
+            tastes = r.array("tastes", of: Taste.self)
             think = r.string("think")
             rating = r.double("rating")
             isFavorite = r.bool("isFavorite")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 10)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("title", title)
             b.add("category", category)
@@ -75,7 +72,6 @@ extension NotesV2 {
             b.add("think", think)
             b.add("rating", rating)
             b.add("isFavorite", isFavorite)
-            return b.value
         }
     }
 }

@@ -5,7 +5,7 @@ extension NotesV2 {
     /// A whiskey finish: length short, medium or long, and a note.
     ///
     /// Fields in canonical order (SCHEMAS.md): length, note.
-    public struct Finish: SchemaModel {
+    public struct Finish: SchemaModel, FieldCodable {
         public var length: FinishLength
         public var note: String
 
@@ -23,18 +23,14 @@ extension NotesV2 {
         /// The placeholder of an invalid required value.
         static let placeholder = Finish(length: FinishLength.allCases[0], note: "")
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             length = FinishLength(rawValue: r.string("length")) ?? FinishLength.allCases[0]
             note = r.string("note")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 2)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("length", length.rawValue)
             b.add("note", note)
-            return b.value
         }
     }
 }

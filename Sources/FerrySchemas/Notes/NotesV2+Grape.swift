@@ -5,7 +5,7 @@ extension NotesV2 {
     /// A wine's grape.
     ///
     /// Fields in canonical order (SCHEMAS.md): variety.
-    public struct Grape: SchemaModel {
+    public struct Grape: SchemaModel, FieldCodable {
         public var variety: String
 
         /// The descriptor: the type name and its fields in canonical order.
@@ -20,16 +20,12 @@ extension NotesV2 {
         /// The placeholder of an invalid required value.
         static let placeholder = Grape(variety: "")
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             variety = r.string("variety")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 1)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("variety", variety)
-            return b.value
         }
     }
 }

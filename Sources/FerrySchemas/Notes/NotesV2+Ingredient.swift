@@ -5,7 +5,7 @@ extension NotesV2 {
     /// A cocktail ingredient.
     ///
     /// Fields in canonical order (SCHEMAS.md): name, amount.
-    public struct Ingredient: SchemaModel {
+    public struct Ingredient: SchemaModel, FieldCodable {
         public var name: String
         public var amount: String
 
@@ -23,18 +23,14 @@ extension NotesV2 {
         /// The placeholder of an invalid required value.
         static let placeholder = Ingredient(name: "", amount: "")
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             name = r.string("name")
             amount = r.string("amount")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 2)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("name", name)
             b.add("amount", amount)
-            return b.value
         }
     }
 }

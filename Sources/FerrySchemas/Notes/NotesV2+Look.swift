@@ -5,7 +5,7 @@ extension NotesV2 {
     /// How a drink looks: tint and note (V1 `look` split at its first comma).
     ///
     /// Fields in canonical order (SCHEMAS.md): tint, note.
-    public struct Look: SchemaModel {
+    public struct Look: SchemaModel, FieldCodable {
         public var tint: String
         public var note: String
 
@@ -23,18 +23,14 @@ extension NotesV2 {
         /// The placeholder of an invalid required value.
         static let placeholder = Look(tint: "", note: "")
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             tint = r.string("tint")
             note = r.string("note")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 2)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("tint", tint)
             b.add("note", note)
-            return b.value
         }
     }
 }

@@ -5,7 +5,7 @@ extension NotesV2 {
     /// One smell.
     ///
     /// Fields in canonical order (SCHEMAS.md): label.
-    public struct Smell: SchemaModel {
+    public struct Smell: SchemaModel, FieldCodable {
         public var label: String
 
         /// The descriptor: the type name and its fields in canonical order.
@@ -20,16 +20,12 @@ extension NotesV2 {
         /// The placeholder of an invalid required value.
         static let placeholder = Smell(label: "")
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             label = r.string("label")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 1)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("label", label)
-            return b.value
         }
     }
 }

@@ -5,7 +5,7 @@ extension NotesV2 {
     /// A V2 whiskey tasting note (collection `whiskeyTastingNotes`).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, title, category, createdAt, imageData, alcoholByVolume, look, smells, tastes, finish, think, rating, isFavorite.
-    public struct WhiskeyTastingNote: CollectionModel, Notable, Alcoholable, Lookable, Smellable, Tastable, Finishable {
+    public struct WhiskeyTastingNote: CollectionModel, FieldCodable, Notable, Alcoholable, Lookable, Smellable, Tastable, Finishable {
         public var id: String
         public var title: String
         public var category: String
@@ -57,26 +57,23 @@ extension NotesV2 {
             self.isFavorite = isFavorite
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             title = r.string("title")
             category = r.string("category")
             createdAt = r.instant("createdAt")
             imageData = r.data("imageData")
             alcoholByVolume = r.double("alcoholByVolume")
-            look = r.object("look") { Look(value: $0, at: $1, diagnostics: &$2) } ?? Look.placeholder
-            smells = r.array("smells") { Smell(value: $0, at: $1, diagnostics: &$2) }
-            tastes = r.array("tastes") { Taste(value: $0, at: $1, diagnostics: &$2) }
-            finish = r.object("finish") { Finish(value: $0, at: $1, diagnostics: &$2) } ?? Finish.placeholder
+            look = r.object("look", as: Look.self) ?? Look.placeholder
+            smells = r.array("smells", of: Smell.self)
+            tastes = r.array("tastes", of: Taste.self)
+            finish = r.object("finish", as: Finish.self) ?? Finish.placeholder
             think = r.string("think")
             rating = r.double("rating")
             isFavorite = r.bool("isFavorite")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 13)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("title", title)
             b.add("category", category)
@@ -90,7 +87,6 @@ extension NotesV2 {
             b.add("think", think)
             b.add("rating", rating)
             b.add("isFavorite", isFavorite)
-            return b.value
         }
     }
 }

@@ -1,0 +1,54 @@
+/// One record as its bytes, offered to a typed path before it is parsed into a `Value` (issue 7:
+/// bytes -> model -> bytes for domain records). Lives only for the call it is passed to.
+public enum RawRecord {
+    /// One JSON Lines line: its bytes without the line break (not blank), the 1-based line number,
+    /// and the collection of a line without a `$collection` member (the reader's default).
+    case jsonLine(UnsafeBufferPointer<UInt8>, line: Int, defaultCollection: String?)
+    /// One CSV data row with the header's field count and no syntax error.
+    case csvRow(RawCSVRow)
+}
+
+/// One CSV data row, its cells ready to read (issue 7's typed path).
+public struct RawCSVRow {
+    /// The header's column names, one per cell (Miller-flattened paths such as `tastes.1.value`).
+    public let columns: [String]
+    /// The cells in column order.
+    public let cells: UnsafeBufferPointer<RawCSVCell>
+    /// The records' collection (from the file name or `--collection`), nil when none.
+    public let collection: String?
+    /// The row's first line (1-based).
+    public let line: Int
+
+    public init(columns: [String], cells: UnsafeBufferPointer<RawCSVCell>, collection: String?, line: Int) {
+        self.columns = columns
+        self.cells = cells
+        self.collection = collection
+        self.line = line
+    }
+}
+
+/// One CSV cell of a `RawCSVRow`.
+public struct RawCSVCell {
+    /// The cell's text with its quotes removed and doubled quotes made single; not yet checked as
+    /// UTF-8. Valid only during the call the row is passed to.
+    public let text: UnsafeBufferPointer<UInt8>
+    /// True for a missing value: an unquoted empty cell or the null token (`--null`).
+    public let isAbsent: Bool
+    /// True when the cell was quoted (`""` is an empty string, not a missing value).
+    public let isQuoted: Bool
+
+    public init(text: UnsafeBufferPointer<UInt8>, isAbsent: Bool, isQuoted: Bool) {
+        self.text = text
+        self.isAbsent = isAbsent
+        self.isQuoted = isQuoted
+    }
+}
+
+/// Takes raw records before they are parsed (the typed path of a domain run). Called on worker
+/// threads, once per raw record, in no particular order.
+public protocol RawRecordTaker: Sendable {
+    /// What the typed path made of `record` (handed back with the record in
+    /// `RecordBatchItem.taken`), or nil to have the record parsed and processed the usual way.
+    /// Must return nil for anything the usual way would report a problem about.
+    func take(_ record: RawRecord) -> (any Sendable)?
+}
