@@ -50,5 +50,19 @@ public protocol RawRecordTaker: Sendable {
     /// What the typed path made of `record` (handed back with the record in
     /// `RecordBatchItem.taken`), or nil to have the record parsed and processed the usual way.
     /// Must return nil for anything the usual way would report a problem about.
-    func take(_ record: RawRecord) -> (any Sendable)?
+    func take(_ record: RawRecord) -> TakenRecord?
+}
+
+/// What a `RawRecordTaker` made of a raw record.
+public struct TakenRecord: Sendable {
+    /// The collection the record named itself (a JSON Lines `$collection` member); nil when it
+    /// named none (the reader's default applies, as for a parsed record).
+    public var collection: String?
+    /// The taker's result, handed back with the record.
+    public var payload: any Sendable
+
+    public init(collection: String?, payload: any Sendable) {
+        self.collection = collection
+        self.payload = payload
+    }
 }
