@@ -1,6 +1,8 @@
 import FerryCore
 import FerrySchemas
+import FerryTypedPath
 import FormatBundle
+import FormatCSV
 import Foundation
 
 /// Runs conversions, migrations and validations of whole inputs: reader -> domain processor ->
@@ -119,9 +121,15 @@ public struct Converter: Sendable {
             }
             if let first { try take(first, prepared: nil) }
             // --jobs: the rest of a JSON Lines file is prepared on worker threads (ParallelConversion).
+            let lane = applier == nil && inliner == nil && filter == nil
+                ? Self.typedLane(request: request, source: source, processor: plan.processor, writes: router != nil) : nil
             if applier == nil, inliner == nil, filter == nil,
                let parallel = ParallelConversion(
-                   jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer })
+                   jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer },
+                   hasTaker: lane != nil,
+                   // Taken records carry JSON Lines bytes instead of values: only for a JSON Lines
+                   // writer that takes bytes rendered ahead, or when nothing is written.
+                   taker: { router == nil || router?.renderer != nil ? lane : nil })
             {
                 try parallel.run { try take($0, prepared: $1, rendered: $2) }
             }
@@ -193,6 +201,23 @@ public struct Converter: Sendable {
         let schema = plan.domain.flatMap { domain in plan.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
         return OutputRouter(target: target, format: format, options: options, stem: stem,
                             ownFolder: request.inputs.count > 1, registry: registry, schema: schema, dataFormat: request.dataFormat)
+    }
+
+    /// The typed path for a domain run (issue 7): records go from bytes to model to bytes. Nil
+    /// when there is no domain, the input has media, or the output's lines cannot be rendered
+    /// from models (`writes`: the run writes an output).
+    private static func typedLane(request: ConversionRequest, source: DatasetSource, processor: DatasetProcessor?,
+        writes: Bool) -> TypedLane?
+    {
+        guard let processor, source.media.isEmpty, source.bundle == nil else { return nil }
+        var rendering: JSONLinesRendering? = nil
+        if writes {
+            guard let plain = JSONLinesRendering(options: request.write) else { return nil }
+            rendering = plain
+        }
+        let columns = (source.batchReader as? CSVReader)?.headerFields
+        return TypedLane(preparer: processor.preparer, collections: processor.preparer.sourceCollections,
+            rendering: rendering, csvColumns: columns)
     }
 
     /// With a filter, a second processor sees the kept records only, so references that the

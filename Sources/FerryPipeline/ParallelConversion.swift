@@ -30,20 +30,63 @@ struct ParallelConversion {
     /// The renderer of the output's writer, once it is open and can render ahead (asked again
     /// for every batch: the writer opens with the first record written).
     let renderer: () -> (any RecordRenderer)?
+    /// The typed path, when the records may take it (asked again for every batch: it needs the
+    /// output's writer open and rendering ahead, or no output at all).
+    let taker: () -> (any RawRecordTaker)?
 
-    /// The parallel run of `source`, when it can have one: more than one job, a domain processor,
-    /// and an input whose reader cuts batches (a single JSON Lines or UTF-8 CSV file). Nil otherwise: the
-    /// caller reads record by record.
+    /// The batched run of `source`, when it can have one: a domain processor, an input whose
+    /// reader cuts batches (a single JSON Lines or UTF-8 CSV file), and more than one job or a
+    /// typed path (`hasTaker`; with one job the batches run on the calling thread). Nil
+    /// otherwise: the caller reads record by record.
     init?(
         jobs: Int, source: DatasetSource, processor: DatasetProcessor?, log: DiagnosticLog,
-        renderer: @escaping () -> (any RecordRenderer)? = { nil }
+        renderer: @escaping () -> (any RecordRenderer)? = { nil }, hasTaker: Bool = false,
+        taker: @escaping () -> (any RawRecordTaker)? = { nil }
     ) {
-        guard jobs > 1, let processor, let reader = source.batchReader else { return nil }
-        self.jobs = jobs
+        guard jobs > 1 || hasTaker, let processor, let reader = source.batchReader else { return nil }
+        self.jobs = max(jobs, 1)
         self.reader = reader
         self.preparer = processor.preparer
         self.log = log
         self.renderer = renderer
+        self.taker = taker
+    }
+
+    /// The prepared form of a batch item (nil for problems and failures) and the bytes rendered
+    /// ahead for it: by the typed path for a taken record, by `renderer` for the others.
+    static func prepare(_ item: RecordBatchItem, _ preparer: RecordPreparer, _ renderer: (any RecordRenderer)?)
+        -> (PreparedRecord?, RenderedRecords?)
+    {
+        switch item {
+        case .record(let record):
+            let prepared = preparer.prepare(record)
+            return (prepared, renderer.map { $0.render(prepared.candidateOutputs) })
+        case .taken(let record, let payload):
+            guard let typed = payload as? TypedPreparation else { return (nil, nil) }
+            let rendered = typed.rendered.map { RenderedRecords(bytes: $0, ranges: [0..<$0.count]) }
+            return (preparer.prepared(typed: typed, record: record), rendered)
+        case .problem, .failure:
+            return (nil, nil)
+        }
+    }
+
+    /// One job: each batch is parsed, prepared and handed over on the calling thread.
+    private func runInline(_ take: (Record, PreparedRecord, RenderedRecords?) throws -> Void) throws {
+        while let batch = try reader.nextBatch(limit: Self.batchSize) {
+            batch.parse(offering: taker())
+            for item in reader.items(from: batch) {
+                switch item {
+                case .problem(let diagnostic):
+                    log.report(diagnostic)
+                case .failure(let error):
+                    throw error
+                case .record(let record), .taken(let record, _):
+                    // The writer renders general records itself: nothing is gained rendering ahead.
+                    let (prepared, rendered) = Self.prepare(item, preparer, nil)
+                    if let prepared { try take(record, prepared, rendered) }
+                }
+            }
+        }
     }
 
     /// One batch on its way through the pipeline.
@@ -73,6 +116,7 @@ struct ParallelConversion {
     /// its candidate outputs; reports the reader's problems to the log in turn.
     /// - Throws: what reading or `take` throws; batches still in flight are abandoned.
     func run(_ take: (Record, PreparedRecord, RenderedRecords?) throws -> Void) throws {
+        if jobs == 1 { return try runInline(take) }
         let pool = WorkerPool(threads: jobs)
         defer { pool.stop() }
         let preparer = self.preparer
@@ -88,9 +132,10 @@ struct ParallelConversion {
                     return
                 }
                 let slot = Slot(batch: batch)
+                let taker = self.taker()
                 slot.parsed.enter()
                 pool.submit(urgent: false) {
-                    slot.batch.parse()
+                    slot.batch.parse(offering: taker)
                     slot.parsed.leave()
                 }
                 window.append(slot)
@@ -109,14 +154,9 @@ struct ParallelConversion {
                 results.reserveCapacity(items.count)
                 rendered.reserveCapacity(items.count)
                 for item in items {
-                    if case .record(let record) = item {
-                        let prepared = preparer.prepare(record)
-                        results.append(prepared)
-                        rendered.append(renderer.map { $0.render(prepared.candidateOutputs) })
-                    } else {
-                        results.append(nil)
-                        rendered.append(nil)
-                    }
+                    let (prepared, bytes) = Self.prepare(item, preparer, renderer)
+                    results.append(prepared)
+                    rendered.append(bytes)
                 }
                 slot.results = results
                 slot.rendered = rendered
@@ -140,10 +180,8 @@ struct ParallelConversion {
                     log.report(diagnostic)
                 case .failure(let error):
                     throw error
-                case .record(let record):
+                case .record(let record), .taken(let record, _):
                     if let prepared = slot.results[index] { try take(record, prepared, slot.rendered[index]) }
-                case .taken:
-                    break  // no taker is offered yet
                 }
             }
             pool.submit(urgent: false) { slot.release() }

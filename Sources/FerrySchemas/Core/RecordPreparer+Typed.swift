@@ -1,0 +1,116 @@
+import FerryCore
+import Foundation
+
+/// How the typed path (issue 7) takes the records of one source collection: the source model a
+/// raw source decodes, the typed migration stages, and the target collection. Built once per
+/// collection by `RecordPreparer.typedRoute(for:)`; shared by the worker threads.
+public final class TypedRoute: Sendable {
+    public let sourceCollection: String
+    /// The collection the records have after every stage.
+    public let targetCollection: String
+    /// The model a raw source decodes for this collection.
+    public let sourceModel: any FieldCodableCollection.Type
+    private let stages: [Stage]
+    /// Maps a pointer of the migrated record back to the source record, as the general path's
+    /// result does (nil when no stage ran).
+    let sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?
+
+    struct Stage: Sendable {
+        let migration: TypedRecordMigration
+        let context: TypedMigrationContext
+    }
+
+    init(sourceCollection: String, targetCollection: String, sourceModel: any FieldCodableCollection.Type, stages: [Stage],
+        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?)
+    {
+        self.sourceCollection = sourceCollection
+        self.targetCollection = targetCollection
+        self.sourceModel = sourceModel
+        self.stages = stages
+        self.sourcePointer = sourcePointer
+    }
+
+    /// The record after every typed stage, or nil when a stage gives up (the record then takes
+    /// the general path, which reports what the stage would).
+    public func migrate(_ model: any CollectionModel) -> (any CollectionModel)? {
+        var current = model
+        for stage in stages {
+            guard let next = stage.migration(current, stage.context) else { return nil }
+            current = next
+        }
+        return current
+    }
+}
+
+/// A top-level model the typed path can read and write.
+public typealias FieldCodableCollection = CollectionModel & FieldCodable
+
+/// What the typed path made of one record, handed to `RecordPreparer.prepared(typed:record:)`.
+public struct TypedPreparation: Sendable {
+    public let route: TypedRoute
+    /// The record's own id (non-empty), nil when it has none.
+    public let id: String?
+    /// The output line rendered ahead, when the output is rendered (nil: nothing is written).
+    public let rendered: [UInt8]?
+
+    public init(route: TypedRoute, id: String?, rendered: [UInt8]?) {
+        self.route = route
+        self.id = id
+        self.rendered = rendered
+    }
+}
+
+extension RecordPreparer {
+    /// The collections of the source version.
+    public var sourceCollections: [String] { sourceSchema.models.map { $0.collection } }
+
+    /// The options the typed sources read with (`scalarsAsText` for CSV, the date strategy).
+    public var recordDecodingOptions: DecodingOptions { decodingOptions }
+
+    /// The typed route for records of `collection`, or nil when its records must go the general
+    /// path: an unknown collection, a model that is not `FieldCodable`, a stage without a typed
+    /// migration, records that make references (stories, words) or whose media are checked
+    /// (bundles), and domains whose records can hold Firestore layouts (vocabulary).
+    public func typedRoute(for collection: String) -> TypedRoute? {
+        guard domain != .vocabulary, options.media == nil, collection != "stories", collection != "words",
+              let model = sourceModels[collection] as? any FieldCodableCollection.Type
+        else { return nil }
+        var typedStages: [TypedRoute.Stage] = []
+        var current = collection
+        var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
+        for stage in stages {
+            let next = stage.renames[current] ?? current
+            guard stage.models[next] is any FieldCodableCollection.Type,
+                  let migration = plan.typedMigration(toVersion: stage.toMajor)
+            else { return nil }
+            typedStages.append(TypedRoute.Stage(migration: migration, context: TypedMigrationContext(
+                options: options, timeZone: timeZone, sourceCollection: current, targetCollection: next)))
+            // The same mapping the general path builds for its result (RecordPreparer.prepare).
+            let plan = self.plan
+            let previous = sourcePointer
+            let to = stage.toMajor
+            let collection = next
+            sourcePointer = { pointer in
+                let back = plan.sourcePointer(for: pointer, inCollection: collection, toVersion: to)
+                return previous?(back) ?? back
+            }
+            current = next
+        }
+        return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model, stages: typedStages,
+            sourcePointer: sourcePointer)
+    }
+
+    /// The prepared form of a record the typed path took: what `prepare(_:)` gives for it when it
+    /// finds no problem, with the output rendered ahead instead of a value. `record` is the raw
+    /// record as the reader numbered it (its value is null).
+    public func prepared(typed preparation: TypedPreparation, record: Record) -> PreparedRecord {
+        let context = RecordContext(record: record, options: decodingOptions)
+        let route = preparation.route
+        var document = PreparedDocument(collection: route.sourceCollection, context: context)
+        document.targetCollection = route.targetCollection
+        document.id = preparation.id
+        document.result = PreparedDocument.Result(
+            value: .null, collection: route.targetCollection, sourcePointer: route.sourcePointer)
+        return PreparedRecord(documents: [document])
+    }
+}

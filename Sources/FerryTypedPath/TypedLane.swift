@@ -1,0 +1,105 @@
+import FerryCore
+import FerrySchemas
+import Foundation
+
+/// The typed path's entry for one input (issue 7): takes each raw record (a JSON Lines line, a CSV
+/// row) whose collection has a typed route, decodes it straight into its model, runs the typed
+/// migration stages, and renders the output line; gives up (nil) at anything else, so that the
+/// record goes the general path. Shared by the worker threads.
+public final class TypedLane: RawRecordTaker {
+    private let routes: [String: TypedRoute]
+    private let options: DecodingOptions
+    /// Renders the output line of a taken record; nil when nothing is written (validation).
+    private let rendering: JSONLinesRendering?
+    /// For a CSV input: its header, and the reading of each route's model for it.
+    private let csvColumns: [String]?
+    private let csvReadings: [String: CSVModelReading]
+
+    /// A lane for the records of `collections` that `preparer` prepares, rendering output lines
+    /// with `rendering` (nil: the run writes nothing); `csvColumns` is the header of a CSV input.
+    /// Nil when no collection has a typed route.
+    public init?(preparer: RecordPreparer, collections: [String], rendering: JSONLinesRendering?, csvColumns: [String]? = nil) {
+        var routes: [String: TypedRoute] = [:]
+        for collection in collections {
+            if let route = preparer.typedRoute(for: collection) { routes[collection] = route }
+        }
+        guard !routes.isEmpty else { return nil }
+        let options = preparer.recordDecodingOptions
+        var readings: [String: CSVModelReading] = [:]
+        if let csvColumns {
+            for (collection, route) in routes {
+                let reading = CSVModelReading(route.sourceModel, columns: csvColumns, options: options)
+                if reading.isUsable { readings[collection] = reading }
+            }
+        }
+        self.routes = routes
+        self.options = options
+        self.rendering = rendering
+        self.csvColumns = csvColumns
+        self.csvReadings = readings
+    }
+
+    public func take(_ record: RawRecord) -> TakenRecord? {
+        switch record {
+        case .jsonLine(let bytes, _, let defaultCollection):
+            guard !options.scalarsAsText, let scan = JSONRecordScan(bytes),
+                  let collection = scan.collection ?? defaultCollection, let route = routes[collection],
+                  let model = decode(scan, as: route.sourceModel)
+            else { return nil }
+            return finish(model, route: route, named: scan.collection)
+        case .csvRow(let row):
+            guard let collection = row.collection, let route = routes[collection], let reading = csvReadings[collection],
+                  isInputHeader(row.columns), let model = reading.decode(row)
+            else { return nil }
+            return finish(model, route: route, named: nil)
+        }
+    }
+
+    /// Migrates and renders a decoded record.
+    private func finish(_ model: any FieldCodableCollection, route: TypedRoute, named: String?) -> TakenRecord? {
+        guard let target = route.migrate(model) else { return nil }
+        var rendered: [UInt8]? = nil
+        if let rendering {
+            guard let codable = target as? any FieldCodable else { return nil }
+            rendered = render(codable, collection: route.targetCollection, with: rendering)
+        }
+        let id = model.recordID.flatMap { $0.isEmpty ? nil : $0 }
+        return TakenRecord(collection: named, payload: TypedPreparation(route: route, id: id, rendered: rendered))
+    }
+
+    private func decode<T: FieldCodableCollection>(_ scan: JSONRecordScan, as type: T.Type) -> (any FieldCodableCollection)? {
+        scan.decode(type, options: options)
+    }
+
+    private func render<M: FieldCodable>(_ model: M, collection: String, with rendering: JSONLinesRendering) -> [UInt8] {
+        var buffer = ByteBuffer(capacity: 1024)
+        rendering.render(model, collection: collection, into: &buffer)
+        return buffer.array
+    }
+
+    /// True when `columns` is the header the CSV readings were made for (the rows share the
+    /// header's array, so the usual check is one comparison of addresses).
+    private func isInputHeader(_ columns: [String]) -> Bool {
+        guard let csvColumns else { return false }
+        let same = columns.withUnsafeBufferPointer { a in csvColumns.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+        return same || columns == csvColumns
+    }
+}
+
+/// A `CSVRecordReading` of some model type, with the type erased.
+struct CSVModelReading: Sendable {
+    private let read: (@Sendable (RawCSVRow) -> (any FieldCodableCollection)?)?
+
+    init<T: FieldCodableCollection>(_ type: T.Type, columns: [String], options: DecodingOptions) {
+        if let reading = CSVRecordReading<T>(columns: columns, options: options) {
+            read = { (row: RawCSVRow) -> (any FieldCodableCollection)? in reading.decode(row) }
+        } else {
+            read = nil
+        }
+    }
+
+    /// False when the header does not fit the model plainly.
+    var isUsable: Bool { read != nil }
+
+    func decode(_ row: RawCSVRow) -> (any FieldCodableCollection)? { read?(row) }
+}
