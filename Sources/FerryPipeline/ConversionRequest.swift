@@ -48,6 +48,9 @@ public struct ConversionRequest: Sendable {
     /// once (JSON Lines with a domain); 1 reads record by record. Output and diagnostics are the
     /// same for any value (`ParallelConversion`).
     public var jobs: Int = 1
+    /// Domain records of a JSON Lines or CSV input go from bytes to model to bytes when they can
+    /// (issue 7's typed path); false sends every record through a `Value` (same output, slower).
+    public var usesTypedPath = true
 
     public init(action: Action, inputs: [String]) {
         self.action = action

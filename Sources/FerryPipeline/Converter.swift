@@ -121,7 +121,7 @@ public struct Converter: Sendable {
             }
             if let first { try take(first, prepared: nil) }
             // --jobs: the rest of a JSON Lines file is prepared on worker threads (ParallelConversion).
-            let lane = applier == nil && inliner == nil && filter == nil
+            let lane = request.usesTypedPath && applier == nil && inliner == nil && filter == nil
                 ? Self.typedLane(request: request, source: source, processor: plan.processor, writes: router != nil) : nil
             if applier == nil, inliner == nil, filter == nil,
                let parallel = ParallelConversion(
