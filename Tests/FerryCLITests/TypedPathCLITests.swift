@@ -1,0 +1,150 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The typed path (issue 7) takes plain domain records from bytes to model to bytes and leaves
+/// everything else to the general path: output bytes, diagnostics and exit statuses must be
+/// exactly those of `--no-typed-path`, with one job or several, for inputs mixing plain records
+/// with every kind of problem.
+@Suite struct TypedPathCLITests {
+    /// V2 notes of all four types, one per line, with a problem or an oddity on some lines.
+    static func v2Notes(count: Int = 900) -> String {
+        var text = "{\"domain\": \"notes\", \"schemaVersion\": 2}\n"
+        for i in 0..<count {
+            text += v2Line(i) + "\n"
+        }
+        return text
+    }
+
+    static func v2Line(_ i: Int) -> String {
+        let common = "\"id\":\"n\(i)\",\"title\":\"T\\u00e9 \(i) \\\"q\\\"\",\"category\":\"red\",\"createdAt\":\"2024-01-0\(i % 9 + 1)T10:00:00\(i % 4 == 0 ? ".250" : "")Z\""
+        let tail = "\"think\":\"a\\nb \(i)\",\"rating\":\(Double(i % 11) / 2),\"isFavorite\":\(i % 2 == 0)"
+        var line: String
+        switch i % 4 {
+        case 0:
+            line = "{\"$collection\":\"wineTastingNotes\",\(common),\"alcoholByVolume\":\(i % 3 == 0 ? "13.0" : "12.5"),"
+                + "\"look\":{\"tint\":\"ruby\",\"note\":\"deep\"},\"smells\":[{\"label\":\"oak\"}],"
+                + "\"tastes\":[{\"label\":\"body\",\"value\":0.5}],\"grape\":{\"variety\":\"Syrah\"},\(tail)}"
+        case 1:
+            line = "{\"$collection\":\"coffeeTastingNotes\",\(common),\"smells\":[],\"tastes\":[{\"label\":\"acidity\",\"value\":1e-1}],\(tail)}"
+        case 2:
+            line = "{\"$collection\":\"whiskeyTastingNotes\",\(common),\"alcoholByVolume\":40,\"look\":{\"tint\":\"amber\",\"note\":\"\"},"
+                + "\"smells\":[{\"label\":\"peat\"}],\"tastes\":[],\"finish\":{\"length\":\"long\",\"note\":\"smoky\"},\(tail)}"
+        default:
+            line = "{\"$collection\":\"cocktailTastingNotes\",\(common),\"alcoholByVolume\":-0,\"tastes\":[],"
+                + "\"ingredients\":[{\"name\":\"gin\",\"amount\":\"5 cl\"}],\"isContainsIce\":true,\(tail)}"
+        }
+        switch i {
+        case 17: line = line.replacingOccurrences(of: "\"rating\":", with: "\"rating\":7,\"x\":")  // unknown field
+        case 29: line = line.replacingOccurrences(of: "\"id\":\"n29\"", with: "\"id\":\"n1\"")  // duplicate id (coffee, as n1)
+        case 41: line = "{broken"
+        case 53: line = line.replacingOccurrences(of: "\"title\":\"", with: "\"title\":\"\",\"t\":\"")  // empty title, unknown
+        case 65: line = line.replacingOccurrences(of: "10:00:00", with: "10:00:00.1234")  // finer than ms: lossy
+        case 77: line = line.replacingOccurrences(of: "\"isFavorite\":false", with: "\"isFavorite\":null")
+        case 88: line = line.replacingOccurrences(of: "\"category\":\"red\",", with: "")  // missing field
+        case 99: line = line.replacingOccurrences(of: "\"id\":\"n99\",", with: "\"id\":\"n99\",\"id\":\"n99\",")  // repeated member
+        case 110: line = "  " + line + "\t"
+        case 121: line = line.replacingOccurrences(of: "Syrah", with: "Sy\\ud800rah")  // unpaired surrogate
+        case 132: line = "[1,2]"
+        default: break
+        }
+        return line
+    }
+
+    /// V1 notes of all four types with migration problems on some lines.
+    static func v1Notes(count: Int = 900) -> String {
+        var text = "{\"domain\": \"notes\", \"schemaVersion\": 1}\n"
+        for i in 0..<count {
+            let id = i % 97 == 5 ? "" : "\"id\":\"v\(i)\","
+            let common = "\(id)\"title\":\"T \(i)\",\"category\":\"c\",\"createdAt\":\"2023-05-01T00:00:00+09:00\""
+            let tail = "\"think\":\"\",\"rating\":\(i % 13 == 0 ? "5.5" : "4"),\"isFavorite\":true"
+            let look = ["ruby, deep", " pale ,  thin, watery ", "", "amber"][i % 4]
+            switch i % 4 {
+            case 0:
+                text += "{\"$collection\":\"wineNotes\",\(common),\"alcohol\":12,\"look\":\"\(look)\",\"smells\":[\"oak\",\"plum\"],"
+                    + "\"tastes\":[{\"label\":\"b\",\"value\":\(i % 17 == 0 ? "1.5" : "0.25")}],\"grape\":\"Gamay\",\(tail)}\n"
+            case 1:
+                text += "{\"$collection\":\"coffeeNotes\",\(common),\"alcohol\":\(i % 5 == 0 ? "3" : "0"),\"look\":\"\(i % 3 == 0 ? "dark" : "")\","
+                    + "\"smells\":[],\"tastes\":[],\(tail)}\n"
+            case 2:
+                let length = [" Long ", "short", "lingering", "MEDIUM"][i / 4 % 4]
+                text += "{\"$collection\":\"whiskeyNotes\",\(common),\"alcohol\":46,\"look\":\"\(look)\",\"smells\":[],\"tastes\":[],"
+                    + "\"finish\":{\"length\":\"\(length)\",\"note\":\"n\"},\(tail)}\n"
+            default:
+                text += "{\"$collection\":\"cocktailNotes\",\(common),\"alcohol\":8,\"look\":\"\(look)\",\"smells\":\(i % 3 == 0 ? "[\"mint\"]" : "[]"),"
+                    + "\"tastes\":[],\"ingredients\":[{\"name\":\"rum\",\"amount\":\"4 cl\"}],\"isContainsIce\":false,\(tail)}\n"
+            }
+        }
+        return text
+    }
+
+    /// Runs `arguments` (`OUT` standing for the output file) with the general path and one job,
+    /// then with the typed path and 1, 2 and 3 jobs; expects the same output, stderr and status.
+    private func expectSameAsGeneralPath(_ box: Sandbox, _ arguments: [String]) throws {
+        var results: [(label: String, output: String, stderr: String, status: Int32)] = []
+        for (label, extra) in [("general", ["--no-typed-path", "--jobs", "1"]), ("typed 1", ["--jobs", "1"]),
+                               ("typed 2", ["--jobs", "2"]), ("typed 3", ["--jobs", "3"])]
+        {
+            let output = "out-\(results.count).jsonl"
+            let run = try box.ferry(arguments.map { $0 == "OUT" ? output : $0 } + extra)
+            let written = (try? box.text(output)) ?? ""
+            results.append((label, written, run.stderr.replacingOccurrences(of: output, with: "OUT"), run.status))
+        }
+        for result in results.dropFirst() {
+            #expect(result.output == results[0].output, "\(arguments) \(result.label)")
+            #expect(result.stderr == results[0].stderr, "\(arguments) \(result.label)")
+            #expect(result.status == results[0].status, "\(arguments) \(result.label)")
+        }
+    }
+
+    @Test func v2JSONLinesConversionAndValidation() throws {
+        let box = try Sandbox()
+        try box.write("v2.jsonl", Self.v2Notes())
+        let general = try box.ferry(["validate", "v2.jsonl", "--no-typed-path"])
+        for code in ["unknown-field", "duplicate-id", "malformed-json", "lossy-precision", "missing-field", "out-of-range"] {
+            #expect(general.stderr.contains(code), "\(code)")
+        }
+        try expectSameAsGeneralPath(box, ["validate", "v2.jsonl"])
+        try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "jsonl", "-o", "OUT"])
+        try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "jsonl", "--lenient", "-o", "OUT"])
+        try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "jsonl", "--strict", "--lenient", "-o", "OUT"])
+    }
+
+    @Test func v1MigrationOfJSONLines() throws {
+        let box = try Sandbox()
+        try box.write("v1.jsonl", Self.v1Notes())
+        let general = try box.ferry(["migrate", "v1.jsonl", "--to-version", "2", "--lenient", "-o", "g.jsonl", "--no-typed-path"])
+        for code in ["lossy-drop", "lossy-change", "out-of-range"] {
+            #expect(general.stderr.contains(code), "\(code)")
+        }
+        #expect(try box.text("g.jsonl").split(separator: "\n").count > 600)
+        try expectSameAsGeneralPath(box, ["migrate", "v1.jsonl", "--to-version", "2", "-o", "OUT"])
+        try expectSameAsGeneralPath(box, ["migrate", "v1.jsonl", "--to-version", "2", "--lenient", "-o", "OUT"])
+        try expectSameAsGeneralPath(box, ["migrate", "v1.jsonl", "--to-version", "2", "--strict", "-o", "OUT"])
+        try expectSameAsGeneralPath(box, ["validate", "v1.jsonl"])
+    }
+
+    @Test func csvConversionAndValidation() throws {
+        let box = try Sandbox()
+        try box.write("v2.jsonl", Self.v2Notes())
+        // One CSV file per collection, written by the general path with the bad lines dropped.
+        _ = try box.ferry(["convert", "v2.jsonl", "--to", "csv", "--lenient", "-o", "csv/", "--no-typed-path"])
+        var wine = try box.text("csv/wineTastingNotes.csv")
+        // A few problems of CSV's own: a quoted newline, a bad number, an empty required cell.
+        wine = wine.replacingOccurrences(of: "deep", with: "\"de\nep\"", options: [], range: wine.range(of: "deep"))
+        wine += "n9001,T,red,2024-01-01T00:00:00Z,abc,ruby,deep,oak,body,0.5,Syrah,x,4,true\n"
+        wine += "n9002,,red,2024-01-01T00:00:00Z,12,ruby,deep,oak,body,0.5,Syrah,x,4.5,false\n"
+        try box.write("wineTastingNotes.csv", wine)
+        let general = try box.ferry(["validate", "wineTastingNotes.csv", "--domain", "notes", "--no-typed-path"])
+        for code in ["type-error", "missing-field"] {
+            #expect(general.stderr.contains(code), "\(code)")
+        }
+        try expectSameAsGeneralPath(box, ["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "jsonl", "-o", "OUT"])
+        try expectSameAsGeneralPath(box, ["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "jsonl", "--lenient", "-o", "OUT"])
+        try expectSameAsGeneralPath(box, ["validate", "wineTastingNotes.csv", "--domain", "notes"])
+        for name in ["coffeeTastingNotes", "whiskeyTastingNotes", "cocktailTastingNotes"] {
+            try box.write("\(name).csv", try box.text("csv/\(name).csv"))
+            try expectSameAsGeneralPath(box, ["convert", "\(name).csv", "--domain", "notes", "--to", "jsonl", "--lenient", "-o", "OUT"])
+        }
+    }
+}
