@@ -1,4 +1,5 @@
 import FerryCore
+import Foundation
 
 /// Reads the fields of one object value against its record type, collecting every problem with its
 /// field pointer (DESIGN.md "Hot paths decode domain types straight from `Value`").
@@ -81,6 +82,9 @@ public struct FieldReader: FieldSource {
 
     /// True when no error was found so far.
     public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }
+
+    /// The time zone of calendar-day rules (`context.options.timeZone`).
+    public var timeZone: TimeZone { context.options.timeZone }
 
     /// Reports unknown and repeated members (typed input has no room for extra fields) and hands
     /// the diagnostics over. `ignoring` lists members the caller handled itself.
@@ -709,15 +713,27 @@ extension DateStrategy {
 }
 
 extension FieldReader {
-    /// Checks a media path: relative to the dataset root, `/` separators, no `..`, not absolute
-    /// (SCHEMAS.md "pet-story V2": paths relative to the dataset root).
-    public static func checkMediaPath(_ path: String, at context: RecordContext, into diagnostics: inout [Diagnostic]) {
-        guard !path.isEmpty else { return }
+    /// True when `path` is a media path a dataset can hold: relative to the dataset root, `/`
+    /// separators, no `..` or empty segment, not absolute (SCHEMAS.md "pet-story V2": paths
+    /// relative to the dataset root). The empty path passes: `nonEmptyString` reports it.
+    public static func isAcceptableMediaPath(_ path: String) -> Bool {
+        guard !path.isEmpty else { return true }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        if path.hasPrefix("/") || path.contains("\\") || segments.contains(where: { $0 == ".." || $0.isEmpty }) {
-            diagnostics.append(.error(.invalidValue,
-                "\(context.displayName) \"\(path)\" is not a relative path with \"/\" separators inside the dataset",
-                at: context.location()))
-        }
+        return !(path.hasPrefix("/") || path.contains("\\") || segments.contains(where: { $0 == ".." || $0.isEmpty }))
+    }
+
+    /// The `invalid-value` error for a media path that is not acceptable; `context` is the path
+    /// field's.
+    public static func mediaPathError(_ path: String, at context: RecordContext) -> Diagnostic {
+        .error(.invalidValue,
+            "\(context.displayName) \"\(path)\" is not a relative path with \"/\" separators inside the dataset",
+            at: context.location())
+    }
+
+    /// The check of a model's `path` field for `FieldSource.check`: nil when `path` is acceptable,
+    /// else the error, made from the model's context.
+    public static func mediaPathProblem(_ path: String) -> ((RecordContext) -> Diagnostic)? {
+        guard !isAcceptableMediaPath(path) else { return nil }
+        return { context in mediaPathError(path, at: context.appending("path")) }
     }
 }
