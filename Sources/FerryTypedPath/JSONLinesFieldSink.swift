@@ -121,7 +121,8 @@ struct JSONLinesFieldSink: FieldSink {
 
     mutating func add(_ key: String, _ instant: Instant) {
         guard beginMember(key) else { return }
-        buffer.pointee.appendJSONString(instant.description)
+        // `description`'s bytes, built on the stack: quoted like any string (nothing to escape).
+        instant.withDescriptionBytes { buffer.pointee.appendJSONQuoted($0) }
     }
 
     mutating func add(_ key: String, _ day: CalendarDay) {

@@ -81,6 +81,8 @@ extension ByteBuffer {
             append(JSONSyntax.zero)
         } else if let exact = Int64(exactly: double), exact.magnitude < 1_000_000_000_000_000 {
             appendJSONInteger(exact)
+        } else if appendShortDecimal(double) {
+            // One to three decimals (4.5, 13.5, 0.55): written without building a `String`.
         } else {
             let description = double.description
             // Swift writes 1e-4 <= |value| < 2^53 without an exponent, in the ECMAScript form.
@@ -91,6 +93,58 @@ extension ByteBuffer {
             }
         }
         return true
+    }
+
+    /// Appends a number that one to three decimals spell exactly as Swift's shortest round-trip
+    /// form would (`4.5`, `13.5`, `0.55`, `-0.125`); false, appending nothing, for any other.
+    ///
+    /// Why the bytes are the `description`'s: for the fewest decimals `k` at which `m / 10^k`
+    /// (`m` = `double × 10^k` rounded) divides back to `double`, the decimal `m × 10^-k` reads back
+    /// as `double` (IEEE division and decimal reading both round the same real number correctly).
+    /// With `|m| < 2^50` the spacing of doubles near `double` is under a quarter of `10^-k`, so no
+    /// other `k`-decimal number reads back as it, and none with fewer decimals does (`m` would have
+    /// been found at that `k`): it is the unique shortest form, which `description` writes in
+    /// fixed notation for `1e-4 <= |double| < 2^53` (here `|double| >= 0.001`), with no trailing zero
+    /// (`m` ending in 0 would have been found one decimal earlier).
+    private mutating func appendShortDecimal(_ double: Double) -> Bool {
+        var scale = 1.0
+        for decimals in 1...3 {
+            scale *= 10
+            let scaled = (double * scale).rounded()
+            guard scaled.magnitude < 0x1p50 else { return false }
+            if scaled / scale == double {
+                appendDecimal(Int64(scaled), decimals: decimals)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Appends `value × 10^-decimals` in fixed notation: `-`, the integer digits (`0` when none),
+    /// `.`, exactly `decimals` digits. `value` is not 0 and `|value| < 2^50`.
+    private mutating func appendDecimal(_ value: Int64, decimals: Int) {
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 16 digits, a point and a 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            // Written backwards from the end of `raw`, then copied in one piece.
+            var first = raw.count
+            var written = 0
+            while magnitude > 0 || written <= decimals {
+                if written == decimals {
+                    first -= 1
+                    raw[first] = JSONSyntax.dot
+                }
+                first -= 1
+                raw[first] = JSONSyntax.zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+                written += 1
+            }
+            reserve(raw.count - first + 1)
+            if value < 0 { appendReserved(JSONSyntax.minus) }
+            if let base = raw.baseAddress {
+                appendReserved(base.assumingMemoryBound(to: UInt8.self) + first, count: raw.count - first)
+            }
+        }
     }
 
     /// Appends `value` as compact JSON, exactly as `JSONLinesWriter` writes a value inside a line.

@@ -170,6 +170,39 @@ import Testing
         #expect(Self.rendered(NotesV2.Taste(label: "\u{2028}", score: 1e-7), collection: nil).bytes == Array("{\"label\":\"\u{2028}\",\"value\":1e-7}\n".utf8))
     }
 
+    // MARK: Numbers against NumberText
+
+    /// `appendJSONNumber` (with its short-decimal path) against `NumberText.ecmaScript`, which lays
+    /// out Swift's `description`: short decimals, their neighbours, and doubles of any bits.
+    @Test func numbersAsNumberTextWritesThem() {
+        var p = Picker(state: 7)
+        var numbers: [Double] = []
+        let scales: [Double] = [10, 100, 1000, 10000]
+        for _ in 0..<20_000 {
+            let scale = scales[p.next(scales.count)]
+            let magnitude = [10, 1000, 100_000, 1 << 30, 1 << 50, 1 << 53][p.next(6)]
+            let m = Double(p.next(magnitude)) * (p.bool() ? 1 : -1)
+            let d = m / scale
+            numbers += [d, d.nextUp, d.nextDown]
+            p.state = p.state &* 31 &+ 17
+            numbers.append(Double(bitPattern: p.state))
+        }
+        numbers += [0.1, 0.2, 0.3, 0.55, 0.7, 4.35, 1.005, 0.001, 0.0005, 0.0015, 999_999_999_999.999, 1_125_899_906_842.623, 0x1p50 / 1000]
+        var checked = 0
+        for number in numbers where number.isFinite {
+            var buffer = ByteBuffer(capacity: 32)
+            let appended = buffer.appendJSONNumber(number)
+            #expect(appended)
+            let text = String(decoding: buffer.array, as: UTF8.self)
+            if text != NumberText.ecmaScript(number) {
+                Issue.record("\(number.bitPattern): \(text) != \(NumberText.ecmaScript(number) ?? "nil")")
+                break
+            }
+            checked += 1
+        }
+        #expect(checked > 70_000)
+    }
+
     // MARK: What the writer refuses
 
     @Test func nonFiniteNumbersAreNotRendered() throws {
