@@ -276,22 +276,19 @@ public struct FieldReader: FieldSource {
                 at: context.location()))
             return nil
         }
+        guard !type.admits(text) else { return text }
         switch type {
-        case .nonEmptyString where text.isEmpty:
-            diagnostics.append(.error(.invalidValue, "\(context.displayName) must not be empty", at: context.location()))
-            return nil
-        case .url where !text.isEmpty && !FieldReader.isAbsoluteHTTPURL(text):
+        case .url:
             diagnostics.append(.error(.invalidValue,
                 "\(context.displayName) \(value.shortDescription) is not an absolute http(s) URL (or \"\")", at: context.location()))
-            return nil
-        case .enumeration(let cases) where !cases.contains(text):
+        case .enumeration(let cases):
             diagnostics.append(.error(.invalidValue,
                 "\(context.displayName) \(value.shortDescription) is not one of \(cases.joined(separator: ", "))",
                 at: context.location()))
-            return nil
         default:
-            return text
+            diagnostics.append(.error(.invalidValue, "\(context.displayName) must not be empty", at: context.location()))
         }
+        return nil
     }
 
     /// `http://host...` or `https://host...` (case-insensitive scheme, non-empty host, no spaces).
@@ -356,9 +353,7 @@ public struct FieldReader: FieldSource {
             number = d
         default: return nil
         }
-        guard number.isFinite else { return nil }
-        if let range, !range.contains(number) { return nil }
-        if let step, (number / step).rounded() != number / step { return nil }
+        guard number.isFinite, FieldSchema.isInRange(number, range), FieldSchema.isOnStep(number, step) else { return nil }
         return number == 0 ? 0 : number
     }
 
@@ -380,13 +375,13 @@ public struct FieldReader: FieldSource {
                 at: context.location()))
             return nil
         }
-        if let range = schema.range, !range.contains(number) {
+        if let range = schema.range, !FieldSchema.isInRange(number, range) {
             diagnostics.append(.error(.outOfRange,
                 "\(context.displayName) \(FieldReader.numberText(number)) is out of range \(FieldReader.rangeText(range))",
                 at: context.location()))
             return nil
         }
-        if let step = schema.step, (number / step).rounded() != number / step {
+        if let step = schema.step, !FieldSchema.isOnStep(number, step) {
             diagnostics.append(.error(.invalidValue,
                 "\(context.displayName) \(FieldReader.numberText(number)) is not a multiple of \(FieldReader.numberText(step))",
                 at: context.location()))
