@@ -61,7 +61,8 @@ public final class TypedLane: RawRecordTaker {
         var rendered: [UInt8]? = nil
         if let rendering {
             guard let codable = target as? any FieldCodable else { return nil }
-            rendered = render(codable, collection: route.targetCollection, with: rendering)
+            guard let bytes = render(codable, collection: route.targetCollection, with: rendering) else { return nil }
+            rendered = bytes
         }
         let id = model.recordID.flatMap { $0.isEmpty ? nil : $0 }
         return TakenRecord(collection: named, payload: TypedPreparation(route: route, id: id, rendered: rendered))
@@ -71,9 +72,11 @@ public final class TypedLane: RawRecordTaker {
         scan.decode(type, options: options)
     }
 
-    private func render<M: FieldCodable>(_ model: M, collection: String, with rendering: JSONLinesRendering) -> [UInt8] {
+    /// The output line of `model`; nil when the writer would refuse it (the general path then
+    /// reports that).
+    private func render<M: FieldCodable>(_ model: M, collection: String, with rendering: JSONLinesRendering) -> [UInt8]? {
         var buffer = ByteBuffer(capacity: 1024)
-        rendering.render(model, collection: collection, into: &buffer)
+        guard rendering.render(model, collection: collection, into: &buffer) else { return nil }
         return buffer.array
     }
 
