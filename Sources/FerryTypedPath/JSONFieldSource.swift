@@ -184,6 +184,7 @@ struct JSONFieldSource: FieldSource {
             advance(i + 1)
             return result
         }
+        result.reserveCapacity(4)  // one allocation for the usual few elements
         while i < text.end {
             // A null or any other non-string element is a type error in the general path.
             guard text.p[i] == JSONSyntax.quote else { break }
@@ -357,7 +358,8 @@ struct JSONFieldSource: FieldSource {
 
     mutating func object<T: FieldCodable>(_ name: String, as type: T.Type) -> T? {
         guard let (_, value) = locate(name) else { return nil }
-        guard text.p[value] == JSONSyntax.openBrace, let (model, end) = nested(T.self, at: value) else {
+        var end = value
+        guard text.p[value] == JSONSyntax.openBrace, let model = nested(T.self, at: value, end: &end) else {
             fail()
             return nil
         }
@@ -377,9 +379,11 @@ struct JSONFieldSource: FieldSource {
             advance(i + 1)
             return result
         }
+        result.reserveCapacity(4)  // one allocation for the usual few elements
         while i < text.end {
             // A null or any other non-object element is a type error in the general path.
-            guard text.p[i] == JSONSyntax.openBrace, let (model, end) = nested(T.self, at: i) else { break }
+            var end = i
+            guard text.p[i] == JSONSyntax.openBrace, let model = nested(T.self, at: i, end: &end) else { break }
             result.append(model)
             i = text.skipWhitespace(end)
             guard i < text.end, text.p[i] == JSONSyntax.comma else {
@@ -392,13 +396,15 @@ struct JSONFieldSource: FieldSource {
         return []
     }
 
-    /// The model of the object whose opening brace is at `start`, and the offset past its closing
-    /// brace; nil when it fails.
-    private func nested<T: FieldCodable>(_ type: T.Type, at start: Int) -> (T, Int)? {
+    /// The model of the object whose opening brace is at `start` (`end` set past its closing
+    /// brace); nil when it fails. (No tuple holding a `T`: unspecialized, its type metadata
+    /// would be looked up at every call.)
+    private func nested<T: FieldCodable>(_ type: T.Type, at start: Int, end: inout Int) -> T? {
         var source = JSONFieldSource(text: text, objectStart: start, type: T.recordType)
         let model = T(from: &source)
         guard source.finish() else { return nil }
-        return (model, source.cursor + 1)
+        end = source.cursor + 1
+        return model
     }
 
     var isValid: Bool { !failed }

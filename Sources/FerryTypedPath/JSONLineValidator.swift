@@ -31,10 +31,17 @@ struct JSONLineValidator {
         var high: UInt64 = 0
         var escaped = false
         while true {
-            // Eight bytes at a time while none is a quote, a backslash or a control character.
+            // Eight bytes at a time: the lowest flagged byte of a word is exact
+            // (`JSONSyntax.zeroBytes`); the bytes before it count for the UTF-8 check.
             while j + 8 <= end {
                 let word = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
-                if JSONSyntax.hasStringSpecial(word) { break }
+                let flags = Self.specials(word)
+                if flags != 0 {
+                    let before = flags.trailingZeroBitCount >> 3
+                    high |= word & ((1 << UInt64(before << 3)) &- 1)
+                    j += before
+                    break
+                }
                 high |= word
                 j += 8
             }
@@ -57,6 +64,16 @@ struct JSONLineValidator {
             return nil
         }
         return (j + 1, escaped)
+    }
+
+    /// The high bit of each byte of `word` that is `"`, `\` or a control character (exact for
+    /// the lowest one).
+    @inline(__always)
+    private static func specials(_ word: UInt64) -> UInt64 {
+        let quotes = JSONSyntax.zeroBytes(word ^ (JSONSyntax.lowBits &* UInt64(JSONSyntax.quote)))
+        let backslashes = JSONSyntax.zeroBytes(word ^ (JSONSyntax.lowBits &* UInt64(JSONSyntax.backslash)))
+        let controls = (word &- JSONSyntax.lowBits &* 0x20) & ~word & JSONSyntax.highBits
+        return quotes | backslashes | controls
     }
 
     /// Checks the escape whose backslash is at `i`; the offset past it.

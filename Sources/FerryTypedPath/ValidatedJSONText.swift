@@ -20,16 +20,19 @@ struct ValidatedJSONText {
     @inline(__always)
     func stringStop(_ i: Int) -> Int {
         var j = i
-        // Eight bytes at a time: a validated string holds no control characters, so a flagged
-        // word holds a quote or a backslash.
+        // Eight bytes at a time; the lowest flagged byte of a word is exact (`JSONSyntax.zeroBytes`).
         while j + 8 <= end {
             let word = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
-            if JSONSyntax.hasStringSpecial(word) { break }
+            let flags = JSONSyntax.zeroBytes(word ^ Self.quotes) | JSONSyntax.zeroBytes(word ^ Self.backslashes)
+            if flags != 0 { return j + flags.trailingZeroBitCount >> 3 }
             j += 8
         }
         while j < end, p[j] != JSONSyntax.quote, p[j] != JSONSyntax.backslash { j += 1 }
         return j
     }
+
+    static let quotes = JSONSyntax.lowBits &* UInt64(JSONSyntax.quote)
+    static let backslashes = JSONSyntax.lowBits &* UInt64(JSONSyntax.backslash)
 
     /// The string whose opening quote is at `i` and the offset past its closing quote.
     func string(_ i: Int) -> (text: String, end: Int) {
@@ -58,14 +61,14 @@ struct ValidatedJSONText {
             var n = 0
             var j = i + 1
             while j < close {
-                let byte = p[j]
-                if byte != JSONSyntax.backslash {
-                    out[n] = byte
-                    n += 1
-                    j += 1
-                    continue
+                // The run up to the next escape (or the end), copied as it is.
+                let stop = min(stringStop(j), close)
+                if stop > j, let target = out.baseAddress {
+                    (target + n).update(from: p + j, count: stop - j)
+                    n += stop - j
+                    j = stop
                 }
-                j = unescape(at: j, into: out, &n)
+                if j < close { j = unescape(at: j, into: out, &n) }
             }
             return n
         }
