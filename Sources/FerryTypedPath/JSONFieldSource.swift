@@ -356,6 +356,18 @@ struct JSONFieldSource: FieldSource {
 
     // MARK: Nested values
 
+    // Specialized for the notes' nested types (a run-time type check picks the copy): the
+    // models' generic `init(from:)` calls these unspecialized, and every `[T]` or `T?` would
+    // otherwise look its type metadata up at each call.
+    @_specialize(where T == NotesV2.Taste)
+    @_specialize(where T == NotesV2.Smell)
+    @_specialize(where T == NotesV2.Look)
+    @_specialize(where T == NotesV2.Grape)
+    @_specialize(where T == NotesV2.Finish)
+    @_specialize(where T == NotesV2.Ingredient)
+    @_specialize(where T == NotesV1.Taste)
+    @_specialize(where T == NotesV1.Finish)
+    @_specialize(where T == NotesV1.Ingredient)
     mutating func object<T: FieldCodable>(_ name: String, as type: T.Type) -> T? {
         guard let (_, value) = locate(name) else { return nil }
         var end = value
@@ -367,6 +379,18 @@ struct JSONFieldSource: FieldSource {
         return model
     }
 
+    // Specialized for the notes' nested types (a run-time type check picks the copy): the
+    // models' generic `init(from:)` calls these unspecialized, and every `[T]` or `T?` would
+    // otherwise look its type metadata up at each call.
+    @_specialize(where T == NotesV2.Taste)
+    @_specialize(where T == NotesV2.Smell)
+    @_specialize(where T == NotesV2.Look)
+    @_specialize(where T == NotesV2.Grape)
+    @_specialize(where T == NotesV2.Finish)
+    @_specialize(where T == NotesV2.Ingredient)
+    @_specialize(where T == NotesV1.Taste)
+    @_specialize(where T == NotesV1.Finish)
+    @_specialize(where T == NotesV1.Ingredient)
     mutating func array<T: FieldCodable>(_ name: String, of type: T.Type) -> [T] {
         guard let (_, value) = locate(name) else { return [] }
         guard text.p[value] == JSONSyntax.openBracket else {
