@@ -25,6 +25,8 @@ import Darwin
 struct JSONFieldSource: FieldSource {
     private let text: ValidatedJSONText
     private let type: RecordType
+    /// The time zone of calendar-day rules (`DecodingOptions.timeZone`).
+    let timeZone: TimeZone
     /// Where the next field-schema lookup starts looking.
     private var fieldHint = 0
     /// The offset of the next member's key (its opening quote), or of the object's closing brace.
@@ -44,9 +46,10 @@ struct JSONFieldSource: FieldSource {
     private(set) var failed = false
 
     /// Starts reading the object whose opening brace is at `objectStart`.
-    init(text: ValidatedJSONText, objectStart: Int, type: RecordType, skipFrom: Int = -1, skipTo: Int = -1) {
+    init(text: ValidatedJSONText, objectStart: Int, type: RecordType, timeZone: TimeZone, skipFrom: Int = -1, skipTo: Int = -1) {
         self.text = text
         self.type = type
+        self.timeZone = timeZone
         self.skipFrom = skipFrom
         self.skipTo = skipTo
         cursor = text.skipWhitespace(objectStart + 1)
@@ -424,7 +427,7 @@ struct JSONFieldSource: FieldSource {
     /// brace); nil when it fails. (No tuple holding a `T`: unspecialized, its type metadata
     /// would be looked up at every call.)
     private func nested<T: FieldCodable>(_ type: T.Type, at start: Int, end: inout Int) -> T? {
-        var source = JSONFieldSource(text: text, objectStart: start, type: T.recordType)
+        var source = JSONFieldSource(text: text, objectStart: start, type: T.recordType, timeZone: timeZone)
         let model = T(from: &source)
         guard source.finish() else { return nil }
         end = source.cursor + 1

@@ -120,7 +120,7 @@ public struct JSONRecordScan {
         guard !options.scalarsAsText, let base = bytes.baseAddress else { return nil }
         var source = JSONFieldSource(
             text: ValidatedJSONText(p: base, end: bytes.count), objectStart: objectStart, type: T.recordType,
-            skipFrom: collectionFrom, skipTo: collectionTo)
+            timeZone: options.timeZone, skipFrom: collectionFrom, skipTo: collectionTo)
         let model = T(from: &source)
         guard source.finish() else { return nil }
         return model
