@@ -18,6 +18,8 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
         case blank
         /// A value, the `$collection` taken out of it, and a copy of the line for the record's locator.
         case value(Value, String?, [UInt8])
+        /// A line the `RawRecordTaker` took (not parsed), and a copy of it for the record's locator.
+        case taken(TakenRecord, [UInt8])
         case problem(Diagnostic)
         case failure(any Error)
         case tooLarge
@@ -27,13 +29,16 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
     let lines: [Line]
     private let location: SourceLocation
     private let maximumDepth: Int
+    /// The collection of a line without `$collection` (`ReadOptions.collection`), for the taker.
+    private let defaultCollection: String?
     private var parsed: [Parsed] = []
 
-    init(bytes: [UInt8], lines: [Line], location: SourceLocation, maximumDepth: Int) {
+    init(bytes: [UInt8], lines: [Line], location: SourceLocation, maximumDepth: Int, defaultCollection: String?) {
         self.bytes = bytes
         self.lines = lines
         self.location = location
         self.maximumDepth = maximumDepth
+        self.defaultCollection = defaultCollection
     }
 
     /// What line `index` held, once (the batch lets go of it, so the caller owns the value).
@@ -44,7 +49,8 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
         return result
     }
 
-    /// Parses every line as `JSONLinesReader.next()` does.
+    /// Parses every line as `JSONLinesReader.next()` does, first offering each line that is not
+    /// blank and not too long to `taker`: a line it takes is not parsed.
     func parse(offering taker: (any RawRecordTaker)?) {
         let stacks = JSONParseStacks(cachesStrings: true)
         var results: [Parsed] = []
@@ -59,6 +65,14 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
                 if JSONSyntax.skipWhitespace(in: p, from: range.lowerBound, to: range.upperBound) == range.upperBound {
                     results.append(.blank)
                     continue
+                }
+                if let taker {
+                    let raw = RawRecord.jsonLine(
+                        UnsafeBufferPointer(rebasing: p[range]), line: line.number, defaultCollection: defaultCollection)
+                    if let taken = taker.take(raw) {
+                        results.append(.taken(taken, Array(p[range])))
+                        continue
+                    }
                 }
                 var parser = JSONParser(
                     bytes: p, range: range, basePosition: TextPosition(line: line.number, column: 1), location: location,

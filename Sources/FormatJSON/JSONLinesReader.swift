@@ -143,7 +143,9 @@ public final class JSONLinesReader: BatchRecordReader {
             lines.append(JSONLinesBatch.Line(start: start, end: bytes.count, number: lineNumber, truncated: extent.truncated))
         }
         guard !lines.isEmpty else { return nil }
-        return JSONLinesBatch(bytes: bytes, lines: lines, location: options.inputLocation, maximumDepth: options.maximumDepth)
+        return JSONLinesBatch(
+            bytes: bytes, lines: lines, location: options.inputLocation, maximumDepth: options.maximumDepth,
+            defaultCollection: options.collection)
     }
 
     /// The records and problems of a parsed batch, exactly as `next()` gives and reports them.
@@ -170,9 +172,31 @@ public final class JSONLinesReader: BatchRecordReader {
                 if let record = record(from: value, collection: collection, lineNumber: line.number, locatorBytes: locatorBytes) {
                     items.append(.record(record))
                 }
+            case .taken(let taken, let locatorBytes):
+                // The first line may be the header, which is never a record (a taker would not
+                // take one, but the header rule is the reader's): parse it to see.
+                if !sawContent, taken.collection == nil, let header = headerLine(locatorBytes) {
+                    self.header = header
+                    sawContent = true
+                    continue
+                }
+                if let record = record(from: .null, collection: taken.collection, lineNumber: line.number, locatorBytes: locatorBytes) {
+                    items.append(.taken(record, taken.payload))
+                }
             }
         }
         return items
+    }
+
+    /// The header the bytes of a line hold, if they parse as one.
+    private func headerLine(_ bytes: [UInt8]) -> DatasetHeader? {
+        bytes.withUnsafeBufferPointer { p -> DatasetHeader? in
+            var parser = JSONParser(
+                bytes: p, range: 0..<p.count, location: options.inputLocation, maximumDepth: options.maximumDepth,
+                takesCollection: true)
+            guard let value = try? parser.parseDocument(), parser.collection == nil else { return nil }
+            return Self.header(in: value)
+        }
     }
 
     /// The header a line holds: an object with only `domain` (a string) and/or `schemaVersion`

@@ -3,34 +3,39 @@ import FerryCore
 /// Byte-level facts of the JSON grammar (RFC 8259) shared by the parser, the streaming readers and
 /// the field locator: byte constants, whitespace, positions, UTF-8 well-formedness and a fast
 /// skip over values already known to be well-formed.
-enum JSONSyntax {
-    static let quote: UInt8 = 0x22
-    static let backslash: UInt8 = 0x5C
-    static let slash: UInt8 = 0x2F
-    static let comma: UInt8 = 0x2C
-    static let colon: UInt8 = 0x3A
-    static let openBrace: UInt8 = 0x7B
-    static let closeBrace: UInt8 = 0x7D
-    static let openBracket: UInt8 = 0x5B
-    static let closeBracket: UInt8 = 0x5D
-    static let minus: UInt8 = 0x2D
-    static let plus: UInt8 = 0x2B
-    static let dot: UInt8 = 0x2E
-    static let zero: UInt8 = 0x30
-    static let nine: UInt8 = 0x39
-    static let newline: UInt8 = 0x0A
-    static let carriageReturn: UInt8 = 0x0D
-    static let space: UInt8 = 0x20
-    static let tab: UInt8 = 0x09
+///
+/// Public (the byte constants, whitespace, digits, the eight-bytes-at-a-time string scan and
+/// UTF-8 well-formedness) for the typed path's JSON Lines scanner (FerryTypedPath,
+/// `JSONRecordScan`), which must accept exactly what `JSONParser` accepts.
+public enum JSONSyntax {
+    /// The ASCII bytes of the JSON grammar (RFC 8259 sections 2 to 7), by name.
+    public static let quote: UInt8 = 0x22
+    public static let backslash: UInt8 = 0x5C
+    public static let slash: UInt8 = 0x2F
+    public static let comma: UInt8 = 0x2C
+    public static let colon: UInt8 = 0x3A
+    public static let openBrace: UInt8 = 0x7B
+    public static let closeBrace: UInt8 = 0x7D
+    public static let openBracket: UInt8 = 0x5B
+    public static let closeBracket: UInt8 = 0x5D
+    public static let minus: UInt8 = 0x2D
+    public static let plus: UInt8 = 0x2B
+    public static let dot: UInt8 = 0x2E
+    public static let zero: UInt8 = 0x30
+    public static let nine: UInt8 = 0x39
+    public static let newline: UInt8 = 0x0A
+    public static let carriageReturn: UInt8 = 0x0D
+    public static let space: UInt8 = 0x20
+    public static let tab: UInt8 = 0x09
 
     /// RFC 8259 section 2 `ws`: space, horizontal tab, line feed, carriage return.
-    @inline(__always)
-    static func isWhitespace(_ byte: UInt8) -> Bool {
+    @inlinable @inline(__always)
+    public static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == space || byte == newline || byte == carriageReturn || byte == tab
     }
 
-    @inline(__always)
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= zero && byte <= nine }
+    @inlinable @inline(__always)
+    public static func isDigit(_ byte: UInt8) -> Bool { byte >= zero && byte <= nine }
 
     /// True for bytes that end a bare scalar (number or literal) while scanning for its extent.
     @inline(__always)
@@ -41,16 +46,16 @@ enum JSONSyntax {
 
     // MARK: - Eight bytes at a time (little-endian words; the lowest flagged byte is exact)
 
-    static let lowBits: UInt64 = 0x0101_0101_0101_0101
-    static let highBits: UInt64 = 0x8080_8080_8080_8080
+    public static let lowBits: UInt64 = 0x0101_0101_0101_0101
+    public static let highBits: UInt64 = 0x8080_8080_8080_8080
 
     /// High bit set in each byte of `word` that is zero (exact for the lowest such byte).
-    @inline(__always)
-    static func zeroBytes(_ word: UInt64) -> UInt64 { (word &- lowBits) & ~word & highBits }
+    @inlinable @inline(__always)
+    public static func zeroBytes(_ word: UInt64) -> UInt64 { (word &- lowBits) & ~word & highBits }
 
     /// True when a byte of `word` is `"`, `\` or below 0x20.
-    @inline(__always)
-    static func hasStringSpecial(_ word: UInt64) -> Bool {
+    @inlinable @inline(__always)
+    public static func hasStringSpecial(_ word: UInt64) -> Bool {
         let quotes = zeroBytes(word ^ (lowBits &* UInt64(quote)))
         let backslashes = zeroBytes(word ^ (lowBits &* UInt64(backslash)))
         let controls = (word &- lowBits &* 0x20) & ~word & highBits
@@ -94,7 +99,7 @@ enum JSONSyntax {
     /// The offset of the first byte of the first ill-formed UTF-8 sequence in `range`, or nil when
     /// the range is well-formed (Unicode 15, Table 3-7: no overlongs, no surrogates, nothing above
     /// U+10FFFF).
-    static func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    public static func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         var i = range.lowerBound
         let end = range.upperBound
         func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {

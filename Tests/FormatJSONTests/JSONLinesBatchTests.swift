@@ -105,4 +105,96 @@ import Testing
         #expect(logs[1] == logs[0])
         #expect(logs[2] == logs[0])
     }
+
+    /// Takes every line that parses (`onlyWithID`: only objects with an `id` member), as a typed
+    /// path would: the collection the line names, and the line number as the payload.
+    private struct LineTaker: RawRecordTaker {
+        var onlyWithID: Bool
+        func take(_ record: RawRecord) -> TakenRecord? {
+            guard case .jsonLine(let bytes, let line, _) = record else { return nil }
+            var parser = JSONParser(bytes: bytes, range: 0..<bytes.count, location: SourceLocation(), maximumDepth: 512, takesCollection: true)
+            guard let value = try? parser.parseDocument() else { return nil }
+            if onlyWithID, value[JSONPointer(tokens: ["id"])] == nil { return nil }
+            return TakenRecord(collection: parser.collection, payload: line)
+        }
+    }
+
+    /// The batched events with `taker`: taken records as "taken record ..." with a null value
+    /// and their payload (the line number) checked against the record's line.
+    private func batched(_ text: String, taker: LineTaker, limit: Int, collection: String? = nil) throws -> [String] {
+        let events = Events()
+        let log = DiagnosticLog { events.list.append("problem \($0.code.rawValue) \($0.location)") }
+        let reader = JSONLinesReader(
+            source: MemorySource(text), options: ReadOptions(fileName: "n.jsonl", collection: collection), log: log)
+        while let batch = try reader.nextBatch(limit: limit) {
+            batch.parse(offering: taker)
+            for item in reader.items(from: batch) {
+                switch item {
+                case .record(let record): events.list.append(Self.describe(record))
+                case .problem(let diagnostic): log.report(diagnostic)
+                case .failure(let error): throw error
+                case .taken(let record, let payload):
+                    #expect(record.value == .null)
+                    #expect(payload as? Int == record.location.line)
+                    events.list.append("taken " + Self.describe(record))
+                }
+            }
+        }
+        #expect(reader.header.domain == "notes")
+        return events.list
+    }
+
+    /// What `serial` gives, with the records a taker would take marked "taken" and their value null.
+    private func expectedTaken(_ text: String, onlyWithID: Bool, collection: String? = nil) throws -> [String] {
+        let events = Events()
+        let log = DiagnosticLog { events.list.append("problem \($0.code.rawValue) \($0.location)") }
+        let reader = JSONLinesReader(
+            source: MemorySource(text), options: ReadOptions(fileName: "n.jsonl", collection: collection), log: log)
+        while var record = try reader.next() {
+            if onlyWithID, record.value[JSONPointer(tokens: ["id"])] == nil {
+                events.list.append(Self.describe(record))
+                continue
+            }
+            record.value = .null
+            events.list.append("taken " + Self.describe(record))
+        }
+        return events.list
+    }
+
+    @Test func takenLinesKeepTheirLocationsAndIndexes() throws {
+        for onlyWithID in [true, false] {
+            for collection in [nil, "fallback"] {
+                let expected = try expectedTaken(Self.lines, onlyWithID: onlyWithID, collection: collection)
+                #expect(expected.filter { $0.hasPrefix("taken") }.count == (onlyWithID ? 3 : 4))
+                for limit in [1, 2, 3, 100] {
+                    let events = try batched(Self.lines, taker: LineTaker(onlyWithID: onlyWithID), limit: limit, collection: collection)
+                    #expect(events == expected)
+                }
+            }
+        }
+    }
+
+    /// Blank and too-long lines are never offered; every other line is, with the reader's collection.
+    @Test func offersEveryNonBlankLineWithTheDefaultCollection() throws {
+        final class Recorder: RawRecordTaker, @unchecked Sendable {
+            // @unchecked: one batch parses on one thread here.
+            var offered: [String] = []
+            func take(_ record: RawRecord) -> TakenRecord? {
+                if case .jsonLine(let bytes, let line, let collection) = record {
+                    offered.append("\(line) \(collection ?? "-") \(String(decoding: bytes, as: UTF8.self))")
+                }
+                return nil
+            }
+        }
+        let recorder = Recorder()
+        let text = "{\"a\": 1}\n\n  \n" + String(repeating: "x", count: 100) + "\n[1]\r\n"
+        let reader = JSONLinesReader(
+            source: MemorySource(text), options: ReadOptions(fileName: "n.jsonl", collection: "c"), log: DiagnosticLog(),
+            chunkSize: 16, maximumLineSize: 50)
+        while let batch = try reader.nextBatch(limit: 100) {
+            batch.parse(offering: recorder)
+            _ = reader.items(from: batch)
+        }
+        #expect(recorder.offered == ["1 c {\"a\": 1}", "5 c [1]"])  // without the line break
+    }
 }

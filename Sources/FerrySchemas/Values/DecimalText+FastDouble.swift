@@ -53,3 +53,14 @@ extension DecimalText {
         return negative ? -magnitude : magnitude
     }
 }
+
+extension FieldReader {
+    /// The `Double` a number field reads from JSON number text (RFC 8259 section 6 grammar, as
+    /// UTF-8 bytes): exactly what the general path's `plainDouble` reads from `.number(text)`,
+    /// `DecimalText.fastDouble(text) ?? Double(text)`. Nil when `Double(text)` is nil; may be
+    /// infinite (the caller checks, as the general path does). For raw field sources (issue 7).
+    public static func double(numberText bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        if let fast = DecimalText.fastDouble(utf8: bytes) { return fast }
+        return Double(String(decoding: bytes, as: UTF8.self))
+    }
+}
