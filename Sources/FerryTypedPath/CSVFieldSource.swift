@@ -298,38 +298,46 @@ struct CSVFieldSource: FieldSource {
 
     mutating func array<T: FieldCodable>(_ name: String, of type: T.Type) -> [T] {
         guard let node = field(name), row.isPresent(node) else { return [] }
-        guard node.shape == .array else {
+        guard node.shape == .array, let count = elementCount(node) else {
             failed = true
             return []
         }
-        var models: [T] = []
-        models.reserveCapacity(node.count)
-        var gap = false
-        for k in 0..<node.count {
-            let element = row.nodes[node.first + k]
-            guard row.isPresent(element) else {
-                gap = true
-                continue
+        // Built in place: no optional `T` and no growth, which cost generic metadata look-ups
+        // in this unspecialized code (the models' `init(from:)` live in another module).
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for k in 0..<count {
+                let model = read(T.self, row.nodes[node.first + k])
+                if failed { return }
+                buffer.initializeElement(at: k, to: model)
+                initialized = k + 1
             }
-            // An absent element before a present one is null (a `type-error`).
-            guard !gap, element.shape == .object, let model = read(T.self, element) else {
-                failed = true
-                return []
-            }
-            models.append(model)
         }
-        return models
     }
 
-    /// Reads the object at `node` as a `T` with a source of its own; nil (failed) when it fails.
-    private mutating func read<T: FieldCodable>(_ type: T.Type, _ node: CSVColumnPlan.Node) -> T? {
+    /// The elements of a list up to its last present one; nil when an absent element comes before
+    /// a present one (null in the general path: a `type-error`) or an element is not an object.
+    private func elementCount(_ node: CSVColumnPlan.Node) -> Int? {
+        var count = 0
+        var sawAbsent = false
+        for k in 0..<node.count {
+            let element = row.nodes[node.first + k]
+            if row.isPresent(element) {
+                guard !sawAbsent, element.shape == .object else { return nil }
+                count = k + 1
+            } else {
+                sawAbsent = true
+            }
+        }
+        return count
+    }
+
+    /// Reads the object at `node` as a `T` with a source of its own (placeholders and `failed`
+    /// set when it fails).
+    private mutating func read<T: FieldCodable>(_ type: T.Type, _ node: CSVColumnPlan.Node) -> T {
         var nested = CSVFieldSource(row, object: node)
         let model = T(from: &nested)
         nested.finish()
-        if nested.failed {
-            failed = true
-            return nil
-        }
+        if nested.failed { failed = true }
         return model
     }
 }

@@ -10,8 +10,16 @@ import FerrySchemas
 /// general path would append any diagnostic (error, warning or note), and wherever this reader
 /// does not mirror the general path exactly (see `CSVFieldSource` for the rules). The general path
 /// then reads the row and reports its problems.
-public final class CSVRecordReading<T: FieldCodable>: Sendable {
-    private let plan: CSVColumnPlan
+public final class CSVRecordReading<T: FieldCodable>: @unchecked Sendable {
+    // @unchecked: the plan's buffers are written once, in `init`, and only read after.
+    /// The number of cells a row must have.
+    private let columnCount: Int
+    /// `CSVColumnPlan`'s arrays copied into buffers of their own (freed in `deinit`), so that a
+    /// row is read with no closure per array (each would cost a generic metadata look-up for `T?`).
+    private let nodes: UnsafeBufferPointer<CSVColumnPlan.Node>
+    private let names: UnsafeBufferPointer<String>
+    private let columnLists: UnsafeBufferPointer<Int>
+    private let enumerations: UnsafeBufferPointer<[String]>
 
     /// Plans the header `columns` (the reader's header fields, as `RawCSVRow.columns` gives them)
     /// for `T`. Columns under keys that are not fields of `T` are allowed: a row with any of them
@@ -21,7 +29,25 @@ public final class CSVRecordReading<T: FieldCodable>: Sendable {
     /// both a value and a level, or `options` other than CSV's (`scalarsAsText` must be set).
     public init?(columns: [String], options: DecodingOptions) {
         guard options.scalarsAsText, let plan = CSVColumnPlan(columns: columns, type: T.recordType) else { return nil }
-        self.plan = plan
+        columnCount = plan.columnCount
+        nodes = Self.copy(plan.nodes)
+        names = Self.copy(plan.names)
+        columnLists = Self.copy(plan.columnLists)
+        enumerations = Self.copy(plan.enumerations)
+    }
+
+    deinit {
+        UnsafeMutableBufferPointer(mutating: nodes).deinitialize().deallocate()
+        UnsafeMutableBufferPointer(mutating: columnLists).deinitialize().deallocate()
+        UnsafeMutableBufferPointer(mutating: names).deinitialize().deallocate()
+        UnsafeMutableBufferPointer(mutating: enumerations).deinitialize().deallocate()
+    }
+
+    /// A buffer of its own holding `elements`.
+    private static func copy<Element>(_ elements: [Element]) -> UnsafeBufferPointer<Element> {
+        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
+        _ = buffer.initialize(from: elements)
+        return UnsafeBufferPointer(buffer)
     }
 
     /// The row read as `T`, or nil when anything is off: exactly when the general path would
@@ -29,20 +55,12 @@ public final class CSVRecordReading<T: FieldCodable>: Sendable {
     /// UTF-8 included: the general path stops reading there). The row must have this header's
     /// columns (nil when its cell count differs).
     public func decode(_ row: RawCSVRow) -> T? {
-        guard row.cells.count == plan.columnCount else { return nil }
-        return plan.nodes.withUnsafeBufferPointer { nodes in
-            plan.names.withUnsafeBufferPointer { names in
-                plan.columnLists.withUnsafeBufferPointer { columnLists in
-                    plan.enumerations.withUnsafeBufferPointer { enumerations in
-                        let planned = CSVPlannedRow(
-                            nodes: nodes, names: names, columnLists: columnLists, enumerations: enumerations, cells: row.cells)
-                        var source = CSVFieldSource(planned, object: nodes[0])
-                        let model = T(from: &source)
-                        source.finish()
-                        return source.failed ? nil : model
-                    }
-                }
-            }
-        }
+        guard row.cells.count == columnCount, let root = nodes.first else { return nil }
+        let planned = CSVPlannedRow(nodes: nodes, names: names, columnLists: columnLists, enumerations: enumerations,
+                                    cells: row.cells)
+        var source = CSVFieldSource(planned, object: root)
+        let model = T(from: &source)
+        source.finish()
+        return source.failed ? nil : model
     }
 }
