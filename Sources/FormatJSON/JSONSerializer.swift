@@ -51,7 +51,9 @@ struct JSONSerializer: ~Copyable {
         try appendValue(value, indent: level, depth: 0)
     }
 
-    private mutating func appendValue(_ value: Value, indent level: Int, depth: Int) throws {
+    /// Appends `value` found `depth` levels inside the outermost value written (0 for that value
+    /// itself): containers past `maximumDepth` levels throw.
+    mutating func appendValue(_ value: Value, indent level: Int, depth: Int) throws {
         switch value {
         case .null:
             appendASCII("null")
@@ -107,139 +109,27 @@ struct JSONSerializer: ~Copyable {
         }
     }
 
-    /// Appends a double in the ECMAScript form, without building a `String` for whole numbers.
-    /// The cases follow `NumberText.ecmaScript`, which does the rare exponent forms.
+    /// Appends a double in the ECMAScript form (`ByteBuffer.appendJSONNumber`).
+    /// - Throws: `FerryError(.invalidValue)` for NaN and infinities.
     private mutating func appendDouble(_ double: Double) throws {
-        guard double.isFinite else {
+        guard bytes.appendJSONNumber(double) else {
             throw FerryError(
                 .invalidValue, "\(double) has no JSON form: NaN and infinities cannot be written (RFC 8259 section 6)")
-        }
-        if double == 0 {
-            bytes.append(JSONSyntax.zero)
-        } else if let exact = Int64(exactly: double), exact.magnitude < 1_000_000_000_000_000 {
-            appendInteger(exact)
-        } else {
-            let description = double.description
-            // Swift writes 1e-4 <= |value| < 2^53 without an exponent, in the ECMAScript form.
-            if !description.utf8.contains(UInt8(ascii: "e")) {
-                appendRaw(description)
-            } else if let text = NumberText.ecmaScript(double) {
-                appendRaw(text)
-            }
         }
     }
 
     /// Appends the decimal digits of an integer.
-    mutating func appendInteger(_ value: Int64) {
-        var magnitude = value.magnitude
-        if magnitude < 10 {
-            bytes.reserve(2)
-            if value < 0 { bytes.appendReserved(JSONSyntax.minus) }
-            bytes.appendReserved(JSONSyntax.zero &+ UInt8(truncatingIfNeeded: magnitude))
-            return
-        }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits without allocating
-        withUnsafeMutableBytes(of: &digits) { raw in
-            // Digits are written backwards from the end of `raw`, then copied in one piece.
-            var first = raw.count
-            while magnitude > 0 {
-                first -= 1
-                raw[first] = JSONSyntax.zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            }
-            bytes.reserve(raw.count - first + 1)
-            if value < 0 { bytes.appendReserved(JSONSyntax.minus) }
-            if let base = raw.baseAddress {
-                bytes.appendReserved(base.assumingMemoryBound(to: UInt8.self) + first, count: raw.count - first)
-            }
-        }
-    }
+    @inline(__always)
+    mutating func appendInteger(_ value: Int64) { bytes.appendJSONInteger(value) }
 
     /// Appends text that needs no escaping (number text) as it is.
-    mutating func appendRaw(_ text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ bytes.append($0) }) == nil {
-            bytes.append(Array(text.utf8))
-        }
-    }
-
-    private static let hexDigits: StaticString = "0123456789abcdef"
+    mutating func appendRaw(_ text: String) { bytes.append(text) }
 
     /// Appends a string in quotes, escaping only `"`, `\` and control characters.
-    mutating func appendString(_ text: String) {
-        // Native strings (and small ones) hand out their UTF-8 without a copy of the string.
-        if text.utf8.withContiguousStorageIfAvailable({ appendQuoted($0) }) == nil {
-            var copy = text
-            copy.withUTF8 { appendQuoted($0) }
-        }
-    }
+    @inline(__always)
+    mutating func appendString(_ text: String) { bytes.appendJSONString(text) }
 
     /// Appends UTF-8 text in quotes, escaping only `"`, `\` and control characters.
-    mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        let count = utf8.count
-        guard let start = utf8.baseAddress, count > 0 else {
-            bytes.reserve(2)
-            bytes.appendReserved(JSONSyntax.quote)
-            bytes.appendReserved(JSONSyntax.quote)
-            return
-        }
-        // The usual string has nothing to escape: find that out eight bytes at a time, then copy
-        // it in one piece.
-        var i = 0
-        while i + 8 <= count, !JSONSyntax.hasStringSpecial(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) {
-            i += 8
-        }
-        // Fewer than eight bytes left and none special so far: check them as the word ending the
-        // string when it has one (its first bytes were checked already), else one by one.
-        if i < count, i + 8 > count, count >= 8,
-           !JSONSyntax.hasStringSpecial(UnsafeRawPointer(start + (count - 8)).loadUnaligned(as: UInt64.self))
-        {
-            i = count
-        }
-        while i < count, !Self.needsEscape(start[i]) { i += 1 }
-        bytes.reserve(i + 2)
-        bytes.appendReserved(JSONSyntax.quote)
-        bytes.appendReserved(start, count: i)
-        if i < count { appendEscaping(start, from: i, count: count) }
-        bytes.append(JSONSyntax.quote)
-    }
-
     @inline(__always)
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == JSONSyntax.quote || byte == JSONSyntax.backslash
-    }
-
-    /// Appends `start[from..<count]`, escaping what needs it (the rare part of a string).
-    private mutating func appendEscaping(_ start: UnsafePointer<UInt8>, from: Int, count: Int) {
-        var i = from
-        var runStart = from
-        while i < count {
-            let byte = start[i]
-            guard Self.needsEscape(byte) else {
-                i += 1
-                continue
-            }
-            bytes.append(UnsafeBufferPointer(start: start + runStart, count: i - runStart))
-            bytes.reserve(6)
-            bytes.appendReserved(JSONSyntax.backslash)
-            switch byte {
-            case JSONSyntax.quote: bytes.appendReserved(JSONSyntax.quote)
-            case JSONSyntax.backslash: bytes.appendReserved(JSONSyntax.backslash)
-            case 0x08: bytes.appendReserved(UInt8(ascii: "b"))
-            case 0x0C: bytes.appendReserved(UInt8(ascii: "f"))
-            case 0x0A: bytes.appendReserved(UInt8(ascii: "n"))
-            case 0x0D: bytes.appendReserved(UInt8(ascii: "r"))
-            case 0x09: bytes.appendReserved(UInt8(ascii: "t"))
-            default:
-                let hex = Self.hexDigits.utf8Start
-                bytes.appendReserved(UInt8(ascii: "u"))
-                bytes.appendReserved(JSONSyntax.zero)
-                bytes.appendReserved(JSONSyntax.zero)
-                bytes.appendReserved(hex[Int(byte >> 4)])
-                bytes.appendReserved(hex[Int(byte & 0x0F)])
-            }
-            i += 1
-            runStart = i
-        }
-        bytes.append(UnsafeBufferPointer(start: start + runStart, count: count - runStart))
-    }
+    mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) { bytes.appendJSONQuoted(utf8) }
 }

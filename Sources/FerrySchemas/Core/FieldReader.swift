@@ -1,4 +1,5 @@
 import FerryCore
+import Foundation
 
 /// Reads the fields of one object value against its record type, collecting every problem with its
 /// field pointer (DESIGN.md "Hot paths decode domain types straight from `Value`").
@@ -81,6 +82,9 @@ public struct FieldReader: FieldSource {
 
     /// True when no error was found so far.
     public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }
+
+    /// The time zone of calendar-day rules (`context.options.timeZone`).
+    public var timeZone: TimeZone { context.options.timeZone }
 
     /// Reports unknown and repeated members (typed input has no room for extra fields) and hands
     /// the diagnostics over. `ignoring` lists members the caller handled itself.
@@ -272,22 +276,19 @@ public struct FieldReader: FieldSource {
                 at: context.location()))
             return nil
         }
+        guard !type.admits(text) else { return text }
         switch type {
-        case .nonEmptyString where text.isEmpty:
-            diagnostics.append(.error(.invalidValue, "\(context.displayName) must not be empty", at: context.location()))
-            return nil
-        case .url where !text.isEmpty && !FieldReader.isAbsoluteHTTPURL(text):
+        case .url:
             diagnostics.append(.error(.invalidValue,
                 "\(context.displayName) \(value.shortDescription) is not an absolute http(s) URL (or \"\")", at: context.location()))
-            return nil
-        case .enumeration(let cases) where !cases.contains(text):
+        case .enumeration(let cases):
             diagnostics.append(.error(.invalidValue,
                 "\(context.displayName) \(value.shortDescription) is not one of \(cases.joined(separator: ", "))",
                 at: context.location()))
-            return nil
         default:
-            return text
+            diagnostics.append(.error(.invalidValue, "\(context.displayName) must not be empty", at: context.location()))
         }
+        return nil
     }
 
     /// `http://host...` or `https://host...` (case-insensitive scheme, non-empty host, no spaces).
@@ -352,9 +353,7 @@ public struct FieldReader: FieldSource {
             number = d
         default: return nil
         }
-        guard number.isFinite else { return nil }
-        if let range, !range.contains(number) { return nil }
-        if let step, (number / step).rounded() != number / step { return nil }
+        guard number.isFinite, FieldSchema.isInRange(number, range), FieldSchema.isOnStep(number, step) else { return nil }
         return number == 0 ? 0 : number
     }
 
@@ -376,13 +375,13 @@ public struct FieldReader: FieldSource {
                 at: context.location()))
             return nil
         }
-        if let range = schema.range, !range.contains(number) {
+        if let range = schema.range, !FieldSchema.isInRange(number, range) {
             diagnostics.append(.error(.outOfRange,
                 "\(context.displayName) \(FieldReader.numberText(number)) is out of range \(FieldReader.rangeText(range))",
                 at: context.location()))
             return nil
         }
-        if let step = schema.step, (number / step).rounded() != number / step {
+        if let step = schema.step, !FieldSchema.isOnStep(number, step) {
             diagnostics.append(.error(.invalidValue,
                 "\(context.displayName) \(FieldReader.numberText(number)) is not a multiple of \(FieldReader.numberText(step))",
                 at: context.location()))
@@ -709,15 +708,27 @@ extension DateStrategy {
 }
 
 extension FieldReader {
-    /// Checks a media path: relative to the dataset root, `/` separators, no `..`, not absolute
-    /// (SCHEMAS.md "pet-story V2": paths relative to the dataset root).
-    public static func checkMediaPath(_ path: String, at context: RecordContext, into diagnostics: inout [Diagnostic]) {
-        guard !path.isEmpty else { return }
+    /// True when `path` is a media path a dataset can hold: relative to the dataset root, `/`
+    /// separators, no `..` or empty segment, not absolute (SCHEMAS.md "pet-story V2": paths
+    /// relative to the dataset root). The empty path passes: `nonEmptyString` reports it.
+    public static func isAcceptableMediaPath(_ path: String) -> Bool {
+        guard !path.isEmpty else { return true }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        if path.hasPrefix("/") || path.contains("\\") || segments.contains(where: { $0 == ".." || $0.isEmpty }) {
-            diagnostics.append(.error(.invalidValue,
-                "\(context.displayName) \"\(path)\" is not a relative path with \"/\" separators inside the dataset",
-                at: context.location()))
-        }
+        return !(path.hasPrefix("/") || path.contains("\\") || segments.contains(where: { $0 == ".." || $0.isEmpty }))
+    }
+
+    /// The `invalid-value` error for a media path that is not acceptable; `context` is the path
+    /// field's.
+    public static func mediaPathError(_ path: String, at context: RecordContext) -> Diagnostic {
+        .error(.invalidValue,
+            "\(context.displayName) \"\(path)\" is not a relative path with \"/\" separators inside the dataset",
+            at: context.location())
+    }
+
+    /// The check of a model's `path` field for `FieldSource.check`: nil when `path` is acceptable,
+    /// else the error, made from the model's context.
+    public static func mediaPathProblem(_ path: String) -> ((RecordContext) -> Diagnostic)? {
+        guard !isAcceptableMediaPath(path) else { return nil }
+        return { context in mediaPathError(path, at: context.appending("path")) }
     }
 }

@@ -34,3 +34,34 @@ public struct FieldSchema: Sendable, Hashable {
         FieldSchema(name, type, isRequired: false, isExternalStorage: isExternalStorage)
     }
 }
+
+extension FieldSchema {
+    /// True when `number` lies within `range` (nil: unbounded): the rule `FieldReader` reports as
+    /// `out-of-range` (SCHEMAS.md tables: V2 `rating` 0...5, taste `value` 0...1).
+    @inline(__always)
+    public static func isInRange(_ number: Double, _ range: ClosedRange<Double>?) -> Bool {
+        range.map { $0.contains(number) } ?? true
+    }
+
+    /// True when `number` is a whole multiple of `step` (nil: any number): the rule `FieldReader`
+    /// reports as `invalid-value` (V2 `rating` in steps of 0.5).
+    @inline(__always)
+    public static func isOnStep(_ number: Double, _ step: Double?) -> Bool {
+        guard let step else { return true }
+        return (number / step).rounded() == number / step
+    }
+}
+
+extension FieldType {
+    /// True when `text` fits this type as a string: `nonEmptyString` not empty, `url` empty or an
+    /// absolute http(s) URL, `enumeration` one of its cases; true for the other types, whose rules
+    /// apply to what the text is read as. `FieldReader` reports a misfit as `invalid-value`.
+    public func admits(_ text: String) -> Bool {
+        switch self {
+        case .nonEmptyString: return !text.isEmpty
+        case .url: return text.isEmpty || FieldReader.isAbsoluteHTTPURL(text)
+        case .enumeration(let cases): return cases.contains(text)
+        default: return true
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import FerryCore
+import Foundation
 
 /// Where a model's fields come from, in the model's own words (`title`, `rating`): written once per
 /// model in `FieldCodable.init(from:)`, read by every source (issue 7: the typed path).
@@ -44,6 +45,9 @@ public protocol FieldSource {
     mutating func array<T: FieldCodable>(_ name: String, of type: T.Type) -> [T]
     /// True when no error was found so far (a model's checks across fields run only then).
     var isValid: Bool { get }
+    /// The time zone of calendar-day rules (`--time-zone`, UTC by default; SCHEMAS.md pet-story
+    /// V2: a `birthDate` after the day of `createdAt` there is an error).
+    var timeZone: TimeZone { get }
     /// A check beyond one field's type (`lastUpdatedAt` not before `createdAt`, a media path):
     /// `problem` is nil when it passes, else it makes the diagnostic from the record's context.
     /// `FieldReader` reports it; a raw source gives up on the record.
@@ -69,6 +73,14 @@ public protocol FieldSink {
 }
 
 extension FieldSink {
+    /// An instant or a day (V1 pet-story `since`, `birthDate`), written as the one it is: RFC 3339
+    /// in UTC or `YYYY-MM-DD` (`InstantOrDay.text`).
+    public mutating func add(_ key: String, _ date: InstantOrDay) {
+        switch date {
+        case .instant(let instant): add(key, instant)
+        case .day(let day): add(key, day)
+        }
+    }
     public mutating func addOptional(_ key: String, _ text: String?) { if let text { add(key, text) } }
     public mutating func addOptional(_ key: String, _ number: Double?) { if let number { add(key, number) } }
     public mutating func addOptional(_ key: String, _ data: Base64Data?) { if let data { add(key, data.base64) } }

@@ -46,6 +46,9 @@ public protocol SchemaMigrationPlan: Sendable {
     /// The pointer in the old record (`/alcohol`) a pointer of the new record (`/alcoholByVolume`)
     /// of collection `collection` (new name) came from, for diagnostics after a migration.
     static func sourcePointer(for pointer: JSONPointer, inCollection collection: String, toVersion version: Int) -> JSONPointer
+    /// The typed form of the stage that ends at `version`, working on models (issue 7: the typed
+    /// path); nil when the plan has none, and every record takes the general stage.
+    static func typedMigration(toVersion version: Int) -> TypedRecordMigration?
 }
 
 extension SchemaMigrationPlan {
@@ -53,6 +56,7 @@ extension SchemaMigrationPlan {
     public static func sourcePointer(for pointer: JSONPointer, inCollection collection: String, toVersion version: Int)
         -> JSONPointer
     { pointer }
+    public static func typedMigration(toVersion version: Int) -> TypedRecordMigration? { nil }
 
     /// The versioned schema of a version number.
     public static func schema(version: Int) -> (any VersionedSchema.Type)? {

@@ -58,7 +58,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
         let alcohol = v1["alcohol"]?.doubleValue ?? 0
         if has("alcoholByVolume") {
             v2["alcoholByVolume"] = .double(alcohol)
-        } else if alcohol != 0 {
+        } else if dropIsLossy(alcohol: alcohol) {
             context.warning(.lossyDrop,
                 "\(name): alcohol \(NumberText.ecmaScript(alcohol) ?? "") has no place in \(target?.name ?? "V2"); dropped",
                 at: "/alcohol")
@@ -70,7 +70,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
             v2["look"] = object([(key: "tint", value: .string(tint)), (key: "note", value: .string(note))])
         } else {
             v2["look"] = nil
-            if !isBlank(look) {
+            if dropIsLossy(look: look) {
                 context.warning(.lossyDrop, "\(name): look \"\(look)\" has no place in \(target?.name ?? "V2"); dropped",
                     at: "/look")
             }
@@ -81,7 +81,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
             v2["smells"] = .array(smells.map { object([(key: "label", value: $0)]) })
         } else {
             v2["smells"] = nil
-            if !smells.isEmpty {
+            if dropIsLossy(smellCount: smells.count) {
                 context.warning(.lossyDrop,
                     "\(name): \(smells.count) smell(s) have no place in \(target?.name ?? "V2"); dropped", at: "/smells")
             }
@@ -94,8 +94,10 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
         if case .object(let finish)? = v1["finish"] {
             let original = finish["length"]?.stringValue ?? ""
             var note = finish["note"]?.stringValue ?? ""
-            var length = original.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-            if NotesV2.FinishLength(rawValue: length) == nil {
+            var length: String
+            if let known = finishLength(original) {
+                length = known.rawValue
+            } else {
                 if context.options.mode == .lenient {
                     note = joinFinishNote(original: original, note: note)
                     length = NotesV2.FinishLength.medium.rawValue
@@ -103,6 +105,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
                         "\(name): finish.length \"\(original)\" is not short, medium or long; set to medium, the text moved to finish.note",
                         at: "/finish/length")
                 } else {
+                    length = original  // the record ends with this error: the value is never read
                     context.error(.invalidValue,
                         "\(name): finish.length \"\(original)\" is not short, medium or long (--lenient maps it to medium)",
                         at: "/finish/length")
@@ -122,6 +125,25 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
         for model in NotesSchemaV2.models { types[model.collection] = model.recordType }
         return types
     }()
+
+    /// The V2 finish length of a V1 `finish.length`: the text trimmed (whitespace and newlines) and
+    /// lower-cased; nil when that is not `short`, `medium` or `long` (an `invalid-value` error, or
+    /// under `--lenient` `medium` with a `lossy-change` warning).
+    public static func finishLength(_ text: String) -> NotesV2.FinishLength? {
+        NotesV2.FinishLength(rawValue: text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+    }
+
+    /// True when dropping a V1 `alcohol` (coffee) loses something: it is not 0 (a `lossy-drop` warning).
+    @inline(__always)
+    public static func dropIsLossy(alcohol: Double) -> Bool { alcohol != 0 }
+
+    /// True when dropping a V1 `look` (coffee, cocktail) loses something: it is not blank (a
+    /// `lossy-drop` warning).
+    public static func dropIsLossy(look: String) -> Bool { !isBlank(look) }
+
+    /// True when dropping V1 `smells` (cocktail) loses something: there are any (a `lossy-drop` warning).
+    @inline(__always)
+    public static func dropIsLossy(smellCount: Int) -> Bool { smellCount != 0 }
 
     /// Splits a V1 `look` at its first comma into `tint` and `note`, both trimmed (whitespace and newlines).
     public static func splitLook(_ look: String) -> (tint: String, note: String) {

@@ -5,7 +5,7 @@ extension PetStoryV1 {
     /// A V1 pet (collection `members`).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, name, since, birthDate, type, sex, bio, createdAt.
-    public struct FamilyMember: CollectionModel {
+    public struct FamilyMember: CollectionModel, FieldCodable {
         public var id: String
         public var name: String
         public var since: InstantOrDay
@@ -42,8 +42,7 @@ extension PetStoryV1 {
             self.createdAt = createdAt
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             name = r.string("name")
             since = r.instantOrDay("since")
@@ -52,20 +51,17 @@ extension PetStoryV1 {
             sex = Sex(rawValue: r.string("sex")) ?? Sex.allCases[0]
             bio = r.string("bio")
             createdAt = r.instant("createdAt")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 8)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("name", name)
-            b.add("since", .string(since.text))
-            b.add("birthDate", .string(birthDate.text))
+            b.add("since", since)
+            b.add("birthDate", birthDate)
             b.add("type", type.rawValue)
             b.add("sex", sex.rawValue)
             b.add("bio", bio)
             b.add("createdAt", createdAt)
-            return b.value
         }
     }
 }

@@ -5,7 +5,7 @@ extension PetStoryV1 {
     /// A V1 owner profile (collection `profiles`).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, name, createdAt, lastUpdatedAt.
-    public struct Profile: CollectionModel {
+    public struct Profile: CollectionModel, FieldCodable {
         public var id: String
         public var name: String
         public var createdAt: Instant
@@ -30,22 +30,18 @@ extension PetStoryV1 {
             self.lastUpdatedAt = lastUpdatedAt
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             name = r.string("name")
             createdAt = r.instant("createdAt")
             lastUpdatedAt = r.instant("lastUpdatedAt")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 4)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("name", name)
             b.add("createdAt", createdAt)
             b.add("lastUpdatedAt", lastUpdatedAt)
-            return b.value
         }
     }
 }

@@ -5,7 +5,7 @@ extension PetStoryV1 {
     /// A V1 diary story (collection `stories`).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, caption, createdAt, mediaContentIds, songId, lat, lng, taggedMemberIds.
-    public struct Story: CollectionModel {
+    public struct Story: CollectionModel, FieldCodable {
         public var id: String
         public var caption: String
         public var createdAt: Instant
@@ -42,8 +42,7 @@ extension PetStoryV1 {
             self.taggedMemberIds = taggedMemberIds
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             caption = r.string("caption")
             createdAt = r.instant("createdAt")
@@ -52,11 +51,9 @@ extension PetStoryV1 {
             lat = r.optionalDouble("lat")
             lng = r.optionalDouble("lng")
             taggedMemberIds = r.stringArray("taggedMemberIds")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 8)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("caption", caption)
             b.add("createdAt", createdAt)
@@ -65,7 +62,6 @@ extension PetStoryV1 {
             b.addOptional("lat", lat)
             b.addOptional("lng", lng)
             b.add("taggedMemberIds", taggedMemberIds)
-            return b.value
         }
     }
 }

@@ -5,7 +5,7 @@ extension PetStoryV2 {
     /// A V2 pet (collection `members`).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, name, since, birthDate, species, speciesDetail, sex, bio, createdAt, image.
-    public struct FamilyMember: CollectionModel {
+    public struct FamilyMember: CollectionModel, FieldCodable {
         public var id: String
         public var name: String
         public var since: CalendarDay
@@ -48,8 +48,7 @@ extension PetStoryV2 {
             self.image = image
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             name = r.string("name")
             since = r.day("since")
@@ -59,21 +58,12 @@ extension PetStoryV2 {
             sex = Sex(rawValue: r.string("sex")) ?? Sex.allCases[0]
             bio = r.string("bio")
             createdAt = r.instant("createdAt")
-            image = r.object("image") { MediaRef(value: $0, at: $1, diagnostics: &$2) }
-            if r.isValid {
-                let createdDay = CalendarDay(instant: createdAt, in: context.options.timeZone)
-                if birthDate > createdDay {
-                    let field = context.appending("birthDate")
-                    r.diagnostics.append(.error(.invalidValue,
-                        "birthDate \(birthDate) is after the day of createdAt (\(createdDay) in \(context.options.timeZoneName))",
-                        at: field.location()))
-                }
-            }
-            r.finish(into: &diagnostics)
+            image = r.object("image", as: MediaRef.self)
+            // Across fields, after the image's own problems and before unknown fields (`finish`).
+            if r.isValid { r.check(Self.birthDateProblem(birthDate, createdAt: createdAt, in: r.timeZone)) }
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 10)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("name", name)
             b.add("since", since)
@@ -84,7 +74,21 @@ extension PetStoryV2 {
             b.add("bio", bio)
             b.add("createdAt", createdAt)
             b.addOptional("image", image)
-            return b.value
+        }
+
+        /// SCHEMAS.md pet-story V2: a `birthDate` after the day of `createdAt` in `timeZone`
+        /// (`--time-zone`) is an error. Nil when the rule holds, else the `invalid-value` error at
+        /// `birthDate`, made from the record's context.
+        static func birthDateProblem(_ birthDate: CalendarDay, createdAt: Instant, in timeZone: TimeZone)
+            -> ((RecordContext) -> Diagnostic)?
+        {
+            let createdDay = CalendarDay(instant: createdAt, in: timeZone)
+            guard birthDate > createdDay else { return nil }
+            return { context in
+                .error(.invalidValue,
+                    "birthDate \(birthDate) is after the day of createdAt (\(createdDay) in \(context.options.timeZoneName))",
+                    at: context.appending("birthDate").location())
+            }
         }
     }
 }

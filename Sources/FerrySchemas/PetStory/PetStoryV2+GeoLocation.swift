@@ -5,7 +5,7 @@ extension PetStoryV2 {
     /// Where a story happened.
     ///
     /// Fields in canonical order (SCHEMAS.md): latitude, longitude, toponym, address.
-    public struct GeoLocation: SchemaModel {
+    public struct GeoLocation: SchemaModel, FieldCodable {
         public var latitude: Double
         public var longitude: Double
         public var toponym: String?
@@ -29,22 +29,18 @@ extension PetStoryV2 {
         /// The placeholder of an invalid required value.
         static let placeholder = GeoLocation(latitude: 0, longitude: 0, toponym: nil, address: nil)
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             latitude = r.double("latitude")
             longitude = r.double("longitude")
             toponym = r.optionalString("toponym")
             address = r.optionalString("address")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 4)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("latitude", latitude)
             b.add("longitude", longitude)
             b.addOptional("toponym", toponym)
             b.addOptional("address", address)
-            return b.value
         }
     }
 }

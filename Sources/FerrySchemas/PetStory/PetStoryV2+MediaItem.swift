@@ -5,7 +5,7 @@ extension PetStoryV2 {
     /// A story's media item: the V1 media content id, its kind and file path.
     ///
     /// Fields in canonical order (SCHEMAS.md): id, kind, path.
-    public struct MediaItem: SchemaModel {
+    public struct MediaItem: SchemaModel, FieldCodable {
         public var id: String
         public var kind: MediaKind
         public var path: String
@@ -26,21 +26,17 @@ extension PetStoryV2 {
         /// The placeholder of an invalid required value.
         static let placeholder = MediaItem(id: "", kind: MediaKind.allCases[0], path: "")
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             kind = MediaKind(rawValue: r.string("kind")) ?? MediaKind.allCases[0]
             path = r.string("path")
-            FieldReader.checkMediaPath(path, at: context.appending("path"), into: &r.diagnostics)
-            r.finish(into: &diagnostics)
+            r.check(FieldReader.mediaPathProblem(path))
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 3)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("kind", kind.rawValue)
             b.add("path", path)
-            return b.value
         }
     }
 }

@@ -5,7 +5,7 @@ extension PetStoryV2 {
     /// A media file: its path relative to the dataset root with "/" separators (`media/MemberImages/m1.jpeg`).
     ///
     /// Fields in canonical order (SCHEMAS.md): path.
-    public struct MediaRef: SchemaModel {
+    public struct MediaRef: SchemaModel, FieldCodable {
         public var path: String
 
         /// The descriptor: the type name and its fields in canonical order.
@@ -20,17 +20,13 @@ extension PetStoryV2 {
         /// The placeholder of an invalid required value.
         static let placeholder = MediaRef(path: "")
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             path = r.string("path")
-            FieldReader.checkMediaPath(path, at: context.appending("path"), into: &r.diagnostics)
-            r.finish(into: &diagnostics)
+            r.check(FieldReader.mediaPathProblem(path))
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 1)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("path", path)
-            return b.value
         }
     }
 }

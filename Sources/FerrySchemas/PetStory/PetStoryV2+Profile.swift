@@ -5,7 +5,7 @@ extension PetStoryV2 {
     /// A V2 owner profile (collection `profiles`).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, name, createdAt, lastUpdatedAt, image.
-    public struct Profile: CollectionModel {
+    public struct Profile: CollectionModel, FieldCodable {
         public var id: String
         public var name: String
         public var createdAt: Instant
@@ -33,28 +33,32 @@ extension PetStoryV2 {
             self.image = image
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             name = r.string("name")
             createdAt = r.instant("createdAt")
             lastUpdatedAt = r.instant("lastUpdatedAt")
-            image = r.object("image") { MediaRef(value: $0, at: $1, diagnostics: &$2) }
-            if r.isValid, lastUpdatedAt < createdAt {
-                let field = context.appending("lastUpdatedAt")
-                r.diagnostics.append(.error(.invalidValue, "lastUpdatedAt \(lastUpdatedAt) is before createdAt \(createdAt)", at: field.location()))
-            }
-            r.finish(into: &diagnostics)
+            image = r.object("image", as: MediaRef.self)
+            // Across fields, after the image's own problems and before unknown fields (`finish`).
+            if r.isValid { r.check(Self.updateOrderProblem(createdAt: createdAt, lastUpdatedAt: lastUpdatedAt)) }
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 5)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("name", name)
             b.add("createdAt", createdAt)
             b.add("lastUpdatedAt", lastUpdatedAt)
             b.addOptional("image", image)
-            return b.value
+        }
+
+        /// SCHEMAS.md pet-story V2: `lastUpdatedAt` is not before `createdAt`. Nil when that holds,
+        /// else the `invalid-value` error at `lastUpdatedAt`, made from the record's context.
+        static func updateOrderProblem(createdAt: Instant, lastUpdatedAt: Instant) -> ((RecordContext) -> Diagnostic)? {
+            guard lastUpdatedAt < createdAt else { return nil }
+            return { context in
+                .error(.invalidValue, "lastUpdatedAt \(lastUpdatedAt) is before createdAt \(createdAt)",
+                    at: context.appending("lastUpdatedAt").location())
+            }
         }
     }
 }

@@ -5,7 +5,7 @@ extension PetStoryV2 {
     /// A V2 diary story (collection `stories`).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, caption, createdAt, media, songId, location, taggedMemberIds.
-    public struct Story: CollectionModel {
+    public struct Story: CollectionModel, FieldCodable {
         public var id: String
         public var caption: String
         public var createdAt: Instant
@@ -39,20 +39,17 @@ extension PetStoryV2 {
             self.taggedMemberIds = taggedMemberIds
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             caption = r.string("caption")
             createdAt = r.instant("createdAt")
-            media = r.array("media") { MediaItem(value: $0, at: $1, diagnostics: &$2) }
+            media = r.array("media", of: MediaItem.self)
             songId = r.optionalString("songId")
-            location = r.object("location") { GeoLocation(value: $0, at: $1, diagnostics: &$2) }
+            location = r.object("location", as: GeoLocation.self)
             taggedMemberIds = r.stringArray("taggedMemberIds")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 7)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("caption", caption)
             b.add("createdAt", createdAt)
@@ -60,7 +57,6 @@ extension PetStoryV2 {
             b.addOptional("songId", songId)
             b.addOptional("location", location)
             b.add("taggedMemberIds", taggedMemberIds)
-            return b.value
         }
     }
 }

@@ -45,44 +45,67 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// digits when the milliseconds are non-zero (`2024-05-01T09:30:00.250Z`). Sub-millisecond
     /// digits are not written (cut them first with `truncatedToMilliseconds()` and report it).
     public var description: String {
+        String(unsafeUninitializedCapacity: Instant.descriptionCapacity) { out in
+            guard let base = out.baseAddress else { return 0 }
+            return writeDescription(to: base)
+        }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `description`, built on the stack (no `String`): for
+    /// writers that append them to their output (the typed path's JSON Lines sink, issue 7).
+    public func withDescriptionBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        var storage: (UInt64, UInt64, UInt64) = (0, 0, 0)  // descriptionCapacity bytes
+        return try withUnsafeMutableBytes(of: &storage) { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+                return try body(UnsafeBufferPointer(start: nil, count: 0))
+            }
+            let count = writeDescription(to: base)
+            return try body(UnsafeBufferPointer(start: base, count: count))
+        }
+    }
+
+    /// The longest `description`: `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+    private static let descriptionCapacity = 24
+
+    /// Writes `description` at `out`, which has room for `descriptionCapacity` bytes; returns the
+    /// bytes written (20, or 24 with milliseconds).
+    private func writeDescription(to out: UnsafeMutablePointer<UInt8>) -> Int {
         let days = Instant.floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = CalendarDay.civil(fromDays: days)
         let milliseconds = Int(nanoseconds / 1_000_000)
         // Years are 0001...9999 (the initializer's range): every part has a fixed width.
-        return String(unsafeUninitializedCapacity: 24) { out in
-            var n = 0
-            func put(_ value: Int, _ width: Int) {
-                var divisor = 1
-                for _ in 1..<width { divisor *= 10 }
-                while divisor > 0 {
-                    out[n] = UInt8(truncatingIfNeeded: value / divisor % 10) + 0x30
-                    n += 1
-                    divisor /= 10
-                }
-            }
-            func put(_ byte: UInt8) {
-                out[n] = byte
+        var n = 0
+        func put(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                out[n] = UInt8(truncatingIfNeeded: value / divisor % 10) + 0x30
                 n += 1
+                divisor /= 10
             }
-            put(year, 4)
-            put(UInt8(ascii: "-"))
-            put(month, 2)
-            put(UInt8(ascii: "-"))
-            put(day, 2)
-            put(UInt8(ascii: "T"))
-            put(Int(secondOfDay / 3600), 2)
-            put(UInt8(ascii: ":"))
-            put(Int(secondOfDay / 60 % 60), 2)
-            put(UInt8(ascii: ":"))
-            put(Int(secondOfDay % 60), 2)
-            if milliseconds != 0 {
-                put(UInt8(ascii: "."))
-                put(milliseconds, 3)
-            }
-            put(UInt8(ascii: "Z"))
-            return n
         }
+        func put(_ byte: UInt8) {
+            out[n] = byte
+            n += 1
+        }
+        put(year, 4)
+        put(UInt8(ascii: "-"))
+        put(month, 2)
+        put(UInt8(ascii: "-"))
+        put(day, 2)
+        put(UInt8(ascii: "T"))
+        put(Int(secondOfDay / 3600), 2)
+        put(UInt8(ascii: ":"))
+        put(Int(secondOfDay / 60 % 60), 2)
+        put(UInt8(ascii: ":"))
+        put(Int(secondOfDay % 60), 2)
+        if milliseconds != 0 {
+            put(UInt8(ascii: "."))
+            put(milliseconds, 3)
+        }
+        put(UInt8(ascii: "Z"))
+        return n
     }
 
     /// Why a text is not an RFC 3339 instant.

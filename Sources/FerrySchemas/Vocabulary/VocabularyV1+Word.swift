@@ -5,7 +5,7 @@ extension VocabularyV1 {
     /// A V1 word (collection `words`, Firestore-shaped; strings missing = "").
     ///
     /// Fields in canonical order (SCHEMAS.md): id, wordBookID, meaningText, meaningImageURL, ganaText, ganaImageURL, kanjiText, kanjiImageURL, studyState, timestamp.
-    public struct Word: CollectionModel {
+    public struct Word: CollectionModel, FieldCodable {
         public var id: String?
         public var wordBookID: String?
         public var meaningText: String
@@ -48,8 +48,7 @@ extension VocabularyV1 {
             self.timestamp = timestamp
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.optionalString("id")
             wordBookID = r.optionalString("wordBookID")
             meaningText = r.string("meaningText")
@@ -60,11 +59,9 @@ extension VocabularyV1 {
             kanjiImageURL = r.string("kanjiImageURL")
             studyState = r.integer("studyState")
             timestamp = r.timestamp("timestamp") ?? FirestoreTimestamp(instant: .epoch)
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 10)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.addOptional("id", id)
             b.addOptional("wordBookID", wordBookID)
             b.add("meaningText", meaningText)
@@ -73,9 +70,8 @@ extension VocabularyV1 {
             b.add("ganaImageURL", ganaImageURL)
             b.add("kanjiText", kanjiText)
             b.add("kanjiImageURL", kanjiImageURL)
-            b.add("studyState", .integer(studyState))
-            b.add("timestamp", timestamp.value)
-            return b.value
+            b.add("studyState", studyState)
+            b.add("timestamp", timestamp.value)  // a Timestamp object, as the V1 app wrote it
         }
     }
 }

@@ -5,7 +5,7 @@ extension VocabularyV1 {
     /// A V1 word book (collection `wordBooks`, Firestore-shaped).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, title, timestamp.
-    public struct WordBook: CollectionModel {
+    public struct WordBook: CollectionModel, FieldCodable {
         public var id: String?
         public var title: String
         public var timestamp: FirestoreTimestamp
@@ -27,20 +27,16 @@ extension VocabularyV1 {
             self.timestamp = timestamp
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.optionalString("id")
             title = r.string("title")
             timestamp = r.timestamp("timestamp") ?? FirestoreTimestamp(instant: .epoch)
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 3)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.addOptional("id", id)
             b.add("title", title)
-            b.add("timestamp", timestamp.value)
-            return b.value
+            b.add("timestamp", timestamp.value)  // a Timestamp object, as the V1 app wrote it
         }
     }
 }

@@ -5,7 +5,7 @@ extension VocabularyV2 {
     /// A V2 word (collection `words`); `wordBookID` names an existing word book.
     ///
     /// Fields in canonical order (SCHEMAS.md): id, wordBookID, meaningText, meaningImageURL, ganaText, ganaImageURL, kanjiText, kanjiImageURL, studyState, timestamp.
-    public struct Word: CollectionModel {
+    public struct Word: CollectionModel, FieldCodable {
         public var id: String
         public var wordBookID: String
         public var meaningText: String
@@ -48,8 +48,7 @@ extension VocabularyV2 {
             self.timestamp = timestamp
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             wordBookID = r.string("wordBookID")
             meaningText = r.string("meaningText")
@@ -60,11 +59,9 @@ extension VocabularyV2 {
             kanjiImageURL = r.string("kanjiImageURL")
             studyState = StudyState(rawValue: r.string("studyState")) ?? StudyState.allCases[0]
             timestamp = r.instant("timestamp")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 10)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("wordBookID", wordBookID)
             b.add("meaningText", meaningText)
@@ -75,7 +72,6 @@ extension VocabularyV2 {
             b.add("kanjiImageURL", kanjiImageURL)
             b.add("studyState", studyState.rawValue)
             b.add("timestamp", timestamp)
-            return b.value
         }
     }
 }

@@ -5,7 +5,7 @@ extension VocabularyV2 {
     /// A V2 word book (collection `wordBooks`).
     ///
     /// Fields in canonical order (SCHEMAS.md): id, title, createdAt.
-    public struct WordBook: CollectionModel {
+    public struct WordBook: CollectionModel, FieldCodable {
         public var id: String
         public var title: String
         public var createdAt: Instant
@@ -27,20 +27,16 @@ extension VocabularyV2 {
             self.createdAt = createdAt
         }
 
-        public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-            var r = FieldReader(value, type: Self.recordType, at: context)
+        public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             title = r.string("title")
             createdAt = r.instant("createdAt")
-            r.finish(into: &diagnostics)
         }
 
-        public var value: Value {
-            var b = ObjectBuilder(capacity: 3)
+        public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("title", title)
             b.add("createdAt", createdAt)
-            return b.value
         }
     }
 }

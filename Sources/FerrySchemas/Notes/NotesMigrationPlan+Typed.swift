@@ -1,0 +1,84 @@
+import FerryCore
+
+/// The typed form of the `notes` V1 -> V2 stage (issue 7): the same mapping as `migrateV1toV2`, on
+/// models, with the same rule functions (`splitLook`, `finishLength`, `dropIsLossy`). It takes the
+/// plain case only and gives up (nil) on every record the general stage or V2's validation would
+/// report anything about:
+/// - no `id` (the general stage derives one, checked for uniqueness on commit);
+/// - a lossy drop: coffee with `alcohol` not 0 or a `look` not blank, cocktail with a `look` not
+///   blank or any `smells` (warnings, errors under `--strict`);
+/// - a `finish.length` that is not short, medium or long once trimmed and lower-cased (an error, or
+///   a `lossy-change` warning under `--lenient`);
+/// - a V2 rule broken (checked by `FieldRuleCheck` against the V2 descriptor): `title` empty,
+///   `rating` out of 0...5 or off its 0.5 step, a taste `value` out of 0...1, `alcoholByVolume` out
+///   of 0...100, ...
+extension NotesMigrationPlan {
+    public static func typedMigration(toVersion version: Int) -> TypedRecordMigration? {
+        version == 2 ? migrateV1toV2Typed : nil
+    }
+
+    /// The per-record V1 -> V2 step on models: the V2 note, or nil for the general stage.
+    public static let migrateV1toV2Typed: TypedRecordMigration = { old, context in
+        switch old {
+        case let note as NotesV1.WineNote: return checked(typedWine(note), context)
+        case let note as NotesV1.CoffeeNote: return checked(typedCoffee(note), context)
+        case let note as NotesV1.WhiskeyNote: return checked(typedWhiskey(note), context)
+        case let note as NotesV1.CocktailNote: return checked(typedCocktail(note), context)
+        default: return nil
+        }
+    }
+
+    /// `model` when it belongs to the context's target collection and keeps every V2 rule.
+    private static func checked<M: FieldCodable & CollectionModel>(_ model: M?, _ context: TypedMigrationContext) -> M? {
+        guard let model, M.collection == context.targetCollection, FieldRuleCheck.passes(model) else { return nil }
+        return model
+    }
+
+    static func typedWine(_ v1: NotesV1.WineNote) -> NotesV2.WineTastingNote? {
+        guard let id = v1.id else { return nil }
+        return NotesV2.WineTastingNote(
+            id: id, title: v1.title, category: v1.category, createdAt: v1.createdAt, imageData: v1.imageData,
+            alcoholByVolume: v1.alcohol, look: typedLook(v1.look), smells: typedSmells(v1.smells),
+            tastes: typedTastes(v1.tastes), grape: NotesV2.Grape(variety: v1.grape), think: v1.think,
+            rating: v1.rating, isFavorite: v1.isFavorite)
+    }
+
+    static func typedCoffee(_ v1: NotesV1.CoffeeNote) -> NotesV2.CoffeeTastingNote? {
+        guard let id = v1.id, !dropIsLossy(alcohol: v1.alcohol), !dropIsLossy(look: v1.look) else { return nil }
+        return NotesV2.CoffeeTastingNote(
+            id: id, title: v1.title, category: v1.category, createdAt: v1.createdAt, imageData: v1.imageData,
+            smells: typedSmells(v1.smells), tastes: typedTastes(v1.tastes), think: v1.think, rating: v1.rating,
+            isFavorite: v1.isFavorite)
+    }
+
+    static func typedWhiskey(_ v1: NotesV1.WhiskeyNote) -> NotesV2.WhiskeyTastingNote? {
+        guard let id = v1.id, let length = finishLength(v1.finish.length) else { return nil }
+        return NotesV2.WhiskeyTastingNote(
+            id: id, title: v1.title, category: v1.category, createdAt: v1.createdAt, imageData: v1.imageData,
+            alcoholByVolume: v1.alcohol, look: typedLook(v1.look), smells: typedSmells(v1.smells),
+            tastes: typedTastes(v1.tastes), finish: NotesV2.Finish(length: length, note: v1.finish.note),
+            think: v1.think, rating: v1.rating, isFavorite: v1.isFavorite)
+    }
+
+    static func typedCocktail(_ v1: NotesV1.CocktailNote) -> NotesV2.CocktailTastingNote? {
+        guard let id = v1.id, !dropIsLossy(look: v1.look), !dropIsLossy(smellCount: v1.smells.count) else { return nil }
+        return NotesV2.CocktailTastingNote(
+            id: id, title: v1.title, category: v1.category, createdAt: v1.createdAt, imageData: v1.imageData,
+            alcoholByVolume: v1.alcohol, tastes: typedTastes(v1.tastes),
+            ingredients: v1.ingredients.map { NotesV2.Ingredient(name: $0.name, amount: $0.amount) },
+            isContainsIce: v1.isContainsIce, think: v1.think, rating: v1.rating, isFavorite: v1.isFavorite)
+    }
+
+    private static func typedLook(_ look: String) -> NotesV2.Look {
+        let (tint, note) = splitLook(look)
+        return NotesV2.Look(tint: tint, note: note)
+    }
+
+    private static func typedSmells(_ smells: [String]) -> [NotesV2.Smell] {
+        smells.map { NotesV2.Smell(label: $0) }
+    }
+
+    private static func typedTastes(_ tastes: [NotesV1.Taste]) -> [NotesV2.Taste] {
+        tastes.map { NotesV2.Taste(label: $0.label, score: $0.score) }
+    }
+}

@@ -1,0 +1,205 @@
+import FerryCore
+
+/// The pieces of JSON text that `JSONSerializer` writes, as appends to a `ByteBuffer`, so that a
+/// writer that does not hold a `Value` (the typed path's `JSONLinesFieldSink`, issue 7) writes
+/// exactly the same bytes: strings escaped as SCHEMAS.md "Formats: JSON document" says, integers as
+/// decimal digits, doubles in the ECMAScript form (`NumberText.ecmaScript`).
+extension ByteBuffer {
+    /// Appends `text` in quotes, raw UTF-8 with only `"`, `\` and control characters escaped
+    /// (`\b \f \n \r \t`, others `\u00xx` in lower-case hex); `/` and U+2028 are not escaped.
+    public mutating func appendJSONString(_ text: String) {
+        // Native strings (and small ones) hand out their UTF-8 without a copy of the string.
+        if text.utf8.withContiguousStorageIfAvailable({ appendJSONQuoted($0) }) == nil {
+            var copy = text
+            copy.withUTF8 { appendJSONQuoted($0) }
+        }
+    }
+
+    /// Appends UTF-8 text in quotes, escaped as `appendJSONString(_:)` escapes it.
+    public mutating func appendJSONQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let count = utf8.count
+        guard let start = utf8.baseAddress, count > 0 else {
+            reserve(2)
+            appendReserved(JSONSyntax.quote)
+            appendReserved(JSONSyntax.quote)
+            return
+        }
+        // The usual string has nothing to escape: find that out eight bytes at a time, then copy
+        // it in one piece.
+        var i = 0
+        while i + 8 <= count, !JSONSyntax.hasStringSpecial(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) {
+            i += 8
+        }
+        // Fewer than eight bytes left and none special so far: check them as the word ending the
+        // string when it has one (its first bytes were checked already), else one by one.
+        if i < count, i + 8 > count, count >= 8,
+           !JSONSyntax.hasStringSpecial(UnsafeRawPointer(start + (count - 8)).loadUnaligned(as: UInt64.self))
+        {
+            i = count
+        }
+        while i < count, !Self.needsJSONEscape(start[i]) { i += 1 }
+        reserve(i + 2)
+        appendReserved(JSONSyntax.quote)
+        appendReserved(start, count: i)
+        if i < count { appendJSONEscaping(start, from: i, count: count) }
+        append(JSONSyntax.quote)
+    }
+
+    /// Appends the decimal digits of an integer (`-` first when negative).
+    public mutating func appendJSONInteger(_ value: Int64) {
+        var magnitude = value.magnitude
+        if magnitude < 10 {
+            reserve(2)
+            if value < 0 { appendReserved(JSONSyntax.minus) }
+            appendReserved(JSONSyntax.zero &+ UInt8(truncatingIfNeeded: magnitude))
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits without allocating
+        withUnsafeMutableBytes(of: &digits) { raw in
+            // Digits are written backwards from the end of `raw`, then copied in one piece.
+            var first = raw.count
+            while magnitude > 0 {
+                first -= 1
+                raw[first] = JSONSyntax.zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            }
+            reserve(raw.count - first + 1)
+            if value < 0 { appendReserved(JSONSyntax.minus) }
+            if let base = raw.baseAddress {
+                appendReserved(base.assumingMemoryBound(to: UInt8.self) + first, count: raw.count - first)
+            }
+        }
+    }
+
+    /// Appends a finite double in the ECMAScript form (`13`, `0.5`, `1e-7`, `1e+21`; `-0` as `0`),
+    /// without building a `String` for whole numbers. The cases follow `NumberText.ecmaScript`,
+    /// which does the rare exponent forms.
+    /// - Returns: false, appending nothing, for NaN and infinities (no JSON form: RFC 8259 section 6).
+    public mutating func appendJSONNumber(_ double: Double) -> Bool {
+        guard double.isFinite else { return false }
+        if double == 0 {
+            append(JSONSyntax.zero)
+        } else if let exact = Int64(exactly: double), exact.magnitude < 1_000_000_000_000_000 {
+            appendJSONInteger(exact)
+        } else if appendShortDecimal(double) {
+            // One to three decimals (4.5, 13.5, 0.55): written without building a `String`.
+        } else {
+            let description = double.description
+            // Swift writes 1e-4 <= |value| < 2^53 without an exponent, in the ECMAScript form.
+            if !description.utf8.contains(UInt8(ascii: "e")) {
+                append(description)
+            } else if let text = NumberText.ecmaScript(double) {
+                append(text)
+            }
+        }
+        return true
+    }
+
+    /// Appends a number that one to three decimals spell exactly as Swift's shortest round-trip
+    /// form would (`4.5`, `13.5`, `0.55`, `-0.125`); false, appending nothing, for any other.
+    ///
+    /// Why the bytes are the `description`'s: for the fewest decimals `k` at which `m / 10^k`
+    /// (`m` = `double × 10^k` rounded) divides back to `double`, the decimal `m × 10^-k` reads back
+    /// as `double` (IEEE division and decimal reading both round the same real number correctly).
+    /// With `|m| < 2^50` the spacing of doubles near `double` is under a quarter of `10^-k`, so no
+    /// other `k`-decimal number reads back as it, and none with fewer decimals does (`m` would have
+    /// been found at that `k`): it is the unique shortest form, which `description` writes in
+    /// fixed notation for `1e-4 <= |double| < 2^53` (here `|double| >= 0.001`), with no trailing zero
+    /// (`m` ending in 0 would have been found one decimal earlier).
+    private mutating func appendShortDecimal(_ double: Double) -> Bool {
+        var scale = 1.0
+        for decimals in 1...3 {
+            scale *= 10
+            let scaled = (double * scale).rounded()
+            guard scaled.magnitude < 0x1p50 else { return false }
+            if scaled / scale == double {
+                appendDecimal(Int64(scaled), decimals: decimals)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Appends `value × 10^-decimals` in fixed notation: `-`, the integer digits (`0` when none),
+    /// `.`, exactly `decimals` digits. `value` is not 0 and `|value| < 2^50`.
+    private mutating func appendDecimal(_ value: Int64, decimals: Int) {
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 16 digits, a point and a 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            // Written backwards from the end of `raw`, then copied in one piece.
+            var first = raw.count
+            var written = 0
+            while magnitude > 0 || written <= decimals {
+                if written == decimals {
+                    first -= 1
+                    raw[first] = JSONSyntax.dot
+                }
+                first -= 1
+                raw[first] = JSONSyntax.zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+                written += 1
+            }
+            reserve(raw.count - first + 1)
+            if value < 0 { appendReserved(JSONSyntax.minus) }
+            if let base = raw.baseAddress {
+                appendReserved(base.assumingMemoryBound(to: UInt8.self) + first, count: raw.count - first)
+            }
+        }
+    }
+
+    /// Appends `value` as compact JSON, exactly as `JSONLinesWriter` writes a value inside a line.
+    /// - Parameter depth: how deep the value stands in what the writer writes, as it counts it
+    ///   (0 for the record or for a member of a line with `$collection`, 1 for a member of a line
+    ///   without; one more for each object or list around it).
+    /// - Throws: `FerryError(.invalidValue)` for NaN and infinities; `FerryError(.tooDeep)` when a
+    ///   container stands deeper than 512 levels. On a throw the buffer holds part of the value.
+    public mutating func appendJSONValue(_ value: Value, depth: Int = 0) throws {
+        // The serializer owns its buffer: lend it this one for the call (a swap moves no bytes).
+        var serializer = JSONSerializer(pretty: false, capacity: 0)
+        swap(&serializer.bytes, &self)
+        defer { swap(&serializer.bytes, &self) }
+        try serializer.appendValue(value, indent: 0, depth: depth)
+    }
+
+    @inline(__always)
+    static func needsJSONEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == JSONSyntax.quote || byte == JSONSyntax.backslash
+    }
+
+    private static let jsonHexDigits: StaticString = "0123456789abcdef"
+
+    /// Appends `start[from..<count]`, escaping what needs it (the rare part of a string).
+    private mutating func appendJSONEscaping(_ start: UnsafePointer<UInt8>, from: Int, count: Int) {
+        var i = from
+        var runStart = from
+        while i < count {
+            let byte = start[i]
+            guard Self.needsJSONEscape(byte) else {
+                i += 1
+                continue
+            }
+            append(UnsafeBufferPointer(start: start + runStart, count: i - runStart))
+            reserve(6)
+            appendReserved(JSONSyntax.backslash)
+            switch byte {
+            case JSONSyntax.quote: appendReserved(JSONSyntax.quote)
+            case JSONSyntax.backslash: appendReserved(JSONSyntax.backslash)
+            case 0x08: appendReserved(UInt8(ascii: "b"))
+            case 0x0C: appendReserved(UInt8(ascii: "f"))
+            case 0x0A: appendReserved(UInt8(ascii: "n"))
+            case 0x0D: appendReserved(UInt8(ascii: "r"))
+            case 0x09: appendReserved(UInt8(ascii: "t"))
+            default:
+                let hex = Self.jsonHexDigits.utf8Start
+                appendReserved(UInt8(ascii: "u"))
+                appendReserved(JSONSyntax.zero)
+                appendReserved(JSONSyntax.zero)
+                appendReserved(hex[Int(byte >> 4)])
+                appendReserved(hex[Int(byte & 0x0F)])
+            }
+            i += 1
+            runStart = i
+        }
+        append(UnsafeBufferPointer(start: start + runStart, count: count - runStart))
+    }
+}
