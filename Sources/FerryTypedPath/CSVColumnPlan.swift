@@ -54,11 +54,9 @@ struct CSVColumnPlan {
         var strayCount = 0
         /// An `.object` node's fields reached by some column, one bit per field index.
         var plannedFields: UInt64 = 0
-        /// A number field's closed range (`hasRange`) and step (0: none).
-        var hasRange = false
-        var lowerBound = 0.0
-        var upperBound = 0.0
-        var step = 0.0
+        /// A number field's range and step (SCHEMAS.md tables; nil: none).
+        var range: ClosedRange<Double>?
+        var step: Double?
         /// An `.enumeration` field's cases in `enumerations`.
         var enumeration = 0
     }
@@ -225,12 +223,8 @@ struct CSVColumnPlan {
 
     /// Copies a number field's range and step into its node.
     private func numberRules(_ field: FieldSchema, into node: inout Node) {
-        if let range = field.range {
-            node.hasRange = true
-            node.lowerBound = range.lowerBound
-            node.upperBound = range.upperBound
-        }
-        node.step = field.step ?? 0
+        node.range = field.range
+        node.step = field.step
     }
 
     /// What a value of `type` is read as.

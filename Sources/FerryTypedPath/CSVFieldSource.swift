@@ -8,6 +8,8 @@ struct CSVPlannedRow {
     let names: UnsafeBufferPointer<String>
     let columnLists: UnsafeBufferPointer<Int>
     let enumerations: UnsafeBufferPointer<[String]>
+    /// The time zone of calendar-day rules (`DecodingOptions.timeZone`).
+    let timeZone: UnsafePointer<TimeZone>
     /// The row's cells, one per column of the plan (the caller checks the count).
     let cells: UnsafeBufferPointer<RawCSVCell>
 
@@ -72,6 +74,8 @@ struct CSVFieldSource: FieldSource {
     }
 
     var isValid: Bool { !failed }
+
+    var timeZone: TimeZone { row.timeZone.pointee }
 
     mutating func check(_ problem: ((RecordContext) -> Diagnostic)?) {
         if problem != nil { failed = true }
@@ -196,8 +200,7 @@ struct CSVFieldSource: FieldSource {
             return nil
         }
         guard node.kind == .double, let number = DecimalText.fastDouble(utf8: bytes), number.isFinite,
-            !node.hasRange || (number >= node.lowerBound && number <= node.upperBound),
-            node.step == 0 || (number / node.step).rounded() == number / node.step
+            FieldSchema.isInRange(number, node.range), FieldSchema.isOnStep(number, node.step)
         else {
             failed = true
             return nil

@@ -1,5 +1,6 @@
 import FerryCore
 import FerrySchemas
+import Foundation
 
 /// Reads CSV rows of one header as models of one type, straight from their cells (issue 7's typed
 /// path): no `Value`, no dictionary, no allocation per cell beyond the strings the model holds.
@@ -20,13 +21,16 @@ public final class CSVRecordReading<T: FieldCodable>: @unchecked Sendable {
     private let names: UnsafeBufferPointer<String>
     private let columnLists: UnsafeBufferPointer<Int>
     private let enumerations: UnsafeBufferPointer<[String]>
+    /// `options.timeZone`, for the models' calendar-day checks.
+    private let timeZone: UnsafeMutablePointer<TimeZone>
 
     /// Plans the header `columns` (the reader's header fields, as `RawCSVRow.columns` gives them)
     /// for `T`. Columns under keys that are not fields of `T` are allowed: a row with any of them
     /// present is given up on (the general path reports an `unknown-field`).
     ///
-    /// Nil when the header does not fit `T` plainly: two columns on one path, a column that is
-    /// both a value and a level, or `options` other than CSV's (`scalarsAsText` must be set).
+    /// `options` must be the general path's (`--date-strategy`, `--time-zone`) with
+    /// `scalarsAsText` set. Nil when the header does not fit `T` plainly (two columns on one
+    /// path, a column that is both a value and a level) or `scalarsAsText` is not set.
     public init?(columns: [String], options: DecodingOptions) {
         guard options.scalarsAsText, let plan = CSVColumnPlan(columns: columns, type: T.recordType) else { return nil }
         columnCount = plan.columnCount
@@ -34,6 +38,8 @@ public final class CSVRecordReading<T: FieldCodable>: @unchecked Sendable {
         names = Self.copy(plan.names)
         columnLists = Self.copy(plan.columnLists)
         enumerations = Self.copy(plan.enumerations)
+        timeZone = UnsafeMutablePointer<TimeZone>.allocate(capacity: 1)
+        timeZone.initialize(to: options.timeZone)
     }
 
     deinit {
@@ -41,6 +47,8 @@ public final class CSVRecordReading<T: FieldCodable>: @unchecked Sendable {
         UnsafeMutableBufferPointer(mutating: columnLists).deinitialize().deallocate()
         UnsafeMutableBufferPointer(mutating: names).deinitialize().deallocate()
         UnsafeMutableBufferPointer(mutating: enumerations).deinitialize().deallocate()
+        timeZone.deinitialize(count: 1)
+        timeZone.deallocate()
     }
 
     /// A buffer of its own holding `elements`.
@@ -57,7 +65,7 @@ public final class CSVRecordReading<T: FieldCodable>: @unchecked Sendable {
     public func decode(_ row: RawCSVRow) -> T? {
         guard row.cells.count == columnCount, let root = nodes.first else { return nil }
         let planned = CSVPlannedRow(nodes: nodes, names: names, columnLists: columnLists, enumerations: enumerations,
-                                    cells: row.cells)
+                                    timeZone: timeZone, cells: row.cells)
         var source = CSVFieldSource(planned, object: root)
         let model = T(from: &source)
         source.finish()

@@ -357,6 +357,57 @@ import Testing
         #expect(model.title == "Château \u{1F377} «Ünïcödé» 日本")
     }
 
+    // MARK: Other domains
+
+    /// Columns for the fields of `type` (one level of nesting: `look.tint`, `tastes.1.value`).
+    static func columns(of type: RecordType) -> [String] {
+        type.fields.flatMap { field -> [String] in
+            switch field.type {
+            case .object(let nested): return nested.fields.map { field.name + "." + $0.name }
+            case .array(.object(let nested)): return nested.fields.map { field.name + ".1." + $0.name }
+            case .array: return [field.name + ".1", field.name + ".2"]
+            default: return [field.name]
+            }
+        }
+    }
+
+    /// Cells of every kind the three domains hold.
+    static let mixedCells = stringCells + numberCells + boolCells + instantCells + [
+        "2024-02-29", "2023-02-29", "https://example.com/a.jpg", "http://x", "ftp://x", "success", "fail", "undefined",
+        "media/a.jpg", "../a.jpg", "/abs.jpg", "aGk=", "12345", "1.5",
+    ]
+
+    /// Random rows of `type`'s columns, each cell plain-ish (a fixed valid-looking one) or mixed.
+    static func compareRandomRows<M: FieldCodable>(_ type: M.Type, plain: [String: String], seed: UInt64) -> CSVDifferentialResult {
+        let columns = Self.columns(of: M.recordType)
+        var generator = Generator(state: seed)
+        var text = columns.joined(separator: ",") + "\n"
+        for _ in 0..<300 {
+            text += columns.map { column in
+                generator.next(3) == 0 ? mixedCells[generator.next(mixedCells.count)] : plain[column] ?? "x"
+            }.joined(separator: ",") + "\n"
+        }
+        return CSVDifferential.compare(M.self, Array(text.utf8), limit: 9)
+    }
+
+    @Test func vocabularyWords() {
+        let plain = ["id": "w1", "wordBookID": "b1", "meaningImageURL": "https://example.com/m.png", "ganaImageURL": "",
+                     "kanjiImageURL": "http://example.com/k", "studyState": "success", "timestamp": "2024-05-01T09:30:00Z"]
+        for seed: UInt64 in 1...3 {
+            #expect(Self.compareRandomRows(VocabularyV2.Word.self, plain: plain, seed: seed).taken > 0)
+        }
+    }
+
+    @Test func petStoryAndVocabularyV1TypesNeverTakeWhatTheGeneralPathReports() {
+        for seed: UInt64 in 1...2 {
+            Self.compareRandomRows(PetStoryV2.Profile.self, plain: [:], seed: seed)
+            Self.compareRandomRows(PetStoryV2.Story.self, plain: [:], seed: seed)
+            Self.compareRandomRows(PetStoryV1.Profile.self, plain: [:], seed: seed)
+            Self.compareRandomRows(VocabularyV1.Word.self, plain: [:], seed: seed)
+            Self.compareRandomRows(VocabularyV2.WordBook.self, plain: [:], seed: seed)
+        }
+    }
+
     // MARK: The bench file
 
     @Test func everyRowOfTheBenchFile() throws {
