@@ -41,8 +41,10 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         return outcomes
     }
 
-    /// Scans and decodes every row as `CSVReader.next()` does. The batch holds whole rows and no
-    /// unterminated quote (the cutter sees to it), so its end is the end of its last row.
+    /// Scans and decodes every row as `CSVReader.next()` does, first offering each row that makes a
+    /// record to `taker` (not with `--infer-types`; see `CSVRowDecoder.outcome`). The batch holds
+    /// whole rows and no unterminated quote (the cutter sees to it), so its end is the end of its
+    /// last row.
     func parse(offering taker: (any RawRecordTaker)?) {
         guard let context, !bytes.isEmpty else { return }
         var scanner = CSVRowScanner(delimiter: delimiter, maximumRecordBytes: Int.max, offset: base, line: firstLine)
@@ -55,7 +57,7 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         bytes.withUnsafeBufferPointer { buffer in
             guard let p = buffer.baseAddress else { return }
             while case .row = scanner.scan(p, base: base, count: buffer.count, atEnd: true) {
-                let outcome = decoder.outcome(scanner, p, base: base, count: buffer.count)
+                let outcome = decoder.outcome(scanner, p, base: base, count: buffer.count, offeringTo: taker)
                 results.append(outcome)
                 if case .failure = outcome { break }
             }

@@ -79,6 +79,10 @@ extension CSVReader: BatchRecordReader {
                 record.location.recordIndex = dataIndex
                 dataIndex += 1
                 items.append(.record(record))
+            case .taken(var record, let payload):
+                record.location.recordIndex = dataIndex
+                dataIndex += 1
+                items.append(.taken(record, payload))
             case .failure(let error):
                 dataIndex += 1
                 items.append(.failure(error))

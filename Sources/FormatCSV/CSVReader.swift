@@ -351,7 +351,8 @@ public final class CSVReader: RecordReader {
             case .problem(let diagnostic):
                 dataIndex += 1
                 log.report(diagnostic)
-            case .record(var record):
+            case .record(var record), .taken(var record, _):
+                // (`.taken` never comes here: rows read one by one are not offered to a taker.)
                 record.location.recordIndex = dataIndex
                 dataIndex += 1
                 return record

@@ -9,6 +9,9 @@ enum CSVRowOutcome: @unchecked Sendable {
     case problem(Diagnostic)
     /// A record, its `recordIndex` still unset.
     case record(Record)
+    /// A record a `RawRecordTaker` took (`--jobs` batches only): the record with a null value,
+    /// its `recordIndex` still unset, and what the taker made of the row.
+    case taken(Record, any Sendable)
     /// What stops reading: bytes that are not UTF-8, a row past the size limit.
     case failure(any Error)
 }
@@ -60,6 +63,11 @@ struct CSVRowDecoder {
     private var valueCapacity: Int
     private var scratch: UnsafeMutablePointer<UInt8>
     private var scratchCapacity: Int
+    /// The cells of a row offered to a `RawRecordTaker`, and the text of its escaped cells.
+    private var rawCells: UnsafeMutablePointer<RawCSVCell>
+    private var rawCellCapacity: Int
+    private var rawText: UnsafeMutablePointer<UInt8>
+    private var rawTextCapacity: Int
 
     init(context: CSVRowContext) {
         self.context = context
@@ -67,12 +75,18 @@ struct CSVRowDecoder {
         values = UnsafeMutablePointer<Value?>.allocate(capacity: valueCapacity)
         scratchCapacity = 256
         scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: scratchCapacity)
+        rawCellCapacity = 0
+        rawCells = UnsafeMutablePointer<RawCSVCell>.allocate(capacity: 1)
+        rawTextCapacity = 0
+        rawText = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
     }
 
     /// Frees the scratch storage; the decoder is not used after.
     func deallocate() {
         values.deallocate()
         scratch.deallocate()
+        rawCells.deallocate()
+        rawText.deallocate()
     }
 
     /// The text of a header cell.
@@ -85,7 +99,10 @@ struct CSVRowDecoder {
     }
 
     /// What the row `scanner` just scanned gives. `p[0]` is at absolute offset `base`; `count` bytes.
-    mutating func outcome(_ scanner: CSVRowScanner, _ p: UnsafePointer<UInt8>, base: Int, count: Int) -> CSVRowOutcome {
+    /// A row that makes a record is first offered to `taker` (not with `--infer-types`): when it
+    /// takes the row, its value is not built (`.taken`).
+    mutating func outcome(_ scanner: CSVRowScanner, _ p: UnsafePointer<UInt8>, base: Int, count: Int,
+                          offeringTo taker: (any RawRecordTaker)? = nil) -> CSVRowOutcome {
         let fields = scanner.cellCount
         let cells = scanner.cells
         // A blank line: skipped when the header has two or more columns.
@@ -99,6 +116,9 @@ struct CSVRowDecoder {
         if let expected = context.expectedFields, fields != expected {
             return .problem(ragged(scanner, fields: fields, expected: expected))
         }
+        if let taker, !context.inferTypes, let taken = offer(scanner, p, base: base, to: taker) {
+            return .taken(record(.null, scanner), taken.payload)
+        }
         if fields > valueCapacity { growValues(fields) }
         for k in 0..<fields {
             guard let value = cellValue(cells[k], p, base: base) else {
@@ -108,6 +128,14 @@ struct CSVRowDecoder {
             (values + k).initialize(to: value)
         }
         let object = context.layout.build(consuming: values, count: fields)
+        return .record(record(.object(object), scanner))
+    }
+
+    /// The record of the row `scanner` just scanned, holding `value`: its collection, location and
+    /// locator (its `recordIndex` is set by the reader).
+    private func record(_ value: Value, _ scanner: CSVRowScanner) -> Record {
+        let fields = scanner.cellCount
+        let cells = scanner.cells
         let positions = [Int](unsafeUninitializedCapacity: 2 * fields) { buffer, initialized in
             for k in 0..<fields {
                 buffer[2 * k] = cells[k].line
@@ -115,10 +143,52 @@ struct CSVRowDecoder {
             }
             initialized = 2 * fields
         }
-        return .record(Record(
-            collection: context.collection, value: .object(object),
+        return Record(
+            collection: context.collection, value: value,
             location: context.location(TextPosition(line: scanner.rowLine, column: 1)),
-            locator: CSVFieldLocator(layout: context.layout, cellPositions: positions)))
+            locator: CSVFieldLocator(layout: context.layout, cellPositions: positions))
+    }
+
+    /// Offers the row `scanner` just scanned (the header's field count, no syntax error) to
+    /// `taker` as a `RawCSVRow`: cells with their quotes removed and doubled quotes made single
+    /// (in `rawText`), absent exactly when `cellValue` makes them absent.
+    private mutating func offer(_ scanner: CSVRowScanner, _ p: UnsafePointer<UInt8>, base: Int,
+                                to taker: any RawRecordTaker) -> TakenRecord? {
+        let fields = scanner.cellCount
+        let cells = scanner.cells
+        var escapedBytes = 0
+        for k in 0..<fields where cells[k].flags & CSVCell.escaped != 0 { escapedBytes += cells[k].end - cells[k].start }
+        reserveRaw(cells: fields, text: escapedBytes)
+        var used = 0
+        for k in 0..<fields {
+            let cell = cells[k]
+            let quoted = cell.isQuoted
+            var bytes = UnsafeBufferPointer(start: p + (cell.start - base), count: cell.end - cell.start)
+            let absent = !quoted && Self.isAbsent(bytes, nullToken: context.nullToken)
+            if cell.flags & CSVCell.escaped != 0 {
+                let n = Self.unescape(bytes, into: rawText + used)
+                bytes = UnsafeBufferPointer(start: rawText + used, count: n)
+                used += n
+            }
+            (rawCells + k).initialize(to: RawCSVCell(text: bytes, isAbsent: absent, isQuoted: quoted))
+        }
+        let row = RawCSVRow(columns: context.headerFields, cells: UnsafeBufferPointer(start: rawCells, count: fields),
+                            collection: context.collection, line: scanner.rowLine)
+        return taker.take(.csvRow(row))
+    }
+
+    /// Makes room for a raw row of `cells` cells whose escaped cells hold `text` bytes.
+    private mutating func reserveRaw(cells: Int, text: Int) {
+        if cells > rawCellCapacity {
+            rawCells.deallocate()
+            rawCellCapacity = max(cells, 2 * rawCellCapacity)
+            rawCells = UnsafeMutablePointer<RawCSVCell>.allocate(capacity: rawCellCapacity)
+        }
+        if text > rawTextCapacity {
+            rawText.deallocate()
+            rawTextCapacity = max(text, 2 * rawTextCapacity, 256)
+            rawText = UnsafeMutablePointer<UInt8>.allocate(capacity: rawTextCapacity)
+        }
     }
 
     private func ragged(_ scanner: CSVRowScanner, fields: Int, expected: Int) -> Diagnostic {
@@ -178,15 +248,22 @@ struct CSVRowDecoder {
             scratchCapacity = max(bytes.count, scratchCapacity * 2)
             scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: scratchCapacity)
         }
+        return UnsafeBufferPointer(start: scratch, count: Self.unescape(bytes, into: scratch))
+    }
+
+    /// Copies the content of a quoted cell to `out` (room for `bytes.count` bytes) with its doubled
+    /// quotes made single; returns how many bytes it wrote. (The scanner marks a cell escaped only
+    /// when every quote in it is doubled.)
+    private static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         var n = 0
         var j = 0
         while j < bytes.count {
             let b = bytes[j]
-            scratch[n] = b
+            out[n] = b
             n += 1
             j += b == CSVReader.quote ? 2 : 1
         }
-        return UnsafeBufferPointer(start: scratch, count: n)
+        return n
     }
 
     /// The text of `cell` as the header reads it (before any decoder exists).

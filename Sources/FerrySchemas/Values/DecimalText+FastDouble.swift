@@ -20,7 +20,7 @@ extension DecimalText {
     }
 
     /// `fastDouble(_:)` over the text's UTF-8 bytes.
-    static func fastDouble(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func fastDouble(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         let count = bytes.count
         var i = 0
         let negative = count > 0 && bytes[0] == UInt8(ascii: "-")

@@ -264,7 +264,7 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
 
 /// Exact decimal number text split into sign, digits and exponent (RFC 8259 number grammar, with
 /// an optional leading `+` as CSV cells may carry).
-struct DecimalText {
+package struct DecimalText {
     var negative: Bool
     /// Significant digits, most significant first (leading zeros removed).
     var digits: [UInt8]
