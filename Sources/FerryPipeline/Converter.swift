@@ -75,7 +75,7 @@ public struct Converter: Sendable {
         let inliner = Self.inliner(for: source, plan: plan)
         var references = MediaReferences(media: source.media)  // by any record read: for verification
         var keptReferences = MediaReferences(media: source.media)  // by records written: what a filtered bundle keeps
-        var rawCounts: [String: Int] = [:]
+        var rawCounts = KeyedCounter()
         let recheck = try Self.referenceRecheck(filter: filter, plan: plan, request: request)
 
         var router: OutputRouter?
@@ -108,7 +108,7 @@ public struct Converter: Sendable {
             func take(_ record: Record, prepared: PreparedRecord?, rendered: RenderedRecords? = nil) throws {
                 var record = record
                 if let plainCollection, record.collection == plainCollection { record.collection = nil }
-                rawCounts[record.collection ?? "", default: 0] += 1
+                _ = rawCounts.postIncrement(record.collection ?? "")
                 let read = try inliner?.inline(record) ?? record
                 references.collect(read)  // media a record names count as referenced even when the record is invalid
                 if let prepared, let processor = plan.processor {
@@ -118,6 +118,15 @@ public struct Converter: Sendable {
                     return try emit(committed, rendered: rendered?.ranges.count == committed.count ? rendered : nil)
                 }
                 try process(applier?.apply(read) ?? read)
+            }
+            /// A record the typed path took: what `take` and `emit` do for a valid record, with its
+            /// output line already rendered (no value, no media, no filter: see `typedLane`).
+            func takeTyped(_ record: Record, _ typed: TypedPreparation) throws {
+                _ = rawCounts.postIncrement(record.collection ?? "")
+                guard let processor = plan.processor, processor.commit(typed: typed, record: record) else { return }
+                counts.add(typed.route.targetCollection)
+                progress?.recordDone()
+                if let router, let bytes = typed.rendered { try router.writeRendered(bytes) }
             }
             if let first { try take(first, prepared: nil) }
             // --jobs: the rest of a JSON Lines file is prepared on worker threads (ParallelConversion).
@@ -131,7 +140,7 @@ public struct Converter: Sendable {
                    // writer that takes bytes rendered ahead, or when nothing is written.
                    taker: { router == nil || router?.renderer != nil ? lane : nil })
             {
-                try parallel.run { try take($0, prepared: $1, rendered: $2) }
+                try parallel.run({ try take($0, prepared: $1, rendered: $2) }, typed: takeTyped)
             }
             while let record = try source.next() { try take(record, prepared: nil) }
             applier?.finish(columnPositions: source.columnPositions)
@@ -139,10 +148,10 @@ public struct Converter: Sendable {
             recheck?.report(into: log)
             let referenced = references.referenced.union(inliner?.referenced ?? [])
             if let bundle = source.bundle {
-                bundle.verify(referencedMedia: Set(referenced.compactMap { source.media[$0] }), recordCounts: rawCounts, log: log)
+                bundle.verify(referencedMedia: Set(referenced.compactMap { source.media[$0] }), recordCounts: rawCounts.counts, log: log)
             }
             result.collections = counts.counts
-            result.recordsRead = rawCounts.values.reduce(0, +)
+            result.recordsRead = rawCounts.counts.values.reduce(0, +)
             if log.hasErrors && request.processing.mode != .lenient {
                 if let router {
                     router.discard()
@@ -260,18 +269,17 @@ public struct Converter: Sendable {
 /// Counts records per collection, listing known collections first in canonical order.
 struct CollectionCounter {
     private var order: [String]
-    private var table: [String: Int] = [:]
+    private var counter = KeyedCounter()
 
     init(order: [String]) { self.order = order }
 
     mutating func add(_ collection: String?) {
         let name = collection ?? ""
-        if table[name] == nil, !order.contains(name) { order.append(name) }
-        table[name, default: 0] += 1
+        if counter.postIncrement(name) == 0, !order.contains(name) { order.append(name) }
     }
 
     var counts: [DatasetReport.CollectionCount] {
-        order.map { DatasetReport.CollectionCount(name: $0, count: table[$0] ?? 0) }
+        order.map { DatasetReport.CollectionCount(name: $0, count: counter[$0]) }
     }
 }
 

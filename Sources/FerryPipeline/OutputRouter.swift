@@ -86,6 +86,22 @@ final class OutputRouter {
         try bytes.withUnsafeBufferPointer { try writer.writeRendered(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
+    /// Writes one record's bytes rendered ahead by the typed path (issue 7), for an output of one
+    /// writer that takes such bytes (`renderer` is not nil).
+    /// - Throws: the sink's write errors; `internalError` when the writer takes no rendered bytes.
+    func writeRendered(_ bytes: [UInt8]) throws {
+        if renderedWriter == nil {
+            guard !format.isContainer, !perCollectionFiles, let writer = writers[""]?.writer as? any PrerenderingWriter else {
+                throw FerryError(.internalError, "a record rendered ahead has no writer to take it")
+            }
+            renderedWriter = writer  // looked up once: a protocol cast per record costs more than the write
+        }
+        try bytes.withUnsafeBufferPointer { try renderedWriter?.writeRendered($0) }
+    }
+
+    /// The writer `writeRendered(_:)` writes to, once found.
+    private var renderedWriter: (any PrerenderingWriter)?
+
     /// Finishes every writer and renames every file into place.
     /// - Parameter media: for a bundle output, the input bundle whose media to copy in (`only`:
     ///   just these dataset-root paths, for a filtered dataset).

@@ -52,8 +52,8 @@ struct ParallelConversion {
         self.taker = taker
     }
 
-    /// The prepared form of a batch item (nil for problems and failures) and the bytes rendered
-    /// ahead for it: by the typed path for a taken record, by `renderer` for the others.
+    /// The prepared form of a general record and the bytes `renderer` rendered ahead for it (nil
+    /// for other items: a taken record was prepared by the typed path as it was parsed).
     static func prepare(_ item: RecordBatchItem, _ preparer: RecordPreparer, _ renderer: (any RecordRenderer)?)
         -> (PreparedRecord?, RenderedRecords?)
     {
@@ -61,17 +61,21 @@ struct ParallelConversion {
         case .record(let record):
             let prepared = preparer.prepare(record)
             return (prepared, renderer.map { $0.render(prepared.candidateOutputs) })
-        case .taken(let record, let payload):
-            guard let typed = payload as? TypedPreparation else { return (nil, nil) }
-            let rendered = typed.rendered.map { RenderedRecords(bytes: $0, ranges: [0..<$0.count]) }
-            return (preparer.prepared(typed: typed, record: record), rendered)
-        case .problem, .failure:
+        case .taken, .problem, .failure:
             return (nil, nil)
         }
     }
 
+    /// True for a record to prepare the general way.
+    static func isGeneralRecord(_ item: RecordBatchItem) -> Bool {
+        if case .record = item { return true }
+        return false
+    }
+
     /// One job: each batch is parsed, prepared and handed over on the calling thread.
-    private func runInline(_ take: (Record, PreparedRecord, RenderedRecords?) throws -> Void) throws {
+    private func runInline(_ take: (Record, PreparedRecord, RenderedRecords?) throws -> Void,
+        typed: (Record, TypedPreparation) throws -> Void) throws
+    {
         while let batch = try reader.nextBatch(limit: Self.batchSize) {
             batch.parse(offering: taker())
             for item in reader.items(from: batch) {
@@ -80,10 +84,11 @@ struct ParallelConversion {
                     log.report(diagnostic)
                 case .failure(let error):
                     throw error
-                case .record(let record), .taken(let record, _):
+                case .record(let record):
                     // The writer renders general records itself: nothing is gained rendering ahead.
-                    let (prepared, rendered) = Self.prepare(item, preparer, nil)
-                    if let prepared { try take(record, prepared, rendered) }
+                    try take(record, preparer.prepare(record), nil)
+                case .taken(let record, let payload):
+                    if let preparation = payload as? TypedPreparation { try typed(record, preparation) }
                 }
             }
         }
@@ -115,8 +120,10 @@ struct ParallelConversion {
     /// form (for `DatasetProcessor.commit(_:)`) and, when the writer renders ahead, the bytes of
     /// its candidate outputs; reports the reader's problems to the log in turn.
     /// - Throws: what reading or `take` throws; batches still in flight are abandoned.
-    func run(_ take: (Record, PreparedRecord, RenderedRecords?) throws -> Void) throws {
-        if jobs == 1 { return try runInline(take) }
+    func run(_ take: (Record, PreparedRecord, RenderedRecords?) throws -> Void,
+        typed: (Record, TypedPreparation) throws -> Void) throws
+    {
+        if jobs == 1 { return try runInline(take, typed: typed) }
         let pool = WorkerPool(threads: jobs)
         defer { pool.stop() }
         let preparer = self.preparer
@@ -147,8 +154,7 @@ struct ParallelConversion {
             slot.items = reader.items(from: slot.batch)
             let items = slot.items
             let renderer = self.renderer()
-            slot.prepared.enter()
-            pool.submit(urgent: true) {
+            let work: @Sendable () -> Void = {
                 var results: [PreparedRecord?] = []
                 var rendered: [RenderedRecords?] = []
                 results.reserveCapacity(items.count)
@@ -160,6 +166,13 @@ struct ParallelConversion {
                 }
                 slot.results = results
                 slot.rendered = rendered
+            }
+            // Records the typed path took were prepared while parsing: what is left of them is a
+            // few small values, cheaper to make here than to hand over to a worker and wait for.
+            guard items.contains(where: Self.isGeneralRecord) else { return work() }
+            slot.prepared.enter()
+            pool.submit(urgent: true) {
+                work()
                 slot.prepared.leave()
             }
         }
@@ -180,8 +193,10 @@ struct ParallelConversion {
                     log.report(diagnostic)
                 case .failure(let error):
                     throw error
-                case .record(let record), .taken(let record, _):
+                case .record(let record):
                     if let prepared = slot.results[index] { try take(record, prepared, slot.rendered[index]) }
+                case .taken(let record, let payload):
+                    if let preparation = payload as? TypedPreparation { try typed(record, preparation) }
                 }
             }
             pool.submit(urgent: false) { slot.release() }

@@ -25,7 +25,7 @@ public final class JSONLinesReader: BatchRecordReader {
     private var started = false
     private var sawContent = false
     private var lineNumber = 0
-    private var counts: [String: Int] = [:]
+    private var counts = KeyedCounter()
     private var unnamedCount = 0
     /// The parser's container stacks, reused for every line.
     private let stacks = JSONParseStacks(cachesStrings: true)
@@ -108,8 +108,7 @@ public final class JSONLinesReader: BatchRecordReader {
         let collection = taken ?? options.collection
         let index: Int
         if let collection {
-            index = counts[collection, default: 0]
-            counts[collection] = index + 1
+            index = counts.postIncrement(collection)
         } else {
             index = unnamedCount
             unnamedCount += 1

@@ -23,7 +23,7 @@ public final class DatasetProcessor {
     public let preparer: RecordPreparer
 
     /// Target collection -> records returned so far.
-    private var counts: [String: Int] = [:]
+    private var counts = KeyedCounter()
     /// Target collection -> ids seen, where each was first seen (valid records), and which were
     /// read (references resolve against these; derived ids are not among them).
     private var ids: [String: IDTable] = [:]
@@ -148,18 +148,12 @@ public final class DatasetProcessor {
 
         var location = document.context.locationWithoutField()
         location.collection = result.collection
-        location.recordIndex = DatasetProcessor.postIncrement(&counts[result.collection, default: 0])
+        location.recordIndex = counts.postIncrement(result.collection)
         var locator = document.context.record.locator
         if let base = locator, !(document.context.isAtRoot && result.sourcePointer == nil) {
             locator = MappedLocator(base: base, prefix: document.context.path, map: result.sourcePointer)
         }
         return Record(collection: result.collection, value: result.value, location: location, locator: locator)
-    }
-
-    /// Returns `value`, then adds one (a single dictionary access for a counter).
-    private static func postIncrement(_ value: inout Int) -> Int {
-        defer { value += 1 }
-        return value
     }
 
     // MARK: Reporting
@@ -219,12 +213,44 @@ public final class DatasetProcessor {
             return recordPointer
         }
         guard let first else { return true }
-        let location = fullLocation ?? DatasetProcessor.idLocation(context, pointer)
+        reportDuplicate(id: id, in: collection, first: first, at: fullLocation ?? DatasetProcessor.idLocation(context, pointer))
+        return false
+    }
+
+    /// Reports the `duplicate-id` error of a second record with `id`.
+    private func reportDuplicate(id: String, in collection: String, first: IDTable.FirstSeen, at location: SourceLocation) {
         var message = "duplicate id \"\(id)\" in \(collection): first at"
         if let line = first.line { message += " line \(line)" }
         if let field = first.field { message += (first.line == nil ? " " : " (") + field.description + (first.line == nil ? "" : ")") }
         report([.error(.duplicateID, message, at: location)])
-        return false
+    }
+
+    /// The commit of a record the typed path took (`TypedPreparation`, issue 7): what `commit(_:)`
+    /// does for a record the general path finds no problem in (its id checked and recorded, its
+    /// output index taken), without building its context or output record unless its id is a
+    /// duplicate. `record` is the raw record as the reader numbered it. Returns false when the
+    /// record is dropped (a duplicate id, reported).
+    public func commit(typed: TypedPreparation, record: Record) -> Bool {
+        let route = typed.route
+        var context: RecordContext { RecordContext(record: record, options: decodingOptions) }
+        if domain == .petStory, !timeZoneNoted { noteTimeZoneIfNeeded(collection: route.sourceCollection, context: context) }
+        if let id = typed.id {
+            // As `checkUnique` for a plain record (at its own root, no pointer mapping).
+            let table = idTable(for: route.targetCollection)
+            let first = table.insert(id, known: true, line: DatasetProcessor.idLine(of: record),
+                collection: record.collection, index: record.location.recordIndex)
+            {
+                var recordPointer = DatasetProcessor.idLocation(context, nil).field ?? .root
+                if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
+                return recordPointer
+            }
+            if let first {
+                reportDuplicate(id: id, in: route.targetCollection, first: first, at: DatasetProcessor.idLocation(context, nil))
+                return false
+            }
+        }
+        _ = counts.postIncrement(route.targetCollection)
+        return true
     }
 
     /// The id table of a collection (the last one asked for is kept at hand: records of one

@@ -45,7 +45,7 @@ public final class TypedRoute: Sendable {
 /// A top-level model the typed path can read and write.
 public typealias FieldCodableCollection = CollectionModel & FieldCodable
 
-/// What the typed path made of one record, handed to `RecordPreparer.prepared(typed:record:)`.
+/// What the typed path made of one record, for `DatasetProcessor.commit(typed:record:)`.
 public struct TypedPreparation: Sendable {
     public let route: TypedRoute
     /// The record's own id (non-empty), nil when it has none.
@@ -98,19 +98,5 @@ extension RecordPreparer {
         }
         return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model, stages: typedStages,
             sourcePointer: sourcePointer)
-    }
-
-    /// The prepared form of a record the typed path took: what `prepare(_:)` gives for it when it
-    /// finds no problem, with the output rendered ahead instead of a value. `record` is the raw
-    /// record as the reader numbered it (its value is null).
-    public func prepared(typed preparation: TypedPreparation, record: Record) -> PreparedRecord {
-        let context = RecordContext(record: record, options: decodingOptions)
-        let route = preparation.route
-        var document = PreparedDocument(collection: route.sourceCollection, context: context)
-        document.targetCollection = route.targetCollection
-        document.id = preparation.id
-        document.result = PreparedDocument.Result(
-            value: .null, collection: route.targetCollection, sourcePointer: route.sourcePointer)
-        return PreparedRecord(documents: [document])
     }
 }
