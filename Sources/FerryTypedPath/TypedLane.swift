@@ -7,7 +7,7 @@ import Foundation
 /// migration stages, and renders the output line; gives up (nil) at anything else, so that the
 /// record goes the general path. Shared by the worker threads.
 public final class TypedLane: RawRecordTaker {
-    private let routes: [String: TypedRoute]
+    private let routes: [String: LaneRoute]
     private let options: DecodingOptions
     /// Renders the output line of a taken record; nil when nothing is written (validation).
     private let rendering: JSONLinesRendering?
@@ -19,16 +19,18 @@ public final class TypedLane: RawRecordTaker {
     /// with `rendering` (nil: the run writes nothing); `csvColumns` is the header of a CSV input.
     /// Nil when no collection has a typed route.
     public init?(preparer: RecordPreparer, collections: [String], rendering: JSONLinesRendering?, csvColumns: [String]? = nil) {
-        var routes: [String: TypedRoute] = [:]
+        var routes: [String: LaneRoute] = [:]
         for collection in collections {
-            if let route = preparer.typedRoute(for: collection) { routes[collection] = route }
+            if let route = preparer.typedRoute(for: collection), let laneRoute = LaneRoute(route) {
+                routes[collection] = laneRoute
+            }
         }
         guard !routes.isEmpty else { return nil }
         let options = preparer.recordDecodingOptions
         var readings: [String: CSVModelReading] = [:]
         if let csvColumns {
             for (collection, route) in routes {
-                let reading = CSVModelReading(route.sourceModel, columns: csvColumns, options: options)
+                let reading = route.source.csvReading(csvColumns, options)
                 if reading.isUsable { readings[collection] = reading }
             }
         }
@@ -44,7 +46,7 @@ public final class TypedLane: RawRecordTaker {
         case .jsonLine(let bytes, _, let defaultCollection):
             guard !options.scalarsAsText, let scan = JSONRecordScan(bytes),
                   let collection = scan.collection ?? defaultCollection, let route = routes[collection],
-                  let model = decode(scan, as: route.sourceModel)
+                  let model = route.source.decodeJSON(scan, options)
             else { return nil }
             return finish(model, route: route, named: scan.collection)
         case .csvRow(let row):
@@ -56,28 +58,17 @@ public final class TypedLane: RawRecordTaker {
     }
 
     /// Migrates and renders a decoded record.
-    private func finish(_ model: any FieldCodableCollection, route: TypedRoute, named: String?) -> TakenRecord? {
+    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, named: String?) -> TakenRecord? {
+        let route = laneRoute.route
         guard let target = route.migrate(model) else { return nil }
         var rendered: [UInt8]? = nil
         if let rendering {
-            guard let codable = target as? any FieldCodable else { return nil }
-            guard let bytes = render(codable, collection: route.targetCollection, with: rendering) else { return nil }
+            // nil when the writer would refuse the model (the general path then reports that).
+            guard let bytes = laneRoute.target.render(target, route.targetCollection, rendering) else { return nil }
             rendered = bytes
         }
         let id = model.recordID.flatMap { $0.isEmpty ? nil : $0 }
         return TakenRecord(collection: named, payload: TypedPreparation(route: route, id: id, rendered: rendered))
-    }
-
-    private func decode<T: FieldCodableCollection>(_ scan: JSONRecordScan, as type: T.Type) -> (any FieldCodableCollection)? {
-        scan.decode(type, options: options)
-    }
-
-    /// The output line of `model`; nil when the writer would refuse it (the general path then
-    /// reports that).
-    private func render<M: FieldCodable>(_ model: M, collection: String, with rendering: JSONLinesRendering) -> [UInt8]? {
-        var buffer = ByteBuffer(capacity: 1024)
-        guard rendering.render(model, collection: collection, into: &buffer) else { return nil }
-        return buffer.array
     }
 
     /// True when `columns` is the header the CSV readings were made for (the rows share the
@@ -86,6 +77,23 @@ public final class TypedLane: RawRecordTaker {
         guard let csvColumns else { return false }
         let same = columns.withUnsafeBufferPointer { a in csvColumns.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
         return same || columns == csvColumns
+    }
+}
+
+/// A typed route with the codecs of its source and target models (specialized for them).
+private struct LaneRoute {
+    let route: TypedRoute
+    let source: TypedModelCodec
+    let target: TypedModelCodec
+
+    /// Nil when a model is one no schema lists (it has no codec).
+    init?(_ route: TypedRoute) {
+        guard let source = TypedModelCodec.codec(for: route.sourceModel),
+              let target = TypedModelCodec.codec(for: route.targetModel)
+        else { return nil }
+        self.route = route
+        self.source = source
+        self.target = target
     }
 }
 

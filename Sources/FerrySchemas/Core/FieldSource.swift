@@ -75,15 +75,20 @@ public protocol FieldSink {
 extension FieldSink {
     /// An instant or a day (V1 pet-story `since`, `birthDate`), written as the one it is: RFC 3339
     /// in UTC or `YYYY-MM-DD` (`InstantOrDay.text`).
+    @inlinable
     public mutating func add(_ key: String, _ date: InstantOrDay) {
         switch date {
         case .instant(let instant): add(key, instant)
         case .day(let day): add(key, day)
         }
     }
+    @inlinable
     public mutating func addOptional(_ key: String, _ text: String?) { if let text { add(key, text) } }
+    @inlinable
     public mutating func addOptional(_ key: String, _ number: Double?) { if let number { add(key, number) } }
+    @inlinable
     public mutating func addOptional(_ key: String, _ data: Base64Data?) { if let data { add(key, data.base64) } }
+    @inlinable
     public mutating func addOptional<M: FieldCodable>(_ key: String, _ model: M?) { if let model { add(key, model) } }
 }
 

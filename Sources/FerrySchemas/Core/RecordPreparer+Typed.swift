@@ -10,6 +10,8 @@ public final class TypedRoute: Sendable {
     public let targetCollection: String
     /// The model a raw source decodes for this collection.
     public let sourceModel: any FieldCodableCollection.Type
+    /// The model of the records after every stage (`sourceModel` when no stage runs).
+    public let targetModel: any FieldCodableCollection.Type
     private let stages: [Stage]
     /// Maps a pointer of the migrated record back to the source record, as the general path's
     /// result does (nil when no stage ran).
@@ -20,12 +22,13 @@ public final class TypedRoute: Sendable {
         let context: TypedMigrationContext
     }
 
-    init(sourceCollection: String, targetCollection: String, sourceModel: any FieldCodableCollection.Type, stages: [Stage],
-        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?)
+    init(sourceCollection: String, targetCollection: String, sourceModel: any FieldCodableCollection.Type,
+        targetModel: any FieldCodableCollection.Type, stages: [Stage], sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?)
     {
         self.sourceCollection = sourceCollection
         self.targetCollection = targetCollection
         self.sourceModel = sourceModel
+        self.targetModel = targetModel
         self.stages = stages
         self.sourcePointer = sourcePointer
     }
@@ -77,10 +80,11 @@ extension RecordPreparer {
         else { return nil }
         var typedStages: [TypedRoute.Stage] = []
         var current = collection
+        var currentModel = model
         var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
         for stage in stages {
             let next = stage.renames[current] ?? current
-            guard stage.models[next] is any FieldCodableCollection.Type,
+            guard let nextModel = stage.models[next] as? any FieldCodableCollection.Type,
                   let migration = plan.typedMigration(toVersion: stage.toMajor)
             else { return nil }
             typedStages.append(TypedRoute.Stage(migration: migration, context: TypedMigrationContext(
@@ -95,8 +99,9 @@ extension RecordPreparer {
                 return previous?(back) ?? back
             }
             current = next
+            currentModel = nextModel
         }
-        return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model, stages: typedStages,
-            sourcePointer: sourcePointer)
+        return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model,
+            targetModel: currentModel, stages: typedStages, sourcePointer: sourcePointer)
     }
 }

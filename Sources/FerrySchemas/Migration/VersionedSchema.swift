@@ -25,13 +25,22 @@ public enum Schema {
 public protocol VersionedSchema: Sendable {
     /// The version (`Schema.Version(2, 0, 0)`); `major` is SCHEMAS.md's schema version.
     static var versionIdentifier: Schema.Version { get }
-    /// The record types of the collections, in canonical order.
-    static var models: [any CollectionModel.Type] { get }
+    /// Visits the record types of the collections, in canonical order, with their concrete types:
+    /// the one list of a version's models (`models` follows from it). Implementations are
+    /// `@inlinable`, so that a visitor is specialized for each model (`CollectionModelVisitor`).
+    static func forEachModel<Visitor: CollectionModelVisitor>(_ visitor: inout Visitor)
     /// The domain this schema belongs to.
     static var domain: Domain { get }
 }
 
 extension VersionedSchema {
+    /// The record types of the collections, in canonical order.
+    public static var models: [any CollectionModel.Type] {
+        var list = CollectionModelList()
+        forEachModel(&list)
+        return list.models
+    }
+
     /// The descriptor of this version (collections in canonical order).
     public static var datasetSchema: DatasetSchema {
         DatasetSchema(

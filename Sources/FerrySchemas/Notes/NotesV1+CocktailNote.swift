@@ -60,6 +60,7 @@ extension NotesV1 {
             self.isFavorite = isFavorite
         }
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.optionalString("id")
             title = r.string("title")
@@ -77,6 +78,7 @@ extension NotesV1 {
             isFavorite = r.bool("isFavorite")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.addOptional("id", id)
             b.add("title", title)

@@ -21,13 +21,16 @@ extension NotesV1 {
         }
 
         /// The placeholder of an invalid required value.
+        @usableFromInline
         static let placeholder = Finish(length: "", note: "")
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             length = r.string("length")
             note = r.string("note")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("length", length)
             b.add("note", note)

@@ -21,13 +21,16 @@ extension NotesV1 {
         }
 
         /// The placeholder of an invalid required value.
+        @usableFromInline
         static let placeholder = Ingredient(name: "", amount: "")
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             name = r.string("name")
             amount = r.string("amount")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("name", name)
             b.add("amount", amount)

@@ -21,13 +21,16 @@ extension NotesV1 {
         }
 
         /// The placeholder of an invalid required value.
+        @usableFromInline
         static let placeholder = Taste(label: "", score: 0)
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             label = r.string("label")
             score = r.double("value")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("label", label)
             b.add("value", score)

@@ -6,7 +6,11 @@ public enum NotesV1 {}
 public enum NotesSchemaV1: VersionedSchema {
     public static let versionIdentifier = Schema.Version(1, 0, 0)
     public static let domain = Domain.notes
-    public static var models: [any CollectionModel.Type] {
-        [NotesV1.WineNote.self, NotesV1.CoffeeNote.self, NotesV1.WhiskeyNote.self, NotesV1.CocktailNote.self]
+    @inlinable
+    public static func forEachModel<Visitor: CollectionModelVisitor>(_ visitor: inout Visitor) {
+        visitor.visit(NotesV1.WineNote.self)
+        visitor.visit(NotesV1.CoffeeNote.self)
+        visitor.visit(NotesV1.WhiskeyNote.self)
+        visitor.visit(NotesV1.CocktailNote.self)
     }
 }

@@ -54,6 +54,7 @@ extension NotesV2 {
             self.isFavorite = isFavorite
         }
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             title = r.string("title")
@@ -69,6 +70,7 @@ extension NotesV2 {
             isFavorite = r.bool("isFavorite")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("title", title)

@@ -21,13 +21,16 @@ extension NotesV2 {
         }
 
         /// The placeholder of an invalid required value.
+        @usableFromInline
         static let placeholder = Finish(length: FinishLength.allCases[0], note: "")
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             length = FinishLength(rawValue: r.string("length")) ?? FinishLength.allCases[0]
             note = r.string("note")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("length", length.rawValue)
             b.add("note", note)

@@ -18,12 +18,15 @@ extension NotesV2 {
         }
 
         /// The placeholder of an invalid required value.
+        @usableFromInline
         static let placeholder = Grape(variety: "")
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             variety = r.string("variety")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("variety", variety)
         }

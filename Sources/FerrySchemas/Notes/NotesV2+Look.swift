@@ -21,13 +21,16 @@ extension NotesV2 {
         }
 
         /// The placeholder of an invalid required value.
+        @usableFromInline
         static let placeholder = Look(tint: "", note: "")
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             tint = r.string("tint")
             note = r.string("note")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("tint", tint)
             b.add("note", note)

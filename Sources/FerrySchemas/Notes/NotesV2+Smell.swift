@@ -18,12 +18,15 @@ extension NotesV2 {
         }
 
         /// The placeholder of an invalid required value.
+        @usableFromInline
         static let placeholder = Smell(label: "")
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             label = r.string("label")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("label", label)
         }

@@ -11,11 +11,12 @@ public enum NotesV2 {
 public enum NotesSchemaV2: VersionedSchema {
     public static let versionIdentifier = Schema.Version(2, 0, 0)
     public static let domain = Domain.notes
-    public static var models: [any CollectionModel.Type] {
-        [
-            NotesV2.WineTastingNote.self, NotesV2.CoffeeTastingNote.self, NotesV2.WhiskeyTastingNote.self,
-            NotesV2.CocktailTastingNote.self,
-        ]
+    @inlinable
+    public static func forEachModel<Visitor: CollectionModelVisitor>(_ visitor: inout Visitor) {
+        visitor.visit(NotesV2.WineTastingNote.self)
+        visitor.visit(NotesV2.CoffeeTastingNote.self)
+        visitor.visit(NotesV2.WhiskeyTastingNote.self)
+        visitor.visit(NotesV2.CocktailTastingNote.self)
     }
 }
 

@@ -42,6 +42,7 @@ extension PetStoryV1 {
             self.createdAt = createdAt
         }
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             name = r.string("name")
@@ -53,6 +54,7 @@ extension PetStoryV1 {
             createdAt = r.instant("createdAt")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("name", name)

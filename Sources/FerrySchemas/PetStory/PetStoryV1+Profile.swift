@@ -30,6 +30,7 @@ extension PetStoryV1 {
             self.lastUpdatedAt = lastUpdatedAt
         }
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             name = r.string("name")
@@ -37,6 +38,7 @@ extension PetStoryV1 {
             lastUpdatedAt = r.instant("lastUpdatedAt")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("name", name)

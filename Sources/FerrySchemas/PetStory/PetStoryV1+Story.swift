@@ -42,6 +42,7 @@ extension PetStoryV1 {
             self.taggedMemberIds = taggedMemberIds
         }
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             caption = r.string("caption")
@@ -53,6 +54,7 @@ extension PetStoryV1 {
             taggedMemberIds = r.stringArray("taggedMemberIds")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("caption", caption)

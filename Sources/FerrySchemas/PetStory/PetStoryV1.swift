@@ -15,7 +15,10 @@ public enum PetStoryV1 {
 public enum PetStorySchemaV1: VersionedSchema {
     public static let versionIdentifier = Schema.Version(1, 0, 0)
     public static let domain = Domain.petStory
-    public static var models: [any CollectionModel.Type] {
-        [PetStoryV1.Profile.self, PetStoryV1.FamilyMember.self, PetStoryV1.Story.self]
+    @inlinable
+    public static func forEachModel<Visitor: CollectionModelVisitor>(_ visitor: inout Visitor) {
+        visitor.visit(PetStoryV1.Profile.self)
+        visitor.visit(PetStoryV1.FamilyMember.self)
+        visitor.visit(PetStoryV1.Story.self)
     }
 }

@@ -48,6 +48,7 @@ extension PetStoryV2 {
             self.image = image
         }
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             name = r.string("name")
@@ -63,6 +64,7 @@ extension PetStoryV2 {
             if r.isValid { r.check(Self.birthDateProblem(birthDate, createdAt: createdAt, in: r.timeZone)) }
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("name", name)
@@ -79,6 +81,7 @@ extension PetStoryV2 {
         /// SCHEMAS.md pet-story V2: a `birthDate` after the day of `createdAt` in `timeZone`
         /// (`--time-zone`) is an error. Nil when the rule holds, else the `invalid-value` error at
         /// `birthDate`, made from the record's context.
+        @usableFromInline
         static func birthDateProblem(_ birthDate: CalendarDay, createdAt: Instant, in timeZone: TimeZone)
             -> ((RecordContext) -> Diagnostic)?
         {

@@ -27,8 +27,10 @@ extension PetStoryV2 {
         }
 
         /// The placeholder of an invalid required value.
+        @usableFromInline
         static let placeholder = GeoLocation(latitude: 0, longitude: 0, toponym: nil, address: nil)
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             latitude = r.double("latitude")
             longitude = r.double("longitude")
@@ -36,6 +38,7 @@ extension PetStoryV2 {
             address = r.optionalString("address")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("latitude", latitude)
             b.add("longitude", longitude)

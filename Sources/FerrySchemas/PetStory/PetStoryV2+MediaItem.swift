@@ -24,8 +24,10 @@ extension PetStoryV2 {
         }
 
         /// The placeholder of an invalid required value.
+        @usableFromInline
         static let placeholder = MediaItem(id: "", kind: MediaKind.allCases[0], path: "")
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             kind = MediaKind(rawValue: r.string("kind")) ?? MediaKind.allCases[0]
@@ -33,6 +35,7 @@ extension PetStoryV2 {
             r.check(FieldReader.mediaPathProblem(path))
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("kind", kind.rawValue)

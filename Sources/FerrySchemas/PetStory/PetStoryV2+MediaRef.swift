@@ -18,13 +18,16 @@ extension PetStoryV2 {
         }
 
         /// The placeholder of an invalid required value.
+        @usableFromInline
         static let placeholder = MediaRef(path: "")
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             path = r.string("path")
             r.check(FieldReader.mediaPathProblem(path))
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("path", path)
         }

@@ -33,6 +33,7 @@ extension PetStoryV2 {
             self.image = image
         }
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             name = r.string("name")
@@ -43,6 +44,7 @@ extension PetStoryV2 {
             if r.isValid { r.check(Self.updateOrderProblem(createdAt: createdAt, lastUpdatedAt: lastUpdatedAt)) }
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("name", name)
@@ -53,6 +55,7 @@ extension PetStoryV2 {
 
         /// SCHEMAS.md pet-story V2: `lastUpdatedAt` is not before `createdAt`. Nil when that holds,
         /// else the `invalid-value` error at `lastUpdatedAt`, made from the record's context.
+        @usableFromInline
         static func updateOrderProblem(createdAt: Instant, lastUpdatedAt: Instant) -> ((RecordContext) -> Diagnostic)? {
             guard lastUpdatedAt < createdAt else { return nil }
             return { context in

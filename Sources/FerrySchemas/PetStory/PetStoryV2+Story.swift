@@ -39,6 +39,7 @@ extension PetStoryV2 {
             self.taggedMemberIds = taggedMemberIds
         }
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             caption = r.string("caption")
@@ -49,6 +50,7 @@ extension PetStoryV2 {
             taggedMemberIds = r.stringArray("taggedMemberIds")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("caption", caption)

@@ -41,7 +41,10 @@ public enum PetStoryV2 {
 public enum PetStorySchemaV2: VersionedSchema {
     public static let versionIdentifier = Schema.Version(2, 0, 0)
     public static let domain = Domain.petStory
-    public static var models: [any CollectionModel.Type] {
-        [PetStoryV2.Profile.self, PetStoryV2.FamilyMember.self, PetStoryV2.Story.self]
+    @inlinable
+    public static func forEachModel<Visitor: CollectionModelVisitor>(_ visitor: inout Visitor) {
+        visitor.visit(PetStoryV2.Profile.self)
+        visitor.visit(PetStoryV2.FamilyMember.self)
+        visitor.visit(PetStoryV2.Story.self)
     }
 }

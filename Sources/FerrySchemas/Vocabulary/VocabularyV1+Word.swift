@@ -48,6 +48,7 @@ extension VocabularyV1 {
             self.timestamp = timestamp
         }
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.optionalString("id")
             wordBookID = r.optionalString("wordBookID")
@@ -61,6 +62,7 @@ extension VocabularyV1 {
             timestamp = r.timestamp("timestamp") ?? FirestoreTimestamp(instant: .epoch)
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.addOptional("id", id)
             b.addOptional("wordBookID", wordBookID)

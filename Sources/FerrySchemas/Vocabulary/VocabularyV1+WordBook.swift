@@ -27,12 +27,14 @@ extension VocabularyV1 {
             self.timestamp = timestamp
         }
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.optionalString("id")
             title = r.string("title")
             timestamp = r.timestamp("timestamp") ?? FirestoreTimestamp(instant: .epoch)
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.addOptional("id", id)
             b.add("title", title)

@@ -9,5 +9,9 @@ public enum VocabularyV1 {
 public enum VocabularySchemaV1: VersionedSchema {
     public static let versionIdentifier = Schema.Version(1, 0, 0)
     public static let domain = Domain.vocabulary
-    public static var models: [any CollectionModel.Type] { [VocabularyV1.WordBook.self, VocabularyV1.Word.self] }
+    @inlinable
+    public static func forEachModel<Visitor: CollectionModelVisitor>(_ visitor: inout Visitor) {
+        visitor.visit(VocabularyV1.WordBook.self)
+        visitor.visit(VocabularyV1.Word.self)
+    }
 }

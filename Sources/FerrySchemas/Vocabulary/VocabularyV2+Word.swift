@@ -48,6 +48,7 @@ extension VocabularyV2 {
             self.timestamp = timestamp
         }
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             wordBookID = r.string("wordBookID")
@@ -61,6 +62,7 @@ extension VocabularyV2 {
             timestamp = r.instant("timestamp")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("wordBookID", wordBookID)

@@ -27,12 +27,14 @@ extension VocabularyV2 {
             self.createdAt = createdAt
         }
 
+        @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             id = r.string("id")
             title = r.string("title")
             createdAt = r.instant("createdAt")
         }
 
+        @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("title", title)

@@ -10,5 +10,9 @@ public enum VocabularyV2 {
 public enum VocabularySchemaV2: VersionedSchema {
     public static let versionIdentifier = Schema.Version(2, 0, 0)
     public static let domain = Domain.vocabulary
-    public static var models: [any CollectionModel.Type] { [VocabularyV2.WordBook.self, VocabularyV2.Word.self] }
+    @inlinable
+    public static func forEachModel<Visitor: CollectionModelVisitor>(_ visitor: inout Visitor) {
+        visitor.visit(VocabularyV2.WordBook.self)
+        visitor.visit(VocabularyV2.Word.self)
+    }
 }

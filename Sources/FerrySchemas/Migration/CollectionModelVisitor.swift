@@ -1,0 +1,38 @@
+/// Something that is handed each collection model type of a schema version with its CONCRETE type
+/// (issue 7's typed path): a generic `visit` called with a type known at compile time lets the
+/// compiler specialize what the visitor builds for that model (decoders, renderers), where a loop
+/// over `VersionedSchema.models` (existential metatypes) can only call unspecialized generic code.
+public protocol CollectionModelVisitor {
+    /// Called once per model type, in the schema's canonical collection order.
+    mutating func visit<Model: FieldCodableCollection>(_ type: Model.Type)
+}
+
+/// Collects the model types as existential metatypes (`VersionedSchema.models`).
+@usableFromInline
+struct CollectionModelList: CollectionModelVisitor {
+    @usableFromInline var models: [any CollectionModel.Type] = []
+
+    @usableFromInline init() {}
+
+    @usableFromInline
+    mutating func visit<Model: FieldCodableCollection>(_ type: Model.Type) { models.append(type) }
+}
+
+extension Domain {
+    /// Visits every collection model type of every schema version of the domain (V1 then V2).
+    /// `@inlinable`: so that a caller's visitor is specialized for each concrete model type.
+    @inlinable
+    public func forEachModel<Visitor: CollectionModelVisitor>(_ visitor: inout Visitor) {
+        switch self {
+        case .notes:
+            NotesSchemaV1.forEachModel(&visitor)
+            NotesSchemaV2.forEachModel(&visitor)
+        case .petStory:
+            PetStorySchemaV1.forEachModel(&visitor)
+            PetStorySchemaV2.forEachModel(&visitor)
+        case .vocabulary:
+            VocabularySchemaV1.forEachModel(&visitor)
+            VocabularySchemaV2.forEachModel(&visitor)
+        }
+    }
+}
