@@ -18,31 +18,46 @@ extension ByteBuffer {
     /// Appends UTF-8 text in quotes, escaped as `appendJSONString(_:)` escapes it.
     public mutating func appendJSONQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count
+        // Room for the quotes and the text as it is: the usual string has nothing to escape.
+        reserve(count + 2)
+        appendReserved(JSONSyntax.quote)
         guard let start = utf8.baseAddress, count > 0 else {
-            reserve(2)
-            appendReserved(JSONSyntax.quote)
             appendReserved(JSONSyntax.quote)
             return
         }
-        // The usual string has nothing to escape: find that out eight bytes at a time, then copy
-        // it in one piece.
+        let copied = Self.copyPlainJSONText(start, count: count, to: base + self.count)
+        self.count += copied
+        if copied < count { appendJSONEscaping(start, from: copied, count: count) }
+        append(JSONSyntax.quote)
+    }
+
+    /// Copies bytes of `source` to `target` up to the first one JSON must escape, eight at a time
+    /// while none of the eight needs it (checking and copying in one pass, no call to memcpy for
+    /// the short strings records are made of); returns how many were copied. `target` has room
+    /// for `count` bytes.
+    @inline(__always)
+    static func copyPlainJSONText(_ source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) -> Int {
         var i = 0
-        while i + 8 <= count, !JSONSyntax.hasStringSpecial(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) {
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+            if JSONSyntax.hasStringSpecial(word) { break }
+            UnsafeMutableRawPointer(target + i).storeBytes(of: word, as: UInt64.self)
             i += 8
         }
-        // Fewer than eight bytes left and none special so far: check them as the word ending the
-        // string when it has one (its first bytes were checked already), else one by one.
-        if i < count, i + 8 > count, count >= 8,
-           !JSONSyntax.hasStringSpecial(UnsafeRawPointer(start + (count - 8)).loadUnaligned(as: UInt64.self))
-        {
-            i = count
+        // Fewer than eight bytes left, none special so far: the last eight bytes of the text, when
+        // it has eight, hold them (the bytes before were checked already and are the same).
+        if i < count, i + 8 > count, count >= 8 {
+            let word = UnsafeRawPointer(source + (count - 8)).loadUnaligned(as: UInt64.self)
+            if !JSONSyntax.hasStringSpecial(word) {
+                UnsafeMutableRawPointer(target + (count - 8)).storeBytes(of: word, as: UInt64.self)
+                return count
+            }
         }
-        while i < count, !Self.needsJSONEscape(start[i]) { i += 1 }
-        reserve(i + 2)
-        appendReserved(JSONSyntax.quote)
-        appendReserved(start, count: i)
-        if i < count { appendJSONEscaping(start, from: i, count: count) }
-        append(JSONSyntax.quote)
+        while i < count, !needsJSONEscape(source[i]) {
+            target[i] = source[i]
+            i += 1
+        }
+        return i
     }
 
     /// Appends the decimal digits of an integer (`-` first when negative).
