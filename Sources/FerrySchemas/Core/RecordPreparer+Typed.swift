@@ -49,8 +49,11 @@ public final class TypedRoute: Sendable {
 public typealias FieldCodableCollection = CollectionModel & FieldCodable
 
 /// What the typed path made of one record, for `DatasetProcessor.commit(typed:record:)`.
-public struct TypedPreparation: Sendable {
-    public let route: TypedRoute
+public final class TypedPreparation: Sendable {
+    /// The record's route. Unowned: the lane holds the routes for the whole run, and a counted
+    /// reference here would be counted up and down by the worker and the calling thread for every
+    /// record (one shared cache line bouncing between the cores).
+    public unowned(unsafe) let route: TypedRoute
     /// The record's own id (non-empty), nil when it has none.
     public let id: String?
     /// The output line rendered ahead, when the output is rendered (nil: nothing is written).
