@@ -28,6 +28,19 @@ import Testing
         #expect(try box.bytes("v1-back.json") == (try box.bytes("v1.json")))
     }
 
+    /// TSV is CSV with tabs: domain records read back from Ferry's own TSV output, numbers and
+    /// Booleans included (they are text in a TSV cell, as in a CSV one).
+    @Test func notesToTSVAndBack() throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json")
+        #expect(try box.ferry(["migrate", "notes-v1.json", "--to-version", "2", "-o", "v2.json"]).status == 0)
+        #expect(try box.ferry(["convert", "v2.json", "--to", "tsv", "-o", "tsv/"]).status == 0)
+        let back = try box.ferry(["convert", "tsv/", "--to", "json", "-o", "back.json"])
+        #expect(back.status == 0)
+        #expect(back.stderr.contains("0 errors"))
+        #expect(try box.bytes("back.json") == (try box.bytes("v2.json")))
+    }
+
     /// 10,000 rows, row 5,000 (line 5,001) with a quote that never closes.
     @Test func unterminatedQuoteInALargeFile() throws {
         let box = try Sandbox()

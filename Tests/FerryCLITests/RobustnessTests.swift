@@ -147,6 +147,23 @@ struct RobustnessTests {
         #expect(err.components(separatedBy: "[output-unwritable]").count == 2)
     }
 
+    /// Diagnostics printed into a pipe that closed (`ferry validate X 2>&1 | head -1`): the rest
+    /// of the text is lost, but ferry neither traps nor changes its exit status (1: invalid data).
+    @Test func diagnosticsIntoAClosedPipeDoNotCrash() throws {
+        let folder = try Self.prepare(records: 10)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var lines = "{\"domain\": \"notes\", \"schemaVersion\": 2}\n"
+        for i in 0..<3000 { lines += "{\"$collection\":\"wineTastingNotes\",\"id\":\"n\(i)\",\"rating\":9}\n" }
+        try lines.write(to: folder.appendingPathComponent("bad.jsonl"), atomically: true, encoding: .utf8)
+        let result = try Self.shell(
+            "('\(ferryExecutable().path)' validate bad.jsonl 2>&1; echo $? >status.txt) | head -1 >first.txt", in: folder)
+        #expect(result.status == 0)
+        let status = try String(contentsOf: folder.appendingPathComponent("status.txt"), encoding: .utf8)
+        #expect(status == "1\n")
+        let first = try String(contentsOf: folder.appendingPathComponent("first.txt"), encoding: .utf8)
+        #expect(first.hasPrefix("bad.jsonl:2:1: error:"))
+    }
+
     /// A header of 30 000 equal names is renamed `a`, `a_2`, ... in linear time (it was quadratic:
     /// each rename tried every suffix from 2 up), and a wide dotted header lays out in linear time.
     @Test func wideHeadersStayFast() throws {

@@ -400,11 +400,11 @@ import Testing
 
     @Test func petStoryAndVocabularyV1TypesNeverTakeWhatTheGeneralPathReports() {
         for seed: UInt64 in 1...2 {
-            Self.compareRandomRows(PetStoryV2.Profile.self, plain: [:], seed: seed)
-            Self.compareRandomRows(PetStoryV2.Story.self, plain: [:], seed: seed)
-            Self.compareRandomRows(PetStoryV1.Profile.self, plain: [:], seed: seed)
-            Self.compareRandomRows(VocabularyV1.Word.self, plain: [:], seed: seed)
-            Self.compareRandomRows(VocabularyV2.WordBook.self, plain: [:], seed: seed)
+            #expect(Self.compareRandomRows(PetStoryV2.Profile.self, plain: [:], seed: seed).records > 200)
+            #expect(Self.compareRandomRows(PetStoryV2.Story.self, plain: [:], seed: seed).records > 200)
+            #expect(Self.compareRandomRows(PetStoryV1.Profile.self, plain: [:], seed: seed).records > 200)
+            #expect(Self.compareRandomRows(VocabularyV1.Word.self, plain: [:], seed: seed).records > 200)
+            #expect(Self.compareRandomRows(VocabularyV2.WordBook.self, plain: [:], seed: seed).records > 200)
         }
     }
 

@@ -62,12 +62,35 @@ public final class DiagnosticPrinter: @unchecked Sendable {
 /// Unbuffered writes to standard error and standard output.
 public enum StandardError {
     public static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        UnbufferedWrite.all(text, to: 2)
     }
 }
 
 enum StandardOutput {
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        UnbufferedWrite.all(text, to: 1)
+    }
+}
+
+/// `write(2)` of a whole text. A closed pipe (`ferry validate X | head -1`) or a full disk loses
+/// the rest of the text but never stops the program (Foundation's `FileHandle.write` traps on
+/// EPIPE); the exit status still tells the outcome.
+enum UnbufferedWrite {
+    static func all(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
     }
 }
