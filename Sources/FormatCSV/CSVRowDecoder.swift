@@ -221,7 +221,7 @@ struct CSVRowDecoder {
         if !quoted && Self.isAbsent(bytes, nullToken: context.nullToken) { return .some(nil) }
         if cell.flags & CSVCell.escaped != 0 { bytes = unescape(bytes) }
         if context.inferTypes && !quoted, let typed = Self.inferredValue(bytes) { return typed }
-        guard let text = CSVReader.string(validating: bytes) else { return nil }
+        guard let text = UTF8Text.string(validating: bytes) else { return nil }
         return .string(text)
     }
 
@@ -277,9 +277,9 @@ struct CSVRowDecoder {
                 unescaped.append(bytes[j])
                 j += bytes[j] == CSVReader.quote ? 2 : 1
             }
-            return unescaped.withUnsafeBufferPointer { CSVReader.string(validating: $0) }.map { .text($0) } ?? .invalid
+            return unescaped.withUnsafeBufferPointer { UTF8Text.string(validating: $0) }.map { .text($0) } ?? .invalid
         }
-        return CSVReader.string(validating: bytes).map { .text($0) } ?? .invalid
+        return UTF8Text.string(validating: bytes).map { .text($0) } ?? .invalid
     }
 
     /// The `invalid-encoding` error for the first bad byte of `cell`; `p` holds `count` bytes from
@@ -293,7 +293,7 @@ struct CSVRowDecoder {
         let end = cell.end - base
         var bad = end
         while j < end {
-            let length = CSVReader.validSequenceLength(p + j, end - j)
+            let length = UTF8Text.validSequenceLength(p + j, end - j)
             if length == 0 {
                 bad = j
                 break
