@@ -176,32 +176,11 @@ struct JSONFieldSource: FieldSource {
     }
 
     mutating func stringArray(_ name: String) -> [String] {
-        guard let (_, value) = locate(name) else { return [] }
-        guard text.p[value] == JSONSyntax.openBracket else {
-            fail()
-            return []
-        }
-        var result: [String] = []
-        var i = text.skipWhitespace(value + 1)
-        if i < text.end, text.p[i] == JSONSyntax.closeBracket {
-            advance(i + 1)
-            return result
-        }
-        result.reserveCapacity(4)  // one allocation for the usual few elements
-        while i < text.end {
+        list(name) { source, i in
             // A null or any other non-string element is a type error in the general path.
-            guard text.p[i] == JSONSyntax.quote else { break }
-            let (string, end) = text.string(i)
-            result.append(string)
-            i = text.skipWhitespace(end)
-            guard i < text.end, text.p[i] == JSONSyntax.comma else {
-                advance(i + 1)  // the closing bracket
-                return result
-            }
-            i = text.skipWhitespace(i + 1)
+            guard source.text.p[i] == JSONSyntax.quote else { return nil }
+            return source.text.string(i)
         }
-        fail()
-        return []
     }
 
     // MARK: Numbers and Booleans
@@ -359,18 +338,6 @@ struct JSONFieldSource: FieldSource {
 
     // MARK: Nested values
 
-    // Specialized for the notes' nested types (a run-time type check picks the copy): the
-    // models' generic `init(from:)` calls these unspecialized, and every `[T]` or `T?` would
-    // otherwise look its type metadata up at each call.
-    @_specialize(where T == NotesV2.Taste)
-    @_specialize(where T == NotesV2.Smell)
-    @_specialize(where T == NotesV2.Look)
-    @_specialize(where T == NotesV2.Grape)
-    @_specialize(where T == NotesV2.Finish)
-    @_specialize(where T == NotesV2.Ingredient)
-    @_specialize(where T == NotesV1.Taste)
-    @_specialize(where T == NotesV1.Finish)
-    @_specialize(where T == NotesV1.Ingredient)
     mutating func object<T: FieldCodable>(_ name: String, as type: T.Type) -> T? {
         guard let (_, value) = locate(name) else { return nil }
         var end = value
@@ -382,25 +349,24 @@ struct JSONFieldSource: FieldSource {
         return model
     }
 
-    // Specialized for the notes' nested types (a run-time type check picks the copy): the
-    // models' generic `init(from:)` calls these unspecialized, and every `[T]` or `T?` would
-    // otherwise look its type metadata up at each call.
-    @_specialize(where T == NotesV2.Taste)
-    @_specialize(where T == NotesV2.Smell)
-    @_specialize(where T == NotesV2.Look)
-    @_specialize(where T == NotesV2.Grape)
-    @_specialize(where T == NotesV2.Finish)
-    @_specialize(where T == NotesV2.Ingredient)
-    @_specialize(where T == NotesV1.Taste)
-    @_specialize(where T == NotesV1.Finish)
-    @_specialize(where T == NotesV1.Ingredient)
     mutating func array<T: FieldCodable>(_ name: String, of type: T.Type) -> [T] {
+        list(name) { source, i in
+            // A null or any other non-object element is a type error in the general path.
+            var end = i
+            guard source.text.p[i] == JSONSyntax.openBrace, let model = source.nested(T.self, at: i, end: &end) else { return nil }
+            return (model, end)
+        }
+    }
+
+    /// The elements of the list field `name`, each read by `element` from the offset of its first
+    /// byte (the element and the offset past it; nil fails the list); [] when absent or null.
+    private mutating func list<Element>(_ name: String, _ element: (Self, Int) -> (Element, end: Int)?) -> [Element] {
         guard let (_, value) = locate(name) else { return [] }
         guard text.p[value] == JSONSyntax.openBracket else {
             fail()
             return []
         }
-        var result: [T] = []
+        var result: [Element] = []
         var i = text.skipWhitespace(value + 1)
         if i < text.end, text.p[i] == JSONSyntax.closeBracket {
             advance(i + 1)
@@ -408,10 +374,8 @@ struct JSONFieldSource: FieldSource {
         }
         result.reserveCapacity(4)  // one allocation for the usual few elements
         while i < text.end {
-            // A null or any other non-object element is a type error in the general path.
-            var end = i
-            guard text.p[i] == JSONSyntax.openBrace, let model = nested(T.self, at: i, end: &end) else { break }
-            result.append(model)
+            guard let (item, end) = element(self, i) else { break }
+            result.append(item)
             i = text.skipWhitespace(end)
             guard i < text.end, text.p[i] == JSONSyntax.comma else {
                 advance(i + 1)  // the closing bracket
