@@ -225,8 +225,7 @@ public struct Converter: Sendable {
             rendering = plain
         }
         let columns = (source.batchReader as? CSVReader)?.headerFields
-        return TypedLane(preparer: processor.preparer, collections: processor.preparer.sourceCollections,
-            rendering: rendering, csvColumns: columns)
+        return TypedLane(preparer: processor.preparer, rendering: rendering, csvColumns: columns)
     }
 
     /// With a filter, a second processor sees the kept records only, so references that the

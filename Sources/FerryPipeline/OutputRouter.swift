@@ -72,17 +72,12 @@ final class OutputRouter {
 
     /// The renderer of the one writer every record goes to, once it is open, when that writer
     /// renders records ahead (`PrerenderingWriter`); nil otherwise.
-    var renderer: (any RecordRenderer)? {
-        guard !format.isContainer, !perCollectionFiles, writers.count == 1 else { return nil }
-        return (writers[""]?.writer as? any PrerenderingWriter)?.renderer
-    }
+    var renderer: (any RecordRenderer)? { prerenderingWriter?.renderer }
 
     /// Writes a record whose bytes its writer's renderer already made (`bytes[range]`); a record
     /// bound for another writer, or one not yet open, is written the usual way.
     func write(_ record: Record, rendered bytes: [UInt8], _ range: Range<Int>) throws {
-        guard !format.isContainer, let writer = writers[routeKey(for: record)]?.writer as? any PrerenderingWriter else {
-            return try write(record)
-        }
+        guard let writer = prerenderingWriter else { return try write(record) }
         try bytes.withUnsafeBufferPointer { try writer.writeRendered(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
@@ -90,17 +85,23 @@ final class OutputRouter {
     /// writer that takes such bytes (`renderer` is not nil).
     /// - Throws: the sink's write errors; `internalError` when the writer takes no rendered bytes.
     func writeRendered(_ bytes: [UInt8]) throws {
-        if renderedWriter == nil {
-            guard !format.isContainer, !perCollectionFiles, let writer = writers[""]?.writer as? any PrerenderingWriter else {
-                throw FerryError(.internalError, "a record rendered ahead has no writer to take it")
-            }
-            renderedWriter = writer  // looked up once: a protocol cast per record costs more than the write
+        guard let writer = prerenderingWriter else {
+            throw FerryError(.internalError, "a record rendered ahead has no writer to take it")
         }
-        try bytes.withUnsafeBufferPointer { try renderedWriter?.writeRendered($0) }
+        try bytes.withUnsafeBufferPointer { try writer.writeRendered($0) }
     }
 
-    /// The writer `writeRendered(_:)` writes to, once found.
-    private var renderedWriter: (any PrerenderingWriter)?
+    /// The one writer of the output, once it is open, when it takes bytes rendered ahead (JSON
+    /// Lines); found once, as a protocol cast per record costs more than the write.
+    private var prerenderingWriter: (any PrerenderingWriter)? {
+        if let foundPrerenderingWriter { return foundPrerenderingWriter }
+        guard !format.isContainer, !perCollectionFiles, writers.count == 1,
+              let writer = writers[""]?.writer as? any PrerenderingWriter
+        else { return nil }
+        foundPrerenderingWriter = writer
+        return writer
+    }
+    private var foundPrerenderingWriter: (any PrerenderingWriter)?
 
     /// Finishes every writer and renames every file into place.
     /// - Parameter media: for a bundle output, the input bundle whose media to copy in (`only`:

@@ -15,18 +15,18 @@ public final class TypedLane: RawRecordTaker {
     private let csvColumns: [String]?
     private let csvReadings: [String: CSVModelReading]
 
-    /// A lane for the records of `collections` that `preparer` prepares, rendering output lines
-    /// with `rendering` (nil: the run writes nothing); `csvColumns` is the header of a CSV input.
-    /// Nil when no collection has a typed route.
-    public init?(preparer: RecordPreparer, collections: [String], rendering: JSONLinesRendering?, csvColumns: [String]? = nil) {
+    /// A lane for the records `preparer` prepares, rendering output lines with `rendering` (nil:
+    /// the run writes nothing); `csvColumns` is the header of a CSV input. Nil when no collection
+    /// of the source version has a typed route.
+    public init?(preparer: RecordPreparer, rendering: JSONLinesRendering?, csvColumns: [String]? = nil) {
         var routes: [String: LaneRoute] = [:]
-        for collection in collections {
+        for collection in preparer.sourceCollections {
             if let route = preparer.typedRoute(for: collection), let laneRoute = LaneRoute(route) {
                 routes[collection] = laneRoute
             }
         }
         guard !routes.isEmpty else { return nil }
-        let options = preparer.recordDecodingOptions
+        let options = preparer.decodingOptions
         var readings: [String: CSVModelReading] = [:]
         if let csvColumns {
             for (collection, route) in routes {

@@ -70,9 +70,6 @@ extension RecordPreparer {
     /// The collections of the source version.
     public var sourceCollections: [String] { sourceSchema.models.map { $0.collection } }
 
-    /// The options the typed sources read with (`scalarsAsText` for CSV, the date strategy).
-    public var recordDecodingOptions: DecodingOptions { decodingOptions }
-
     /// The typed route for records of `collection`, or nil when its records must go the general
     /// path: an unknown collection, a model that is not `FieldCodable`, a stage without a typed
     /// migration, records that make references (stories, words) or whose media are checked

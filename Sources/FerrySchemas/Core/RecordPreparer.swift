@@ -16,7 +16,8 @@ public struct RecordPreparer: @unchecked Sendable {
     let timeZone: TimeZone
     let plan: any SchemaMigrationPlan.Type
     let sourceSchema: any VersionedSchema.Type
-    let decodingOptions: DecodingOptions
+    /// The options records are read with (`scalarsAsText` for CSV and XML, the date strategy).
+    public let decodingOptions: DecodingOptions
     /// The stages between the two versions, with their collection renames.
     let stages: [Stage]
     /// Source collection -> its model type (nil entries: unknown collections are looked up).

@@ -1,0 +1,68 @@
+import FerryCore
+import FerrySchemas
+import Testing
+
+@testable import FerryTypedPath
+
+/// The lane takes a plain record whole (decode, typed migration, the output line) and leaves a
+/// record with anything to report, or of a collection without a route, to the general path.
+@Suite struct TypedLaneTests {
+    static let v1Line = #"{"$collection":"wineNotes","id":"w1","title":"Syrah \"Cuvée\"","category":"red","createdAt":"2024-05-01T09:30:00.250+02:00","alcohol":13.0,"look":" ruby , deep ","smells":["oak"],"tastes":[{"label":"body","value":0.5}],"grape":"Syrah","think":"a\nb","rating":4.5,"isFavorite":true}"#
+    static let v2Line = #"{"$collection":"wineTastingNotes","id":"w1","title":"Syrah \"Cuvée\"","category":"red","createdAt":"2024-05-01T07:30:00.250Z","alcoholByVolume":13,"look":{"tint":"ruby","note":"deep"},"smells":[{"label":"oak"}],"tastes":[{"label":"body","value":0.5}],"grape":{"variety":"Syrah"},"think":"a\nb","rating":4.5,"isFavorite":true}"#
+
+    static func lane(from source: Int, to target: Int, rendering: Bool = true) throws -> TypedLane? {
+        let processor = try DatasetProcessor(domain: .notes, sourceVersion: source, targetVersion: target,
+            options: ProcessingOptions(), log: DiagnosticLog())
+        return TypedLane(preparer: processor.preparer, rendering: rendering ? JSONLinesRendering(options: WriteOptions()) : nil)
+    }
+
+    static func take(_ lane: TypedLane, _ line: String, defaultCollection: String? = nil) -> TakenRecord? {
+        var line = line
+        return line.withUTF8 { lane.take(.jsonLine($0, line: 2, defaultCollection: defaultCollection)) }
+    }
+
+    static func rendered(_ taken: TakenRecord?) -> String? {
+        (taken?.payload as? TypedPreparation)?.rendered.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func migratesAPlainV1LineToItsV2Line() throws {
+        let lane = try #require(try Self.lane(from: 1, to: 2))
+        let taken = Self.take(lane, Self.v1Line)
+        #expect(taken?.collection == "wineNotes")
+        #expect(Self.rendered(taken) == Self.v2Line + "\n")
+        let preparation = try #require(taken?.payload as? TypedPreparation)
+        #expect(preparation.id == "w1")
+        #expect(preparation.route.targetCollection == "wineTastingNotes")
+    }
+
+    @Test func rendersAPlainV2LineAsTheWriterWould() throws {
+        let lane = try #require(try Self.lane(from: 2, to: 2))
+        #expect(Self.rendered(Self.take(lane, Self.v2Line)) == Self.v2Line + "\n")
+        // No output: nothing rendered, the record still taken.
+        let validating = try #require(try Self.lane(from: 2, to: 2, rendering: false))
+        let taken = Self.take(validating, Self.v2Line)
+        #expect(taken != nil)
+        #expect((taken?.payload as? TypedPreparation)?.rendered == nil)
+    }
+
+    @Test func leavesRecordsWithAnythingToReportToTheGeneralPath() throws {
+        let migrating = try #require(try Self.lane(from: 1, to: 2))
+        // Out of range in V2 only (V1 has no range), a lossy precision, a missing id to derive.
+        #expect(Self.take(migrating, Self.v1Line.replacingOccurrences(of: #""rating":4.5"#, with: #""rating":7"#)) == nil)
+        #expect(Self.take(migrating, Self.v1Line.replacingOccurrences(of: ".250+02:00", with: ".2501+02:00")) == nil)
+        #expect(Self.take(migrating, Self.v1Line.replacingOccurrences(of: #""id":"w1","#, with: "")) == nil)
+        let validating = try #require(try Self.lane(from: 2, to: 2))
+        #expect(Self.take(validating, Self.v2Line.replacingOccurrences(of: #""title":"#, with: #""x":1,"title":"#)) == nil)
+        #expect(Self.take(validating, Self.v2Line.replacingOccurrences(of: "wineTastingNotes", with: "beerNotes")) == nil)
+        #expect(Self.take(validating, "{broken") == nil)
+    }
+
+    @Test func aLineWithoutCollectionTakesTheReadersDefault() throws {
+        let lane = try #require(try Self.lane(from: 2, to: 2))
+        let bare = Self.v2Line.replacingOccurrences(of: #""$collection":"wineTastingNotes","#, with: "")
+        #expect(Self.take(lane, bare) == nil)
+        let taken = Self.take(lane, bare, defaultCollection: "wineTastingNotes")
+        #expect(taken?.collection == nil)
+        #expect(Self.rendered(taken) == Self.v2Line + "\n")
+    }
+}
