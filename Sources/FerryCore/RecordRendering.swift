@@ -4,7 +4,8 @@ public protocol PrerenderingWriter: RecordWriter {
     /// Renders records exactly as `write(_:)` would write them; safe to use from any thread.
     var renderer: any RecordRenderer { get }
 
-    /// Writes bytes the renderer made for one record, exactly as `write(_:)` of that record would.
+    /// Writes bytes the renderer made for one record, exactly as `write(_:)` of that record would;
+    /// the bytes of several records in a row may come in one call (the writer only appends them).
     /// - Throws: the sink's write errors.
     func writeRendered(_ bytes: UnsafeBufferPointer<UInt8>) throws
 }

@@ -121,12 +121,13 @@ public struct Converter: Sendable {
             }
             /// A record the typed path took: what `take` and `emit` do for a valid record, with its
             /// output line already rendered (no value, no media, no filter: see `typedLane`).
-            func takeTyped(_ record: Record, _ typed: TypedPreparation) throws {
+            /// True when the commit keeps the record: its line is then written (`writeRendered`).
+            func takeTyped(_ record: Record, _ typed: TypedPreparation) -> Bool {
                 _ = rawCounts.postIncrement(record.collection ?? "")
-                guard let processor = plan.processor, processor.commit(typed: typed, record: record) else { return }
+                guard let processor = plan.processor, processor.commit(typed: typed, record: record) else { return false }
                 counts.add(typed.route.targetCollection)
                 progress?.recordDone()
-                if let router, let bytes = typed.rendered { try router.writeRendered(bytes) }
+                return true
             }
             if let first { try take(first, prepared: nil) }
             // --jobs: the rest of a JSON Lines file is prepared on worker threads (ParallelConversion).
@@ -135,12 +136,14 @@ public struct Converter: Sendable {
             if applier == nil, inliner == nil, filter == nil,
                let parallel = ParallelConversion(
                    jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer },
-                   hasTaker: lane != nil,
+                   hasLane: lane != nil,
                    // Taken records carry JSON Lines bytes instead of values: only for a JSON Lines
                    // writer that takes bytes rendered ahead, or when nothing is written.
-                   taker: { router == nil || router?.renderer != nil ? lane : nil })
+                   lane: { router == nil || router?.renderer != nil ? lane : nil })
             {
-                try parallel.run({ try take($0, prepared: $1, rendered: $2) }, typed: takeTyped)
+                try parallel.run(ParallelConversion.Delivery(
+                    general: { try take($0, prepared: $1, rendered: $2) }, typed: takeTyped,
+                    writeRendered: { try router?.writeRendered($0) }))
             }
             while let record = try source.next() { try take(record, prepared: nil) }
             applier?.finish(columnPositions: source.columnPositions)

@@ -81,14 +81,14 @@ final class OutputRouter {
         try bytes.withUnsafeBufferPointer { try writer.writeRendered(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
-    /// Writes one record's bytes rendered ahead by the typed path (issue 7), for an output of one
-    /// writer that takes such bytes (`renderer` is not nil).
+    /// Writes the lines of one or more records in a row rendered ahead by the typed path (issue
+    /// 7), for an output of one writer that takes such bytes (`renderer` is not nil).
     /// - Throws: the sink's write errors; `internalError` when the writer takes no rendered bytes.
-    func writeRendered(_ bytes: [UInt8]) throws {
+    func writeRendered(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         guard let writer = prerenderingWriter else {
             throw FerryError(.internalError, "a record rendered ahead has no writer to take it")
         }
-        try bytes.withUnsafeBufferPointer { try writer.writeRendered($0) }
+        try writer.writeRendered(bytes)
     }
 
     /// The one writer of the output, once it is open, when it takes bytes rendered ahead (JSON

@@ -1,5 +1,6 @@
 import FerryCore
 import FerrySchemas
+import FerryTypedPath
 import Foundation
 
 /// `--jobs N` inside one input (issue 7): the input is cut into batches of raw records (JSON
@@ -22,6 +23,9 @@ struct ParallelConversion {
     /// Raw records per batch: big enough that handing batches over costs little, small enough
     /// that the batches in flight hold a few MB.
     static let batchSize = 128
+    /// Batches in flight per job: enough that a worker always has a batch to parse while the
+    /// calling thread commits and writes the ones before (fewer left the cores idle at times).
+    static let batchesPerJob = 4
 
     let jobs: Int
     let reader: any BatchRecordReader
@@ -32,38 +36,42 @@ struct ParallelConversion {
     let renderer: () -> (any RecordRenderer)?
     /// The typed path, when the records may take it (asked again for every batch: it needs the
     /// output's writer open and rendering ahead, or no output at all).
-    let taker: () -> (any RawRecordTaker)?
+    let lane: () -> TypedLane?
 
     /// The batched run of `source`, when it can have one: a domain processor, an input whose
     /// reader cuts batches (a single JSON Lines or UTF-8 CSV file), and more than one job or a
-    /// typed path (`hasTaker`; with one job the batches run on the calling thread). Nil
+    /// typed path (`hasLane`; with one job the batches run on the calling thread). Nil
     /// otherwise: the caller reads record by record.
     init?(
         jobs: Int, source: DatasetSource, processor: DatasetProcessor?, log: DiagnosticLog,
-        renderer: @escaping () -> (any RecordRenderer)? = { nil }, hasTaker: Bool = false,
-        taker: @escaping () -> (any RawRecordTaker)? = { nil }
+        renderer: @escaping () -> (any RecordRenderer)? = { nil }, hasLane: Bool = false,
+        lane: @escaping () -> TypedLane? = { nil }
     ) {
-        guard jobs > 1 || hasTaker, let processor, let reader = source.batchReader else { return nil }
+        guard jobs > 1 || hasLane, let processor, let reader = source.batchReader else { return nil }
         self.jobs = max(jobs, 1)
         self.reader = reader
         self.preparer = processor.preparer
         self.log = log
         self.renderer = renderer
-        self.taker = taker
+        self.lane = lane
     }
 
-    /// The prepared form of a general record and the bytes `renderer` rendered ahead for it (nil
-    /// for other items: a taken record was prepared by the typed path as it was parsed).
-    static func prepare(_ item: RecordBatchItem, _ preparer: RecordPreparer, _ renderer: (any RecordRenderer)?)
-        -> (PreparedRecord?, RenderedRecords?)
+    /// What the calling thread does with the records, in input order.
+    struct Delivery {
+        /// A record prepared the general way, with the bytes rendered ahead for its outputs (nil: none).
+        let general: (Record, PreparedRecord, RenderedRecords?) throws -> Void
+        /// A record the typed path took; true when the commit keeps it (its line is then written).
+        let typed: (Record, TypedPreparation) throws -> Bool
+        /// Writes output lines the typed path rendered (one or more records' lines in a row).
+        let writeRendered: (UnsafeBufferPointer<UInt8>) throws -> Void
+    }
+
+    /// The prepared form of a general record and the bytes `renderer` rendered ahead for it.
+    static func prepare(_ record: Record, _ preparer: RecordPreparer, _ renderer: (any RecordRenderer)?)
+        -> (PreparedRecord, RenderedRecords?)
     {
-        switch item {
-        case .record(let record):
-            let prepared = preparer.prepare(record)
-            return (prepared, renderer.map { $0.render(prepared.candidateOutputs) })
-        case .taken, .problem, .failure:
-            return (nil, nil)
-        }
+        let prepared = preparer.prepare(record)
+        return (prepared, renderer.map { $0.render(prepared.candidateOutputs) })
     }
 
     /// True for a record to prepare the general way.
@@ -72,41 +80,90 @@ struct ParallelConversion {
         return false
     }
 
-    /// One job: each batch is parsed, prepared and handed over on the calling thread.
-    private func runInline(_ take: (Record, PreparedRecord, RenderedRecords?) throws -> Void,
-        typed: (Record, TypedPreparation) throws -> Void) throws
+    /// Hands a batch's items to `delivery` in order: problems to the log, general records with
+    /// what `general(index, record)` gives. The lines of kept typed records that follow each other
+    /// in the batch's buffer are written in one piece, before anything else is written.
+    private func deliver(_ items: [RecordBatchItem], lane: TypedLaneBatch?, _ delivery: Delivery,
+        general: (Int, Record) throws -> Void) throws
     {
-        while let batch = try reader.nextBatch(limit: Self.batchSize) {
-            batch.parse(offering: taker())
-            for item in reader.items(from: batch) {
-                switch item {
-                case .problem(let diagnostic):
-                    log.report(diagnostic)
-                case .failure(let error):
-                    throw error
-                case .record(let record):
-                    // The writer renders general records itself: nothing is gained rendering ahead.
-                    try take(record, preparer.prepare(record), nil)
-                case .taken(let record, let payload):
-                    if let preparation = payload as? TypedPreparation { try typed(record, preparation) }
+        var pending: Range<Int>? = nil
+        func flush() throws {
+            guard let run = pending, let lane else { return }
+            pending = nil
+            try lane.withRendered { try delivery.writeRendered(UnsafeBufferPointer(rebasing: $0[run])) }
+        }
+        for index in items.indices {
+            switch items[index] {
+            case .taken(let record, let payload):
+                guard let preparation = payload as? TypedPreparation, try delivery.typed(record, preparation),
+                      let range = preparation.rendered
+                else { continue }
+                if let run = pending, run.upperBound == range.lowerBound {
+                    pending = run.lowerBound..<range.upperBound
+                } else {
+                    try flush()
+                    pending = range
                 }
+            case .problem(let diagnostic):
+                try flush()
+                log.report(diagnostic)
+            case .failure(let error):
+                try flush()
+                throw error
+            case .record(let record):
+                try flush()
+                try general(index, record)
+            }
+        }
+        try flush()
+    }
+
+    /// One job: each batch is parsed, prepared and handed over on the calling thread.
+    private func runInline(_ delivery: Delivery) throws {
+        while let batch = try reader.nextBatch(limit: Self.batchSize) {
+            let lane = self.lane()?.batch()
+            batch.parse(offering: lane)
+            try deliver(reader.items(from: batch), lane: lane, delivery) { _, record in
+                // The writer renders general records itself: nothing is gained rendering ahead.
+                try delivery.general(record, preparer.prepare(record), nil)
             }
         }
     }
 
     /// One batch on its way through the pipeline.
     private final class Slot: @unchecked Sendable {
-        // @unchecked: a worker writes `results` before leaving `prepared`; the calling thread
-        // reads it only after waiting on it, and `items` is written and read on the calling thread.
+        // @unchecked: the batch is parsed once, by the thread that claims it (`claimParse`), before
+        // `parsed` is left; a worker writes `results` before leaving `prepared`; the calling thread
+        // reads them only after waiting on these, and `items` is written and read on the calling thread.
         let batch: any RecordBatch
+        /// The typed path's taker for this batch, holding the lines it rendered.
+        let lane: TypedLaneBatch?
         let parsed = DispatchGroup()
         let prepared = DispatchGroup()
+        private let claim = NSLock()
+        private var parseClaimed = false
         var items: [RecordBatchItem] = []
+        /// Per item, the prepared form of a general record (nil for other items).
         var results: [PreparedRecord?] = []
         /// Per item, the output rendered ahead (nil: none).
         var rendered: [RenderedRecords?] = []
 
-        init(batch: any RecordBatch) { self.batch = batch }
+        init(batch: any RecordBatch, lane: TypedLaneBatch?) {
+            self.batch = batch
+            self.lane = lane
+        }
+
+        /// True for the one caller that is to parse the batch: a worker, or the calling thread
+        /// when it needs the batch before any worker started on it.
+        func claimParse() -> Bool {
+            claim.lock()
+            defer { claim.unlock() }
+            if parseClaimed { return false }
+            parseClaimed = true
+            return true
+        }
+
+        func parse() { batch.parse(offering: lane) }
 
         /// Drops the records, so that their memory is freed on the thread calling this.
         func release() {
@@ -116,18 +173,17 @@ struct ParallelConversion {
         }
     }
 
-    /// Hands every remaining record of the input to `take`, in input order, with its prepared
-    /// form (for `DatasetProcessor.commit(_:)`) and, when the writer renders ahead, the bytes of
-    /// its candidate outputs; reports the reader's problems to the log in turn.
-    /// - Throws: what reading or `take` throws; batches still in flight are abandoned.
-    func run(_ take: (Record, PreparedRecord, RenderedRecords?) throws -> Void,
-        typed: (Record, TypedPreparation) throws -> Void) throws
-    {
-        if jobs == 1 { return try runInline(take, typed: typed) }
+    /// Hands every remaining record of the input to `delivery`, in input order: a general record
+    /// with its prepared form (for `DatasetProcessor.commit(_:)`) and, when the writer renders
+    /// ahead, the bytes of its candidate outputs; a typed record with its `TypedPreparation`, and
+    /// then its rendered line when kept; reports the reader's problems to the log in turn.
+    /// - Throws: what reading or `delivery` throws; batches still in flight are abandoned.
+    func run(_ delivery: Delivery) throws {
+        if jobs == 1 { return try runInline(delivery) }
         let pool = WorkerPool(threads: jobs)
         defer { pool.stop() }
         let preparer = self.preparer
-        let depth = jobs + 1
+        let depth = jobs * Self.batchesPerJob
         var window: [Slot] = []
         var staged = 0  // slots at the front of `window` whose records are being prepared
         var exhausted = false
@@ -138,11 +194,10 @@ struct ParallelConversion {
                     exhausted = true
                     return
                 }
-                let slot = Slot(batch: batch)
-                let taker = self.taker()
+                let slot = Slot(batch: batch, lane: lane()?.batch())
                 slot.parsed.enter()
                 pool.submit(urgent: false) {
-                    slot.batch.parse(offering: taker)
+                    if slot.claimParse() { slot.parse() }
                     slot.parsed.leave()
                 }
                 window.append(slot)
@@ -150,29 +205,28 @@ struct ParallelConversion {
         }
 
         func stage(_ slot: Slot) {
-            slot.parsed.wait()
+            // Parsing it here beats waiting for a worker to start on it.
+            if slot.claimParse() { slot.parse() } else { slot.parsed.wait() }
             slot.items = reader.items(from: slot.batch)
+            // Records the typed path took were prepared while parsing: nothing is left to do.
+            guard slot.items.contains(where: Self.isGeneralRecord) else { return }
             let items = slot.items
             let renderer = self.renderer()
-            let work: @Sendable () -> Void = {
+            slot.prepared.enter()
+            pool.submit(urgent: true) {
                 var results: [PreparedRecord?] = []
                 var rendered: [RenderedRecords?] = []
                 results.reserveCapacity(items.count)
                 rendered.reserveCapacity(items.count)
                 for item in items {
-                    let (prepared, bytes) = Self.prepare(item, preparer, renderer)
+                    var prepared: PreparedRecord? = nil
+                    var bytes: RenderedRecords? = nil
+                    if case .record(let record) = item { (prepared, bytes) = Self.prepare(record, preparer, renderer) }
                     results.append(prepared)
                     rendered.append(bytes)
                 }
                 slot.results = results
                 slot.rendered = rendered
-            }
-            // Records the typed path took were prepared while parsing: what is left of them is a
-            // few small values, cheaper to make here than to hand over to a worker and wait for.
-            guard items.contains(where: Self.isGeneralRecord) else { return work() }
-            slot.prepared.enter()
-            pool.submit(urgent: true) {
-                work()
                 slot.prepared.leave()
             }
         }
@@ -187,17 +241,8 @@ struct ParallelConversion {
             let slot = window.removeFirst()
             staged -= 1
             slot.prepared.wait()
-            for index in slot.items.indices {
-                switch slot.items[index] {
-                case .problem(let diagnostic):
-                    log.report(diagnostic)
-                case .failure(let error):
-                    throw error
-                case .record(let record):
-                    if let prepared = slot.results[index] { try take(record, prepared, slot.rendered[index]) }
-                case .taken(let record, let payload):
-                    if let preparation = payload as? TypedPreparation { try typed(record, preparation) }
-                }
+            try deliver(slot.items, lane: slot.lane, delivery) { index, record in
+                if let prepared = slot.results[index] { try delivery.general(record, prepared, slot.rendered[index]) }
             }
             pool.submit(urgent: false) { slot.release() }
             try fill()

@@ -5,8 +5,9 @@ import Foundation
 /// The typed path's entry for one input (issue 7): takes each raw record (a JSON Lines line, a CSV
 /// row) whose collection has a typed route, decodes it straight into its model, runs the typed
 /// migration stages, and renders the output line; gives up (nil) at anything else, so that the
-/// record goes the general path. Shared by the worker threads.
-public final class TypedLane: RawRecordTaker {
+/// record goes the general path. Shared by the worker threads; each batch of raw records is
+/// offered to a `TypedLaneBatch` of its own (`batch()`), which holds the batch's output lines.
+public final class TypedLane: Sendable {
     private let routes: [String: LaneRoute]
     private let options: DecodingOptions
     /// Renders the output line of a taken record; nil when nothing is written (validation).
@@ -41,31 +42,38 @@ public final class TypedLane: RawRecordTaker {
         self.csvReadings = readings
     }
 
-    public func take(_ record: RawRecord) -> TakenRecord? {
+    /// A taker for one batch of raw records, rendering into a buffer of its own.
+    public func batch() -> TypedLaneBatch { TypedLaneBatch(lane: self) }
+
+    /// What `TypedLaneBatch.take` makes of `record`, its output line appended to `rendered`.
+    fileprivate func take(_ record: RawRecord, renderingInto rendered: inout ByteBuffer) -> TakenRecord? {
         switch record {
         case .jsonLine(let bytes, _, let defaultCollection):
             guard !options.scalarsAsText, let scan = JSONRecordScan(bytes),
                   let collection = scan.collection ?? defaultCollection, let route = routes[collection],
                   let model = route.source.decodeJSON(scan, options)
             else { return nil }
-            return finish(model, route: route, named: scan.collection)
+            return finish(model, route: route, named: scan.collection, into: &rendered)
         case .csvRow(let row):
             guard let collection = row.collection, let route = routes[collection], let reading = csvReadings[collection],
                   isInputHeader(row.columns), let model = reading.decode(row)
             else { return nil }
-            return finish(model, route: route, named: nil)
+            return finish(model, route: route, named: nil, into: &rendered)
         }
     }
 
-    /// Migrates and renders a decoded record.
-    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, named: String?) -> TakenRecord? {
+    /// Migrates and renders a decoded record, appending its output line to `buffer`.
+    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, named: String?,
+        into buffer: inout ByteBuffer) -> TakenRecord?
+    {
         let route = laneRoute.route
         guard let target = route.migrate(model) else { return nil }
-        var rendered: [UInt8]? = nil
+        var rendered: Range<Int>? = nil
         if let rendering {
-            // nil when the writer would refuse the model (the general path then reports that).
-            guard let bytes = laneRoute.target.render(target, route.targetCollection, rendering) else { return nil }
-            rendered = bytes
+            let start = buffer.count
+            // False when the writer would refuse the model (the general path then reports that).
+            guard laneRoute.target.render(target, route.targetCollection, rendering, &buffer) else { return nil }
+            rendered = start..<buffer.count
         }
         let id = model.recordID.flatMap { $0.isEmpty ? nil : $0 }
         return TakenRecord(collection: named, payload: TypedPreparation(route: route, id: id, rendered: rendered))
@@ -77,6 +85,29 @@ public final class TypedLane: RawRecordTaker {
         guard let csvColumns else { return false }
         let same = columns.withUnsafeBufferPointer { a in csvColumns.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
         return same || columns == csvColumns
+    }
+}
+
+/// The typed path's taker for one batch of raw records (`TypedLane.batch()`): the output lines of
+/// the records it takes go one after the other into one buffer (`TypedPreparation.rendered` is
+/// each record's range in it), so that the calling thread writes a batch's kept lines in one piece
+/// and no per-record bytes cross threads.
+public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
+    // @unchecked: one thread takes the batch's records; the thread writing the lines reads
+    // `rendered` only after waiting for that (the batch's parse is complete).
+    private let lane: TypedLane
+    private var buffer = ByteBuffer(capacity: 32 << 10)
+
+    init(lane: TypedLane) { self.lane = lane }
+
+    public func take(_ record: RawRecord) -> TakenRecord? {
+        lane.take(record, renderingInto: &buffer)
+    }
+
+    /// The bytes of the output lines rendered so far: `TypedPreparation.rendered` ranges index it.
+    /// Valid during `body` only.
+    public func withRendered<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try buffer.withBytes(body)
     }
 }
 

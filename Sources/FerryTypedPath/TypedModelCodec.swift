@@ -10,20 +10,19 @@ struct TypedModelCodec: Sendable {
     let decodeJSON: @Sendable (JSONRecordScan, DecodingOptions) -> (any FieldCodableCollection)?
     /// Plans the reading of the model's CSV rows under a header (`CSVRecordReading`).
     let csvReading: @Sendable (_ columns: [String], DecodingOptions) -> CSVModelReading
-    /// The output line of a record of the model in `collection`; nil when `model` is another type
-    /// or the writer would refuse it (`JSONLinesRendering.render`).
-    let render: @Sendable (_ model: any CollectionModel, _ collection: String, JSONLinesRendering) -> [UInt8]?
+    /// Appends the output line of a record of the model in `collection` to the buffer; false (and
+    /// nothing appended) when `model` is another type or the writer would refuse it
+    /// (`JSONLinesRendering.render`).
+    let render: @Sendable (_ model: any CollectionModel, _ collection: String, JSONLinesRendering, _ into: inout ByteBuffer) -> Bool
 
     /// The codec of `Model`; specialized for it where called with a concrete type.
     static func make<Model: FieldCodableCollection>(_ type: Model.Type) -> TypedModelCodec {
         TypedModelCodec(
             decodeJSON: { scan, options in scan.decode(Model.self, options: options) },
             csvReading: { columns, options in CSVModelReading(Model.self, columns: columns, options: options) },
-            render: { model, collection, rendering in
-                guard let model = model as? Model else { return nil }
-                var buffer = ByteBuffer(capacity: 1024)
-                guard rendering.render(model, collection: collection, into: &buffer) else { return nil }
-                return buffer.array
+            render: { model, collection, rendering, buffer in
+                guard let model = model as? Model else { return false }
+                return rendering.render(model, collection: collection, into: &buffer)
             })
     }
 

@@ -16,20 +16,26 @@ import Testing
         return TypedLane(preparer: processor.preparer, rendering: rendering ? JSONLinesRendering(options: WriteOptions()) : nil)
     }
 
+    /// What the lane makes of `line` taken alone, with the line it rendered (nil: none).
     static func take(_ lane: TypedLane, _ line: String, defaultCollection: String? = nil) -> TakenRecord? {
-        var line = line
-        return line.withUTF8 { lane.take(.jsonLine($0, line: 2, defaultCollection: defaultCollection)) }
+        takeRendering(lane, line, defaultCollection: defaultCollection).taken
     }
 
-    static func rendered(_ taken: TakenRecord?) -> String? {
-        (taken?.payload as? TypedPreparation)?.rendered.map { String(decoding: $0, as: UTF8.self) }
+    static func takeRendering(_ lane: TypedLane, _ line: String, defaultCollection: String? = nil)
+        -> (taken: TakenRecord?, rendered: String?)
+    {
+        var line = line
+        let batch = lane.batch()
+        let taken = line.withUTF8 { batch.take(.jsonLine($0, line: 2, defaultCollection: defaultCollection)) }
+        let range = (taken?.payload as? TypedPreparation)?.rendered
+        return (taken, range.map { range in batch.withRendered { String(decoding: $0[range], as: UTF8.self) } })
     }
 
     @Test func migratesAPlainV1LineToItsV2Line() throws {
         let lane = try #require(try Self.lane(from: 1, to: 2))
-        let taken = Self.take(lane, Self.v1Line)
+        let (taken, rendered) = Self.takeRendering(lane, Self.v1Line)
         #expect(taken?.collection == "wineNotes")
-        #expect(Self.rendered(taken) == Self.v2Line + "\n")
+        #expect(rendered == Self.v2Line + "\n")
         let preparation = try #require(taken?.payload as? TypedPreparation)
         #expect(preparation.id == "w1")
         #expect(preparation.route.targetCollection == "wineTastingNotes")
@@ -37,7 +43,7 @@ import Testing
 
     @Test func rendersAPlainV2LineAsTheWriterWould() throws {
         let lane = try #require(try Self.lane(from: 2, to: 2))
-        #expect(Self.rendered(Self.take(lane, Self.v2Line)) == Self.v2Line + "\n")
+        #expect(Self.takeRendering(lane, Self.v2Line).rendered == Self.v2Line + "\n")
         // No output: nothing rendered, the record still taken.
         let validating = try #require(try Self.lane(from: 2, to: 2, rendering: false))
         let taken = Self.take(validating, Self.v2Line)
@@ -61,8 +67,23 @@ import Testing
         let lane = try #require(try Self.lane(from: 2, to: 2))
         let bare = Self.v2Line.replacingOccurrences(of: #""$collection":"wineTastingNotes","#, with: "")
         #expect(Self.take(lane, bare) == nil)
-        let taken = Self.take(lane, bare, defaultCollection: "wineTastingNotes")
+        let (taken, rendered) = Self.takeRendering(lane, bare, defaultCollection: "wineTastingNotes")
         #expect(taken?.collection == nil)
-        #expect(Self.rendered(taken) == Self.v2Line + "\n")
+        #expect(rendered == Self.v2Line + "\n")
+    }
+
+    @Test func aBatchHoldsTheLinesOfItsRecordsOneAfterAnother() throws {
+        let lane = try #require(try Self.lane(from: 2, to: 2))
+        let batch = lane.batch()
+        let second = Self.v2Line.replacingOccurrences(of: #""id":"w1""#, with: #""id":"w2""#)
+        var ranges: [Range<Int>?] = []
+        for line in [Self.v2Line, "{broken", second] {
+            var line = line
+            let taken = line.withUTF8 { batch.take(.jsonLine($0, line: 1, defaultCollection: nil)) }
+            ranges.append((taken?.payload as? TypedPreparation)?.rendered)
+        }
+        let first = Self.v2Line.utf8.count + 1
+        #expect(ranges == [0..<first, nil, first..<(first + second.utf8.count + 1)])
+        #expect(batch.withRendered { String(decoding: $0, as: UTF8.self) } == Self.v2Line + "\n" + second + "\n")
     }
 }

@@ -47,7 +47,10 @@ import Testing
         let rendering = try #require(JSONLinesRendering(options: WriteOptions()))
         var buffer = ByteBuffer(capacity: 256)
         #expect(rendering.render(note, collection: "wineTastingNotes", into: &buffer))
-        let rendered = try #require(codec.render(note, "wineTastingNotes", rendering))
+        var codecBuffer = ByteBuffer(capacity: 8)
+        codecBuffer.append(Array("previous\n".utf8))
+        #expect(codec.render(note, "wineTastingNotes", rendering, &codecBuffer))
+        let rendered = Array(codecBuffer.array.dropFirst(9))
         #expect(rendered == buffer.array)
         // Decoding the rendered line gives the note back, as the generic decode does.
         let decoded = rendered.dropLast().withUnsafeBufferPointer { bytes -> NotesV2.WineTastingNote? in
@@ -61,6 +64,7 @@ import Testing
         let coffee = NotesV2.CoffeeTastingNote(
             id: "c1", title: "C", category: "", createdAt: note.createdAt, smells: [], tastes: [], think: "", rating: 1,
             isFavorite: false)
-        #expect(codec.render(coffee, "coffeeTastingNotes", rendering) == nil)
+        #expect(!codec.render(coffee, "coffeeTastingNotes", rendering, &codecBuffer))
+        #expect(codecBuffer.count == 9 + rendered.count)
     }
 }

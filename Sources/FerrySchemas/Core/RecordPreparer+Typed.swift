@@ -56,10 +56,11 @@ public final class TypedPreparation: Sendable {
     public unowned(unsafe) let route: TypedRoute
     /// The record's own id (non-empty), nil when it has none.
     public let id: String?
-    /// The output line rendered ahead, when the output is rendered (nil: nothing is written).
-    public let rendered: [UInt8]?
+    /// Where the output line rendered ahead lies in the buffer of the batch the record came in
+    /// (byte offsets; `TypedLaneBatch`), when the output is rendered (nil: nothing is written).
+    public let rendered: Range<Int>?
 
-    public init(route: TypedRoute, id: String?, rendered: [UInt8]?) {
+    public init(route: TypedRoute, id: String?, rendered: Range<Int>?) {
         self.route = route
         self.id = id
         self.rendered = rendered
