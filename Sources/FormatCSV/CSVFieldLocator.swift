@@ -17,6 +17,14 @@ public struct CSVFieldLocator: FieldLocating {
         self.cellPositions = cellPositions
     }
 
+    /// The line every cell starts on, when the row's cells all start on one line (a row without
+    /// line breaks inside quotes before its last cell): every position this locator gives is then
+    /// on that line, so the id check finds a record's line without looking up its column.
+    public var singleLine: Int? {
+        guard cellPositions.count >= 2, cellPositions[0] == cellPositions[cellPositions.count - 2] else { return nil }
+        return cellPositions[0]
+    }
+
     /// The position of the cell of `field` (`/tastes/0/value`), or of the first cell under an
     /// object or list pointer (`/tastes/0`); nil when no column maps there.
     public func position(of field: JSONPointer) -> TextPosition? {

@@ -67,8 +67,10 @@ extension CSVReader: BatchRecordReader {
     /// The records and problems of a parsed batch, exactly as `next()` gives and reports them.
     public func items(from batch: any RecordBatch) -> [RecordBatchItem] {
         guard let batch = batch as? CSVBatch else { return [] }
+        let outcomes = batch.takeOutcomes()
         var items: [RecordBatchItem] = []
-        for outcome in batch.takeOutcomes() {
+        items.reserveCapacity(outcomes.count)
+        for outcome in outcomes {
             switch outcome {
             case .blank:
                 continue

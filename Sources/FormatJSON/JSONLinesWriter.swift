@@ -56,9 +56,14 @@ public final class JSONLinesWriter: PrerenderingWriter {
     /// Makes lines on any thread, exactly as `write(_:)` makes them.
     public var renderer: any RecordRenderer { Renderer() }
 
-    /// Writes a line `renderer` made.
+    /// Writes lines `renderer` made (one or more in a row).
     public func writeRendered(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         guard !finished else { throw FerryError(.internalError, "record written after the JSON Lines output was finished") }
+        if bytes.count >= Self.flushThreshold / 2 {
+            // A batch's lines: straight to the sink after what is buffered, not copied first.
+            try flushOut()
+            return try sink.write(UnsafeRawBufferPointer(bytes))
+        }
         out.bytes.append(bytes)
         if out.bytes.count >= Self.flushThreshold { try flushOut() }
     }

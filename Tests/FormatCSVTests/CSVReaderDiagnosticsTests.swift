@@ -212,5 +212,14 @@ import FerryCore
         let locator = try #require(result.records.first?.locator)
         #expect(locator.position(of: "/b") == TextPosition(line: 2, column: 6))
         #expect(locator.position(of: "/c") == TextPosition(line: 3, column: 4))
+        #expect(locator.singleLine == nil)
+    }
+
+    /// A row whose cells all start on one line has that line for every field, even when its last
+    /// cell goes on over more lines; a row with a cell starting further down has none.
+    @Test func singleLineWhenEveryCellStartsOnTheRowsLine() {
+        let result = readCSV("a,b,c\n1,2,3\n4,5,\"x\ny\"\n6,\"p\nq\",7\n")
+        #expect(result.records.map { $0.locator?.singleLine } == [2, 3, nil])
+        #expect(result.records.map { $0.location.line } == [2, 3, 5])
     }
 }
