@@ -1,10 +1,15 @@
 import FerryCore
 
 /// Rows cut from a UTF-8 CSV input by `CSVReader.nextBatch(limit:)`, parsed on any thread with
-/// the same scanner and decoder as `CSVReader.next()`; or the outcome of one row the reader read
+/// the same scanner and decoder as `CSVReader.next()`; or the outcomes of rows the reader read
 /// itself (then `parse()` has nothing to do).
+///
+/// Its records get their record index as they are parsed: the reader numbers the batch's rows
+/// from `firstIndex` when it cuts the batch, counting every row but blank ones (the cutter counts
+/// those), so that the calling thread does not touch each record again. Should a batch hold
+/// another count than predicted, the reader renumbers the batches after it (`CSVReader.items(from:)`).
 final class CSVBatch: RecordBatch, @unchecked Sendable {
-    // @unchecked: `parse()` writes `outcomes` once, on one thread; the reader waits for it first.
+    // @unchecked: `parse()` writes `items` once, on one thread; the reader waits for it first.
 
     /// The rows' bytes: whole rows, line ends included; `bytes[0]` is at absolute offset `base`
     /// and starts line `firstLine`.
@@ -13,32 +18,66 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
     private let firstLine: Int
     private let delimiter: UInt8
     private let context: CSVRowContext?
-    private var outcomes: [CSVRowOutcome]
+    /// The record index of the batch's first row that is not blank.
+    let firstIndex: Int
+    /// The rows that take a record index (all but blank ones), as the cutter counted them.
+    let predictedCount: Int
+    /// The rows that took a record index, once parsed.
+    private(set) var indexedCount = 0
+    private var items: [RecordBatchItem]
 
-    /// Raw rows to parse.
-    init(bytes: [UInt8], base: Int, firstLine: Int, delimiter: UInt8, context: CSVRowContext) {
+    /// Raw rows to parse, numbered from `firstIndex`.
+    init(bytes: [UInt8], base: Int, firstLine: Int, delimiter: UInt8, context: CSVRowContext, firstIndex: Int,
+         predictedCount: Int) {
         self.bytes = bytes
         self.base = base
         self.firstLine = firstLine
         self.delimiter = delimiter
         self.context = context
-        self.outcomes = []
+        self.firstIndex = firstIndex
+        self.predictedCount = predictedCount
+        self.items = []
     }
 
-    /// Outcomes the reader already has.
-    init(outcomes: [CSVRowOutcome]) {
+    /// Outcomes the reader already has, numbered from `firstIndex`.
+    init(outcomes: [CSVRowOutcome], firstIndex: Int) {
         self.bytes = []
         self.base = 0
         self.firstLine = 1
         self.delimiter = CSVReader.comma
         self.context = nil
-        self.outcomes = outcomes
+        self.firstIndex = firstIndex
+        self.items = []
+        var index = firstIndex
+        for outcome in outcomes { Self.append(outcome, index: &index, to: &items) }
+        self.indexedCount = index - firstIndex
+        self.predictedCount = indexedCount
     }
 
-    /// The outcomes in row order, once (the batch lets go of them).
-    func takeOutcomes() -> [CSVRowOutcome] {
-        defer { outcomes = [] }
-        return outcomes
+    /// The items in row order, once (the batch lets go of them).
+    func takeItems() -> [RecordBatchItem] {
+        defer { items = [] }
+        return items
+    }
+
+    /// Adds the item of `outcome` (none for a blank row), numbering its record `index`, and counts
+    /// the index as `CSVReader.next()` does (every row but blank ones takes one).
+    private static func append(_ outcome: CSVRowOutcome, index: inout Int, to items: inout [RecordBatchItem]) {
+        switch outcome {
+        case .blank:
+            return
+        case .problem(let diagnostic):
+            items.append(.problem(diagnostic))
+        case .record(var record):
+            record.location.recordIndex = index
+            items.append(.record(record))
+        case .taken(var record, let payload):
+            record.location.recordIndex = index
+            items.append(.taken(record, payload))
+        case .failure(let error):
+            items.append(.failure(error))
+        }
+        index += 1
     }
 
     /// Scans and decodes every row as `CSVReader.next()` does, first offering each row that makes a
@@ -53,16 +92,19 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
             scanner.deallocate()
             decoder.deallocate()
         }
-        var results: [CSVRowOutcome] = []
+        var results: [RecordBatchItem] = []
+        results.reserveCapacity(predictedCount)
+        var index = firstIndex
         bytes.withUnsafeBufferPointer { buffer in
             guard let p = buffer.baseAddress else { return }
             while case .row = scanner.scan(p, base: base, count: buffer.count, atEnd: true) {
                 let outcome = decoder.outcome(scanner, p, base: base, count: buffer.count, offeringTo: taker)
-                results.append(outcome)
+                Self.append(outcome, index: &index, to: &results)
                 if case .failure = outcome { break }
             }
         }
-        outcomes = results
+        items = results
+        indexedCount = index - firstIndex
     }
 }
 
@@ -96,6 +138,8 @@ struct CSVBatchCutter {
     private(set) var line: Int
     /// The rows cut so far.
     private(set) var rows = 0
+    /// The rows among them that hold nothing but their line break (the decoder's blank rows).
+    private(set) var blankRows = 0
     /// The line `batchStart` is on.
     let firstLine: Int
     private var pendingLF: Bool
@@ -162,10 +206,12 @@ struct CSVBatchCutter {
                 } else if b == delimiter {
                     i += 1
                 } else if b == lf {
+                    if base + i == offset { blankRows += 1 }
                     line += 1
                     i += 1
                     finishRow(at: base + i, line: line, &state)
                 } else if b == cr {
+                    if base + i == offset { blankRows += 1 }
                     line += 1
                     i += 1
                     state = .afterCR

@@ -41,7 +41,11 @@ extension CSVReader: BatchRecordReader {
         }
         nextRowAlone = bail
         let bytes = Array(UnsafeBufferPointer(start: buffer + (cutter.batchStart - base), count: cutter.offset - cutter.batchStart))
-        return CSVBatch(bytes: bytes, base: cutter.batchStart, firstLine: cutter.firstLine, delimiter: delimiter, context: context)
+        // Blank rows take no record index when the header has two or more columns (the decoder's rule).
+        let indexed = cutter.rows - ((context.expectedFields ?? 0) >= 2 ? cutter.blankRows : 0)
+        defer { dataIndex += indexed }
+        return CSVBatch(bytes: bytes, base: cutter.batchStart, firstLine: cutter.firstLine, delimiter: delimiter, context: context,
+                        firstIndex: dataIndex, predictedCount: indexed)
     }
 
     /// Up to `limit` rows read as `next()` reads them, as a batch with nothing left to parse.
@@ -61,36 +65,36 @@ extension CSVReader: BatchRecordReader {
                 break
             }
         }
-        return outcomes.isEmpty ? nil : CSVBatch(outcomes: outcomes)
+        guard !outcomes.isEmpty else { return nil }
+        let batch = CSVBatch(outcomes: outcomes, firstIndex: dataIndex)
+        dataIndex += batch.indexedCount
+        return batch
     }
 
     /// The records and problems of a parsed batch, exactly as `next()` gives and reports them.
+    /// The batch numbered its records itself; only after a batch that held another count of
+    /// indexed rows than its cut predicted are the later ones renumbered here.
     public func items(from batch: any RecordBatch) -> [RecordBatchItem] {
         guard let batch = batch as? CSVBatch else { return [] }
-        let outcomes = batch.takeOutcomes()
-        var items: [RecordBatchItem] = []
-        items.reserveCapacity(outcomes.count)
-        for outcome in outcomes {
-            switch outcome {
-            case .blank:
-                continue
-            case .problem(let diagnostic):
-                dataIndex += 1
-                items.append(.problem(diagnostic))
+        var items = batch.takeItems()
+        if indexShift != 0 { Self.renumber(&items, by: indexShift) }
+        indexShift += batch.indexedCount - batch.predictedCount
+        return items
+    }
+
+    /// Moves the record index of every record in `items` by `shift`.
+    private static func renumber(_ items: inout [RecordBatchItem], by shift: Int) {
+        for k in items.indices {
+            switch items[k] {
             case .record(var record):
-                record.location.recordIndex = dataIndex
-                dataIndex += 1
-                items.append(.record(record))
+                record.location.recordIndex = record.location.recordIndex.map { $0 + shift }
+                items[k] = .record(record)
             case .taken(var record, let payload):
-                record.location.recordIndex = dataIndex
-                dataIndex += 1
-                items.append(.taken(record, payload))
-            case .failure(let error):
-                dataIndex += 1
-                items.append(.failure(error))
-                return items
+                record.location.recordIndex = record.location.recordIndex.map { $0 + shift }
+                items[k] = .taken(record, payload)
+            case .problem, .failure:
+                continue
             }
         }
-        return items
     }
 }

@@ -76,7 +76,12 @@ public final class CSVReader: RecordReader {
     var scanner: CSVRowScanner
     /// Turns rows into records once the header is read.
     var decoder: CSVRowDecoder?
+    /// The record index of the next data row (blank rows take none). With `--jobs` batches, the
+    /// index predicted when the rows were cut; `indexShift` corrects it.
     var dataIndex = 0
+    /// `--jobs`: how far the record indices predicted for the batches cut so far are behind the
+    /// rows' real ones (the batches' own counts; see `items(from:)`).
+    var indexShift = 0
     /// The first data row, scanned early in no-header mode to count the columns.
     var heldRow = false
     /// `--jobs`: the row at the scan point is read on its own (see `nextBatch(limit:)`).
@@ -353,7 +358,7 @@ public final class CSVReader: RecordReader {
                 log.report(diagnostic)
             case .record(var record), .taken(var record, _):
                 // (`.taken` never comes here: rows read one by one are not offered to a taker.)
-                record.location.recordIndex = dataIndex
+                record.location.recordIndex = dataIndex + indexShift
                 dataIndex += 1
                 return record
             case .failure(let error):

@@ -91,6 +91,27 @@ import Testing
         expectSame(Array(text.utf8), options: options, sourceLocation: sourceLocation)
     }
 
+    /// Batches number their records as they are cut (blank rows take no index); after a batch whose
+    /// count differs from its cut's, the reader moves the later batches' indices by the difference.
+    @Test func batchesNumberTheirRecordsAndTheReaderCorrectsLaterOnes() throws {
+        let reader = try CSVReader(MemorySource(Array("a,b\n1,2\n\n3,4\n5,6\n".utf8)), options: ReadOptions(collection: "t"),
+                                   log: DiagnosticLog())
+        let first = try #require(try reader.nextBatch(limit: 2))
+        let second = try #require(try reader.nextBatch(limit: 5))
+        first.parse()
+        second.parse()
+        let indices = { (items: [RecordBatchItem]) in
+            items.map { item -> Int in
+                if case .record(let record) = item { return record.location.recordIndex ?? -1 }
+                return -2
+            }
+        }
+        #expect(indices(reader.items(from: first)) == [0])
+        reader.indexShift = 10  // as if a batch before had held ten rows more than predicted
+        #expect(indices(reader.items(from: second)) == [11, 12])
+        #expect(reader.indexShift == 10)
+    }
+
     @Test func quotedNewlinesAcrossBatches() {
         expectSame("id,look.tint,think\n1,ruby,\"two\nlines\"\n2,\"gold\r\nish\",\"a \"\"b\"\"\rc\"\n3,,x\n4,y,\"\n\n\"\n")
     }
