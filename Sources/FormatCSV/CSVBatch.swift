@@ -199,37 +199,21 @@ struct CSVBatchCutter {
             }
             let b = p[i]
             switch state {
-            case .fieldStart:
-                if b == quote {
-                    state = .quoted
-                    i += 1
-                } else if b == delimiter {
-                    i += 1
-                } else if b == lf {
-                    if base + i == offset { blankRows += 1 }
-                    line += 1
-                    i += 1
-                    finishRow(at: base + i, line: line, &state)
-                } else if b == cr {
-                    if base + i == offset { blankRows += 1 }
-                    line += 1
-                    i += 1
-                    state = .afterCR
-                } else {
-                    state = .unquoted
-                    i += 1
-                }
-            case .unquoted, .garbage:
-                i = CSVByteSearch.first(in: p, from: i, to: count, delimiter, lf, cr, quote)
+            case .fieldStart, .unquoted, .garbage:
+                // Outside quotes only a quote and a line break matter, and a quote opens a quoted
+                // cell only at a cell's start (the row's start or after a delimiter): delimiters
+                // need no stop of their own.
+                i = CSVByteSearch.first(in: p, from: i, to: count, quote, lf, cr)
                 if i == count { continue }
                 let c = p[i]
-                i += 1
                 if c == quote {
-                    state = .garbage
-                } else if c == delimiter {
-                    state = .fieldStart
+                    let opens = base + i == offset || p[i - 1] == delimiter
+                    state = opens ? .quoted : .garbage
+                    i += 1
                 } else {
+                    if base + i == offset { blankRows += 1 }
                     line += 1
+                    i += 1
                     if c == lf {
                         finishRow(at: base + i, line: line, &state)
                     } else {

@@ -112,6 +112,12 @@ import Testing
         #expect(reader.indexShift == 10)
     }
 
+    /// The cutter skips delimiters and finds quotes by what precedes them: a quote opens a quoted
+    /// cell (whose line breaks stay in the row) only at a cell's start.
+    @Test func quotesOpenCellsOnlyAtACellsStart() {
+        expectSame("a,b,c\n1,x\"y,\"p\nq\"\n2,\"a\"b,\"c\r\nd\"\n\"3\",y\"\"z,\"\"\n\"\",\"\"\"\",\"\n\"\n4,5,6\n")
+    }
+
     @Test func quotedNewlinesAcrossBatches() {
         expectSame("id,look.tint,think\n1,ruby,\"two\nlines\"\n2,\"gold\r\nish\",\"a \"\"b\"\"\rc\"\n3,,x\n4,y,\"\n\n\"\n")
     }
