@@ -1,5 +1,5 @@
 import FerryCore
-import FerrySchemas
+@testable import FerrySchemas
 import Testing
 
 @Suite struct NotesMigrationTests {
@@ -29,6 +29,22 @@ import Testing
         #expect(NotesMigrationPlan.splitLook("  garnet ") == ("garnet", ""))
         #expect(NotesMigrationPlan.splitLook("") == ("", ""))
         #expect(NotesMigrationPlan.splitLook(",hazy") == ("", "hazy"))
+        // Unicode whitespace is trimmed too, at either end of either part.
+        #expect(NotesMigrationPlan.splitLook("\u{A0}ruby\u{3000}, deep\u{2028}") == ("ruby", "deep"))
+        #expect(NotesMigrationPlan.splitLook("  rubí ,\tnoté\n") == ("rubí", "noté"))
+    }
+
+    /// The byte-level split gives what the split by scalars gives, on looks made of pieces that
+    /// stress both ends of both parts.
+    @Test func splitLookMatchesTheScalarRule() {
+        let pieces = ["", " ", "\t", "\n", "\r\n", ",", "a", "é", "日本", "\u{A0}", "\u{2028}", "\u{3000}", "\u{85}", "x y", "\u{1F377}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            let look = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            let fast = NotesMigrationPlan.splitLook(look)
+            let rule = NotesMigrationPlan.splitLookByScalars(look)
+            #expect(fast == rule, "\(look.debugDescription)")
+        }
     }
 
     @Test func derivesIDsForNotesWithoutOne() throws {

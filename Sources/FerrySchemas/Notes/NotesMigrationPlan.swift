@@ -147,6 +147,37 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
 
     /// Splits a V1 `look` at its first comma into `tint` and `note`, both trimmed (whitespace and newlines).
     public static func splitLook(_ look: String) -> (tint: String, note: String) {
+        var look = look
+        // Usually ASCII at both ends of both parts: cut on the UTF-8 bytes (a comma byte is never
+        // part of a longer sequence); else trim by scalars.
+        if let parts = look.withUTF8({ splitLookASCII($0) }) { return parts }
+        return splitLookByScalars(look)
+    }
+
+    /// `splitLook` on the bytes, or nil when a part would begin or end in a non-ASCII scalar after its
+    /// ASCII whitespace is trimmed (Unicode whitespace such as U+00A0 must be trimmed too).
+    private static func splitLookASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> (tint: String, note: String)? {
+        guard let comma = utf8.firstIndex(of: UInt8(ascii: ",")) else {
+            guard let tint = trimmedASCII(utf8, 0, utf8.count) else { return nil }
+            return (tint, "")
+        }
+        guard let tint = trimmedASCII(utf8, 0, comma), let note = trimmedASCII(utf8, comma + 1, utf8.count) else { return nil }
+        return (tint, note)
+    }
+
+    /// The text of `utf8[start..<end]` without ASCII whitespace at its ends; nil when an end that
+    /// is left is not ASCII.
+    private static func trimmedASCII(_ utf8: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String? {
+        var start = start, end = end
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+        while start < end, isSpace(utf8[start]) { start += 1 }
+        while start < end, isSpace(utf8[end - 1]) { end -= 1 }
+        if start < end, utf8[start] >= 0x80 || utf8[end - 1] >= 0x80 { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: utf8[start..<end]), as: UTF8.self)
+    }
+
+    /// `splitLook` by Unicode scalars (the rule itself).
+    static func splitLookByScalars(_ look: String) -> (tint: String, note: String) {
         let scalars = look.unicodeScalars
         guard let comma = scalars.firstIndex(of: ",") else {
             return (trimmed(scalars[...]), "")
