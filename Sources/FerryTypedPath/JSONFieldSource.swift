@@ -41,8 +41,8 @@ struct JSONFieldSource: FieldSource {
     private var next = Next.refused
 
     private enum Next {
-        /// A member: its key is checked only as it is compared with the field asked for (a
-        /// member never read fails the object).
+        /// A member: its key's opening quote; the rest of the key is checked only as it is
+        /// compared with the field asked for (a member never read fails the object).
         case member
         /// The closing brace.
         case closed
@@ -81,7 +81,7 @@ struct JSONFieldSource: FieldSource {
         switch item {
         case .item(let key):
             cursor = key
-            next = .member
+            next = json.p[key] == JSONSyntax.quote ? .member : .refused
         case .closed(let end):
             cursor = end - 1
             next = .closed
