@@ -9,8 +9,12 @@ import Glibc
 import Darwin
 #endif
 
-/// The fields of one JSON object, read straight from its (validated) bytes into a model: the raw
+/// The fields of one JSON object, read straight from its bytes into a model: the raw
 /// `FieldSource` of a JSON Lines line (issue 7's typed path).
+///
+/// Every byte it reads is checked against `JSONParser`'s grammar (`JSONLineValidator`: strings,
+/// numbers, literals, separators, nesting) as it reads it; anything the parser would refuse fails
+/// the object.
 ///
 /// It mirrors every rule `FieldReader` checks (required vs optional, null as absent for an
 /// optional, `nonEmptyString`, `url`, `enumeration`, range, step, `-0` as `0`, integers, instants
@@ -20,10 +24,12 @@ import Darwin
 ///
 /// Members are read in order as the model asks for its fields in canonical order: the member
 /// under the cursor either is the field asked for or the field counts as absent. A member left
-/// over at the end (unknown, repeated, out of canonical order, or with an escaped key) fails the
-/// object in `finish()`.
+/// over at the end (unknown, repeated, out of canonical order, with an escaped key, or not
+/// well-formed) fails the object in `finish()`.
 struct JSONFieldSource: FieldSource {
-    private let text: ValidatedJSONText
+    private let json: JSONLineValidator
+    /// The nesting level of the object (1: the line's top-level object).
+    private let level: Int
     private let type: RecordType
     /// The time zone of calendar-day rules (`DecodingOptions.timeZone`).
     let timeZone: TimeZone
@@ -31,74 +37,80 @@ struct JSONFieldSource: FieldSource {
     private var fieldHint = 0
     /// The offset of the next member's key (its opening quote), or of the object's closing brace.
     private(set) var cursor: Int
-    /// The next member's key bytes (`keyStart ..< keyStart + keyLength`); `keyLength` is -1 at
-    /// the closing brace and -2 for a key holding an escape (it never matches a field name).
-    private var keyStart = 0
-    private var keyLength = -1
-    /// Where the next member's value starts.
-    private var valueStart = 0
-    /// A member to step over (a top-level `$collection`): from the offset of its key to the next
-    /// member's key or the closing brace; -1 for none.
-    private let skipFrom: Int
-    private let skipTo: Int
+    /// What is at the cursor.
+    private var next = Next.refused
+
+    private enum Next {
+        /// A member: its key's opening quote; the rest of the key is checked only as it is
+        /// compared with the field asked for (a member never read fails the object).
+        case member
+        /// The closing brace.
+        case closed
+        /// Anything the parser would refuse there.
+        case refused
+    }
     /// True once something was found that the general path would report, or that this source
     /// does not handle.
     private(set) var failed = false
 
-    /// Starts reading the object whose opening brace is at `objectStart`.
-    init(text: ValidatedJSONText, objectStart: Int, type: RecordType, timeZone: TimeZone, skipFrom: Int = -1, skipTo: Int = -1) {
-        self.text = text
+    /// Starts reading an object at nesting `level` whose members go on as `members` says (what
+    /// follows its opening brace, `JSONLineValidator.firstItem`; nil: not well-formed).
+    init(validator: JSONLineValidator, members: JSONLineValidator.Next?, level: Int, type: RecordType, timeZone: TimeZone) {
+        json = validator
+        self.level = level
         self.type = type
         self.timeZone = timeZone
-        self.skipFrom = skipFrom
-        self.skipTo = skipTo
-        cursor = text.skipWhitespace(objectStart + 1)
-        loadMember()
+        cursor = 0
+        guard validator.allowsContainer(atLevel: level) else {
+            failed = true  // too deep
+            return
+        }
+        load(members)
     }
 
     /// True when every member was read and nothing failed; `cursor` is then at the closing brace.
     mutating func finish() -> Bool {
-        !failed && keyLength == -1
+        !failed && next == .closed
     }
 
     // MARK: Members
 
-    /// Reads the key of the member under the cursor.
-    private mutating func loadMember() {
-        if cursor == skipFrom { cursor = skipTo }
-        guard cursor < text.end, text.p[cursor] == JSONSyntax.quote else {
-            keyLength = -1
-            return
+    /// Moves to the next member or the closing brace.
+    @inline(__always)
+    private mutating func load(_ item: JSONLineValidator.Next?) {
+        switch item {
+        case .item(let key):
+            cursor = key
+            next = json.p[key] == JSONSyntax.quote ? .member : .refused
+        case .closed(let end):
+            cursor = end - 1
+            next = .closed
+        case nil:
+            next = .refused
         }
-        let stop = text.stringStop(cursor + 1)
-        guard stop < text.end, text.p[stop] == JSONSyntax.quote else {
-            keyLength = -2
-            return
-        }
-        keyStart = cursor + 1
-        keyLength = stop - keyStart
-        // Past the colon (validated: only whitespace around it).
-        valueStart = text.skipWhitespace(text.skipWhitespace(stop + 1) + 1)
     }
 
     /// Moves past the value that ended at `i` (and its comma) to the next member.
+    @inline(__always)
     private mutating func advance(_ i: Int) {
-        var j = text.skipWhitespace(i)
-        if j < text.end, text.p[j] == JSONSyntax.comma { j = text.skipWhitespace(j + 1) }
-        cursor = j
-        loadMember()
+        load(json.afterItem(i, close: JSONSyntax.closeBrace))
     }
 
-    /// True when the member under the cursor is named `name`.
+    /// Where the value of the member under the cursor starts when its key is `"name"` (and a
+    /// colon follows); nil otherwise. The key needs no other check: a field name is plain ASCII
+    /// (no quote, backslash or control character), so the bytes that match it are a well-formed
+    /// JSON string; a key holding an escape never matches.
     @inline(__always)
-    private func isNext(_ name: String) -> Bool {
-        guard keyLength >= 0, name.utf8.count == keyLength else { return false }
-        if keyLength == 0 { return true }
-        let start = text.p + keyStart
-        let length = keyLength
-        return name.utf8.withContiguousStorageIfAvailable { key in
-            key.baseAddress.map { memcmp($0, start, length) == 0 } ?? false
+    private func valueIfNext(_ name: String) -> Int? {
+        guard next == .member else { return nil }
+        let length = name.utf8.count
+        let close = cursor + 1 + length
+        guard close < json.end, json.p[close] == JSONSyntax.quote else { return nil }
+        let start = json.p + cursor + 1
+        let same = name.utf8.withContiguousStorageIfAvailable { key in
+            key.baseAddress.map { memcmp($0, start, length) == 0 } ?? (length == 0)
         } ?? name.utf8.elementsEqual(UnsafeBufferPointer(start: start, count: length))
+        return same ? json.memberValue(afterKey: close + 1) : nil
     }
 
     /// The index in `type.fields` of the field `name` (the one after the previous is tried first).
@@ -125,13 +137,16 @@ struct JSONFieldSource: FieldSource {
             failed = true
             return nil
         }
-        guard isNext(name) else {
+        guard let value = valueIfNext(name) else {
             if type.fields[index].isRequired { failed = true }
             return nil
         }
-        let value = valueStart
-        if text.p[value] == UInt8(ascii: "n") {
-            advance(value + 4)
+        if json.p[value] == UInt8(ascii: "n") {
+            guard let end = json.literal(value) else {
+                failed = true
+                return nil
+            }
+            advance(end)
             if type.fields[index].isRequired { failed = true }
             return nil
         }
@@ -150,17 +165,24 @@ struct JSONFieldSource: FieldSource {
 
     mutating func optionalString(_ name: String) -> String? {
         guard let (index, value) = locate(name) else { return nil }
-        guard text.p[value] == JSONSyntax.quote else {
+        guard let (string, end) = readString(value) else {
             fail()
             return nil
         }
-        let (string, end) = text.string(value)
         advance(end)
         guard Self.fits(string, type.fields[index].type) else {
             fail()
             return nil
         }
         return string
+    }
+
+    /// The string at `value` (checked and unescaped) and the offset past it; nil for a non-string
+    /// or one the parser would refuse.
+    @inline(__always)
+    private func readString(_ value: Int) -> (text: String, end: Int)? {
+        guard json.p[value] == JSONSyntax.quote else { return nil }
+        return json.readString(value)
     }
 
     /// True when `string` passes the checks of `FieldReader.string(_:_:at:into:)` for `type`.
@@ -178,8 +200,7 @@ struct JSONFieldSource: FieldSource {
     mutating func stringArray(_ name: String) -> [String] {
         list(name) { source, i in
             // A null or any other non-string element is a type error in the general path.
-            guard source.text.p[i] == JSONSyntax.quote else { return nil }
-            return source.text.string(i)
+            source.readString(i)
         }
     }
 
@@ -208,15 +229,14 @@ struct JSONFieldSource: FieldSource {
         return d == 0 ? 0 : d  // -0 is 0
     }
 
-    /// The text of the number at `value` and the offset past it; nil (failed) for a non-number.
+    /// The text of the number at `value` and the offset past it; nil (failed) for a non-number or
+    /// one the parser would refuse.
     private mutating func numberText(at value: Int) -> (UnsafeBufferPointer<UInt8>, Int)? {
-        let first = text.p[value]
-        guard first == JSONSyntax.minus || JSONSyntax.isDigit(first) else {
+        guard let end = json.number(value) else {
             fail()
             return nil
         }
-        let end = text.numberEnd(value)
-        return (UnsafeBufferPointer(start: text.p + value, count: end - value), end)
+        return (UnsafeBufferPointer(start: json.p + value, count: end - value), end)
     }
 
     mutating func integer(_ name: String) -> Int64 {
@@ -249,37 +269,29 @@ struct JSONFieldSource: FieldSource {
 
     mutating func bool(_ name: String) -> Bool {
         guard let (_, value) = locate(name) else { return false }
-        switch text.p[value] {
-        case UInt8(ascii: "t"):
-            advance(value + 4)
-            return true
-        case UInt8(ascii: "f"):
-            advance(value + 5)
-            return false
-        default:
+        let first = json.p[value]
+        guard first == UInt8(ascii: "t") || first == UInt8(ascii: "f"), let end = json.literal(value) else {
             fail()
             return false
         }
+        advance(end)
+        return first == UInt8(ascii: "t")
     }
 
     // MARK: Dates and data
 
     mutating func instant(_ name: String) -> Instant {
         guard let (_, value) = locate(name) else { return Self.epoch }
-        guard text.p[value] == JSONSyntax.quote else {
-            fail()  // a numeric date: read with a date strategy and noted by the general path
+        // Not a string: a numeric date, read with a date strategy and noted by the general path.
+        guard json.p[value] == JSONSyntax.quote, let (end, escaped) = json.string(value) else {
+            fail()
             return Self.epoch
         }
-        let stop = text.stringStop(value + 1)
         let parsed: Result<Instant, Instant.ParseError>
-        let end: Int
-        if stop < text.end, text.p[stop] == JSONSyntax.quote {
-            parsed = Instant.parse(bytes: UnsafeRawBufferPointer(start: text.p + value + 1, count: stop - value - 1))
-            end = stop + 1
+        if escaped {
+            parsed = Instant.parse(ValidatedJSONText(p: json.p, end: end - 1).text(from: value + 1, escaped: true))
         } else {
-            let (string, stringEnd) = text.string(value)
-            parsed = Instant.parse(string)
-            end = stringEnd
+            parsed = Instant.parse(bytes: UnsafeRawBufferPointer(start: json.p + value + 1, count: end - value - 2))
         }
         advance(end)
         // Digits finer than a millisecond are a `lossy-precision` warning in the general path.
@@ -315,11 +327,10 @@ struct JSONFieldSource: FieldSource {
     /// not a string (failed).
     private mutating func stringValue(_ name: String) -> String? {
         guard let (_, value) = locate(name) else { return nil }
-        guard text.p[value] == JSONSyntax.quote else {
+        guard let (string, end) = readString(value) else {
             fail()
             return nil
         }
-        let (string, end) = text.string(value)
         advance(end)
         return string
     }
@@ -341,7 +352,7 @@ struct JSONFieldSource: FieldSource {
     mutating func object<T: FieldCodable>(_ name: String, as type: T.Type) -> T? {
         guard let (_, value) = locate(name) else { return nil }
         var end = value
-        guard text.p[value] == JSONSyntax.openBrace, let model = nested(T.self, at: value, end: &end) else {
+        guard let model = nested(T.self, at: value, level: level + 1, end: &end) else {
             fail()
             return nil
         }
@@ -353,7 +364,7 @@ struct JSONFieldSource: FieldSource {
         list(name) { source, i in
             // A null or any other non-object element is a type error in the general path.
             var end = i
-            guard source.text.p[i] == JSONSyntax.openBrace, let model = source.nested(T.self, at: i, end: &end) else { return nil }
+            guard let model = source.nested(T.self, at: i, level: source.level + 2, end: &end) else { return nil }
             return (model, end)
         }
     }
@@ -362,36 +373,40 @@ struct JSONFieldSource: FieldSource {
     /// byte (the element and the offset past it; nil fails the list); [] when absent or null.
     private mutating func list<Element>(_ name: String, _ element: (Self, Int) -> (Element, end: Int)?) -> [Element] {
         guard let (_, value) = locate(name) else { return [] }
-        guard text.p[value] == JSONSyntax.openBracket else {
+        guard json.p[value] == JSONSyntax.openBracket, json.allowsContainer(atLevel: level + 1) else {
             fail()
             return []
         }
         var result: [Element] = []
-        var i = text.skipWhitespace(value + 1)
-        if i < text.end, text.p[i] == JSONSyntax.closeBracket {
-            advance(i + 1)
-            return result
-        }
-        result.reserveCapacity(4)  // one allocation for the usual few elements
-        while i < text.end {
-            guard let (item, end) = element(self, i) else { break }
-            result.append(item)
-            i = text.skipWhitespace(end)
-            guard i < text.end, text.p[i] == JSONSyntax.comma else {
-                advance(i + 1)  // the closing bracket
+        var next = json.firstItem(afterOpen: value, close: JSONSyntax.closeBracket)
+        while true {
+            switch next {
+            case .item(let i):
+                guard let (item, end) = element(self, i) else {
+                    fail()
+                    return []
+                }
+                if result.isEmpty { result.reserveCapacity(4) }  // one allocation for the usual few elements
+                result.append(item)
+                next = json.afterItem(end, close: JSONSyntax.closeBracket)
+            case .closed(let end):
+                advance(end)
                 return result
+            case nil:
+                fail()
+                return []
             }
-            i = text.skipWhitespace(i + 1)
         }
-        fail()
-        return []
     }
 
-    /// The model of the object whose opening brace is at `start` (`end` set past its closing
-    /// brace); nil when it fails. (No tuple holding a `T`: unspecialized, its type metadata
-    /// would be looked up at every call.)
-    private func nested<T: FieldCodable>(_ type: T.Type, at start: Int, end: inout Int) -> T? {
-        var source = JSONFieldSource(text: text, objectStart: start, type: T.recordType, timeZone: timeZone)
+    /// The model of the object at `start` (nil unless its opening brace is there), nested at
+    /// `level` (`end` set past its closing brace); nil when it fails. (No tuple holding a `T`:
+    /// unspecialized, its type metadata would be looked up at every call.)
+    private func nested<T: FieldCodable>(_ type: T.Type, at start: Int, level: Int, end: inout Int) -> T? {
+        guard json.p[start] == JSONSyntax.openBrace else { return nil }
+        var source = JSONFieldSource(
+            validator: json, members: json.firstItem(afterOpen: start, close: JSONSyntax.closeBrace), level: level,
+            type: T.recordType, timeZone: timeZone)
         let model = T(from: &source)
         guard source.finish() else { return nil }
         end = source.cursor + 1

@@ -7,7 +7,8 @@ import FormatJSON
 /// well-formed UTF-8 (section 8.1), the literals, and nesting at most `maximumDepth` deep.
 ///
 /// Builds nothing: each function returns the offset just past what it checked, or nil where the
-/// parser would throw. Every read is bounds-checked against `end`.
+/// parser would throw. Every read is bounds-checked against `end`. The typed path checks a line
+/// piece by piece as `JSONFieldSource` reads it (structure: `JSONFieldSource`, `JSONRecordScan`).
 struct JSONLineValidator {
     let p: UnsafePointer<UInt8>
     /// One past the last byte.
@@ -147,6 +148,7 @@ struct JSONLineValidator {
 
     /// `true`, `false` or `null` at `i` (whichever its first byte starts); the offset past it.
     func literal(_ i: Int) -> Int? {
+        guard i < end else { return nil }
         let text: StaticString
         switch p[i] {
         case UInt8(ascii: "t"): text = "true"
@@ -159,85 +161,53 @@ struct JSONLineValidator {
         return i + count
     }
 
-    // MARK: Values
+    // MARK: Objects and arrays
 
-    /// Checks the value at `start` (leading whitespace allowed) inside `depth` open containers;
-    /// the offset past it. Iterative: `stack` holds one bit per open container (1: an object) and
-    /// has room for `maximumDepth` bits.
-    func value(from start: Int, depth outer: Int, stack: UnsafeMutablePointer<UInt64>) -> Int? {
-        var i = start
-        var depth = 0
-        parsing: while true {
-            i = skipWhitespace(i)
-            guard i < end else { return nil }
-            switch p[i] {
-            case JSONSyntax.openBrace, JSONSyntax.openBracket:
-                let isObject = p[i] == JSONSyntax.openBrace
-                guard outer + depth + 1 <= maximumDepth else { return nil }  // too deep
-                i = skipWhitespace(i + 1)
-                guard i < end else { return nil }
-                if p[i] == (isObject ? JSONSyntax.closeBrace : JSONSyntax.closeBracket) {
-                    i += 1
-                } else {
-                    Self.set(stack, depth, isObject)
-                    depth += 1
-                    if isObject {
-                        guard let next = memberKey(i) else { return nil }
-                        i = next
-                    }
-                    continue parsing
-                }
-            case JSONSyntax.quote:
-                guard let next = string(i)?.end else { return nil }
-                i = next
-            case JSONSyntax.minus, JSONSyntax.zero...JSONSyntax.nine:
-                guard let next = number(i) else { return nil }
-                i = next
-            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                guard let next = literal(i) else { return nil }
-                i = next
-            default:
-                return nil
-            }
-            // A value is complete: go on in its container, closing containers as they end.
-            while depth > 0 {
-                i = skipWhitespace(i)
-                guard i < end else { return nil }
-                let isObject = Self.get(stack, depth - 1)
-                if p[i] == JSONSyntax.comma {
-                    i = skipWhitespace(i + 1)
-                    if isObject {
-                        guard let next = memberKey(i) else { return nil }
-                        i = next
-                    } else if i < end, p[i] == JSONSyntax.closeBracket {
-                        return nil  // trailing comma
-                    }
-                    continue parsing
-                }
-                guard p[i] == (isObject ? JSONSyntax.closeBrace : JSONSyntax.closeBracket) else { return nil }
-                i += 1
-                depth -= 1
-            }
-            return i
-        }
+    /// Where a container goes on: at the next member or element, or closed.
+    enum Next {
+        /// A member's key or an element starts at the offset (not whitespace, before `end`).
+        case item(Int)
+        /// The container closed: the offset just past its closing bracket.
+        case closed(Int)
     }
 
-    /// `"key" :` at `i`; the offset past the colon.
-    func memberKey(_ i: Int) -> Int? {
-        guard i < end, p[i] == JSONSyntax.quote, let keyEnd = string(i)?.end else { return nil }
+    /// What follows the opening bracket at `open` of a container that `close` (`}` or `]`) closes.
+    @inline(__always)
+    func firstItem(afterOpen open: Int, close: UInt8) -> Next? {
+        let i = skipWhitespace(open + 1)
+        guard i < end else { return nil }
+        return p[i] == close ? .closed(i + 1) : .item(i)
+    }
+
+    /// What follows a member or element ending at `i` in a container that `close` closes: a comma
+    /// and the next item (never `close`: no trailing comma), or `close`; nil for anything else.
+    @inline(__always)
+    func afterItem(_ i: Int, close: UInt8) -> Next? {
+        var j = skipWhitespace(i)
+        guard j < end else { return nil }
+        if p[j] == close { return .closed(j + 1) }
+        guard p[j] == JSONSyntax.comma else { return nil }
+        j = skipWhitespace(j + 1)
+        guard j < end, p[j] != close else { return nil }
+        return .item(j)
+    }
+
+    /// The offset of a member's value, after its key ends at `keyEnd` (past the closing quote):
+    /// whitespace, the colon, whitespace; nil without a colon or a value there.
+    @inline(__always)
+    func memberValue(afterKey keyEnd: Int) -> Int? {
         let colon = skipWhitespace(keyEnd)
         guard colon < end, p[colon] == JSONSyntax.colon else { return nil }
-        return colon + 1
+        let value = skipWhitespace(colon + 1)
+        return value < end ? value : nil
     }
 
-    @inline(__always)
-    private static func set(_ stack: UnsafeMutablePointer<UInt64>, _ index: Int, _ flag: Bool) {
-        let bit: UInt64 = 1 << UInt64(index & 63)
-        if flag { stack[index >> 6] |= bit } else { stack[index >> 6] &= ~bit }
-    }
+    // MARK: Nesting
 
+    /// True when a container may open at nesting `level` (1: the top-level value), as the
+    /// parser's `too-deep` limit allows (`ReadOptions.maximumDepth`, Docs/json.md "Limits").
     @inline(__always)
-    private static func get(_ stack: UnsafeMutablePointer<UInt64>, _ index: Int) -> Bool {
-        stack[index >> 6] & (1 << UInt64(index & 63)) != 0
+    func allowsContainer(atLevel level: Int) -> Bool {
+        level <= maximumDepth
     }
 }

@@ -1,78 +1,59 @@
 import FormatJSON
 
-/// Reads pieces of JSON text that `JSONLineValidator` already accepted: strings (unescaped as
-/// `JSONParser` unescapes them, RFC 8259 section 7) and the extent of numbers. Reads stay
-/// bounds-checked against `end`; the grammar needs no checking again.
+/// The text of one string that `JSONLineValidator.string` just accepted, unescaped as
+/// `JSONParser` unescapes it (RFC 8259 section 7): its content is `p[start ..< end]` (`end` is
+/// the offset of the closing quote). Reads stay bounds-checked against `end`; the grammar needs
+/// no checking again.
 struct ValidatedJSONText {
     let p: UnsafePointer<UInt8>
-    /// One past the last byte.
+    /// The offset of the closing quote (one past the content).
     let end: Int
 
-    /// The first offset from `i` that is not whitespace.
+    /// The content from `start` as a `String`; `escaped` as `JSONLineValidator.string` told.
     @inline(__always)
-    func skipWhitespace(_ i: Int) -> Int {
-        var i = i
-        while i < end, JSONSyntax.isWhitespace(p[i]) { i += 1 }
-        return i
+    func text(from start: Int, escaped: Bool) -> String {
+        guard escaped else {
+            // No escape: the text is the bytes themselves (one copy, already known to be UTF-8).
+            return String(decoding: UnsafeBufferPointer(start: p + start, count: max(end - start, 0)), as: UTF8.self)
+        }
+        return unescaped(from: start)
     }
 
-    /// The offset of the first quote or backslash at or after `i` (`end` when none).
+    /// The offset of the first backslash at or after `i` (`end` when none).
     @inline(__always)
-    func stringStop(_ i: Int) -> Int {
+    private func backslash(from i: Int) -> Int {
         var j = i
         // Eight bytes at a time; the lowest flagged byte of a word is exact (`JSONSyntax.zeroBytes`).
         while j + 8 <= end {
             let word = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
-            let flags = JSONSyntax.zeroBytes(word ^ Self.quotes) | JSONSyntax.zeroBytes(word ^ Self.backslashes)
+            let flags = JSONSyntax.zeroBytes(word ^ Self.backslashes)
             if flags != 0 { return j + flags.trailingZeroBitCount >> 3 }
             j += 8
         }
-        while j < end, p[j] != JSONSyntax.quote, p[j] != JSONSyntax.backslash { j += 1 }
+        while j < end, p[j] != JSONSyntax.backslash { j += 1 }
         return j
     }
 
-    static let quotes = JSONSyntax.lowBits &* UInt64(JSONSyntax.quote)
-    static let backslashes = JSONSyntax.lowBits &* UInt64(JSONSyntax.backslash)
+    private static let backslashes = JSONSyntax.lowBits &* UInt64(JSONSyntax.backslash)
 
-    /// The string whose opening quote is at `i` and the offset past its closing quote.
-    func string(_ i: Int) -> (text: String, end: Int) {
-        let stop = stringStop(i + 1)
-        if stop < end, p[stop] == JSONSyntax.quote {
-            // No escape: the text is the bytes themselves (one copy, already known to be UTF-8).
-            return (String(decoding: UnsafeBufferPointer(start: p + i + 1, count: stop - i - 1), as: UTF8.self), stop + 1)
-        }
-        return escapedString(i, firstEscape: stop)
-    }
-
-    /// The offset past the closing quote of the string whose opening quote is at `i`.
-    func stringEnd(_ i: Int) -> Int {
-        var j = stringStop(i + 1)
-        while j < end, p[j] == JSONSyntax.backslash {
-            j = stringStop(j + 2)
-        }
-        return min(j + 1, end)
-    }
-
-    /// A string holding escapes: unescaped straight into the new `String`'s storage (never longer
+    /// Content holding escapes: unescaped straight into the new `String`'s storage (never longer
     /// than the escaped text: `\n` is one byte, `\uXXXX` at most three, a surrogate pair four).
-    private func escapedString(_ i: Int, firstEscape: Int) -> (text: String, end: Int) {
-        let close = stringEnd(i) - 1
-        let text = String(unsafeUninitializedCapacity: max(close - i - 1, 0)) { out in
+    private func unescaped(from start: Int) -> String {
+        String(unsafeUninitializedCapacity: max(end - start, 0)) { out in
             var n = 0
-            var j = i + 1
-            while j < close {
+            var j = start
+            while j < end {
                 // The run up to the next escape (or the end), copied as it is.
-                let stop = min(stringStop(j), close)
+                let stop = backslash(from: j)
                 if stop > j, let target = out.baseAddress {
                     (target + n).update(from: p + j, count: stop - j)
                     n += stop - j
                     j = stop
                 }
-                if j < close { j = unescape(at: j, into: out, &n) }
+                if j < end { j = unescape(at: j, into: out, &n) }
             }
             return n
         }
-        return (text, close + 1)
     }
 
     /// Writes the unescaped form of the escape at `j` (a backslash) at `out[n]`; the offset past it.
@@ -132,18 +113,14 @@ struct ValidatedJSONText {
             n += 4
         }
     }
+}
 
-    /// The offset past the (validated) number starting at `i`.
+extension JSONLineValidator {
+    /// Checks the string whose opening quote is at `i` (`string(_:)`) and reads its text; nil
+    /// where the parser would throw.
     @inline(__always)
-    func numberEnd(_ i: Int) -> Int {
-        var j = i
-        while j < end {
-            let byte = p[j]
-            guard JSONSyntax.isDigit(byte) || byte == JSONSyntax.minus || byte == JSONSyntax.plus || byte == JSONSyntax.dot
-                || byte | 0x20 == UInt8(ascii: "e")
-            else { break }
-            j += 1
-        }
-        return j
+    func readString(_ i: Int) -> (text: String, end: Int)? {
+        guard let (end, escaped) = string(i) else { return nil }
+        return (ValidatedJSONText(p: p, end: end - 1).text(from: i + 1, escaped: escaped), end)
     }
 }
