@@ -56,12 +56,16 @@ public final class TypedPreparation: Sendable {
     public unowned(unsafe) let route: TypedRoute
     /// The record's own id (non-empty), nil when it has none.
     public let id: String?
+    /// `id` as the id table looks it up, built here (on the worker thread that prepares the
+    /// record) so that the order-bound commit only probes the table.
+    let idKey: IDTable.Key?
     /// The output line rendered ahead, when the output is rendered (nil: nothing is written).
     public let rendered: [UInt8]?
 
     public init(route: TypedRoute, id: String?, rendered: [UInt8]?) {
         self.route = route
         self.id = id
+        self.idKey = id.map(IDTable.Key.init)
         self.rendered = rendered
     }
 }
