@@ -48,9 +48,11 @@ final class IDTable {
     private static let uuidSize = 16
 
     private var chunks: [UnsafeMutablePointer<UInt8>] = []
-    /// Bytes used in each chunk. The first chunk's first byte is left unused: no entry is at
+    /// Bytes used in the last chunk. The first chunk's first byte is left unused: no entry is at
     /// position 0, so a 0 slot is empty.
-    private var chunkUsed: [Int] = []
+    private var used = 0
+    /// Bytes used in each chunk before the last.
+    private var filledSizes: [Int] = []
     /// Each entry's arena position (the bits of `positionMask`) and its tag (the other bits: those
     /// of the hash's top 32 bits), 0 when empty; found from the hash's low bits.
     private var slots: [UInt32]
@@ -211,7 +213,8 @@ final class IDTable {
         let mask = count - 1
         for (chunkIndex, chunk) in chunks.enumerated() {
             var offset = chunkIndex == 0 ? 1 : 0
-            while offset < chunkUsed[chunkIndex] {
+            let end = chunkIndex < filledSizes.count ? filledSizes[chunkIndex] : used
+            while offset < end {
                 let (hash, size) = Self.hashAndSize(ofEntryAt: chunk + offset)
                 var slot = Int(truncatingIfNeeded: hash) & mask
                 while bigger[slot] != 0 { slot = (slot + 1) & mask }
@@ -361,15 +364,16 @@ final class IDTable {
     /// Room for an entry of `size` bytes: its position, or nil past 4 GiB of arena or for an
     /// entry longer than a chunk (entries never span chunks).
     private func reserve(_ size: Int) -> Int? {
-        if chunks.isEmpty || chunkUsed[chunkUsed.count - 1] + size > Self.chunkSize {
+        if chunks.isEmpty || used + size > Self.chunkSize {
             guard (chunks.count + 1) * Self.chunkSize < Int(UInt32.max), size < Self.chunkSize else { return nil }
+            if !chunks.isEmpty { filledSizes.append(used) }
             chunks.append(UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize))
-            chunkUsed.append(chunks.count == 1 ? 1 : 0)
+            used = chunks.count == 1 ? 1 : 0
             let lastPosition = UInt64(chunks.count * Self.chunkSize - 1)
             while lastPosition & ~UInt64(positionMask) != 0 { widenPositions() }
         }
-        let position = (chunks.count - 1) << Self.chunkShift | chunkUsed[chunkUsed.count - 1]
-        chunkUsed[chunkUsed.count - 1] += size
+        let position = (chunks.count - 1) << Self.chunkShift | used
+        used += size
         return position
     }
 
