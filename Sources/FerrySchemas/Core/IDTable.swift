@@ -1,16 +1,20 @@
 import FerryCore
 
 /// The ids of one collection seen so far, with where each was first seen, held compactly: a
-/// million ids take about 30 MB instead of the 200 MB of a `[String: (Int?, JSONPointer?)]`
+/// million ids take about 29 MB instead of the 200 MB of a `[String: (Int?, JSONPointer?)]`
 /// (issue 7: memory must not grow much with the input).
 ///
 /// Each entry is a run of bytes in an arena of 1 MiB chunks (never moved, so growing never
-/// copies it): a flag byte, the id (0 then a canonical lower-case UUID packed into 16 bytes, or
-/// its UTF-8 length + 1 then its bytes), the record index + 1 of the first record when its
-/// pointer is the usual `/<collection>/<index>` (0: the pointer is in `otherPointers`), and the
-/// first line: 0 for none, else 1 + the zigzag difference from that index (one byte for JSON
-/// Lines and CSV, where lines follow records) or 1 + the line. An open-addressing table of arena
-/// positions finds them.
+/// copies it): a flag byte (known, and whether the id is a packed UUID), the id (a canonical
+/// lower-case UUID packed into 16 bytes, or its UTF-8 length + 1 then its bytes), the record
+/// index + 1 of the first record when its pointer is the usual `/<collection>/<index>` (0: the
+/// pointer is in `otherPointers`), and the first line: 0 for none, else 1 + the zigzag difference
+/// from that index (one byte for JSON Lines and CSV, where lines follow records) or 1 + the line.
+///
+/// An open-addressing table (linear probing) finds them. Each 32-bit slot holds the entry's arena
+/// position in its low bits and, in the bits positions do not need yet, the top bits of the id's
+/// hash (a tag): a probe passes over other ids by their tag without reading the arena (each such
+/// read is a cache miss at a million ids), and growing re-reads the arena in order, not at random.
 final class IDTable {
     /// Where an id was first seen.
     struct FirstSeen {
@@ -18,15 +22,43 @@ final class IDTable {
         var field: JSONPointer?
     }
 
-    private static let chunkSize = 1 << 20
+    /// An id as the table looks it up, which needs no table: the id packed when it is a canonical
+    /// lower-case UUID, and its hash. The typed path builds it on a worker thread
+    /// (`TypedPreparation`), so the order-bound commit only probes.
+    struct Key: Sendable {
+        /// The 16 bytes of a canonical lower-case UUID (`packUUID`), nil for any other id.
+        let uuid: (UInt64, UInt64)?
+        let hash: UInt64
+
+        init(_ id: String) {
+            var id = id
+            let (uuid, hash) = id.withUTF8 { utf8 -> ((UInt64, UInt64)?, UInt64) in
+                if let packed = IDTable.packUUID(utf8) { return (packed, IDTable.hash(packed)) }
+                return (nil, IDTable.hash(utf8))
+            }
+            self.uuid = uuid
+            self.hash = hash
+        }
+    }
+
+    private static let chunkShift = 20
+    private static let chunkSize = 1 << chunkShift
     private static let knownFlag: UInt8 = 1
+    private static let uuidFlag: UInt8 = 2
+    private static let uuidSize = 16
 
     private var chunks: [UnsafeMutablePointer<UInt8>] = []
-    private var chunkSizes: [Int] = []
-    /// Bytes used in the last chunk.
+    /// Bytes used in the last chunk. The first chunk's first byte is left unused: no entry is at
+    /// position 0, so a 0 slot is empty.
     private var used = 0
-    /// Arena position + 1 of each entry (0: empty), found by the id's hash.
+    /// Bytes used in each chunk before the last.
+    private var filledSizes: [Int] = []
+    /// Each entry's arena position (the bits of `positionMask`) and its tag (the other bits: those
+    /// of the hash's top 32 bits), 0 when empty; found from the hash's low bits.
     private var slots: [UInt32]
+    /// The bits of a slot that hold the position: enough for every position of the arena so far
+    /// (widened as chunks are added, which takes a bit from each tag).
+    private var positionMask = UInt32(chunkSize - 1)
     private var entryCount = 0
     /// The record pointers that are not `/<pointerCollection>/<index>`, by arena position.
     private var otherPointers: [UInt32: JSONPointer] = [:]
@@ -34,10 +66,6 @@ final class IDTable {
     private var pointerCollection: String?
     /// Entries past 4 GiB of arena (never reached in practice; kept correct anyway).
     private var overflow: [String: (known: Bool, seen: FirstSeen)] = [:]
-    /// The id being looked up, encoded as entries hold it.
-    private var key: [UInt8] = []
-    /// The entry being added (kept to reuse its storage).
-    private var entry: [UInt8] = []
 
     init() {
         slots = [UInt32](repeating: 0, count: 1024)
@@ -58,126 +86,179 @@ final class IDTable {
     func insert(_ id: String, known: Bool, line: Int?, collection: String?, index: Int?,
         pointer: () -> JSONPointer) -> FirstSeen?
     {
+        insert(id, key: Key(id), known: known, line: line, collection: collection, index: index, pointer: pointer)
+    }
+
+    /// `insert(_:known:line:collection:index:pointer:)` with the id's key built ahead
+    /// (`key` must be `Key(id)`).
+    func insert(_ id: String, key: Key, known: Bool, line: Int?, collection: String?, index: Int?,
+        pointer: () -> JSONPointer) -> FirstSeen?
+    {
         if !overflow.isEmpty, let existing = overflow[id] {
             if known { overflow[id]?.known = true }
             return existing.seen
         }
-        var id = id
-        if let uuid = id.withUTF8({ Self.packUUID($0) }) {
-            return insertUUID(uuid, id: id, known: known, line: line, collection: collection, index: index, pointer: pointer)
+        let (slot, found) = locate(id, key)
+        if let found {
+            if known { setKnown(at: found.position) }
+            return firstSeen(at: found.position, after: found.idEnd)
         }
-        encodeKey(id)
-        let hash = Self.hash(key)
-        var slot = hash & (slots.count - 1)
-        while slots[slot] != 0 {
-            let position = Int(slots[slot] - 1)
-            if let end = matches(at: position) {
-                if known { setKnown(at: position) }
-                return firstSeen(at: position, after: end)
+        if let uuid = key.uuid {
+            return add(at: slot, hash: key.hash, id: id, flags: Self.uuidFlag, keySize: Self.uuidSize, known: known,
+                line: line, collection: collection, index: index, pointer: pointer)
+            {
+                UnsafeMutableRawPointer($0).storeBytes(of: uuid, as: (UInt64, UInt64).self)
             }
-            slot = (slot + 1) & (slots.count - 1)
         }
-        return add(at: slot, id: id, known: known, line: line, collection: collection, index: index, pointer: pointer) {
-            $0.append(contentsOf: key)
-        }
-    }
-
-    /// `insert` for an id that is a canonical UUID (the usual case): one hash probe over the two
-    /// packed words, no key bytes built.
-    private func insertUUID(_ uuid: (UInt64, UInt64), id: String, known: Bool, line: Int?, collection: String?, index: Int?,
-        pointer: () -> JSONPointer) -> FirstSeen?
-    {
-        let (slot, found) = probe(uuid)
-        if let position = found {
-            if known { setKnown(at: position) }
-            return firstSeen(at: position, after: position + 1 + Self.uuidKeySize)
-        }
-        return add(at: slot, id: id, known: known, line: line, collection: collection, index: index, pointer: pointer) {
-            Self.appendUUIDKey(uuid, to: &$0)
+        var text = id
+        return text.withUTF8 { utf8 in
+            let header = UInt64(utf8.count) + 1
+            return add(at: slot, hash: key.hash, id: id, flags: 0, keySize: Self.varintSize(header) + utf8.count,
+                known: known, line: line, collection: collection, index: index, pointer: pointer)
+            { start in
+                let bytes = Self.writeVarint(header, at: start)
+                if let source = utf8.baseAddress { bytes.update(from: source, count: utf8.count) }
+            }
         }
     }
 
-    /// Where a packed UUID stands: its entry's position, or nil and the empty slot it goes in.
-    private func probe(_ uuid: (UInt64, UInt64)) -> (slot: Int, position: Int?) {
+    /// True when `id` was recorded as known.
+    func isKnown(_ id: String) -> Bool {
+        if !overflow.isEmpty, let existing = overflow[id] { return existing.known }
+        guard let found = locate(id, Key(id)).found else { return false }
+        return pointer(at: found.position).pointee & Self.knownFlag != 0
+    }
+
+    // MARK: Probing
+
+    /// Where the id stands: its entry's position and the position just past its id there, or
+    /// nil and the empty slot it goes in.
+    private func locate(_ id: String, _ key: Key) -> (slot: Int, found: (position: Int, idEnd: Int)?) {
+        if let uuid = key.uuid {
+            let (slot, position) = probe(key.hash) { self.matches(uuid, at: $0) }
+            return (slot, position.map { ($0, $0 + 1 + Self.uuidSize) })
+        }
+        var text = id
+        return text.withUTF8 { utf8 in
+            let (slot, position) = probe(key.hash) { self.matches(utf8, at: $0) }
+            let idSize = Self.varintSize(UInt64(utf8.count) + 1) + utf8.count
+            return (slot, position.map { ($0, $0 + 1 + idSize) })
+        }
+    }
+
+    /// The position of the entry with `hash` that `matches`, or nil and the empty slot it goes
+    /// in. Entries whose tag differs are passed over without reading the arena.
+    @inline(__always)
+    private func probe(_ hash: UInt64, _ matches: (Int) -> Bool) -> (slot: Int, position: Int?) {
         // A local copy of the table: one property access for the whole probe. It ends with this
         // function, so `add` still finds the table uniquely referenced (no copy on write).
         let slots = self.slots
         let mask = slots.count - 1
-        var slot = Self.hash(uuid) & mask
-        while slots[slot] != 0 {
-            let position = Int(slots[slot] - 1)
-            if matches(uuid, at: position) { return (slot, position) }
+        let positionMask = self.positionMask
+        let tag = Self.tag(hash, positionMask)
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let value = slots[slot]
+            if value == 0 { return (slot, nil) }
+            if value & ~positionMask == tag {
+                let position = Int(value & positionMask)
+                if matches(position) { return (slot, position) }
+            }
             slot = (slot + 1) & mask
         }
-        return (slot, nil)
     }
 
-    /// Appends the entry of an absent id (whose key `appendKey` writes) and puts it in the empty `slot`.
-    private func add(at slot: Int, id: String, known: Bool, line: Int?, collection: String?, index: Int?,
-        pointer: () -> JSONPointer, appendKey: (inout [UInt8]) -> Void) -> FirstSeen?
+    /// The tag bits of a slot for `hash`: the top bits of the hash that positions leave free.
+    @inline(__always)
+    private static func tag(_ hash: UInt64, _ positionMask: UInt32) -> UInt32 {
+        UInt32(truncatingIfNeeded: hash >> 32) & ~positionMask
+    }
+
+    /// Appends the entry of an absent id (whose `keySize` bytes `writeKey` writes) and puts it in
+    /// the empty `slot`.
+    private func add(at slot: Int, hash: UInt64, id: String, flags: UInt8, keySize: Int, known: Bool, line: Int?,
+        collection: String?, index: Int?, pointer: () -> JSONPointer, writeKey: (UnsafeMutablePointer<UInt8>) -> Void)
+        -> FirstSeen?
     {
         var standardIndex: Int?
         if let collection, let index, index >= 0 {
             if pointerCollection == nil { pointerCollection = collection }
             if pointerCollection == collection { standardIndex = index }
         }
-        // The entry is built in a buffer kept between calls (no allocation per id).
-        var entry = self.entry
-        self.entry = []
-        entry.removeAll(keepingCapacity: true)
-        entry.append(known ? Self.knownFlag : 0)
-        appendKey(&entry)
-        Self.appendVarint(UInt64(standardIndex.map { $0 + 1 } ?? 0), to: &entry)
-        Self.appendVarint(Self.encodeLine(line, index: standardIndex), to: &entry)
-        let appended = append(entry)
-        self.entry = entry
-        guard let position = appended else {
+        let storedIndex = UInt64(standardIndex.map { $0 + 1 } ?? 0)
+        let storedLine = Self.encodeLine(line, index: standardIndex)
+        let size = 1 + keySize + Self.varintSize(storedIndex) + Self.varintSize(storedLine)
+        guard let position = reserve(size) else {
             overflow[id] = (known, FirstSeen(line: line, field: pointer()))
             return nil
         }
+        let start = self.pointer(at: position)
+        start.pointee = flags | (known ? Self.knownFlag : 0)
+        writeKey(start + 1)
+        Self.writeVarint(storedLine, at: Self.writeVarint(storedIndex, at: start + 1 + keySize))
         if standardIndex == nil { otherPointers[UInt32(position)] = pointer() }
-        slots[slot] = UInt32(position + 1)
+        // After `reserve`, which may have widened the positions (the slot stays empty).
+        slots[slot] = Self.tag(hash, positionMask) | UInt32(position)
         entryCount += 1
         if entryCount * 10 > slots.count * 7 { grow() }
         return nil
     }
 
-    /// True when `id` was recorded as known.
-    func isKnown(_ id: String) -> Bool {
-        if !overflow.isEmpty, let existing = overflow[id] { return existing.known }
-        encodeKey(id)
-        var slot = Self.hash(key) & (slots.count - 1)
-        while slots[slot] != 0 {
-            let position = Int(slots[slot] - 1)
-            if matches(at: position) != nil { return byte(at: position) & Self.knownFlag != 0 }
-            slot = (slot + 1) & (slots.count - 1)
+    /// Doubles the table and puts every entry back, reading the arena in order (not at random
+    /// from the old table, which is freed first: the new one is the only one held).
+    private func grow() {
+        let count = slots.count * 2
+        slots = []
+        var bigger = [UInt32](repeating: 0, count: count)
+        let mask = count - 1
+        for (chunkIndex, chunk) in chunks.enumerated() {
+            var offset = chunkIndex == 0 ? 1 : 0
+            let end = chunkIndex < filledSizes.count ? filledSizes[chunkIndex] : used
+            while offset < end {
+                let (hash, size) = Self.hashAndSize(ofEntryAt: chunk + offset)
+                var slot = Int(truncatingIfNeeded: hash) & mask
+                while bigger[slot] != 0 { slot = (slot + 1) & mask }
+                bigger[slot] = Self.tag(hash, positionMask) | UInt32(chunkIndex << Self.chunkShift | offset)
+                offset += size
+            }
         }
-        return false
+        slots = bigger
+    }
+
+    // MARK: Hashing
+
+    /// The hash of a packed UUID: its words mixed (UUIDs of other versions than 4 are not all
+    /// random), the top half folded into the bottom, which picks the slot.
+    static func hash(_ packed: (UInt64, UInt64)) -> UInt64 {
+        let mixed = (packed.0 ^ (packed.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+        return mixed ^ (mixed >> 32)
+    }
+
+    /// FNV-1a over an id's UTF-8 bytes, the top half folded into the bottom.
+    static func hash(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return h ^ (h >> 32)
+    }
+
+    /// The hash of the entry at `start` (as `Key` gives it) and the entry's size in bytes.
+    private static func hashAndSize(ofEntryAt start: UnsafeMutablePointer<UInt8>) -> (hash: UInt64, size: Int) {
+        var cursor = UnsafePointer(start + 1)
+        let hash: UInt64
+        if start.pointee & uuidFlag != 0 {
+            hash = Self.hash(UnsafeRawPointer(cursor).loadUnaligned(as: (UInt64, UInt64).self))
+            cursor += uuidSize
+        } else {
+            let length = Int(readVarint(&cursor) - 1)
+            hash = Self.hash(UnsafeBufferPointer(start: cursor, count: length))
+            cursor += length
+        }
+        _ = readVarint(&cursor)
+        _ = readVarint(&cursor)
+        return (hash, cursor - UnsafePointer(start))
     }
 
     // MARK: Encoding
-
-    /// `key` = 0 and the packed UUID, or the length + 1 (varint) and the id's bytes.
-    private func encodeKey(_ id: String) {
-        key.removeAll(keepingCapacity: true)
-        var id = id
-        id.withUTF8 { utf8 in
-            if let packed = Self.packUUID(utf8) {
-                Self.appendUUIDKey(packed, to: &key)
-            } else {
-                Self.appendVarint(UInt64(utf8.count) + 1, to: &key)
-                key.append(contentsOf: utf8)
-            }
-        }
-    }
-
-    /// The bytes of a packed UUID's key: 0, then the two words as they lie in memory.
-    private static let uuidKeySize = 17
-
-    private static func appendUUIDKey(_ packed: (UInt64, UInt64), to bytes: inout [UInt8]) {
-        bytes.append(0)
-        withUnsafeBytes(of: packed) { bytes.append(contentsOf: $0) }
-    }
 
     /// The line as stored: 0 for none; with an index, 1 + the zigzag of their difference.
     private static func encodeLine(_ line: Int?, index: Int?) -> UInt64 {
@@ -197,128 +278,139 @@ final class IDTable {
 
     /// The 16 bytes of a canonical lower-case UUID (`8-4-4-4-12` hex digits), or nil: the first
     /// 16 digits in the first word, the last 16 in the second.
-    private static func packUUID(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
-        guard utf8.count == 36 else { return nil }
+    static func packUUID(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+        guard utf8.count == 36, let base = utf8.baseAddress else { return nil }
         let dash = UInt8(ascii: "-")
         guard utf8[8] == dash, utf8[13] == dash, utf8[18] == dash, utf8[23] == dash else { return nil }
-        guard let a = hexDigits(utf8, 0, 8), let b = hexDigits(utf8, 9, 4), let c = hexDigits(utf8, 14, 4),
-            let d = hexDigits(utf8, 19, 4), let e = hexDigits(utf8, 24, 12)
-        else { return nil }
-        return (a << 32 | b << 16 | c, d << 48 | e)
-    }
-
-    /// The value of `count` lower-case hex digits from `start`, or nil.
-    @inline(__always)
-    private static func hexDigits(_ utf8: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> UInt64? {
-        var value: UInt64 = 0
-        for i in start..<(start + count) {
-            let byte = utf8[i]
-            let digit = byte &- UInt8(ascii: "0")
-            let letter = byte &- UInt8(ascii: "a")
-            let nibble: UInt8
-            if digit < 10 {
-                nibble = digit
-            } else if letter < 6 {
-                nibble = letter &+ 10
-            } else {
-                return nil
-            }
-            value = value << 4 | UInt64(nibble)
+        // The 32 digits as four runs of 8 (every load is within the 36 bytes checked above).
+        let raw = UnsafeRawPointer(base)
+        func eight(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         }
-        return value
+        func four(_ offset: Int) -> UInt64 {
+            UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        }
+        guard let a = hexValue(eight(0)), let b = hexValue(four(9) | four(14) << 32),
+            let c = hexValue(four(19) | four(24) << 32), let d = hexValue(eight(28))
+        else { return nil }
+        return (a << 32 | b, c << 32 | d)
     }
 
-    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-        var rest = value
-        while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+    /// The value of 8 lower-case hex digits, the first in the lowest byte of `digits`, or nil
+    /// when a byte is not one; all 8 at once (bytes as lanes of the word).
+    @inline(__always)
+    static func hexValue(_ digits: UInt64) -> UInt64? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = ones &* 0x80
+        guard digits & high == 0 else { return nil }
+        // For bytes below 0x80, adding 0x80 - n sets a byte's high bit exactly when it is >= n
+        // (no carry leaves the byte).
+        func atLeast(_ n: UInt64) -> UInt64 { digits &+ ones &* (0x80 - n) }
+        let digit = atLeast(0x30) & ~atLeast(0x3A)  // "0"..."9"
+        let letter = atLeast(0x61) & ~atLeast(0x67)  // "a"..."f"
+        guard (digit | letter) & high == high else { return nil }
+        // "0"..."9": the low nibble; "a"..."f" (bit 6 set): the low nibble + 9.
+        let nibbles = (digits & (ones &* 0x0F)) &+ ((digits >> 6) & ones) &* 9
+        // Pairs, then fours, then all eight, the first digit most significant.
+        var value = ((nibbles << 4) | (nibbles >> 8)) & 0x00FF_00FF_00FF_00FF
+        value = ((value << 8) | (value >> 16)) & 0x0000_FFFF_0000_FFFF
+        return ((value << 16) | (value >> 32)) & 0xFFFF_FFFF
+    }
+
+    private static func varintSize(_ value: UInt64) -> Int {
+        var size = 1
+        var rest = value >> 7
+        while rest != 0 {
+            size += 1
             rest >>= 7
         }
-        bytes.append(UInt8(rest))
+        return size
     }
 
-    /// FNV-1a over the key.
-    private static func hash(_ bytes: [UInt8]) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            h = (h ^ UInt64(byte)) &* 0x100_0000_01b3
+    /// Writes `value` as a varint at `start` (`varintSize(value)` bytes); returns the byte after.
+    @discardableResult
+    private static func writeVarint(_ value: UInt64, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var cursor = start
+        var rest = value
+        while rest >= 0x80 {
+            cursor.pointee = UInt8(truncatingIfNeeded: rest) | 0x80
+            cursor += 1
+            rest >>= 7
         }
-        return Int(truncatingIfNeeded: h ^ (h >> 29))
+        cursor.pointee = UInt8(rest)
+        return cursor + 1
     }
 
-    /// `hash(_:)` of a packed UUID's key bytes (`appendUUIDKey`), computed from the two words.
-    private static func hash(_ packed: (UInt64, UInt64)) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        h = h &* 0x100_0000_01b3  // the leading 0 byte
-        // The words' bytes in memory order (little- or big-endian alike).
-        withUnsafeBytes(of: packed) { bytes in
-            for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
-        return Int(truncatingIfNeeded: h ^ (h >> 29))
-    }
-
-    // MARK: Arena
-
-    private func pointer(at position: Int) -> UnsafeMutablePointer<UInt8> {
-        chunks[position / Self.chunkSize] + position % Self.chunkSize
-    }
-
-    private func byte(at position: Int) -> UInt8 { pointer(at: position).pointee }
-
-    private func setKnown(at position: Int) { pointer(at: position).pointee |= Self.knownFlag }
-
-    /// Appends an entry; returns its position, or nil past 4 GiB.
-    private func append(_ entry: [UInt8]) -> Int? {
-        if chunks.isEmpty || used + entry.count > chunkSizes[chunkSizes.count - 1] {
-            // Entries never span chunks; one longer than a chunk gets a chunk of its own size.
-            guard (chunks.count + 1) * Self.chunkSize < Int(UInt32.max) else { return nil }
-            let size = max(Self.chunkSize, entry.count)
-            guard size == Self.chunkSize else { return nil }  // a giant id: kept in `overflow`
-            chunks.append(UnsafeMutablePointer<UInt8>.allocate(capacity: size))
-            chunkSizes.append(size)
-            used = 0
-        }
-        let position = (chunks.count - 1) * Self.chunkSize + used
-        entry.withUnsafeBufferPointer { source in
-            guard let base = source.baseAddress else { return }
-            (chunks[chunks.count - 1] + used).update(from: base, count: source.count)
-        }
-        used += entry.count
-        return position
-    }
-
-    /// When the entry at `position` holds the id in `key`: the position just past its id.
-    private func matches(at position: Int) -> Int? {
-        let p = pointer(at: position) + 1
-        for i in 0..<key.count where p[i] != key[i] { return nil }
-        return position + 1 + key.count
-    }
-
-    /// True when the entry at `position` holds the packed UUID `packed`.
-    private func matches(_ packed: (UInt64, UInt64), at position: Int) -> Bool {
-        // An entry never spans chunks, and a UUID entry holds at least 17 bytes after its flag.
-        let p = UnsafeRawPointer(pointer(at: position) + 1)
-        guard p.load(as: UInt8.self) == 0 else { return false }
-        return p.loadUnaligned(fromByteOffset: 1, as: UInt64.self) == packed.0
-            && p.loadUnaligned(fromByteOffset: 9, as: UInt64.self) == packed.1
-    }
-
-    private func readVarint(_ position: inout Int) -> UInt64 {
+    private static func readVarint(_ cursor: inout UnsafePointer<UInt8>) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            let byte = self.byte(at: position)
-            position += 1
+            let byte = cursor.pointee
+            cursor += 1
             result |= UInt64(byte & 0x7F) << shift
             if byte < 0x80 { return result }
             shift += 7
         }
     }
 
+    // MARK: Arena
+
+    private func pointer(at position: Int) -> UnsafeMutablePointer<UInt8> {
+        chunks[position >> Self.chunkShift] + (position & (Self.chunkSize - 1))
+    }
+
+    private func setKnown(at position: Int) { pointer(at: position).pointee |= Self.knownFlag }
+
+    /// Room for an entry of `size` bytes: its position, or nil past 4 GiB of arena or for an
+    /// entry longer than a chunk (entries never span chunks).
+    private func reserve(_ size: Int) -> Int? {
+        if chunks.isEmpty || used + size > Self.chunkSize {
+            guard (chunks.count + 1) * Self.chunkSize < Int(UInt32.max), size < Self.chunkSize else { return nil }
+            if !chunks.isEmpty { filledSizes.append(used) }
+            chunks.append(UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunkSize))
+            used = chunks.count == 1 ? 1 : 0
+            let lastPosition = UInt64(chunks.count * Self.chunkSize - 1)
+            while lastPosition & ~UInt64(positionMask) != 0 { widenPositions() }
+        }
+        let position = (chunks.count - 1) << Self.chunkShift | used
+        used += size
+        return position
+    }
+
+    /// Gives positions one more bit of each slot, taken from the tag (its lowest bit): the tags
+    /// stay the top bits of each hash, with no arena read.
+    private func widenPositions() {
+        let widened = positionMask << 1 | 1
+        let takenBit = widened & ~positionMask
+        for i in slots.indices { slots[i] &= ~takenBit }
+        positionMask = widened
+    }
+
+    /// True when the entry at `position` holds the packed UUID `packed`.
+    private func matches(_ packed: (UInt64, UInt64), at position: Int) -> Bool {
+        let start = pointer(at: position)
+        // A UUID entry holds 16 bytes after its flag (entries never span chunks).
+        guard start.pointee & Self.uuidFlag != 0 else { return false }
+        let stored = UnsafeRawPointer(start + 1).loadUnaligned(as: (UInt64, UInt64).self)
+        return stored.0 == packed.0 && stored.1 == packed.1
+    }
+
+    /// True when the entry at `position` holds the id whose bytes are `utf8` (not packed).
+    private func matches(_ utf8: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
+        let start = pointer(at: position)
+        guard start.pointee & Self.uuidFlag == 0 else { return false }
+        var cursor = UnsafePointer(start + 1)
+        // A text entry holds its length + 1, then that many bytes (entries never span chunks).
+        guard Self.readVarint(&cursor) == UInt64(utf8.count) + 1 else { return false }
+        guard let base = utf8.baseAddress else { return true }
+        for i in 0..<utf8.count where cursor[i] != base[i] { return false }
+        return true
+    }
+
     private func firstSeen(at position: Int, after idEnd: Int) -> FirstSeen {
-        var cursor = idEnd
-        let storedIndex = readVarint(&cursor)
-        let line = readVarint(&cursor)
+        var cursor = UnsafePointer(pointer(at: idEnd))
+        let storedIndex = Self.readVarint(&cursor)
+        let line = Self.readVarint(&cursor)
         var field: JSONPointer?
         var index: Int?
         if storedIndex == 0 {
@@ -331,25 +423,5 @@ final class IDTable {
             field = JSONPointer(tokens: tokens)
         }
         return FirstSeen(line: Self.decodeLine(line, index: index), field: field)
-    }
-
-    /// Doubles the table and puts every entry back.
-    private func grow() {
-        var bigger = [UInt32](repeating: 0, count: slots.count * 2)
-        let mask = bigger.count - 1
-        for value in slots where value != 0 {
-            let position = Int(value - 1)
-            // Re-read the entry's key to hash it.
-            var cursor = position + 1
-            let start = cursor
-            let header = readVarint(&cursor)
-            let length = header == 0 ? 16 : Int(header - 1)
-            key.removeAll(keepingCapacity: true)
-            key.append(contentsOf: UnsafeBufferPointer(start: pointer(at: start), count: cursor - start + length))
-            var slot = Self.hash(key) & mask
-            while bigger[slot] != 0 { slot = (slot + 1) & mask }
-            bigger[slot] = value
-        }
-        slots = bigger
     }
 }

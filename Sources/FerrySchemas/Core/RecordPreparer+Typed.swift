@@ -56,6 +56,9 @@ public final class TypedPreparation: Sendable {
     public unowned(unsafe) let route: TypedRoute
     /// The record's own id (non-empty), nil when it has none.
     public let id: String?
+    /// `id` as the id table looks it up, built here (on the worker thread that prepares the
+    /// record) so that the order-bound commit only probes the table.
+    let idKey: IDTable.Key?
     /// Where the output line rendered ahead lies in the buffer of the batch the record came in
     /// (byte offsets; `TypedLaneBatch`), when the output is rendered (nil: nothing is written).
     public let rendered: Range<Int>?
@@ -63,6 +66,7 @@ public final class TypedPreparation: Sendable {
     public init(route: TypedRoute, id: String?, rendered: Range<Int>?) {
         self.route = route
         self.id = id
+        self.idKey = id.map(IDTable.Key.init)
         self.rendered = rendered
     }
 }
