@@ -141,9 +141,11 @@ public struct Converter: Sendable {
                    // writer that takes bytes rendered ahead, or when nothing is written.
                    lane: { router == nil || router?.renderer != nil ? lane : nil })
             {
-                try parallel.run(ParallelConversion.Delivery(
+                var delivery = ParallelConversion.Delivery(
                     general: { try take($0, prepared: $1, rendered: $2) }, typed: takeTyped,
-                    writeRendered: { try router?.writeRendered($0) }))
+                    writeRendered: { try router?.writeRendered($0) })
+                if let processor = plan.processor { delivery.warm = { processor.warmIDs(of: $0) } }
+                try parallel.run(delivery)
             }
             while let record = try source.next() { try take(record, prepared: nil) }
             applier?.finish(columnPositions: source.columnPositions)

@@ -64,6 +64,9 @@ struct ParallelConversion {
         let typed: (Record, TypedPreparation) throws -> Bool
         /// Writes output lines the typed path rendered (one or more records' lines in a row).
         let writeRendered: (UnsafeBufferPointer<UInt8>) throws -> Void
+        /// Called with a batch's typed records before they are handed over one by one (to bring
+        /// what their commits look up into the cache; `DatasetProcessor.warmIDs`).
+        var warm: ([TypedPreparation]) -> Void = { _ in }
     }
 
     /// The prepared form of a general record and the bytes `renderer` rendered ahead for it.
@@ -86,6 +89,7 @@ struct ParallelConversion {
     private func deliver(_ items: [RecordBatchItem], lane: TypedLaneBatch?, _ delivery: Delivery,
         general: (Int, Record) throws -> Void) throws
     {
+        if let lane, !lane.preparations.isEmpty { delivery.warm(lane.preparations) }
         var pending: Range<Int>? = nil
         func flush() throws {
             guard let run = pending, let lane else { return }

@@ -45,26 +45,29 @@ public final class TypedLane: Sendable {
     /// A taker for one batch of raw records, rendering into a buffer of its own.
     public func batch() -> TypedLaneBatch { TypedLaneBatch(lane: self) }
 
-    /// What `TypedLaneBatch.take` makes of `record`, its output line appended to `rendered`.
-    fileprivate func take(_ record: RawRecord, renderingInto rendered: inout ByteBuffer) -> TakenRecord? {
+    /// What `TypedLaneBatch.take` makes of `record` (and the collection it named), its output
+    /// line appended to `rendered`.
+    fileprivate func take(_ record: RawRecord, renderingInto rendered: inout ByteBuffer)
+        -> (TypedPreparation, named: String?)?
+    {
         switch record {
         case .jsonLine(let bytes, _, let defaultCollection):
             guard !options.scalarsAsText, let scan = JSONRecordScan(bytes),
                   let collection = scan.collection ?? defaultCollection, let route = routes[collection],
                   let model = route.source.decodeJSON(scan, options)
             else { return nil }
-            return finish(model, route: route, named: scan.collection, into: &rendered)
+            return finish(model, route: route, into: &rendered).map { ($0, scan.collection) }
         case .csvRow(let row):
             guard let collection = row.collection, let route = routes[collection], let reading = csvReadings[collection],
                   isInputHeader(row.columns), let model = reading.decode(row)
             else { return nil }
-            return finish(model, route: route, named: nil, into: &rendered)
+            return finish(model, route: route, into: &rendered).map { ($0, nil) }
         }
     }
 
     /// Migrates and renders a decoded record, appending its output line to `buffer`.
-    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, named: String?,
-        into buffer: inout ByteBuffer) -> TakenRecord?
+    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, into buffer: inout ByteBuffer)
+        -> TypedPreparation?
     {
         let route = laneRoute.route
         guard let target = route.migrate(model) else { return nil }
@@ -76,7 +79,7 @@ public final class TypedLane: Sendable {
             rendered = start..<buffer.count
         }
         let id = model.recordID.flatMap { $0.isEmpty ? nil : $0 }
-        return TakenRecord(collection: named, payload: TypedPreparation(route: route, id: id, rendered: rendered))
+        return TypedPreparation(route: route, id: id, rendered: rendered)
     }
 
     /// True when `columns` is the header the CSV readings were made for (the rows share the
@@ -97,11 +100,15 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     // `rendered` only after waiting for that (the batch's parse is complete).
     private let lane: TypedLane
     private var buffer = ByteBuffer(capacity: 32 << 10)
+    /// What the batch's records it took were made into, in input order.
+    public private(set) var preparations: [TypedPreparation] = []
 
     init(lane: TypedLane) { self.lane = lane }
 
     public func take(_ record: RawRecord) -> TakenRecord? {
-        lane.take(record, renderingInto: &buffer)
+        guard let (preparation, named) = lane.take(record, renderingInto: &buffer) else { return nil }
+        preparations.append(preparation)
+        return TakenRecord(collection: named, payload: preparation)
     }
 
     /// The bytes of the output lines rendered so far: `TypedPreparation.rendered` ranges index it.

@@ -85,5 +85,6 @@ import Testing
         let first = Self.v2Line.utf8.count + 1
         #expect(ranges == [0..<first, nil, first..<(first + second.utf8.count + 1)])
         #expect(batch.withRendered { String(decoding: $0, as: UTF8.self) } == Self.v2Line + "\n" + second + "\n")
+        #expect(batch.preparations.map(\.id) == ["w1", "w2"])
     }
 }

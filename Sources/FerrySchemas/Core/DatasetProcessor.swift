@@ -253,6 +253,17 @@ public final class DatasetProcessor {
         return true
     }
 
+    /// Brings the id table's slots for the ids of `batch` (records the typed path took, in input
+    /// order) into the cache before they are committed one by one (`IDTable.warm`). Changes nothing.
+    public func warmIDs(of batch: [TypedPreparation]) {
+        // The records of a batch are nearly always of one collection: the others are left cold.
+        guard let route = batch.first?.route else { return }
+        let table = idTable(for: route.targetCollection)
+        warmSink ^= table.warm(batch.lazy.compactMap { $0.route === route ? $0.idKey : nil })
+    }
+    /// The slots `warmIDs` read, kept so that the reads are not optimized away.
+    private var warmSink: UInt32 = 0
+
     /// The id table of a collection (the last one asked for is kept at hand: records of one
     /// collection usually come together).
     private func idTable(for collection: String) -> IDTable {

@@ -146,6 +146,19 @@ final class IDTable {
         }
     }
 
+    /// Reads the slots where probes for `keys` start, so that the probes of the records that
+    /// follow find them in the cache (at a million ids the table is far bigger than the cache, and
+    /// loads issued one after another in a tight loop overlap where each probe's one load cannot).
+    /// Returns the slots' values combined, for the caller to keep the loads from being dropped.
+    func warm<Keys: Sequence<Key>>(_ keys: Keys) -> UInt32 {
+        slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var sink: UInt32 = 0
+            for key in keys { sink ^= slots[Int(truncatingIfNeeded: key.hash) & mask] }
+            return sink
+        }
+    }
+
     /// The position of the entry with `hash` that `matches`, or nil and the empty slot it goes
     /// in. Entries whose tag differs are passed over without reading the arena.
     @inline(__always)
