@@ -99,7 +99,9 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     // @unchecked: one thread takes the batch's records; the thread writing the lines reads
     // `rendered` only after waiting for that (the batch's parse is complete).
     private let lane: TypedLane
-    private var buffer = ByteBuffer(capacity: 32 << 10)
+    /// Room for a batch of 128 records of about 700 bytes without growing (growing copies), and
+    /// under glibc's mmap threshold (`main.swift`: 128 KiB), so it comes from the heap.
+    private var buffer = ByteBuffer(capacity: 96 << 10)
     /// What the batch's records it took were made into, in input order.
     public private(set) var preparations: [TypedPreparation] = []
 
