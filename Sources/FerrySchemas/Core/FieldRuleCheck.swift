@@ -17,30 +17,52 @@ import FerryCore
 /// - an instant finer than milliseconds (the reader reads it cut, another model).
 /// Base64 (`data`) fields are not re-checked: `Base64Data` is valid by construction. Checks across
 /// fields (`FieldSource.check`, run by `init(from:)`) are not seen here.
+///
+/// The descriptor is read through a `FieldRulePlan` (its rules compiled once into plain values): a
+/// hot caller keeps one plan per model type and calls `passes(_:plan:)`.
 public struct FieldRuleCheck: FieldSink {
     /// The descriptor checked against.
-    public let type: RecordType
+    public var type: RecordType { tables.type.pointee }
     /// True once a rule was found broken.
     public private(set) var failed = false
     /// The fields written so far, one bit per index in `type.fields`.
     private var written: UInt64 = 0
     /// Where the next field lookup starts: models write in canonical order.
     private var hint = 0
+    /// The plan whose tables are read, for a check made from a descriptor (keeps them alive); nil
+    /// for the checks `passes` makes, whose caller keeps the plan alive (no reference counted per
+    /// nested model).
+    private let keeper: FieldRulePlan?
+    /// The compiled rules of the type checked.
+    private let tables: FieldRulePlan.Tables
 
-    /// A check of the fields of a `type`.
+    /// A check of the fields of a `type` (compiles its rules: hot callers keep a plan instead).
     public init(type: RecordType) {
-        self.type = type
-        if type.fields.count > 64 { failed = true }  // one bit per field
+        let plan = FieldRulePlan(type)
+        self.init(plan.tables, keeper: plan)
+    }
+
+    private init(_ tables: FieldRulePlan.Tables, keeper: FieldRulePlan?) {
+        self.keeper = keeper
+        self.tables = tables
+        if tables.rules.count > 64 { failed = true }  // one bit per field
     }
 
     /// True when `model` keeps every field rule of its descriptor (see the type's documentation).
+    /// Compiles the descriptor's rules on every call: hot callers use `passes(_:plan:)`.
     public static func passes<M: FieldCodable>(_ model: M) -> Bool {
-        passes(model, as: M.recordType)
+        passes(model, plan: FieldRulePlan(M.recordType))
     }
 
-    /// True when `model`'s fields keep every rule of `type`.
-    static func passes<M: FieldCodable>(_ model: M, as type: RecordType) -> Bool {
-        var check = FieldRuleCheck(type: type)
+    /// True when `model`'s fields keep every rule of `plan` (compiled from `M.recordType` for the
+    /// check the type's documentation describes).
+    public static func passes<M: FieldCodable>(_ model: M, plan: FieldRulePlan) -> Bool {
+        withExtendedLifetime(plan) { passes(model, plan.tables) }
+    }
+
+    /// True when `model`'s fields keep every rule of `tables` (the caller keeps their plan alive).
+    private static func passes<M: FieldCodable>(_ model: M, _ tables: FieldRulePlan.Tables) -> Bool {
+        var check = FieldRuleCheck(tables, keeper: nil)
         model.encode(to: &check)
         check.finish()
         return !check.failed
@@ -48,35 +70,31 @@ public struct FieldRuleCheck: FieldSink {
 
     /// Fails when a required field was not written.
     public mutating func finish() {
-        guard !failed else { return }
-        let fields = type.fields
-        for index in fields.indices where fields[index].isRequired && written & (1 << UInt64(index)) == 0 {
-            failed = true
-            return
-        }
+        if tables.requiredFields & ~written != 0 { failed = true }
     }
 
-    /// The index of the field `key`, marked written; nil (failed) when the type has no such field
+    /// The rule of the field `key`, marked written; nil (failed) when the type has no such field
     /// or it was written already.
-    private mutating func field(_ key: String) -> Int? {
+    @inline(__always)
+    private mutating func field(_ key: String) -> FieldRulePlan.Rule? {
         guard !failed else { return nil }
-        let count = type.fields.count
-        var found: Int?
-        if hint < count, type.fields[hint].name == key {
-            found = hint
+        let names = tables.names
+        let index: Int
+        if hint < names.count, names[hint] == key {
+            index = hint
+        } else if let found = names.firstIndex(of: key) {
+            index = found
         } else {
-            for index in 0..<count where type.fields[index].name == key {
-                found = index
-                break
-            }
+            failed = true
+            return nil
         }
-        guard let index = found, written & (1 << UInt64(index)) == 0 else {
+        guard index < 64, written & (1 << UInt64(index)) == 0 else {
             failed = true
             return nil
         }
         written |= 1 << UInt64(index)
         hint = index + 1
-        return index
+        return tables.rules[index]  // names and rules have the same count
     }
 
     /// Fails unless `rule` holds.
@@ -85,72 +103,216 @@ public struct FieldRuleCheck: FieldSink {
         if !rule { failed = true }
     }
 
-    /// True when a string fits a field of type `fieldType` as the reader reads it.
-    private static func admits(_ text: String, as fieldType: FieldType) -> Bool {
-        switch fieldType {
-        case .string, .nonEmptyString, .url, .enumeration: return fieldType.admits(text)
-        case .data: return true  // `Base64Data`, valid by construction
-        default: return false
-        }
-    }
-
-    /// True when a number fits the field as the reader reads it (finite, in range, on step, not -0).
-    private static func admits(_ number: Double, as schema: FieldSchema) -> Bool {
-        guard case .double = schema.type, number.isFinite, !(number == 0 && number.sign == .minus) else { return false }
-        return FieldSchema.isInRange(number, schema.range) && FieldSchema.isOnStep(number, schema.step)
-    }
-
     public mutating func add(_ key: String, _ text: String) {
-        guard let index = field(key) else { return }
-        require(Self.admits(text, as: type.fields[index].type))
+        guard let rule = field(key) else { return }
+        require(rule.kind == .text && tables.admits(text, rule.text))
     }
 
     public mutating func add(_ key: String, _ number: Double) {
-        guard let index = field(key) else { return }
-        require(Self.admits(number, as: type.fields[index]))
+        guard let rule = field(key) else { return }
+        // Finite, in range, on step, not -0 (the reader reads -0 as 0: another model).
+        require(rule.kind == .double && number.isFinite && !(number == 0 && number.sign == .minus)
+            && FieldSchema.isInRange(number, rule.range) && FieldSchema.isOnStep(number, rule.step))
     }
 
     public mutating func add(_ key: String, _ flag: Bool) {
-        guard let index = field(key) else { return }
-        require(type.fields[index].type == .bool)
+        guard let rule = field(key) else { return }
+        require(rule.kind == .bool)
     }
 
     public mutating func add(_ key: String, _ integer: Int64) {
-        guard let index = field(key) else { return }
-        require(type.fields[index].type == .integer)
+        guard let rule = field(key) else { return }
+        require(rule.kind == .integer)
     }
 
     public mutating func add(_ key: String, _ instant: Instant) {
-        guard let index = field(key) else { return }
-        require(type.fields[index].type == .instant && !instant.truncatedToMilliseconds().lostPrecision)
+        guard let rule = field(key) else { return }
+        require(rule.kind == .instant && !instant.truncatedToMilliseconds().lostPrecision)
     }
 
     public mutating func add(_ key: String, _ day: CalendarDay) {
-        guard let index = field(key) else { return }
-        require(type.fields[index].type == .day)
+        guard let rule = field(key) else { return }
+        require(rule.kind == .day)
     }
 
     public mutating func add(_ key: String, _ strings: [String]) {
-        guard let index = field(key) else { return }
-        guard case .array(let element) = type.fields[index].type else { return require(false) }
-        for text in strings where !Self.admits(text, as: element) { return require(false) }
+        guard let rule = field(key) else { return }
+        guard rule.kind == .array else { return require(false) }
+        for text in strings where !tables.admits(text, rule.text) { return require(false) }
     }
 
     public mutating func add<M: FieldCodable>(_ key: String, _ model: M) {
-        guard let index = field(key) else { return }
-        guard case .object(let nested) = type.fields[index].type else { return require(false) }
-        require(Self.passes(model, as: nested))
+        guard let rule = field(key) else { return }
+        guard rule.kind == .object, let nested = tables.nestedTables(rule) else { return require(false) }
+        require(Self.passes(model, nested))
     }
 
     public mutating func add<M: FieldCodable>(_ key: String, _ models: [M]) {
-        guard let index = field(key) else { return }
-        guard case .array(.object(let nested)) = type.fields[index].type else { return require(false) }
-        for model in models where !Self.passes(model, as: nested) { return require(false) }
+        guard let rule = field(key) else { return }
+        guard rule.kind == .array, let nested = tables.nestedTables(rule) else { return require(false) }
+        for model in models where !Self.passes(model, nested) { return require(false) }
     }
 
     /// A built value cannot be checked here: the check fails.
     public mutating func add(_ key: String, _ value: Value) {
         guard field(key) != nil else { return }
         require(false)
+    }
+}
+
+/// The rules of a `RecordType` compiled for `FieldRuleCheck` into tables of plain values, read in
+/// place (no `FieldSchema` or `FieldType` copied, nothing reference-counted per field): built once
+/// per model type by a hot caller, and shared (immutable).
+public final class FieldRulePlan: @unchecked Sendable {
+    // @unchecked: the tables are written once, in `init`, and only read after.
+
+    /// The descriptor the plan was compiled from.
+    public let type: RecordType
+    /// The tables of `type`: pointers into the storage this plan (and `nestedPlans`) own.
+    let tables: Tables
+    /// The plans of the nested object types, owners of `tables.nested`.
+    private let nestedPlans: [FieldRulePlan]
+
+    /// Compiles the rules of `type` and of its nested object types.
+    public init(_ type: RecordType) {
+        var rules: [Rule] = []
+        var nestedPlans: [FieldRulePlan] = []
+        var textTypes: [FieldType] = []
+        var required: UInt64 = 0
+        for (index, field) in type.fields.enumerated() {
+            if field.isRequired && index < 64 { required |= 1 << UInt64(index) }
+            rules.append(Rule(field, nested: &nestedPlans, textTypes: &textTypes))
+        }
+        self.type = type
+        self.nestedPlans = nestedPlans
+        let typeStorage = UnsafeMutablePointer<RecordType>.allocate(capacity: 1)
+        typeStorage.initialize(to: type)
+        tables = Tables(
+            type: UnsafePointer(typeStorage), names: Self.store(type.fields.map(\.name)), rules: Self.store(rules), requiredFields: required,
+            textTypes: Self.store(textTypes), nested: Self.store(nestedPlans.map(\.tables)))
+    }
+
+    deinit {
+        UnsafeMutablePointer(mutating: tables.type).deinitialize(count: 1).deallocate()
+        Self.free(tables.names)
+        Self.free(tables.rules)
+        Self.free(tables.textTypes)
+        Self.free(tables.nested)
+    }
+
+    /// A copy of `elements` in storage of its own (freed by `free`).
+    private static func store<T>(_ elements: [T]) -> UnsafeBufferPointer<T> {
+        let storage = UnsafeMutableBufferPointer<T>.allocate(capacity: elements.count)
+        _ = storage.initialize(from: elements)
+        return UnsafeBufferPointer(storage)
+    }
+
+    private static func free<T>(_ elements: UnsafeBufferPointer<T>) {
+        let storage = UnsafeMutableBufferPointer(mutating: elements)
+        storage.deinitialize()
+        storage.deallocate()
+    }
+
+    /// The compiled rules of one record type: plain pointers into a plan's storage, valid while
+    /// the plan lives (copied into each check without reference counting).
+    struct Tables {
+        /// The descriptor.
+        let type: UnsafePointer<RecordType>
+        /// The field names in canonical order.
+        let names: UnsafeBufferPointer<String>
+        /// The rules of each field, by index in `names` (same count).
+        let rules: UnsafeBufferPointer<Rule>
+        /// One bit per required field (fields past 64 are not represented: the check fails).
+        let requiredFields: UInt64
+        /// The string types whose `FieldType.admits(_:)` must be asked (`TextRule.ask` indexes it).
+        let textTypes: UnsafeBufferPointer<FieldType>
+        /// The tables of nested object types (`Rule.nested` indexes it).
+        let nested: UnsafeBufferPointer<Tables>
+
+        /// True when a string fits a field (or an array's element) with text rule `rule`.
+        @inline(__always)
+        func admits(_ text: String, _ rule: TextRule) -> Bool {
+            switch rule {
+            case .all: return true
+            case .ask(let index): return index < textTypes.count && textTypes[index].admits(text)
+            case .none: return false
+            }
+        }
+
+        /// The tables of the object type of a field (or of its array's elements); nil for none.
+        @inline(__always)
+        func nestedTables(_ rule: Rule) -> Tables? {
+            rule.nested >= 0 && rule.nested < nested.count ? nested[rule.nested] : nil
+        }
+    }
+
+    /// How a string is admitted by a field type, as the reader reads it.
+    enum TextRule: Equatable {
+        /// Every string (`string`; `data`: `Base64Data` is valid by construction).
+        case all
+        /// The strings `FieldType.admits(_:)` admits for `textTypes[index]` (`nonEmptyString`,
+        /// `url`, `enumeration`).
+        case ask(Int)
+        /// No string: the field holds another type.
+        case none
+
+        init(_ type: FieldType, textTypes: inout [FieldType]) {
+            switch type {
+            case .string, .data: self = .all
+            case .nonEmptyString, .url, .enumeration:
+                self = .ask(textTypes.count)
+                textTypes.append(type)
+            default: self = .none
+            }
+        }
+    }
+
+    /// The kind of value a field holds.
+    enum Kind: UInt8 {
+        case text, double, bool, integer, instant, day, object, array
+        /// A type no model value is checked against here (`timestamp`, `instantOrDay`).
+        case other
+    }
+
+    /// One field's rules (plain values).
+    struct Rule {
+        var kind: Kind
+        /// For `text`: the field's strings; for `array`: each element's.
+        var text: TextRule
+        /// For `double`: the field's `range` and `step`.
+        var range: ClosedRange<Double>?
+        var step: Double?
+        /// For `object`, and `array` of objects: the index of the object type's tables in
+        /// `Tables.nested`; -1 for none.
+        var nested: Int
+
+        init(_ field: FieldSchema, nested: inout [FieldRulePlan], textTypes: inout [FieldType]) {
+            range = field.range
+            step = field.step
+            self.nested = -1
+            text = .none
+            switch field.type {
+            case .string, .nonEmptyString, .url, .enumeration, .data:
+                kind = .text
+                text = TextRule(field.type, textTypes: &textTypes)
+            case .double: kind = .double
+            case .bool: kind = .bool
+            case .integer: kind = .integer
+            case .instant: kind = .instant
+            case .day: kind = .day
+            case .object(let type):
+                kind = .object
+                self.nested = nested.count
+                nested.append(FieldRulePlan(type))
+            case .array(let element):
+                kind = .array
+                text = TextRule(element, textTypes: &textTypes)
+                if case .object(let type) = element {
+                    self.nested = nested.count
+                    nested.append(FieldRulePlan(type))
+                }
+            case .timestamp, .instantOrDay: kind = .other
+            }
+        }
     }
 }

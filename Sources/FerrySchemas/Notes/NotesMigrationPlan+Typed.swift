@@ -20,17 +20,28 @@ extension NotesMigrationPlan {
     /// The per-record V1 -> V2 step on models: the V2 note, or nil for the general stage.
     public static let migrateV1toV2Typed: TypedRecordMigration = { old, context in
         switch old {
-        case let note as NotesV1.WineNote: return checked(typedWine(note), context)
-        case let note as NotesV1.CoffeeNote: return checked(typedCoffee(note), context)
-        case let note as NotesV1.WhiskeyNote: return checked(typedWhiskey(note), context)
-        case let note as NotesV1.CocktailNote: return checked(typedCocktail(note), context)
+        case let note as NotesV1.WineNote: return checked(typedWine(note), V2Rules.wine, context)
+        case let note as NotesV1.CoffeeNote: return checked(typedCoffee(note), V2Rules.coffee, context)
+        case let note as NotesV1.WhiskeyNote: return checked(typedWhiskey(note), V2Rules.whiskey, context)
+        case let note as NotesV1.CocktailNote: return checked(typedCocktail(note), V2Rules.cocktail, context)
         default: return nil
         }
     }
 
-    /// `model` when it belongs to the context's target collection and keeps every V2 rule.
-    private static func checked<M: FieldCodable & CollectionModel>(_ model: M?, _ context: TypedMigrationContext) -> M? {
-        guard let model, M.collection == context.targetCollection, FieldRuleCheck.passes(model) else { return nil }
+    /// The V2 descriptors' rules, compiled once (`FieldRuleCheck`).
+    enum V2Rules {
+        static let wine = FieldRulePlan(NotesV2.WineTastingNote.recordType)
+        static let coffee = FieldRulePlan(NotesV2.CoffeeTastingNote.recordType)
+        static let whiskey = FieldRulePlan(NotesV2.WhiskeyTastingNote.recordType)
+        static let cocktail = FieldRulePlan(NotesV2.CocktailTastingNote.recordType)
+    }
+
+    /// `model` when it belongs to the context's target collection and keeps every V2 rule (`rules`:
+    /// compiled from `M.recordType`).
+    private static func checked<M: FieldCodable & CollectionModel>(_ model: M?, _ rules: FieldRulePlan,
+        _ context: TypedMigrationContext) -> M?
+    {
+        guard let model, M.collection == context.targetCollection, FieldRuleCheck.passes(model, plan: rules) else { return nil }
         return model
     }
 
