@@ -53,16 +53,28 @@ public final class TypedLane: Sendable {
         switch record {
         case .jsonLine(let bytes, _, let defaultCollection):
             guard !options.scalarsAsText, let scan = JSONRecordScan(bytes),
-                  let collection = scan.collection ?? defaultCollection, let route = routes[collection],
-                  let model = route.source.decodeJSON(scan, options)
+                  let collection = scan.collection ?? defaultCollection, let route = routes[collection]
             else { return nil }
+            if !route.route.migrates {
+                return route.source.passJSON(scan, options, route.route.targetCollection, rendering, &rendered)
+                    .map { (preparation(of: $0, route), scan.collection) }
+            }
+            guard let model = route.source.decodeJSON(scan, options) else { return nil }
             return finish(model, route: route, into: &rendered).map { ($0, scan.collection) }
         case .csvRow(let row):
             guard let collection = row.collection, let route = routes[collection], let reading = csvReadings[collection],
-                  isInputHeader(row.columns), let model = reading.decode(row)
+                  isInputHeader(row.columns)
             else { return nil }
+            if !route.route.migrates {
+                return reading.pass(row, route.route.targetCollection, rendering, &rendered).map { (preparation(of: $0, route), nil) }
+            }
+            guard let model = reading.decode(row) else { return nil }
             return finish(model, route: route, into: &rendered).map { ($0, nil) }
         }
+    }
+
+    private func preparation(of passed: PassedRecord, _ route: LaneRoute) -> TypedPreparation {
+        TypedPreparation(route: route.route, id: passed.id, rendered: passed.rendered)
     }
 
     /// Migrates and renders a decoded record, appending its output line to `buffer`.
@@ -140,13 +152,26 @@ private struct LaneRoute {
 /// A `CSVRecordReading` of some model type, with the type erased.
 struct CSVModelReading: Sendable {
     private let read: (@Sendable (RawCSVRow) -> (any FieldCodableCollection)?)?
+    /// Reads and renders in one specialized call (`TypedModelCodec.passJSON`'s twin).
+    private let passRow: (@Sendable (RawCSVRow, String, JSONLinesRendering?, inout ByteBuffer) -> PassedRecord?)?
 
     init<T: FieldCodableCollection>(_ type: T.Type, columns: [String], options: DecodingOptions) {
         if let reading = CSVRecordReading<T>(columns: columns, options: options) {
             read = { (row: RawCSVRow) -> (any FieldCodableCollection)? in reading.decode(row) }
+            passRow = { row, collection, rendering, buffer in
+                reading.decode(row).flatMap { TypedModelCodec.pass($0, collection, rendering, &buffer) }
+            }
         } else {
             read = nil
+            passRow = nil
         }
+    }
+
+    /// A row of a route with no stage: its id and its output line appended to `buffer`.
+    func pass(_ row: RawCSVRow, _ collection: String, _ rendering: JSONLinesRendering?, _ buffer: inout ByteBuffer)
+        -> PassedRecord?
+    {
+        passRow?(row, collection, rendering, &buffer)
     }
 
     /// False when the header does not fit the model plainly.

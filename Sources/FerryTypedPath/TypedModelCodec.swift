@@ -8,6 +8,11 @@ import FerrySchemas
 struct TypedModelCodec: Sendable {
     /// Reads a scanned JSON Lines line as the model (`JSONRecordScan.decode`).
     let decodeJSON: @Sendable (JSONRecordScan, DecodingOptions) -> (any FieldCodableCollection)?
+    /// For a route with no stage to run: reads a scanned line as the model and appends its output
+    /// line in one specialized call, so the model is never boxed as an existential and cast back.
+    let passJSON: @Sendable (JSONRecordScan, DecodingOptions, _ collection: String, JSONLinesRendering?, _ into: inout ByteBuffer)
+        -> PassedRecord?
+
     /// Plans the reading of the model's CSV rows under a header (`CSVRecordReading`).
     let csvReading: @Sendable (_ columns: [String], DecodingOptions) -> CSVModelReading
     /// Appends the output line of a record of the model in `collection` to the buffer; false (and
@@ -19,11 +24,28 @@ struct TypedModelCodec: Sendable {
     static func make<Model: FieldCodableCollection>(_ type: Model.Type) -> TypedModelCodec {
         TypedModelCodec(
             decodeJSON: { scan, options in scan.decode(Model.self, options: options) },
+            passJSON: { scan, options, collection, rendering, buffer in
+                scan.decode(Model.self, options: options).flatMap { pass($0, collection, rendering, &buffer) }
+            },
             csvReading: { columns, options in CSVModelReading(Model.self, columns: columns, options: options) },
             render: { model, collection, rendering, buffer in
                 guard let model = model as? Model else { return false }
                 return rendering.render(model, collection: collection, into: &buffer)
             })
+    }
+
+    /// What a record of a route with no stage becomes: its output line appended to `buffer` when
+    /// `rendering` is given (nil when the writer would refuse it), and its id.
+    static func pass<Model: FieldCodableCollection>(_ model: Model, _ collection: String, _ rendering: JSONLinesRendering?,
+        _ buffer: inout ByteBuffer) -> PassedRecord?
+    {
+        var rendered: Range<Int>? = nil
+        if let rendering {
+            let start = buffer.count
+            guard rendering.render(model, collection: collection, into: &buffer) else { return nil }
+            rendered = start..<buffer.count
+        }
+        return PassedRecord(id: model.recordID.flatMap { $0.isEmpty ? nil : $0 }, rendered: rendered)
     }
 
     /// The codecs of every collection model of every domain and version, by model type. Built once,
@@ -47,4 +69,11 @@ struct TypedModelCodec: Sendable {
             codecs[ObjectIdentifier(type)] = TypedModelCodec.make(type)
         }
     }
+}
+
+/// A record a route with no stage took: its own id (non-empty) and its output line's bytes in the
+/// batch's buffer (nil when nothing is written).
+struct PassedRecord {
+    let id: String?
+    let rendered: Range<Int>?
 }

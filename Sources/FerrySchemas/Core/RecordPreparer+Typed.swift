@@ -33,6 +33,9 @@ public final class TypedRoute: Sendable {
         self.sourcePointer = sourcePointer
     }
 
+    /// True when a stage runs (the source model is not the target's).
+    public var migrates: Bool { !stages.isEmpty }
+
     /// The record after every typed stage, or nil when a stage gives up (the record then takes
     /// the general path, which reports what the stage would).
     public func migrate(_ model: any CollectionModel) -> (any CollectionModel)? {
