@@ -305,16 +305,17 @@ struct CSVFieldSource: FieldSource {
             failed = true
             return []
         }
-        // Built in place: no optional `T` and no growth, which cost generic metadata look-ups
-        // in this unspecialized code (the models' `init(from:)` live in another module).
-        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for k in 0..<count {
-                let model = read(T.self, row.nodes[node.first + k])
-                if failed { return }
-                buffer.initializeElement(at: k, to: model)
-                initialized = k + 1
-            }
+        // Grown in place after one reservation: `reserveCapacity` allocates through code
+        // specialized for `T` (a cached metadata access), where `init(unsafeUninitializedCapacity:)`
+        // calls the standard library's unspecialized allocator (a generic metadata look-up per list).
+        var models: [T] = []
+        models.reserveCapacity(count)
+        for k in 0..<count {
+            let model = read(T.self, row.nodes[node.first + k])
+            if failed { return [] }
+            models.append(model)
         }
+        return models
     }
 
     /// The elements of a list up to its last present one; nil when an absent element comes before
