@@ -125,7 +125,7 @@ struct CSVFieldSource: FieldSource {
 
     /// The present text of a string field checked against its type; nil (failed) when it does not fit.
     private mutating func checkedString(_ bytes: UnsafeBufferPointer<UInt8>, _ node: CSVColumnPlan.Node) -> String? {
-        guard let text = UTF8Text.string(validating: bytes) else {
+        guard let text = UTF8Text.string(checkingASCIIFirst: bytes) else {
             failed = true
             return nil
         }
@@ -178,7 +178,7 @@ struct CSVFieldSource: FieldSource {
                 continue
             }
             // An absent element before a present one is null (a `type-error`).
-            guard !gap, element.shape == .cell, let text = UTF8Text.string(validating: row.cells[element.column].text) else {
+            guard !gap, element.shape == .cell, let text = UTF8Text.string(checkingASCIIFirst: row.cells[element.column].text) else {
                 failed = true
                 return []
             }
@@ -259,7 +259,7 @@ struct CSVFieldSource: FieldSource {
             absent(node)
             return nil
         }
-        guard node.kind == .data, let text = UTF8Text.string(validating: bytes), let data = Base64Data(base64: text) else {
+        guard node.kind == .data, let text = UTF8Text.string(checkingASCIIFirst: bytes), let data = Base64Data(base64: text) else {
             failed = true
             return nil
         }
@@ -305,16 +305,17 @@ struct CSVFieldSource: FieldSource {
             failed = true
             return []
         }
-        // Built in place: no optional `T` and no growth, which cost generic metadata look-ups
-        // in this unspecialized code (the models' `init(from:)` live in another module).
-        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for k in 0..<count {
-                let model = read(T.self, row.nodes[node.first + k])
-                if failed { return }
-                buffer.initializeElement(at: k, to: model)
-                initialized = k + 1
-            }
+        // Grown in place after one reservation: `reserveCapacity` allocates through code
+        // specialized for `T` (a cached metadata access), where `init(unsafeUninitializedCapacity:)`
+        // calls the standard library's unspecialized allocator (a generic metadata look-up per list).
+        var models: [T] = []
+        models.reserveCapacity(count)
+        for k in 0..<count {
+            let model = read(T.self, row.nodes[node.first + k])
+            if failed { return [] }
+            models.append(model)
         }
+        return models
     }
 
     /// The elements of a list up to its last present one; nil when an absent element comes before

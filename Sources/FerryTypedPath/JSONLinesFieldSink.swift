@@ -121,8 +121,8 @@ struct JSONLinesFieldSink: FieldSink {
 
     mutating func add(_ key: String, _ instant: Instant) {
         guard beginMember(key) else { return }
-        // `description`'s bytes, built on the stack: quoted like any string (nothing to escape).
-        instant.withDescriptionBytes { buffer.pointee.appendJSONQuoted($0) }
+        // `description`'s bytes, written in place (they hold nothing to escape).
+        RFC3339Text.appendQuoted(instant, to: &buffer.pointee)
     }
 
     mutating func add(_ key: String, _ day: CalendarDay) {

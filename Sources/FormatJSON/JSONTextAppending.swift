@@ -18,8 +18,9 @@ extension ByteBuffer {
     /// Appends UTF-8 text in quotes, escaped as `appendJSONString(_:)` escapes it.
     public mutating func appendJSONQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count
-        // Room for the quotes and the text as it is: the usual string has nothing to escape.
-        reserve(count + 2)
+        // Room for the quotes and the text as it is (the usual string has nothing to escape), and
+        // the slack `copyPlainJSONText` stores a short text's last word into.
+        reserve(count + 2 + Self.plainCopySlack)
         appendReserved(JSONSyntax.quote)
         guard let start = utf8.baseAddress, count > 0 else {
             appendReserved(JSONSyntax.quote)
@@ -31,12 +32,24 @@ extension ByteBuffer {
         append(JSONSyntax.quote)
     }
 
+    /// The bytes `copyPlainJSONText` may write past the text: a text shorter than eight bytes is
+    /// stored as one whole word.
+    static let plainCopySlack = 7
+
     /// Copies bytes of `source` to `target` up to the first one JSON must escape, eight at a time
     /// while none of the eight needs it (checking and copying in one pass, no call to memcpy for
     /// the short strings records are made of); returns how many were copied. `target` has room
-    /// for `count` bytes.
+    /// for `count + plainCopySlack` bytes (the bytes after the copied ones are left undefined).
     @inline(__always)
     static func copyPlainJSONText(_ source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        if count < 8 {
+            // One word gathered without a byte loop, checked, and stored whole into the slack.
+            let word = shortWord(source, count: count)
+            if !JSONSyntax.hasStringSpecial(word) {
+                UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
+                return count
+            }
+        }
         var i = 0
         while i + 8 <= count {
             let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
@@ -58,6 +71,27 @@ extension ByteBuffer {
             i += 1
         }
         return i
+    }
+
+    /// The `count` bytes (0...7) at `source` as a little-endian word, read by two overlapping
+    /// loads (never past `source + count`); the bytes above them are spaces (nothing to escape).
+    @inline(__always)
+    static func shortWord(_ source: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(source)
+        let word: UInt64
+        if count >= 4 {
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            word = low | high << UInt64(8 * (count - 4))
+        } else if count >= 2 {
+            let low = UInt64(raw.loadUnaligned(as: UInt16.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self))
+            word = low | high << UInt64(8 * (count - 2))
+        } else {
+            word = count == 1 ? UInt64(source[0]) : 0
+        }
+        let spaces: UInt64 = 0x2020_2020_2020_2020
+        return word | spaces << UInt64(8 * count)
     }
 
     /// Appends the decimal digits of an integer (`-` first when negative).

@@ -1,0 +1,84 @@
+import FerryCore
+import Testing
+
+@testable import FormatJSON
+
+/// `ByteBuffer.appendJSONString` against a byte-by-byte reference of its rule (SCHEMAS.md "Formats:
+/// JSON document"): only `"`, `\` and control characters escaped, `/` and U+2028 as they are.
+@Suite struct JSONTextAppendingTests {
+    /// The rule, one byte at a time.
+    static func reference(_ text: String) -> [UInt8] {
+        var out: [UInt8] = [0x22]
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: out += Array("\\\"".utf8)
+            case 0x5C: out += Array("\\\\".utf8)
+            case 0x08: out += Array("\\b".utf8)
+            case 0x0C: out += Array("\\f".utf8)
+            case 0x0A: out += Array("\\n".utf8)
+            case 0x0D: out += Array("\\r".utf8)
+            case 0x09: out += Array("\\t".utf8)
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: out.append(byte)
+            }
+        }
+        out.append(0x22)
+        return out
+    }
+
+    /// The bytes appended after a prefix (kept), through a buffer that starts small.
+    static func appended(_ text: String) -> [UInt8] {
+        var buffer = ByteBuffer(capacity: 1)
+        buffer.append("x")
+        buffer.appendJSONString(text)
+        buffer.append("y")
+        let bytes = buffer.array
+        #expect(bytes.first == UInt8(ascii: "x") && bytes.last == UInt8(ascii: "y"))
+        return Array(bytes.dropFirst().dropLast())
+    }
+
+    /// Every length from 0 to 19 (the short-word path, the eight-byte path and its tail), with
+    /// each special byte at each position, plain, and with multi-byte characters.
+    @Test func everyLengthAndPosition() {
+        let specials: [Character] = ["\"", "\\", "\n", "\u{0}", "\u{1F}", "\u{8}", "\t"]
+        var checked = 0
+        for length in 0..<20 {
+            let plain = String((0..<length).map { Character(UnicodeScalar(UInt8(0x61 + $0 % 26))) })
+            #expect(Self.appended(plain) == Self.reference(plain))
+            for position in 0..<length {
+                for special in specials {
+                    var characters = Array(plain)
+                    characters[position] = special
+                    let text = String(characters)
+                    #expect(Self.appended(text) == Self.reference(text), "\(length) \(position)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 7 * 190)
+    }
+
+    @Test func exactBytesOfKnownStrings() {
+        let cases: [(String, String)] = [
+            ("", "\"\""),
+            ("a", "\"a\""),
+            ("/", "\"/\""),
+            ("\u{7F}", "\"\u{7F}\""),
+            ("é", "\"é\""),
+            ("日本", "\"日本\""),
+            ("🍷", "\"🍷\""),
+            ("\u{2028}\u{2029}", "\"\u{2028}\u{2029}\""),
+            ("a\"b", "\"a\\\"b\""),
+            ("\u{1}\u{1F}", "\"\\u0001\\u001f\""),
+            ("tab\there", "\"tab\\there\""),
+            ("Cabernet Sauvignon 2000 \"Cuvée 0\"", "\"Cabernet Sauvignon 2000 \\\"Cuvée 0\\\"\""),
+        ]
+        for (text, expected) in cases {
+            #expect(String(decoding: Self.appended(text), as: UTF8.self) == expected)
+        }
+        let long = String(repeating: "abc\u{2028}é ", count: 40) + "\u{1}"
+        #expect(Self.appended(long) == Self.reference(long))
+    }
+}
