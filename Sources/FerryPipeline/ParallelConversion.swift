@@ -259,11 +259,35 @@ struct ParallelConversion {
 final class WorkerPool: @unchecked Sendable {
     // @unchecked: every mutable property is guarded by `condition`.
     private let condition = NSCondition()
-    private var urgent: [@Sendable () -> Void] = []
-    private var normal: [@Sendable () -> Void] = []
-    private var urgentHead = 0
-    private var normalHead = 0
+    private var urgent = JobQueue()
+    private var normal = JobQueue()
     private var stopping = false
+
+    /// Jobs in order. A job taken is dropped at once, with what it holds (a batch's records): the
+    /// queue may never run empty on a long input, so it must not keep the jobs it handed out.
+    struct JobQueue {
+        private var jobs: [(@Sendable () -> Void)?] = []
+        private var head = 0
+
+        mutating func append(_ job: @escaping @Sendable () -> Void) { jobs.append(job) }
+
+        mutating func take() -> (@Sendable () -> Void)? {
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            jobs[head] = nil
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 64, head * 2 >= jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            return job
+        }
+
+        var isEmpty: Bool { head == jobs.count }
+    }
 
     init(threads: Int) {
         for _ in 0..<max(threads, 1) {
@@ -292,25 +316,8 @@ final class WorkerPool: @unchecked Sendable {
     private func work() {
         while true {
             condition.lock()
-            while urgentHead == urgent.count, normalHead == normal.count, !stopping { condition.wait() }
-            let job: (@Sendable () -> Void)?
-            if urgentHead < urgent.count {
-                job = urgent[urgentHead]
-                urgentHead += 1
-                if urgentHead == urgent.count {
-                    urgent.removeAll(keepingCapacity: true)
-                    urgentHead = 0
-                }
-            } else if normalHead < normal.count {
-                job = normal[normalHead]
-                normalHead += 1
-                if normalHead == normal.count {
-                    normal.removeAll(keepingCapacity: true)
-                    normalHead = 0
-                }
-            } else {
-                job = nil
-            }
+            while urgent.isEmpty, normal.isEmpty, !stopping { condition.wait() }
+            let job = urgent.take() ?? normal.take()
             condition.unlock()
             guard let job else { return }
             job()
