@@ -154,7 +154,7 @@ bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
   echo "Peers: $(mlr --version 2>&1 | head -1), $(jq --version), $(bsdtar --version | head -1)."
   echo "Ferry runs with --jobs $JOBS (JSON Lines and CSV inputs are processed on $JOBS worker threads; JSON documents, XML and bundles are read record by record)."
   echo "Load average (1, 5, 15 min) when the run started: $LOAD_AT_START; when it ended: $(cut -d' ' -f1-3 /proc/loadavg) (other work on these cores slows every figure)."
-  echo "Ratio = peer wall seconds / Ferry wall seconds (above 1: Ferry is faster). CPU = Ferry's user + system seconds. Every run starts after a `sync` (not timed)."
+  echo "Ratio = peer wall seconds / Ferry wall seconds (above 1: Ferry is faster). CPU = Ferry's user + system seconds. Every run starts after a \`sync\` (not timed)."
   echo "RSS = Ferry's peak resident memory. All figures are medians over the runs."
   echo
   echo "The first five cases are domain runs (wine notes, validated as SCHEMAS.md says); they keep every id for the uniqueness check (about 30 MB per million unique ids)."
