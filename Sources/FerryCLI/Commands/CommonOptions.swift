@@ -18,7 +18,7 @@ struct CommonOptions {
         OptionSpec(["--delimiter"], .single, value: "CHAR", help: "CSV delimiter: ',', ';' or 'tab'; default: detected from the header line."),
         OptionSpec(["--no-header"], help: "CSV input has no header row (columns are named 1, 2, ...)."),
         OptionSpec(["--null"], .single, value: "TOKEN", help: "CSV cell text read as absent (e.g. NA)."),
-        OptionSpec(["--encoding"], .single, value: "NAME", help: "Input encoding: utf-8 (default), utf-16, latin1, windows-1252."),
+        OptionSpec(["--encoding"], .single, value: "NAME", help: "CSV input encoding: utf-8 (default), utf-16, latin1, windows-1252 (JSON is read as UTF-8 only)."),
         OptionSpec(["--infer-types"], help: "Schema-free CSV: read numbers and booleans as such, not as strings."),
         OptionSpec(["--adapter-timeout"], .single, value: "SECONDS", help: "Stop an external ferry-format-* adapter silent this long (default 30)."),
         OptionSpec(["--jobs", "-j"], .single, value: "N", help: "Threads that process one JSON Lines or CSV input (default 1); output is the same."),
