@@ -22,7 +22,7 @@ enum RFC3339Text {
         // Days since 1970 rounded toward the past (seconds may be negative).
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CalendarDay.civil(fromDays: days)
         let milliseconds = Int(nanoseconds / 1_000_000)
         buffer.reserve(26)  // the quotes and `YYYY-MM-DDTHH:MM:SS.mmmZ`
         let out = buffer.base + buffer.count
@@ -57,20 +57,5 @@ enum RFC3339Text {
         let pairs = digitPairs.utf8Start
         out[0] = pairs[2 &* value]
         out[1] = pairs[2 &* value &+ 1]
-    }
-
-    /// The civil date (year, month 1...12, day 1...31) of a day count since 1970-01-01
-    /// (H. Hinnant's `civil_from_days`, as `CalendarDay` computes it).
-    static func civil(fromDays z0: Int64) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        return (Int(y), Int(m), Int(d))
     }
 }

@@ -1,4 +1,5 @@
 import FerryCore
+import FerryTestSupport
 import Testing
 
 @testable import FerrySchemas
@@ -76,17 +77,6 @@ import Testing
         }
     }
 
-    /// A small deterministic generator (SplitMix64).
-    struct Numbers {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static func hex(_ value: UInt64, digits: Int) -> String {
         let text = String(value, radix: 16)
@@ -130,7 +120,7 @@ import Testing
     }
 
     @Test func packsExactlyTheCanonicalLowerCaseUUIDs() {
-        var numbers = Numbers(state: 7)
+        var numbers = SplitMix(seed: 7)
         let odd: [UInt8] = Array("/09:@AFGZ`afgz-".utf8) + [0x00, 0x7F, 0x80, 0xB0, 0xE0, 0xFF]
         for _ in 0..<200 {
             let text = Self.uuid((numbers.next(), numbers.next()))
@@ -167,7 +157,7 @@ import Testing
     func checkAgainstModel(count: Int, seed: UInt64) {
         let table = IDTable()
         let model = Model()
-        var numbers = Numbers(state: seed)
+        var numbers = SplitMix(seed: seed)
         var ids: [String] = []
         for i in 0..<count {
             let id: String

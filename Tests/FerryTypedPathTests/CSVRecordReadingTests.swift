@@ -181,22 +181,10 @@ import Testing
 
     // MARK: Random rows
 
-    /// A deterministic generator (SplitMix64).
-    struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Int(z % UInt64(bound))
-        }
-    }
 
     /// `count` rows where each cell is plain with probability 2/3, else drawn from its pool.
     static func randomRows(_ columns: [String], count: Int, seed: UInt64) -> [[String: String]] {
-        var generator = Generator(state: seed)
+        var generator = SplitMix(seed: seed)
         return (0..<count).map { _ in
             var row: [String: String] = [:]
             for column in columns where generator.next(3) == 0 {
@@ -380,7 +368,7 @@ import Testing
     /// Random rows of `type`'s columns, each cell plain-ish (a fixed valid-looking one) or mixed.
     static func compareRandomRows<M: FieldCodable>(_ type: M.Type, plain: [String: String], seed: UInt64) -> CSVDifferentialResult {
         let columns = Self.columns(of: M.recordType)
-        var generator = Generator(state: seed)
+        var generator = SplitMix(seed: seed)
         var text = columns.joined(separator: ",") + "\n"
         for _ in 0..<300 {
             text += columns.map { column in

@@ -6,27 +6,8 @@ import Testing
 /// `ByteBuffer.appendJSONString` against a byte-by-byte reference of its rule (SCHEMAS.md "Formats:
 /// JSON document"): only `"`, `\` and control characters escaped, `/` and U+2028 as they are.
 @Suite struct JSONTextAppendingTests {
-    /// The rule, one byte at a time.
-    static func reference(_ text: String) -> [UInt8] {
-        var out: [UInt8] = [0x22]
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: out += Array("\\\"".utf8)
-            case 0x5C: out += Array("\\\\".utf8)
-            case 0x08: out += Array("\\b".utf8)
-            case 0x0C: out += Array("\\f".utf8)
-            case 0x0A: out += Array("\\n".utf8)
-            case 0x0D: out += Array("\\r".utf8)
-            case 0x09: out += Array("\\t".utf8)
-            case ..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            default: out.append(byte)
-            }
-        }
-        out.append(0x22)
-        return out
-    }
+    /// The rule, one byte at a time (the serializer's reference).
+    static func reference(_ text: String) -> [UInt8] { JSONFastPathTests.referenceQuoted(text) }
 
     /// The bytes appended after a prefix (kept), through a buffer that starts small.
     static func appended(_ text: String) -> [UInt8] {

@@ -81,8 +81,10 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
         return era * 146_097 + doe - 719_468
     }
 
-    /// The civil date of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
-    static func civil(fromDays z0: Int64) -> (Int, Int, Int) {
+    /// The civil date (year, month 1...12, day 1...31) of a day count since 1970-01-01 (H.
+    /// Hinnant's `civil_from_days`); also used by the typed path's instant rendering.
+    @inlinable
+    public static func civil(fromDays z0: Int64) -> (Int, Int, Int) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

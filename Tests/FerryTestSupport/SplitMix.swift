@@ -1,0 +1,19 @@
+/// A small deterministic random generator for tests (SplitMix64): the same seed gives the same
+/// numbers on every run and machine.
+public struct SplitMix {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound` (`bound` > 0).
+    public mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
