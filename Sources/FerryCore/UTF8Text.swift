@@ -22,17 +22,32 @@ public enum UTF8Text {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The text of `bytes` when they are well-formed UTF-8, else nil, as `string(validating:)`
-    /// gives it, with a cheaper check of the usual case: cells of up to eight bytes are read as one
-    /// word (two overlapping loads, never past the end), longer ones eight bytes at a time; only
-    /// text with a byte of 0x80 or more takes `string(validating:)`.
+    /// True when `bytes` are well-formed UTF-8: exactly when `string(validating:)` gives a text,
+    /// without making it (ASCII is checked as `string(checkingASCIIFirst:)` checks it).
     @inlinable
-    public static func string(checkingASCIIFirst bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let base = bytes.baseAddress else { return "" }
+    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
+        if isASCII(base, count) { return true }
+        var i = 0
+        while i < count {
+            if base[i] < 0x80 {
+                i += 1
+                continue
+            }
+            let length = validSequenceLength(base + i, count - i)
+            if length == 0 { return false }
+            i += length
+        }
+        return true
+    }
+
+    /// True when the `count` bytes at `base` are all below 0x80: cells of up to eight bytes are
+    /// read as one word (two overlapping loads, never past the end), longer ones eight bytes at a time.
+    @inlinable @inline(__always) @usableFromInline
+    static func isASCII(_ base: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         let raw = UnsafeRawPointer(base)
         let high: UInt64 = 0x8080_8080_8080_8080
-        var isASCII: Bool
         if count >= 8 {
             // Whole words, then the last eight bytes (overlapping what was checked).
             var i = 0
@@ -42,15 +57,23 @@ public enum UTF8Text {
                 i += 8
             }
             seen |= raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-            isASCII = seen & high == 0
+            return seen & high == 0
         } else if count >= 4 {
             let seen = raw.loadUnaligned(as: UInt32.self) | raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-            isASCII = seen & 0x8080_8080 == 0
-        } else {
-            isASCII = true
-            for k in 0..<count where base[k] >= 0x80 { isASCII = false }
+            return seen & 0x8080_8080 == 0
         }
-        return isASCII ? String(decoding: bytes, as: UTF8.self) : string(validating: bytes)
+        for k in 0..<count where base[k] >= 0x80 { return false }
+        return true
+    }
+
+    /// The text of `bytes` when they are well-formed UTF-8, else nil, as `string(validating:)`
+    /// gives it, with a cheaper check of the usual case: cells of up to eight bytes are read as one
+    /// word (two overlapping loads, never past the end), longer ones eight bytes at a time; only
+    /// text with a byte of 0x80 or more takes `string(validating:)`.
+    @inlinable
+    public static func string(checkingASCIIFirst bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = bytes.baseAddress else { return "" }
+        return isASCII(base, bytes.count) ? String(decoding: bytes, as: UTF8.self) : string(validating: bytes)
     }
 
     /// The length of the valid UTF-8 sequence at `p` (1...4), or 0 when it is not valid

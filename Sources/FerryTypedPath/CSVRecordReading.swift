@@ -15,8 +15,7 @@ public final class CSVRecordReading<T: FieldCodable>: @unchecked Sendable {
     // @unchecked: the plan's buffers are written once, in `init`, and only read after.
     /// The number of cells a row must have.
     private let columnCount: Int
-    /// `CSVColumnPlan`'s arrays copied into buffers of their own (freed in `deinit`), so that a
-    /// row is read with no closure per array (each would cost a generic metadata look-up for `T?`).
+    /// `CSVColumnPlan`'s arrays copied into buffers of their own (`copying`, freed in `deinit`).
     private let nodes: UnsafeBufferPointer<CSVColumnPlan.Node>
     private let names: UnsafeBufferPointer<String>
     private let columnLists: UnsafeBufferPointer<Int>
@@ -34,28 +33,21 @@ public final class CSVRecordReading<T: FieldCodable>: @unchecked Sendable {
     public init?(columns: [String], options: DecodingOptions) {
         guard options.scalarsAsText, let plan = CSVColumnPlan(columns: columns, type: T.recordType) else { return nil }
         columnCount = plan.columnCount
-        nodes = Self.copy(plan.nodes)
-        names = Self.copy(plan.names)
-        columnLists = Self.copy(plan.columnLists)
-        enumerations = Self.copy(plan.enumerations)
+        nodes = .copying(plan.nodes)
+        names = .copying(plan.names)
+        columnLists = .copying(plan.columnLists)
+        enumerations = .copying(plan.enumerations)
         timeZone = UnsafeMutablePointer<TimeZone>.allocate(capacity: 1)
         timeZone.initialize(to: options.timeZone)
     }
 
     deinit {
-        UnsafeMutableBufferPointer(mutating: nodes).deinitialize().deallocate()
-        UnsafeMutableBufferPointer(mutating: columnLists).deinitialize().deallocate()
-        UnsafeMutableBufferPointer(mutating: names).deinitialize().deallocate()
-        UnsafeMutableBufferPointer(mutating: enumerations).deinitialize().deallocate()
+        nodes.freeCopy()
+        columnLists.freeCopy()
+        names.freeCopy()
+        enumerations.freeCopy()
         timeZone.deinitialize(count: 1)
         timeZone.deallocate()
-    }
-
-    /// A buffer of its own holding `elements`.
-    private static func copy<Element>(_ elements: [Element]) -> UnsafeBufferPointer<Element> {
-        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
-        _ = buffer.initialize(from: elements)
-        return UnsafeBufferPointer(buffer)
     }
 
     /// The row read as `T`, or nil when anything is off: exactly when the general path would

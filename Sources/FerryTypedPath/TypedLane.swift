@@ -31,7 +31,7 @@ public final class TypedLane: Sendable {
         var readings: [String: CSVModelReading] = [:]
         if let csvColumns {
             for (collection, route) in routes {
-                let reading = route.source.csvReading(csvColumns, options)
+                let reading = route.source.csvReading(csvColumns, route.route.migrates ? nil : route.route.targetCollection, options)
                 if reading.isUsable { readings[collection] = reading }
             }
         }
@@ -149,13 +149,19 @@ private struct LaneRoute {
     }
 }
 
-/// A `CSVRecordReading` of some model type, with the type erased.
+/// A `CSVRecordReading` of some model type, with the type erased, and the `CSVLineTranscoder` that
+/// takes its plain rows first on a route with no stage.
 struct CSVModelReading: Sendable {
     private let read: (@Sendable (RawCSVRow) -> (any FieldCodableCollection)?)?
     /// Reads and renders in one specialized call (`TypedModelCodec.passJSON`'s twin).
     private let passRow: (@Sendable (RawCSVRow, String, JSONLinesRendering?, inout ByteBuffer) -> PassedRecord?)?
+    /// Writes a row's line straight from its cells (nil: the model is not plain, or the route migrates).
+    private let transcoder: CSVLineTranscoder?
 
-    init<T: FieldCodableCollection>(_ type: T.Type, columns: [String], options: DecodingOptions) {
+    /// The reading of `T`'s rows under the header `columns`; `passing` is the collection a route
+    /// with no stage writes its lines in (nil for a route that migrates: it only decodes).
+    init<T: FieldCodableCollection>(_ type: T.Type, columns: [String], passing collection: String?, options: DecodingOptions) {
+        transcoder = collection.flatMap { CSVLineTranscoder(T.self, columns: columns, collection: $0, options: options) }
         if let reading = CSVRecordReading<T>(columns: columns, options: options) {
             read = { (row: RawCSVRow) -> (any FieldCodableCollection)? in reading.decode(row) }
             passRow = { row, collection, rendering, buffer in
@@ -167,11 +173,18 @@ struct CSVModelReading: Sendable {
         }
     }
 
-    /// A row of a route with no stage: its id and its output line appended to `buffer`.
+    /// A row of a route with no stage: its id and its output line appended to `buffer` (when
+    /// `rendering` is given). The transcoder takes the row first; what it gives up on is decoded.
     func pass(_ row: RawCSVRow, _ collection: String, _ rendering: JSONLinesRendering?, _ buffer: inout ByteBuffer)
         -> PassedRecord?
     {
-        passRow?(row, collection, rendering, &buffer)
+        if let transcoder, let passed = transcoder.transcode(row, into: &buffer) {
+            guard rendering == nil else { return passed }
+            // Nothing is written (validation): the line only proved the row plain.
+            buffer.truncate(to: passed.rendered?.lowerBound ?? buffer.count)
+            return PassedRecord(id: passed.id, rendered: nil)
+        }
+        return passRow?(row, collection, rendering, &buffer)
     }
 
     /// False when the header does not fit the model plainly.

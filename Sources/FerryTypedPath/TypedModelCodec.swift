@@ -13,8 +13,9 @@ struct TypedModelCodec: Sendable {
     let passJSON: @Sendable (JSONRecordScan, DecodingOptions, _ collection: String, JSONLinesRendering?, _ into: inout ByteBuffer)
         -> PassedRecord?
 
-    /// Plans the reading of the model's CSV rows under a header (`CSVRecordReading`).
-    let csvReading: @Sendable (_ columns: [String], DecodingOptions) -> CSVModelReading
+    /// Plans the reading of the model's CSV rows under a header (`CSVRecordReading`), and for a
+    /// route with no stage, the transcoding of its rows into lines of `passing` (`CSVLineTranscoder`).
+    let csvReading: @Sendable (_ columns: [String], _ passing: String?, DecodingOptions) -> CSVModelReading
     /// Appends the output line of a record of the model in `collection` to the buffer; false (and
     /// nothing appended) when `model` is another type or the writer would refuse it
     /// (`JSONLinesRendering.render`).
@@ -27,7 +28,9 @@ struct TypedModelCodec: Sendable {
             passJSON: { scan, options, collection, rendering, buffer in
                 scan.decode(Model.self, options: options).flatMap { pass($0, collection, rendering, &buffer) }
             },
-            csvReading: { columns, options in CSVModelReading(Model.self, columns: columns, options: options) },
+            csvReading: { columns, collection, options in
+                CSVModelReading(Model.self, columns: columns, passing: collection, options: options)
+            },
             render: { model, collection, rendering, buffer in
                 guard let model = model as? Model else { return false }
                 return rendering.render(model, collection: collection, into: &buffer)

@@ -81,3 +81,47 @@ import Testing
         #expect(Self.appended(instant).first == UInt8(ascii: "\""))
     }
 }
+
+/// `RFC3339Text.isDescription`: true exactly for text that `Instant.parse` reads as an instant
+/// whose `description` is that same text.
+@Suite struct RFC3339DescriptionTests {
+    static func isDescription(_ text: String) -> Bool {
+        Array(text.utf8).withUnsafeBufferPointer { RFC3339Text.isDescription($0) }
+    }
+
+    /// The reference: parse, then compare the description.
+    static func reference(_ text: String) -> Bool {
+        guard case .success(let instant) = Instant.parse(text) else { return false }
+        return instant.description == text
+    }
+
+    @Test func knownTexts() {
+        for text in ["2023-10-04T02:43:15Z", "2024-02-29T00:00:00.500Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z",
+                     "2000-02-29T23:59:59Z", "1970-01-01T00:00:00.001Z"] {
+            #expect(Self.isDescription(text), "\(text)")
+            #expect(Self.reference(text), "\(text)")
+        }
+        for text in ["2023-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2023-10-04T02:43:15.000Z", "2023-10-04t02:43:15Z",
+                     "2023-10-04T02:43:15z", "2023-10-04 02:43:15Z", "2023-10-04T24:00:00Z", "2023-10-04T23:60:00Z",
+                     "2023-10-04T23:59:60Z", "0000-01-01T00:00:00Z", "2023-13-01T00:00:00Z", "2023-00-01T00:00:00Z",
+                     "2023-10-00T00:00:00Z", "2023-10-04T02:43:15+00:00", "2023-10-04T02:43:15.25Z", "2023-10-04T02:43:15.2500Z",
+                     "2023-10-04T02:43:15", "", "2023-1a-04T02:43:15Z"] {
+            #expect(!Self.isDescription(text), "\(text)")
+        }
+    }
+
+    @Test func everyOneByteChangeOfKnownTexts() {
+        let bytes = Array("0123456789-:TZtz.+ ".utf8)
+        for base in ["2023-10-04T02:43:15Z", "2024-02-29T12:30:45.120Z", "1999-12-31T23:59:59Z"] {
+            let original = Array(base.utf8)
+            for position in original.indices {
+                for byte in bytes {
+                    var changed = original
+                    changed[position] = byte
+                    let text = String(decoding: changed, as: UTF8.self)
+                    #expect(Self.isDescription(text) == Self.reference(text), "\(text)")
+                }
+            }
+        }
+    }
+}

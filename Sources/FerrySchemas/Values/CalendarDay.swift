@@ -60,9 +60,11 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
-    static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+    /// True for a leap year of the proleptic Gregorian calendar (RFC 3339 appendix C).
+    public static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// The number of days of `month` (1...12) in `year` (RFC 3339 section 5.7's table).
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
