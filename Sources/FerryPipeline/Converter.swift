@@ -120,26 +120,37 @@ public struct Converter: Sendable {
                 try process(applier?.apply(read) ?? read)
             }
             /// A record the typed path took: what `take` and `emit` do for a valid record, with its
-            /// output line already rendered (no value, no media, no filter: see `typedLane`).
-            /// True when the commit keeps the record: its line is then written (`writeRendered`).
-            func takeTyped(_ record: Record, _ typed: TypedPreparation) -> Bool {
+            /// output line already rendered or its value built (no media, no filter: see
+            /// `typedLane`). True when the commit keeps the record: a rendered line is then written
+            /// (`writeRendered`); a value is written here, as `emit` writes it.
+            func takeTyped(_ record: Record, _ typed: TypedPreparation) throws -> Bool {
                 _ = rawCounts.postIncrement(record.collection ?? "")
-                guard let processor = plan.processor, processor.commit(typed: typed, record: record) else { return false }
+                guard let processor = plan.processor else { return false }
+                if typed.value != nil {
+                    guard let output = processor.commitForOutput(typed: typed, record: record) else { return false }
+                    counts.add(output.collection)
+                    progress?.recordDone()
+                    try router?.write(output)
+                    return true
+                }
+                guard processor.commit(typed: typed, record: record) else { return false }
                 counts.add(typed.route.targetCollection)
                 progress?.recordDone()
                 return true
             }
             if let first { try take(first, prepared: nil) }
             // --jobs: the rest of a JSON Lines file is prepared on worker threads (ParallelConversion).
-            let lane = request.usesTypedPath && applier == nil && inliner == nil && filter == nil
-                ? Self.typedLane(request: request, source: source, processor: plan.processor, writes: router != nil) : nil
+            let typed = request.usesTypedPath && applier == nil && inliner == nil && filter == nil
+            let lane = typed ? Self.typedLane(request: request, source: source, processor: plan.processor, writes: router != nil) : nil
+            // For any other writer than one taking JSON Lines bytes rendered ahead: records carry values.
+            let valueLane = typed && router != nil ? Self.typedLane(source: source, processor: plan.processor, output: .values) : nil
             if applier == nil, inliner == nil, filter == nil,
                let parallel = ParallelConversion(
                    jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer },
-                   hasLane: lane != nil,
-                   // Taken records carry JSON Lines bytes instead of values: only for a JSON Lines
-                   // writer that takes bytes rendered ahead, or when nothing is written.
-                   lane: { router == nil || router?.renderer != nil ? lane : nil })
+                   hasLane: lane != nil || valueLane != nil,
+                   // Taken records carry JSON Lines bytes for a JSON Lines writer that takes bytes
+                   // rendered ahead (or nothing, when nothing is written), values for the others.
+                   lane: { router == nil || router?.renderer != nil ? lane : valueLane })
             {
                 var delivery = ParallelConversion.Delivery(
                     general: { try take($0, prepared: $1, rendered: $2) }, typed: takeTyped,
@@ -223,14 +234,19 @@ public struct Converter: Sendable {
     private static func typedLane(request: ConversionRequest, source: DatasetSource, processor: DatasetProcessor?,
         writes: Bool) -> TypedLane?
     {
-        guard let processor, source.media.isEmpty, source.bundle == nil else { return nil }
-        var rendering: JSONLinesRendering? = nil
+        var output = LaneOutput.nothing
         if writes {
             guard let plain = JSONLinesRendering(options: request.write) else { return nil }
-            rendering = plain
+            output = .lines(plain)
         }
+        return typedLane(source: source, processor: processor, output: output)
+    }
+
+    /// The typed path making `output` of each record it takes.
+    private static func typedLane(source: DatasetSource, processor: DatasetProcessor?, output: LaneOutput) -> TypedLane? {
+        guard let processor, source.media.isEmpty, source.bundle == nil else { return nil }
         let columns = (source.batchReader as? CSVReader)?.headerFields
-        return TypedLane(preparer: processor.preparer, rendering: rendering, csvColumns: columns)
+        return TypedLane(preparer: processor.preparer, output: output, csvColumns: columns)
     }
 
     /// With a filter, a second processor sees the kept records only, so references that the

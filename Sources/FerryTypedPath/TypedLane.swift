@@ -10,16 +10,15 @@ import Foundation
 public final class TypedLane: Sendable {
     private let routes: [String: LaneRoute]
     private let options: DecodingOptions
-    /// Renders the output line of a taken record; nil when nothing is written (validation).
-    private let rendering: JSONLinesRendering?
+    /// What is made of a taken record: its output line, its value, or nothing (validation).
+    private let output: LaneOutput
     /// For a CSV input: its header, and the reading of each route's model for it.
     private let csvColumns: [String]?
     private let csvReadings: [String: CSVModelReading]
 
-    /// A lane for the records `preparer` prepares, rendering output lines with `rendering` (nil:
-    /// the run writes nothing); `csvColumns` is the header of a CSV input. Nil when no collection
-    /// of the source version has a typed route.
-    public init?(preparer: RecordPreparer, rendering: JSONLinesRendering?, csvColumns: [String]? = nil) {
+    /// A lane for the records `preparer` prepares, making `output` of each; `csvColumns` is the
+    /// header of a CSV input. Nil when no collection of the source version has a typed route.
+    public init?(preparer: RecordPreparer, output: LaneOutput, csvColumns: [String]? = nil) {
         var routes: [String: LaneRoute] = [:]
         for collection in preparer.sourceCollections {
             if let route = preparer.typedRoute(for: collection), let laneRoute = LaneRoute(route) {
@@ -31,13 +30,15 @@ public final class TypedLane: Sendable {
         var readings: [String: CSVModelReading] = [:]
         if let csvColumns {
             for (collection, route) in routes {
-                let reading = route.source.csvReading(csvColumns, route.route.migrates ? nil : route.route.targetCollection, options)
+                // The transcoder writes lines: for a route with no stage and a rendered output.
+                let transcodes = !route.route.migrates && output.rendersLines
+                let reading = route.source.csvReading(csvColumns, transcodes ? route.route.targetCollection : nil, options)
                 if reading.isUsable { readings[collection] = reading }
             }
         }
         self.routes = routes
         self.options = options
-        self.rendering = rendering
+        self.output = output
         self.csvColumns = csvColumns
         self.csvReadings = readings
     }
@@ -56,7 +57,7 @@ public final class TypedLane: Sendable {
                   let collection = scan.collection ?? defaultCollection, let route = routes[collection]
             else { return nil }
             if !route.route.migrates {
-                return route.source.passJSON(scan, options, route.route.targetCollection, rendering, &rendered)
+                return route.source.passJSON(scan, options, route.route.targetCollection, output, &rendered)
                     .map { (preparation(of: $0, route), scan.collection) }
             }
             guard let model = route.source.decodeJSON(scan, options) else { return nil }
@@ -66,7 +67,7 @@ public final class TypedLane: Sendable {
                   isInputHeader(row.columns)
             else { return nil }
             if !route.route.migrates {
-                return reading.pass(row, route.route.targetCollection, rendering, &rendered).map { (preparation(of: $0, route), nil) }
+                return reading.pass(row, route.route.targetCollection, output, &rendered).map { (preparation(of: $0, route), nil) }
             }
             guard let model = reading.decode(row) else { return nil }
             return finish(model, route: route, into: &rendered).map { ($0, nil) }
@@ -74,7 +75,7 @@ public final class TypedLane: Sendable {
     }
 
     private func preparation(of passed: PassedRecord, _ route: LaneRoute) -> TypedPreparation {
-        TypedPreparation(route: route.route, id: passed.id, rendered: passed.rendered)
+        TypedPreparation(route: route.route, id: passed.id, rendered: passed.rendered, value: passed.value)
     }
 
     /// Migrates and renders a decoded record, appending its output line to `buffer`.
@@ -84,14 +85,20 @@ public final class TypedLane: Sendable {
         let route = laneRoute.route
         guard let target = route.migrate(model) else { return nil }
         var rendered: Range<Int>? = nil
-        if let rendering {
+        var value: Value? = nil
+        switch output {
+        case .nothing:
+            break
+        case .lines(let rendering):
             let start = buffer.count
             // False when the writer would refuse the model (the general path then reports that).
             guard laneRoute.target.render(target, route.targetCollection, rendering, &buffer) else { return nil }
             rendered = start..<buffer.count
+        case .values:
+            value = target.value
         }
         let id = model.recordID.flatMap { $0.isEmpty ? nil : $0 }
-        return TypedPreparation(route: route, id: id, rendered: rendered)
+        return TypedPreparation(route: route, id: id, rendered: rendered, value: value)
     }
 
     /// True when `columns` is the header the CSV readings were made for (the rows share the
@@ -154,7 +161,7 @@ private struct LaneRoute {
 struct CSVModelReading: Sendable {
     private let read: (@Sendable (RawCSVRow) -> (any FieldCodableCollection)?)?
     /// Reads and renders in one specialized call (`TypedModelCodec.passJSON`'s twin).
-    private let passRow: (@Sendable (RawCSVRow, String, JSONLinesRendering?, inout ByteBuffer) -> PassedRecord?)?
+    private let passRow: (@Sendable (RawCSVRow, String, LaneOutput, inout ByteBuffer) -> PassedRecord?)?
     /// Writes a row's line straight from its cells (nil: the model is not plain, or the route migrates).
     private let transcoder: CSVLineTranscoder?
 
@@ -164,8 +171,8 @@ struct CSVModelReading: Sendable {
         transcoder = collection.flatMap { CSVLineTranscoder(T.self, columns: columns, collection: $0, options: options) }
         if let reading = CSVRecordReading<T>(columns: columns, options: options) {
             read = { (row: RawCSVRow) -> (any FieldCodableCollection)? in reading.decode(row) }
-            passRow = { row, collection, rendering, buffer in
-                reading.decode(row).flatMap { TypedModelCodec.pass($0, collection, rendering, &buffer) }
+            passRow = { row, collection, output, buffer in
+                reading.decode(row).flatMap { TypedModelCodec.pass($0, collection, output, &buffer) }
             }
         } else {
             read = nil
@@ -173,18 +180,19 @@ struct CSVModelReading: Sendable {
         }
     }
 
-    /// A row of a route with no stage: its id and its output line appended to `buffer` (when
-    /// `rendering` is given). The transcoder takes the row first; what it gives up on is decoded.
-    func pass(_ row: RawCSVRow, _ collection: String, _ rendering: JSONLinesRendering?, _ buffer: inout ByteBuffer)
+    /// A row of a route with no stage: its id, and its output line appended to `buffer` or its
+    /// value (`output`). The transcoder, when there is one, takes the row first (it makes lines:
+    /// for `.values` it is not built); what it gives up on is decoded.
+    func pass(_ row: RawCSVRow, _ collection: String, _ output: LaneOutput, _ buffer: inout ByteBuffer)
         -> PassedRecord?
     {
         if let transcoder, let passed = transcoder.transcode(row, into: &buffer) {
-            guard rendering == nil else { return passed }
+            guard case .nothing = output else { return passed }
             // Nothing is written (validation): the line only proved the row plain.
             buffer.truncate(to: passed.rendered?.lowerBound ?? buffer.count)
             return PassedRecord(id: passed.id, rendered: nil)
         }
-        return passRow?(row, collection, rendering, &buffer)
+        return passRow?(row, collection, output, &buffer)
     }
 
     /// False when the header does not fit the model plainly.

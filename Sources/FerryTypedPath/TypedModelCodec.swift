@@ -9,8 +9,9 @@ struct TypedModelCodec: Sendable {
     /// Reads a scanned JSON Lines line as the model (`JSONRecordScan.decode`).
     let decodeJSON: @Sendable (JSONRecordScan, DecodingOptions) -> (any FieldCodableCollection)?
     /// For a route with no stage to run: reads a scanned line as the model and appends its output
-    /// line in one specialized call, so the model is never boxed as an existential and cast back.
-    let passJSON: @Sendable (JSONRecordScan, DecodingOptions, _ collection: String, JSONLinesRendering?, _ into: inout ByteBuffer)
+    /// line (or builds its value) in one specialized call, so the model is never boxed as an
+    /// existential and cast back.
+    let passJSON: @Sendable (JSONRecordScan, DecodingOptions, _ collection: String, LaneOutput, _ into: inout ByteBuffer)
         -> PassedRecord?
 
     /// Plans the reading of the model's CSV rows under a header (`CSVRecordReading`), and for a
@@ -25,8 +26,8 @@ struct TypedModelCodec: Sendable {
     static func make<Model: FieldCodableCollection>(_ type: Model.Type) -> TypedModelCodec {
         TypedModelCodec(
             decodeJSON: { scan, options in scan.decode(Model.self, options: options) },
-            passJSON: { scan, options, collection, rendering, buffer in
-                scan.decode(Model.self, options: options).flatMap { pass($0, collection, rendering, &buffer) }
+            passJSON: { scan, options, collection, output, buffer in
+                scan.decode(Model.self, options: options).flatMap { pass($0, collection, output, &buffer) }
             },
             csvReading: { columns, collection, options in
                 CSVModelReading(Model.self, columns: columns, passing: collection, options: options)
@@ -37,18 +38,24 @@ struct TypedModelCodec: Sendable {
             })
     }
 
-    /// What a record of a route with no stage becomes: its output line appended to `buffer` when
-    /// `rendering` is given (nil when the writer would refuse it), and its id.
-    static func pass<Model: FieldCodableCollection>(_ model: Model, _ collection: String, _ rendering: JSONLinesRendering?,
+    /// What a record of a route with no stage becomes: its output line appended to `buffer` for a
+    /// rendered output (nil when the writer would refuse it), or its canonical value, and its id.
+    static func pass<Model: FieldCodableCollection>(_ model: Model, _ collection: String, _ output: LaneOutput,
         _ buffer: inout ByteBuffer) -> PassedRecord?
     {
         var rendered: Range<Int>? = nil
-        if let rendering {
+        var value: Value? = nil
+        switch output {
+        case .nothing:
+            break
+        case .lines(let rendering):
             let start = buffer.count
             guard rendering.render(model, collection: collection, into: &buffer) else { return nil }
             rendered = start..<buffer.count
+        case .values:
+            value = model.value
         }
-        return PassedRecord(id: model.recordID.flatMap { $0.isEmpty ? nil : $0 }, rendered: rendered)
+        return PassedRecord(id: model.recordID.flatMap { $0.isEmpty ? nil : $0 }, rendered: rendered, value: value)
     }
 
     /// The codecs of every collection model of every domain and version, by model type. Built once,
@@ -74,9 +81,28 @@ struct TypedModelCodec: Sendable {
     }
 }
 
-/// A record a route with no stage took: its own id (non-empty) and its output line's bytes in the
-/// batch's buffer (nil when nothing is written).
+/// A record a route with no stage took: its own id (non-empty), its output line's bytes in the
+/// batch's buffer (nil when no line is rendered), and its canonical value (for `LaneOutput.values`).
 struct PassedRecord {
     let id: String?
     let rendered: Range<Int>?
+    var value: Value? = nil
+}
+
+/// What the typed path makes of the records it takes, besides their ids.
+public enum LaneOutput: Sendable {
+    /// Nothing: the run writes nothing (validation).
+    case nothing
+    /// Each record's JSON Lines line, rendered into the batch's buffer (a JSON Lines writer that
+    /// takes bytes rendered ahead).
+    case lines(JSONLinesRendering)
+    /// Each record's canonical value after every stage, for any other writer (CSV, JSON documents,
+    /// XML): what the general path's commit would hand it.
+    case values
+
+    /// True for `.lines`.
+    var rendersLines: Bool {
+        if case .lines = self { return true }
+        return false
+    }
 }

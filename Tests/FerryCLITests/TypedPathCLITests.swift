@@ -80,12 +80,12 @@ import Testing
 
     /// Runs `arguments` (`OUT` standing for the output file) with the general path and one job,
     /// then with the typed path and 1, 2 and 3 jobs; expects the same output, stderr and status.
-    private func expectSameAsGeneralPath(_ box: Sandbox, _ arguments: [String]) throws {
+    private func expectSameAsGeneralPath(_ box: Sandbox, _ arguments: [String], extension ext: String = "jsonl") throws {
         var results: [(label: String, output: String, stderr: String, status: Int32)] = []
         for (label, extra) in [("general", ["--no-typed-path", "--jobs", "1"]), ("typed 1", ["--jobs", "1"]),
                                ("typed 2", ["--jobs", "2"]), ("typed 3", ["--jobs", "3"])]
         {
-            let output = "out-\(results.count).jsonl"
+            let output = "out-\(results.count).\(ext)"
             let run = try box.ferry(arguments.map { $0 == "OUT" ? output : $0 } + extra)
             let written = (try? box.text(output)) ?? ""
             results.append((label, written, run.stderr.replacingOccurrences(of: output, with: "OUT"), run.status))
@@ -146,5 +146,32 @@ import Testing
             try box.write("\(name).csv", try box.text("csv/\(name).csv"))
             try expectSameAsGeneralPath(box, ["convert", "\(name).csv", "--domain", "notes", "--to", "jsonl", "--lenient", "-o", "OUT"])
         }
+    }
+
+    /// Writers that take values (JSON documents, XML, CSV) get the typed records' canonical values,
+    /// with the general path's locations: the same bytes, diagnostics and statuses.
+    @Test func writersTakingValues() throws {
+        let box = try Sandbox()
+        try box.write("v2.jsonl", Self.v2Notes())
+        try box.write("v1.jsonl", Self.v1Notes())
+        for format in ["json", "xml"] {
+            try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", format, "-o", "OUT"], extension: format)
+            try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", format, "--lenient", "-o", "OUT"], extension: format)
+            try expectSameAsGeneralPath(box, ["migrate", "v1.jsonl", "--to-version", "2", "--lenient", "--to", format, "-o", "OUT"],
+                                        extension: format)
+        }
+        // CSV holds one collection a file: the wine lines, the broken ones and a duplicate id.
+        let lines = Self.v2Notes().split(separator: "\n", omittingEmptySubsequences: false)
+        var wine = lines.filter { $0.contains("wineTastingNotes") || $0.hasPrefix("{broken") || $0.hasPrefix("{\"domain") }
+        wine.append(wine[1])
+        try box.write("wine.jsonl", wine.joined(separator: "\n") + "\n")
+        try expectSameAsGeneralPath(box, ["convert", "wine.jsonl", "--to", "csv", "-o", "OUT"], extension: "csv")
+        try expectSameAsGeneralPath(box, ["convert", "wine.jsonl", "--to", "csv", "--lenient", "-o", "OUT"], extension: "csv")
+        _ = try box.ferry(["convert", "wine.jsonl", "--to", "csv", "--lenient", "-o", "wineTastingNotes.csv", "--no-typed-path"])
+        #expect(try box.text("wineTastingNotes.csv").split(separator: "\n").count > 200)
+        try expectSameAsGeneralPath(box, ["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "csv", "-o", "OUT"],
+                                    extension: "csv")
+        try expectSameAsGeneralPath(box, ["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "json", "-o", "OUT"],
+                                    extension: "json")
     }
 }

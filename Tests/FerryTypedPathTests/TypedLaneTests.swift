@@ -13,7 +13,7 @@ import Testing
     static func lane(from source: Int, to target: Int, rendering: Bool = true) throws -> TypedLane? {
         let processor = try DatasetProcessor(domain: .notes, sourceVersion: source, targetVersion: target,
             options: ProcessingOptions(), log: DiagnosticLog())
-        return TypedLane(preparer: processor.preparer, rendering: rendering ? JSONLinesRendering(options: WriteOptions()) : nil)
+        return TypedLane(preparer: processor.preparer, output: rendering ? .lines(JSONLinesRendering(options: WriteOptions())!) : .nothing)
     }
 
     /// What the lane makes of `line` taken alone, with the line it rendered (nil: none).

@@ -231,6 +231,30 @@ public final class DatasetProcessor {
     /// duplicate. `record` is the raw record as the reader numbered it. Returns false when the
     /// record is dropped (a duplicate id, reported).
     public func commit(typed: TypedPreparation, record: Record) -> Bool {
+        commitTyped(typed, record: record) != nil
+    }
+
+    /// `commit(typed:record:)` for a run whose writer takes values: the output record the general
+    /// path's commit gives for it (`typed.value` in the target collection, with the output's record
+    /// index, the record's location and its locator, mapped back through the stages as
+    /// `commit(_:)` maps it), or nil when the record is dropped (a duplicate id, reported) or the
+    /// typed path built no value for it.
+    public func commitForOutput(typed: TypedPreparation, record: Record) -> Record? {
+        guard let value = typed.value, let index = commitTyped(typed, record: record) else { return nil }
+        let route = typed.route
+        let context = RecordContext(record: record, options: decodingOptions)
+        var location = context.locationWithoutField()
+        location.collection = route.targetCollection
+        location.recordIndex = index
+        var locator = record.locator
+        if let base = locator, let map = route.sourcePointer {
+            locator = MappedLocator(base: base, prefix: context.path, map: map)
+        }
+        return Record(collection: route.targetCollection, value: value, location: location, locator: locator)
+    }
+
+    /// Checks and records a typed record's id and takes its output index (nil: dropped).
+    private func commitTyped(_ typed: TypedPreparation, record: Record) -> Int? {
         let route = typed.route
         var context: RecordContext { RecordContext(record: record, options: decodingOptions) }
         if domain == .petStory, !timeZoneNoted { noteTimeZoneIfNeeded(collection: route.sourceCollection, context: context) }
@@ -246,11 +270,10 @@ public final class DatasetProcessor {
             }
             if let first {
                 reportDuplicate(id: id, in: route.targetCollection, first: first, at: DatasetProcessor.idLocation(context, nil))
-                return false
+                return nil
             }
         }
-        _ = counts.postIncrement(route.targetCollection)
-        return true
+        return counts.postIncrement(route.targetCollection)
     }
 
     /// Brings the id table's slots for the ids of `batch` (records the typed path took, in input

@@ -65,12 +65,16 @@ public final class TypedPreparation: Sendable {
     /// Where the output line rendered ahead lies in the buffer of the batch the record came in
     /// (byte offsets; `TypedLaneBatch`), when the output is rendered (nil: nothing is written).
     public let rendered: Range<Int>?
+    /// The record's canonical value after every stage (the target model's `value`), for a writer
+    /// that takes values rather than rendered lines (CSV, JSON documents, XML); nil otherwise.
+    public let value: Value?
 
-    public init(route: TypedRoute, id: String?, rendered: Range<Int>?) {
+    public init(route: TypedRoute, id: String?, rendered: Range<Int>?, value: Value? = nil) {
         self.route = route
         self.id = id
         self.idKey = id.map(IDTable.Key.init)
         self.rendered = rendered
+        self.value = value
     }
 }
 
