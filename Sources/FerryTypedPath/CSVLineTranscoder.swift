@@ -23,19 +23,20 @@ import FormatJSON
 final class CSVLineTranscoder: @unchecked Sendable {
     // @unchecked: every buffer is written once, in `init`, and only read after.
     private let columnCount: Int
-    private let nodes: UnsafeBufferPointer<CSVColumnPlan.Node>
-    /// What each node's field is read as (parallel to `nodes`).
-    private let ops: UnsafeBufferPointer<Op>
+    /// The plan's nodes in the same order (`fields[0]` is the record), in the compact form a row
+    /// reads (`CSVColumnPlan.Node` holds more than a row needs).
+    private let fields: UnsafeBufferPointer<Field>
     private let columnLists: UnsafeBufferPointer<Int>
-    /// The `"name":` bytes of each node's field in `keyBytes` (parallel to `nodes`).
-    private let keys: UnsafeBufferPointer<KeyRange>
+    /// The `"name":` bytes of the fields (`Field.keyStart`, `keyCount`).
     private let keyBytes: UnsafeBufferPointer<UInt8>
-    /// The cases of each enumeration, as UTF-8 bytes.
+    /// The range and step of each number field (`Field.rule`).
+    private let numberRules: UnsafeBufferPointer<NumberRule>
+    /// The cases of each enumeration (`Field.rule`), as UTF-8 bytes.
     private let cases: UnsafeBufferPointer<[[UInt8]]>
     /// `{"$collection":"<collection>"`: the start of every line.
     private let opening: UnsafeBufferPointer<UInt8>
-    /// The node of the field holding the record's id; nil when records have none.
-    private let idNode: Int?
+    /// The field holding the record's id; nil when records have none.
+    private let idField: Int?
 
     /// How a field's cells are read and written (the accessor `DescriptorTrace` saw the model use).
     enum Op: UInt8 {
@@ -45,10 +46,33 @@ final class CSVLineTranscoder: @unchecked Sendable {
         case none
     }
 
-    /// Where a node's key lies in `keyBytes`.
-    struct KeyRange {
-        var start = 0
-        var count = 0
+    /// One node of the plan as a row reads it.
+    struct Field {
+        var op = Op.none
+        var shape = CSVColumnPlan.Shape.none
+        var kind = CSVColumnPlan.ValueKind.unplanned
+        var isRequired = true
+        /// The `"name":` bytes in `keyBytes`.
+        var keyCount: UInt16 = 0
+        var keyStart: Int32 = 0
+        /// A number field's entry in `numberRules`, an enumeration's in `cases`.
+        var rule: Int32 = 0
+        /// The cell of a `.cell` field.
+        var column: Int32 = 0
+        /// The children of an object (its fields) or a list (its elements) in `fields`.
+        var first: Int32 = 0
+        var count: Int32 = 0
+        /// The columns at or under the node in `columnLists` (it is present when one is).
+        var columnsStart: Int32 = 0
+        var columnsCount: Int32 = 0
+        /// An object's columns under keys that are not fields.
+        var strayStart: Int32 = 0
+        var strayCount: Int32 = 0
+    }
+
+    struct NumberRule {
+        var range: ClosedRange<Double>?
+        var step: Double?
     }
 
     /// The transcoder of `Model`'s records under the header `columns` (the reader's header fields),
@@ -58,41 +82,67 @@ final class CSVLineTranscoder: @unchecked Sendable {
     init?<Model: FieldCodableCollection>(_ type: Model.Type, columns: [String], collection: String, options: DecodingOptions) {
         guard options.scalarsAsText, let trace = DescriptorTrace(Model.self),
             !Model.recordType.fields.contains(where: { $0.name == "$collection" }),
-            let plan = CSVColumnPlan(columns: columns, type: Model.recordType)
+            let plan = CSVColumnPlan(columns: columns, type: Model.recordType),
+            plan.columnLists.count <= Int(Int32.max)
         else { return nil }
         var ops = [Op](repeating: .none, count: plan.nodes.count)
         guard Self.assignOps(plan, node: 0, type: Model.recordType, into: &ops) else { return nil }
         var keyText = ByteBuffer(capacity: 256)
-        var keys = [KeyRange](repeating: KeyRange(), count: plan.nodes.count)
-        for (index, name) in plan.names.enumerated() where ops[index] != .none {
-            keys[index].start = keyText.count
-            keyText.appendJSONString(name)
-            keyText.append(UInt8(ascii: ":"))
-            keys[index].count = keyText.count - keys[index].start
+        var numberRules: [NumberRule] = []
+        var fields: [Field] = []
+        for (index, node) in plan.nodes.enumerated() {
+            var field = Self.field(node, op: ops[index])
+            if ops[index] != .none {
+                field.keyStart = Int32(keyText.count)
+                keyText.appendJSONString(plan.names[index])
+                keyText.append(UInt8(ascii: ":"))
+                field.keyCount = UInt16(truncatingIfNeeded: keyText.count - Int(field.keyStart))
+            }
+            if node.kind == .double {
+                field.rule = Int32(numberRules.count)
+                numberRules.append(NumberRule(range: node.range, step: node.step))
+            }
+            fields.append(field)
         }
         var openingText = ByteBuffer(capacity: 64)
         openingText.append("{\"$collection\":")
         openingText.appendJSONString(collection)
 
         columnCount = plan.columnCount
-        nodes = .copying(plan.nodes)
-        self.ops = .copying(ops)
+        self.fields = .copying(fields)
         columnLists = .copying(plan.columnLists)
-        self.keys = .copying(keys)
         keyBytes = .copying(keyText.array)
+        self.numberRules = .copying(numberRules)
         cases = .copying(plan.enumerations.map { $0.map { Array($0.utf8) } })
         opening = .copying(openingText.array)
-        idNode = trace.idField.map { plan.nodes[0].first + $0 }
+        idField = trace.idField.map { plan.nodes[0].first + $0 }
     }
 
     deinit {
-        nodes.freeCopy()
-        ops.freeCopy()
+        fields.freeCopy()
         columnLists.freeCopy()
-        keys.freeCopy()
         keyBytes.freeCopy()
+        numberRules.freeCopy()
         cases.freeCopy()
         opening.freeCopy()
+    }
+
+    /// The compact form of a plan node (its key and number rule are set by the caller).
+    private static func field(_ node: CSVColumnPlan.Node, op: Op) -> Field {
+        var field = Field()
+        field.op = op
+        field.shape = node.shape
+        field.kind = node.kind
+        field.isRequired = node.isRequired
+        field.rule = Int32(truncatingIfNeeded: node.enumeration)
+        field.column = Int32(truncatingIfNeeded: node.column)
+        field.first = Int32(truncatingIfNeeded: node.first)
+        field.count = Int32(truncatingIfNeeded: node.count)
+        field.columnsStart = Int32(truncatingIfNeeded: node.columnsStart)
+        field.columnsCount = Int32(truncatingIfNeeded: node.columnsCount)
+        field.strayStart = Int32(truncatingIfNeeded: node.strayStart)
+        field.strayCount = Int32(truncatingIfNeeded: node.strayCount)
+        return field
     }
 
     /// Sets the op of each field node under the object node `node` of type `type`, following the
@@ -142,84 +192,85 @@ final class CSVLineTranscoder: @unchecked Sendable {
     /// then take `CSVRecordReading`). The row must have the header's columns (nil when its cell
     /// count differs).
     func transcode(_ row: RawCSVRow, into buffer: inout ByteBuffer) -> PassedRecord? {
-        guard row.cells.count == columnCount else { return nil }
+        guard row.cells.count == columnCount, let root = fields.baseAddress, let cells = row.cells.baseAddress else { return nil }
         let mark = buffer.count
         buffer.append(opening)
-        guard members(of: nodes[0], cells: row.cells, afterMember: true, into: &buffer) else {
+        guard members(of: root, cells, afterMember: true, &buffer) else {
             buffer.truncate(to: mark)
             return nil
         }
         buffer.reserve(2)
         buffer.appendReserved(UInt8(ascii: "}"))
         buffer.appendReserved(UInt8(ascii: "\n"))
-        return PassedRecord(id: id(row.cells), rendered: mark..<buffer.count)
+        return PassedRecord(id: id(cells), rendered: mark..<buffer.count)
     }
 
     /// The record's id: the text of its id field's cell (already checked as UTF-8), nil when it
     /// has none or it is empty (as `TypedModelCodec.pass` takes `recordID`).
-    private func id(_ cells: UnsafeBufferPointer<RawCSVCell>) -> String? {
-        guard let idNode else { return nil }
-        let node = nodes[idNode]
-        guard node.shape == .cell else { return nil }
-        let cell = cells[node.column]
+    private func id(_ cells: UnsafePointer<RawCSVCell>) -> String? {
+        guard let idField else { return nil }
+        let field = fields[idField]
+        guard field.shape == .cell else { return nil }
+        let cell = cells[Int(field.column)]
         guard !cell.isAbsent, cell.text.count > 0 else { return nil }
         return String(decoding: cell.text, as: UTF8.self)
     }
 
     // MARK: Objects
 
-    /// Writes the fields of the object at `object` as members; false to give up. `afterMember`:
-    /// a member was written before in this object (the root's `$collection`).
-    private func members(of object: CSVColumnPlan.Node, cells: UnsafeBufferPointer<RawCSVCell>, afterMember: Bool,
-        into buffer: inout ByteBuffer) -> Bool
+    /// Writes the fields of the object `object` as members; false to give up. `afterMember`: a
+    /// member was written before in this object (the root's `$collection`).
+    private func members(of object: UnsafePointer<Field>, _ cells: UnsafePointer<RawCSVCell>, afterMember: Bool,
+        _ buffer: inout ByteBuffer) -> Bool
     {
         // A present cell under a key that is not a field is an `unknown-field`.
-        if object.strayCount > 0, anyPresent(object.strayStart, object.strayCount, cells) { return false }
+        if object.pointee.strayCount > 0, anyPresent(object.pointee.strayStart, object.pointee.strayCount, cells) { return false }
         var comma = afterMember
-        for index in object.first..<(object.first + object.count) {
-            guard field(index, cells: cells, comma: &comma, into: &buffer) else { return false }
+        let first = fields.baseAddress.unsafelyUnwrapped + Int(object.pointee.first)
+        for k in 0..<Int(object.pointee.count) {
+            guard member(first + k, cells, &comma, &buffer) else { return false }
         }
         return true
     }
 
-    /// Writes the field at node `index` as a member (nothing for an absent optional); false to
-    /// give up. `comma` is true once the object has a member.
-    private func field(_ index: Int, cells: UnsafeBufferPointer<RawCSVCell>, comma: inout Bool,
-        into buffer: inout ByteBuffer) -> Bool
+    /// Writes the field `field` as a member (nothing for an absent optional); false to give up.
+    /// `comma` is true once the object has a member.
+    private func member(_ field: UnsafePointer<Field>, _ cells: UnsafePointer<RawCSVCell>, _ comma: inout Bool,
+        _ buffer: inout ByteBuffer) -> Bool
     {
-        // Read in place: a node is copied only where a nested object or list needs one.
-        let node = nodes.baseAddress.unsafelyUnwrapped + index
-        switch ops[index] {
+        let op = field.pointee.op
+        switch op {
         case .requiredText, .optionalText:
-            guard let cell = scalar(node, cells) else { return false }
+            guard let cell = scalar(field, cells) else { return false }
             guard let text = cell else {
                 // An absent required string or URL reads as "" (there is no cell to write for it);
                 // any other absent required text is a `missing-field`.
-                guard ops[index] == .requiredText else { return true }
-                guard node.pointee.kind == .string || node.pointee.kind == .url else { return false }
-                beginMember(index, &comma, &buffer)
+                guard op == .requiredText else { return true }
+                guard field.pointee.kind == .string || field.pointee.kind == .url else { return false }
+                beginMember(field, &comma, &buffer)
                 buffer.append("\"\"")
                 return true
             }
-            guard fits(text, node.pointee.kind, node.pointee.enumeration) else { return false }
-            beginMember(index, &comma, &buffer)
+            guard fits(text, field) else { return false }
+            beginMember(field, &comma, &buffer)
             // Checks the UTF-8 as it copies (nothing appended when it is not).
-            guard buffer.appendJSONQuoted(checkingUTF8: text) else { return false }
+            return buffer.appendJSONQuoted(checkingUTF8: text)
         case .requiredDouble, .optionalDouble:
-            guard let cell = scalar(node, cells) else { return false }
-            guard let text = cell else { return ops[index] == .optionalDouble }
+            guard let cell = scalar(field, cells) else { return false }
+            guard let text = cell else { return op == .optionalDouble }
+            let rule = numberRules[Int(field.pointee.rule)]
             guard let number = DecimalText.fastDouble(utf8: text), number.isFinite,
-                FieldSchema.isInRange(number, node.pointee.range), FieldSchema.isOnStep(number, node.pointee.step)
+                FieldSchema.isInRange(number, rule.range), FieldSchema.isOnStep(number, rule.step)
             else { return false }
-            beginMember(index, &comma, &buffer)
+            beginMember(field, &comma, &buffer)
             // -0 is 0 (the text `-0` is not copied as written); finite: always written.
             _ = buffer.appendJSONNumber(number == 0 ? 0 : number, readFrom: text)
         case .integer:
-            guard let cell = scalar(node, cells), let text = cell, let integer = CSVCellText.integer(text) else { return false }
-            beginMember(index, &comma, &buffer)
+            guard let cell = scalar(field, cells), let text = cell, let integer = CSVCellText.integer(text) else { return false }
+            beginMember(field, &comma, &buffer)
             buffer.appendJSONInteger(integer)
         case .bool:
-            guard let cell = scalar(node, cells), let text = cell else { return false }
+            guard let cell = scalar(field, cells), let text = cell else { return false }
             let flag: StaticString
             if CSVCellText.equals(text, "true") {
                 flag = "true"
@@ -228,39 +279,28 @@ final class CSVLineTranscoder: @unchecked Sendable {
             } else {
                 return false
             }
-            beginMember(index, &comma, &buffer)
+            beginMember(field, &comma, &buffer)
             buffer.append(flag)
         case .instant:
-            // RFC 3339 to the millisecond only: finer digits bring a `lossy-precision` warning.
-            guard let cell = scalar(node, cells), let text = cell else { return false }
-            if RFC3339Text.isDescription(text) {
-                beginMember(index, &comma, &buffer)
-                buffer.reserve(text.count + 2)
-                buffer.appendReserved(UInt8(ascii: "\""))
-                buffer.appendReserved(text.baseAddress.unsafelyUnwrapped, count: text.count)
-                buffer.appendReserved(UInt8(ascii: "\""))
-                return true
-            }
-            guard case .success(let instant) = Instant.parse(bytes: UnsafeRawBufferPointer(text)),
-                instant.nanoseconds % 1_000_000 == 0
-            else { return false }
-            beginMember(index, &comma, &buffer)
-            RFC3339Text.appendQuoted(instant, to: &buffer)
+            guard let cell = scalar(field, cells), let text = cell else { return false }
+            return instant(text, field, &comma, &buffer)
         case .data:
-            guard let cell = scalar(node, cells) else { return false }
-            guard let text = cell else { return !node.pointee.isRequired }
+            guard let cell = scalar(field, cells) else { return false }
+            guard let text = cell else { return !field.pointee.isRequired }
             guard let string = UTF8Text.string(checkingASCIIFirst: text), Base64Data(base64: string) != nil else { return false }
-            beginMember(index, &comma, &buffer)
+            beginMember(field, &comma, &buffer)
             buffer.appendJSONQuoted(text)
         case .stringArray:
-            return stringList(index, node.pointee, cells, &comma, &buffer)
+            beginMember(field, &comma, &buffer)
+            return stringList(field, cells, &buffer)
         case .object:
-            guard isPresent(node, cells) else { return !node.pointee.isRequired }
-            guard node.pointee.shape == .object else { return false }
-            beginMember(index, &comma, &buffer)
-            return nestedObject(node.pointee, cells, &buffer)
+            guard isPresent(field, cells) else { return !field.pointee.isRequired }
+            guard field.pointee.shape == .object else { return false }
+            beginMember(field, &comma, &buffer)
+            return nestedObject(field, cells, &buffer)
         case .objectArray:
-            return objectList(index, node.pointee, cells, &comma, &buffer)
+            beginMember(field, &comma, &buffer)
+            return objectList(field, cells, &buffer)
         case .none:
             return false
         }
@@ -269,46 +309,65 @@ final class CSVLineTranscoder: @unchecked Sendable {
 
     /// Writes `,` when the object has a member already, then the field's `"name":`.
     @inline(__always)
-    private func beginMember(_ index: Int, _ comma: inout Bool, _ buffer: inout ByteBuffer) {
-        let key = keys[index]
-        buffer.reserve(key.count + 1)
+    private func beginMember(_ field: UnsafePointer<Field>, _ comma: inout Bool, _ buffer: inout ByteBuffer) {
+        let count = Int(field.pointee.keyCount)
+        buffer.reserve(count + 1)
         if comma { buffer.appendReserved(UInt8(ascii: ",")) }
         comma = true
-        buffer.appendReserved(keyBytes.baseAddress! + key.start, count: key.count)
+        buffer.appendReserved(keyBytes.baseAddress.unsafelyUnwrapped + Int(field.pointee.keyStart), count: count)
     }
 
-    /// Writes `{`, the members of the object at `node`, `}`; false to give up.
-    private func nestedObject(_ node: CSVColumnPlan.Node, _ cells: UnsafeBufferPointer<RawCSVCell>,
+    /// Writes `{`, the members of the object `object`, `}`; false to give up.
+    private func nestedObject(_ object: UnsafePointer<Field>, _ cells: UnsafePointer<RawCSVCell>, _ buffer: inout ByteBuffer) -> Bool {
+        buffer.append(UInt8(ascii: "{"))
+        guard members(of: object, cells, afterMember: false, &buffer) else { return false }
+        buffer.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// An instant member: text that is already `description`'s form is copied (most are),
+    /// anything else RFC 3339 to the millisecond is parsed and written in UTC; false to give up
+    /// (finer digits bring a `lossy-precision` warning).
+    private func instant(_ text: UnsafeBufferPointer<UInt8>, _ field: UnsafePointer<Field>, _ comma: inout Bool,
         _ buffer: inout ByteBuffer) -> Bool
     {
-        buffer.append(UInt8(ascii: "{"))
-        guard members(of: node, cells: cells, afterMember: false, into: &buffer) else { return false }
-        buffer.append(UInt8(ascii: "}"))
+        if RFC3339Text.isDescription(text) {
+            beginMember(field, &comma, &buffer)
+            buffer.reserve(text.count + 2)
+            buffer.appendReserved(UInt8(ascii: "\""))
+            buffer.appendReserved(text.baseAddress.unsafelyUnwrapped, count: text.count)
+            buffer.appendReserved(UInt8(ascii: "\""))
+            return true
+        }
+        guard case .success(let instant) = Instant.parse(bytes: UnsafeRawBufferPointer(text)),
+            instant.nanoseconds % 1_000_000 == 0
+        else { return false }
+        beginMember(field, &comma, &buffer)
+        RFC3339Text.appendQuoted(instant, to: &buffer)
         return true
     }
 
     // MARK: Lists
 
-    /// A list of strings: `[]` when no cell of it is present; its elements up to the last present
-    /// one, with none absent before it (null: a `type-error`), each a cell of UTF-8 text.
-    private func stringList(_ index: Int, _ node: CSVColumnPlan.Node, _ cells: UnsafeBufferPointer<RawCSVCell>,
-        _ comma: inout Bool, _ buffer: inout ByteBuffer) -> Bool
-    {
-        beginMember(index, &comma, &buffer)
+    /// A list of strings (after its key): `[]` when no cell of it is present; its elements up to
+    /// the last present one, with none absent before it (null: a `type-error`), each a cell of
+    /// UTF-8 text.
+    private func stringList(_ list: UnsafePointer<Field>, _ cells: UnsafePointer<RawCSVCell>, _ buffer: inout ByteBuffer) -> Bool {
         buffer.append(UInt8(ascii: "["))
-        if isPresent(node, cells) {
-            guard node.shape == .array else { return false }
+        if isPresent(list, cells) {
+            guard list.pointee.shape == .array else { return false }
             var gap = false
             var written = 0
-            for k in 0..<node.count {
-                let element = nodes[node.first + k]
+            let first = fields.baseAddress.unsafelyUnwrapped + Int(list.pointee.first)
+            for k in 0..<Int(list.pointee.count) {
+                let element = first + k
                 guard isPresent(element, cells) else {
                     gap = true
                     continue
                 }
-                guard !gap, element.shape == .cell else { return false }
+                guard !gap, element.pointee.shape == .cell else { return false }
                 if written > 0 { buffer.append(UInt8(ascii: ",")) }
-                guard buffer.appendJSONQuoted(checkingUTF8: cells[element.column].text) else { return false }
+                guard buffer.appendJSONQuoted(checkingUTF8: cells[Int(element.pointee.column)].text) else { return false }
                 written += 1
             }
         }
@@ -316,18 +375,16 @@ final class CSVLineTranscoder: @unchecked Sendable {
         return true
     }
 
-    /// A list of objects: `[]` when no cell of it is present; its elements up to the last present
-    /// one, with none absent before it, each an object.
-    private func objectList(_ index: Int, _ node: CSVColumnPlan.Node, _ cells: UnsafeBufferPointer<RawCSVCell>,
-        _ comma: inout Bool, _ buffer: inout ByteBuffer) -> Bool
-    {
-        beginMember(index, &comma, &buffer)
+    /// A list of objects (after its key): `[]` when no cell of it is present; its elements up to
+    /// the last present one, with none absent before it, each an object.
+    private func objectList(_ list: UnsafePointer<Field>, _ cells: UnsafePointer<RawCSVCell>, _ buffer: inout ByteBuffer) -> Bool {
         buffer.append(UInt8(ascii: "["))
-        if isPresent(node, cells) {
-            guard node.shape == .array, let count = elementCount(node, cells) else { return false }
+        if isPresent(list, cells) {
+            guard list.pointee.shape == .array, let count = elementCount(list, cells) else { return false }
+            let first = fields.baseAddress.unsafelyUnwrapped + Int(list.pointee.first)
             for k in 0..<count {
                 if k > 0 { buffer.append(UInt8(ascii: ",")) }
-                guard nestedObject(nodes[node.first + k], cells, &buffer) else { return false }
+                guard nestedObject(first + k, cells, &buffer) else { return false }
             }
         }
         buffer.append(UInt8(ascii: "]"))
@@ -336,13 +393,14 @@ final class CSVLineTranscoder: @unchecked Sendable {
 
     /// The elements of a list of objects up to its last present one; nil when an absent element
     /// comes before a present one or a present element is not an object.
-    private func elementCount(_ node: CSVColumnPlan.Node, _ cells: UnsafeBufferPointer<RawCSVCell>) -> Int? {
+    private func elementCount(_ list: UnsafePointer<Field>, _ cells: UnsafePointer<RawCSVCell>) -> Int? {
         var count = 0
         var sawAbsent = false
-        for k in 0..<node.count {
-            let element = nodes[node.first + k]
+        let first = fields.baseAddress.unsafelyUnwrapped + Int(list.pointee.first)
+        for k in 0..<Int(list.pointee.count) {
+            let element = first + k
             if isPresent(element, cells) {
-                guard !sawAbsent, element.shape == .object else { return nil }
+                guard !sawAbsent, element.pointee.shape == .object else { return nil }
                 count = k + 1
             } else {
                 sawAbsent = true
@@ -356,58 +414,48 @@ final class CSVLineTranscoder: @unchecked Sendable {
     /// The text of a scalar field: `.some(nil)` when absent, nil (give up) when an object or list
     /// stands where the scalar belongs.
     @inline(__always)
-    private func scalar(_ node: UnsafePointer<CSVColumnPlan.Node>, _ cells: UnsafeBufferPointer<RawCSVCell>)
-        -> UnsafeBufferPointer<UInt8>??
-    {
-        switch node.pointee.shape {
+    private func scalar(_ field: UnsafePointer<Field>, _ cells: UnsafePointer<RawCSVCell>) -> UnsafeBufferPointer<UInt8>?? {
+        switch field.pointee.shape {
         case .cell:
-            let cell = cells[node.pointee.column]
+            let cell = cells[Int(field.pointee.column)]
             return cell.isAbsent ? .some(nil) : .some(cell.text)
         case .none:
             return .some(nil)
         case .object, .array, .other:
-            return isPresent(node, cells) ? nil : .some(nil)
+            return isPresent(field, cells) ? nil : .some(nil)
         }
     }
 
-    /// True when `text` fits a text field of `kind`: non-empty for `nonEmptyString`, `""` or an
-    /// absolute http(s) URL for `url`, byte for byte one of the cases of `enumeration` (text that
-    /// only Unicode equivalence would match gives up). Its UTF-8 is checked as it is written.
+    /// True when `text` fits a text field: non-empty for `nonEmptyString`, `""` or an absolute
+    /// http(s) URL for `url`, byte for byte one of the cases of an `enumeration` (text that only
+    /// Unicode equivalence would match gives up). Its UTF-8 is checked as it is written.
     @inline(__always)
-    private func fits(_ text: UnsafeBufferPointer<UInt8>, _ kind: CSVColumnPlan.ValueKind, _ enumeration: Int) -> Bool {
-        switch kind {
+    private func fits(_ text: UnsafeBufferPointer<UInt8>, _ field: UnsafePointer<Field>) -> Bool {
+        switch field.pointee.kind {
         case .string: return true
         case .nonEmptyString: return text.count > 0
         case .url:
             guard text.count > 0 else { return true }
             guard UTF8Text.isValid(text) else { return false }
             return FieldReader.isAbsoluteHTTPURL(String(decoding: text, as: UTF8.self))
-        case .enumeration: return cases[enumeration].contains { $0.elementsEqual(text) }
+        case .enumeration: return cases[Int(field.pointee.rule)].contains { $0.elementsEqual(text) }
         default: return false
         }
     }
 
+    /// True when some cell at or under `field` is present (as `CSVPlannedRow.isPresent`).
     @inline(__always)
-    private func isPresent(_ node: UnsafePointer<CSVColumnPlan.Node>, _ cells: UnsafeBufferPointer<RawCSVCell>) -> Bool {
-        switch node.pointee.shape {
+    private func isPresent(_ field: UnsafePointer<Field>, _ cells: UnsafePointer<RawCSVCell>) -> Bool {
+        switch field.pointee.shape {
         case .none: return false
-        case .cell: return !cells[node.pointee.column].isAbsent
-        case .object, .array, .other: return anyPresent(node.pointee.columnsStart, node.pointee.columnsCount, cells)
+        case .cell: return !cells[Int(field.pointee.column)].isAbsent
+        case .object, .array, .other: return anyPresent(field.pointee.columnsStart, field.pointee.columnsCount, cells)
         }
     }
 
-    /// True when some cell at or under `node` is present (as `CSVPlannedRow.isPresent`).
-    @inline(__always)
-    private func isPresent(_ node: CSVColumnPlan.Node, _ cells: UnsafeBufferPointer<RawCSVCell>) -> Bool {
-        switch node.shape {
-        case .none: return false
-        case .cell: return !cells[node.column].isAbsent
-        case .object, .array, .other: return anyPresent(node.columnsStart, node.columnsCount, cells)
-        }
-    }
-
-    private func anyPresent(_ start: Int, _ count: Int, _ cells: UnsafeBufferPointer<RawCSVCell>) -> Bool {
-        for k in start..<(start + count) where !cells[columnLists[k]].isAbsent { return true }
+    private func anyPresent(_ start: Int32, _ count: Int32, _ cells: UnsafePointer<RawCSVCell>) -> Bool {
+        let columns = columnLists.baseAddress.unsafelyUnwrapped + Int(start)
+        for k in 0..<Int(count) where !cells[columns[k]].isAbsent { return true }
         return false
     }
 }

@@ -36,6 +36,8 @@ extension ByteBuffer {
     /// are checked to be well-formed UTF-8 (RFC 3629, as `UTF8Text.isValid` checks); false,
     /// appending nothing, when they are not. ASCII text with nothing to escape, the usual CSV cell,
     /// is checked and copied in one pass, eight bytes at a time.
+    // Inlinable: the CSV transcoder calls it for every text cell, across the module boundary.
+    @inlinable
     public mutating func appendJSONQuoted(checkingUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = utf8.count
         reserve(count + 2 + Self.plainCopySlack)
@@ -44,9 +46,10 @@ extension ByteBuffer {
             appendReserved(JSONSyntax.quote)
             return true
         }
-        if Self.copyPlainASCII(start, count: count, to: base + self.count + 1) {
-            base[self.count] = JSONSyntax.quote
-            base[self.count + 1 + count] = JSONSyntax.quote
+        let target = base + self.count
+        if Self.copyPlainASCII(start, count: count, to: target + 1) {
+            target[0] = JSONSyntax.quote
+            target[1 + count] = JSONSyntax.quote
             self.count += count + 2
             return true
         }
@@ -58,7 +61,7 @@ extension ByteBuffer {
     /// Copies `count` bytes of `source` to `target` eight at a time, checking as it goes; true
     /// when every byte is ASCII with nothing JSON escapes (false: the copy is incomplete). `target`
     /// has room for `count + plainCopySlack` bytes (the slack is written over).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func copyPlainASCII(_ source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) -> Bool {
         if count < 8 {
             let word = shortWord(source, count: count)
@@ -84,7 +87,7 @@ extension ByteBuffer {
 
     /// The bytes `copyPlainJSONText` may write past the text: a text shorter than eight bytes is
     /// stored as one whole word.
-    static let plainCopySlack = 7
+    @usableFromInline static let plainCopySlack = 7
 
     /// Copies bytes of `source` to `target` up to the first one JSON must escape, eight at a time
     /// while none of the eight needs it (checking and copying in one pass, no call to memcpy for
@@ -125,7 +128,7 @@ extension ByteBuffer {
 
     /// The `count` bytes (0...7) at `source` as a little-endian word, read by two overlapping
     /// loads (never past `source + count`); the bytes above them are spaces (nothing to escape).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func shortWord(_ source: UnsafePointer<UInt8>, count: Int) -> UInt64 {
         let raw = UnsafeRawPointer(source)
         let word: UInt64
@@ -198,6 +201,7 @@ extension ByteBuffer {
     /// reads it), exactly as `appendJSONNumber(_:)` writes it: `text` itself when it already is
     /// that form (`isWrittenForm`), else the rendered number.
     /// - Returns: false, appending nothing, for NaN and infinities.
+    @inlinable
     public mutating func appendJSONNumber(_ double: Double, readFrom text: UnsafeBufferPointer<UInt8>) -> Bool {
         guard Self.isWrittenForm(text) else { return appendJSONNumber(double) }
         append(text)
@@ -213,6 +217,7 @@ extension ByteBuffer {
     /// has these digits. A whole number of up to 15 digits is an exact `Int64` and written as its
     /// digits; a fraction of one to three decimals is found by `appendShortDecimal` at its own
     /// number of decimals (its mantissa is below 10^15 < 2^50) and written in fixed notation.
+    @inlinable
     static func isWrittenForm(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let p = text.baseAddress, text.count > 0 else { return false }
         let count = text.count
