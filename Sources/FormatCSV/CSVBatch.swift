@@ -62,8 +62,8 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
 
     /// Adds the item of `outcome` (none for a blank row), numbering its record `index`, and counts
     /// the index as `CSVReader.next()` does (every row but blank ones takes one).
-    private static func append(_ outcome: CSVRowOutcome, index: inout Int, to items: inout [RecordBatchItem]) {
-        switch outcome {
+    private static func append(_ outcome: consuming CSVRowOutcome, index: inout Int, to items: inout [RecordBatchItem]) {
+        switch consume outcome {
         case .blank:
             return
         case .problem(let diagnostic):
@@ -88,6 +88,8 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         guard let context, !bytes.isEmpty else { return }
         var scanner = CSVRowScanner(delimiter: delimiter, maximumRecordBytes: Int.max, offset: base, line: firstLine)
         var decoder = CSVRowDecoder(context: context)
+        let source = CSVRowSource(bytes: bytes, base: base, delimiter: delimiter, layout: context.layout,
+                                  fields: context.expectedFields ?? 0)
         defer {
             scanner.deallocate()
             decoder.deallocate()
@@ -98,9 +100,10 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         bytes.withUnsafeBufferPointer { buffer in
             guard let p = buffer.baseAddress else { return }
             while case .row = scanner.scan(p, base: base, count: buffer.count, atEnd: true) {
-                let outcome = decoder.outcome(scanner, p, base: base, count: buffer.count, offeringTo: taker)
+                let outcome = decoder.outcome(scanner, p, base: base, count: buffer.count, offeringTo: taker, source: source)
+                let fails = if case .failure = outcome { true } else { false }
                 Self.append(outcome, index: &index, to: &results)
-                if case .failure = outcome { break }
+                if fails { break }
             }
         }
         items = results

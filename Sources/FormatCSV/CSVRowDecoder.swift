@@ -99,10 +99,11 @@ struct CSVRowDecoder {
     }
 
     /// What the row `scanner` just scanned gives. `p[0]` is at absolute offset `base`; `count` bytes.
-    /// A row that makes a record is first offered to `taker` (not with `--infer-types`): when it
-    /// takes the row, its value is not built (`.taken`).
+    /// A row that makes a record is first offered to `taker` (not with `--infer-types`), whose
+    /// bytes `source` holds (a batch's): when it takes the row, its value is not built and its
+    /// locator finds positions only when asked (`.taken`, with a `CSVRowLocator`).
     mutating func outcome(_ scanner: CSVRowScanner, _ p: UnsafePointer<UInt8>, base: Int, count: Int,
-                          offeringTo taker: (any RawRecordTaker)? = nil) -> CSVRowOutcome {
+                          offeringTo taker: (any RawRecordTaker)? = nil, source: CSVRowSource? = nil) -> CSVRowOutcome {
         let fields = scanner.cellCount
         let cells = scanner.cells
         // A blank line: skipped when the header has two or more columns.
@@ -118,8 +119,12 @@ struct CSVRowDecoder {
         }
         // The row's bytes, from its first one (the cells' offsets count from there).
         let row = p + (scanner.rowStart - base)
-        if let taker, !context.inferTypes, let taken = offer(scanner, row, to: taker) {
-            return .taken(record(.null, scanner, p, base: base), taken.payload)
+        if let taker, let source, !context.inferTypes, let taken = offer(scanner, row, to: taker) {
+            let locator = CSVRowLocator(source: source, start: scanner.rowStart, line: scanner.rowLine,
+                                        firstLineCells: scanner.firstLineCells)
+            let record = Record(collection: context.collection, value: .null,
+                                location: context.location(TextPosition(line: scanner.rowLine, column: 1)), locator: locator)
+            return .taken(record, taken.payload)
         }
         if fields > valueCapacity { growValues(fields) }
         for k in 0..<fields {

@@ -500,6 +500,15 @@ struct CSVRowScanner {
         position(ofOffset: rowStart + cell.origin, in: p, base: base)
     }
 
+    /// The number of cells of the row just scanned that start on its first line (before the first
+    /// line break inside its quotes).
+    var firstLineCells: Int {
+        guard breakCount > 0 else { return cellCount }
+        var k = 0
+        while k < cellCount && rowStart + cells[k].origin < breaks[0].start { k += 1 }
+        return k
+    }
+
     /// Where the row just scanned ends (its line break, or the end of the input). `p[0]` is at
     /// absolute offset `base` and holds the row.
     func rowEndPosition(in p: UnsafePointer<UInt8>, base: Int) -> TextPosition {

@@ -292,10 +292,11 @@ public final class DatasetProcessor {
     /// it (the id's position, else the record's, else the record's line), without building the
     /// record's pointer.
     static func idLine(of record: Record) -> Int? {
-        guard let locator = record.locator else { return record.location.line }
-        if let single = locator.singleLine { return single }
-        if let position = locator.position(of: idPointer) { return position.line }
-        if let position = locator.position(of: .root) { return position.line }
+        // Asked of the record's locator in place (not copied out of it first).
+        guard record.locator != nil else { return record.location.line }
+        if let single = record.locator?.singleLine { return single }
+        if let line = record.locator?.line(of: idPointer) { return line }
+        if let line = record.locator?.line(of: .root) { return line }
         return record.location.line
     }
 
