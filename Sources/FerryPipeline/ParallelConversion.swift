@@ -86,56 +86,40 @@ struct ParallelConversion {
     /// Hands a batch's items to `delivery` in order: problems to the log, general records with
     /// what `general(index, record)` gives. The lines of kept typed records that follow each other
     /// in the batch's buffer are written in one piece, before anything else is written.
-    ///
-    /// The items are read in place (not copied out of the array), and a typed record's preparation
-    /// is the lane's next one when the lane has one per taken item (it keeps them in input order),
-    /// which spares casting each payload back.
     private func deliver(_ items: [RecordBatchItem], lane: TypedLaneBatch?, _ delivery: Delivery,
         general: (Int, Record) throws -> Void) throws
     {
-        let preparations = lane?.preparations ?? []
-        if !preparations.isEmpty { delivery.warm(preparations) }
-        let inOrder = preparations.count == items.count(where: Self.isTaken)
-        var taken = 0
+        if let lane, !lane.preparations.isEmpty { delivery.warm(lane.preparations) }
         var pending: Range<Int>? = nil
         func flush() throws {
             guard let run = pending, let lane else { return }
             pending = nil
             try lane.withRendered { try delivery.writeRendered(UnsafeBufferPointer(rebasing: $0[run])) }
         }
-        try items.withUnsafeBufferPointer { items in
-            for index in items.indices {
-                switch items[index] {
-                case .taken(let record, let payload):
-                    let preparation = inOrder ? preparations[taken] : payload as? TypedPreparation
-                    taken += 1
-                    guard let preparation, try delivery.typed(record, preparation), let range = preparation.rendered
-                    else { continue }
-                    if let run = pending, run.upperBound == range.lowerBound {
-                        pending = run.lowerBound..<range.upperBound
-                    } else {
-                        try flush()
-                        pending = range
-                    }
-                case .problem(let diagnostic):
+        for index in items.indices {
+            switch items[index] {
+            case .taken(let record, let payload):
+                guard let preparation = payload as? TypedPreparation, try delivery.typed(record, preparation),
+                      let range = preparation.rendered
+                else { continue }
+                if let run = pending, run.upperBound == range.lowerBound {
+                    pending = run.lowerBound..<range.upperBound
+                } else {
                     try flush()
-                    log.report(diagnostic)
-                case .failure(let error):
-                    try flush()
-                    throw error
-                case .record(let record):
-                    try flush()
-                    try general(index, record)
+                    pending = range
                 }
+            case .problem(let diagnostic):
+                try flush()
+                log.report(diagnostic)
+            case .failure(let error):
+                try flush()
+                throw error
+            case .record(let record):
+                try flush()
+                try general(index, record)
             }
         }
         try flush()
-    }
-
-    /// True for a record the typed path took.
-    private static func isTaken(_ item: RecordBatchItem) -> Bool {
-        if case .taken = item { return true }
-        return false
     }
 
     /// One job: each batch is parsed, prepared and handed over on the calling thread.

@@ -292,11 +292,10 @@ public final class DatasetProcessor {
     /// it (the id's position, else the record's, else the record's line), without building the
     /// record's pointer.
     static func idLine(of record: Record) -> Int? {
-        // Asked of the record's locator in place (not copied out of it first).
-        guard record.locator != nil else { return record.location.line }
-        if let single = record.locator?.singleLine { return single }
-        if let line = record.locator?.line(of: idPointer) { return line }
-        if let line = record.locator?.line(of: .root) { return line }
+        guard let locator = record.locator else { return record.location.line }
+        if let single = locator.singleLine { return single }
+        if let line = locator.line(of: idPointer) { return line }
+        if let line = locator.line(of: .root) { return line }
         return record.location.line
     }
 
