@@ -180,6 +180,7 @@ struct CSVBatchCutter {
         }
         let delimiter = self.delimiter
         let quote = CSVReader.quote, cr = CSVReader.cr, lf = CSVReader.lf
+        let quotes = CSVByteSearch.broadcast(quote)
         var state = self.state
         var line = self.rowLine
         defer {
@@ -205,11 +206,14 @@ struct CSVBatchCutter {
             case .fieldStart, .unquoted, .garbage:
                 // Outside quotes only a quote and a line break matter, and a quote opens a quoted
                 // cell only at a cell's start (the row's start or after a delimiter): delimiters
-                // need no stop of their own.
-                i = CSVByteSearch.first(in: p, from: i, to: count, quote, lf, cr)
+                // need no stop of their own. (The search also stops at other control bytes,
+                // which are text.)
+                i = CSVByteSearch.firstStop(in: p, from: i, to: count, quote, quotes)
                 if i == count { continue }
                 let c = p[i]
-                if c == quote {
+                if c != quote && c != lf && c != cr {
+                    i += 1
+                } else if c == quote {
                     let opens = base + i == offset || p[i - 1] == delimiter
                     state = opens ? .quoted : .garbage
                     i += 1
@@ -224,10 +228,12 @@ struct CSVBatchCutter {
                     }
                 }
             case .quoted:
-                i = CSVByteSearch.first(in: p, from: i, to: count, quote, lf, cr)
+                i = CSVByteSearch.firstStop(in: p, from: i, to: count, quote, quotes)
                 if i == count { continue }
                 let c = p[i]
-                if c == quote {
+                if c != quote && c != lf && c != cr {
+                    // Another control byte: text.
+                } else if c == quote {
                     state = .quotedQuote
                 } else if c == cr || i == 0 || p[i - 1] != cr {
                     // A line break inside the quote (the LF of a CRLF counts with its CR).

@@ -52,26 +52,20 @@ enum CSVByteSearch {
         return stops(w, a, b) & (UInt64.max &>> UInt64(64 - 8 * k))
     }
 
-    /// The high bit of every byte of `x` that is zero, plus maybe some above the first one.
+    /// The index of the first byte in `p[i..<end]` that is `byte` (`broadcast` in every byte of
+    /// `bytes`) or below 0x0E (`stops(_:_:)`); `end` when none is. Reads only bytes before `end`.
     @inline(__always)
-    private static func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-
-    /// The index of the first byte in `p[i..<end]` equal to `a`, `b` or `c`; `end` when none is.
-    /// Reads only bytes before `end`.
-    @inline(__always)
-    static func first(in p: UnsafePointer<UInt8>, from i: Int, to end: Int, _ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int {
+    static func firstStop(in p: UnsafePointer<UInt8>, from i: Int, to end: Int, _ byte: UInt8, _ bytes: UInt64) -> Int {
         var i = i
-        let ma = ones &* UInt64(a), mb = ones &* UInt64(b), mc = ones &* UInt64(c)
-        while i + 8 <= end {
-            let w = word(p, i)
-            let m = zeroBytes(w ^ ma) | zeroBytes(w ^ mb) | zeroBytes(w ^ mc)
-            if m != 0 { return i + m.trailingZeroBitCount >> 3 }
-            i += 8
+        while i &+ 8 <= end {
+            let m = stops(word(p, i), bytes)
+            if m != 0 { return i &+ m.trailingZeroBitCount &>> 3 }
+            i &+= 8
         }
         while i < end {
             let x = p[i]
-            if x == a || x == b || x == c { return i }
-            i += 1
+            if x == byte || x < 0x0E { return i }
+            i &+= 1
         }
         return end
     }
