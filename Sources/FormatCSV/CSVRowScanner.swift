@@ -202,15 +202,13 @@ struct CSVRowScanner {
     }
 
     /// Where `walk` stands in a row: the eight bytes it reads (from `w`, the stop bytes still to
-    /// visit in `m`, bit `k` for byte `w + k`), the next ones to read (`next`, and `skip`: 1 when
-    /// their first byte was taken already), where the next cell goes (`cursor`, before the end of
+    /// visit in `m`, bit `k` for byte `w + k`), the next byte to read (`next`), where the next cell goes (`cursor`, before the end of
     /// the storage, `limit`), and the cell being scanned (its content's start, its flags so far,
     /// whether it is inside its quotes). Offsets are from the row's first byte.
     private struct Walker {
         var w = 0
         var m: UInt64 = 0
         var next = 0
-        var skip: UInt64 = 0
         var cursor: UnsafeMutablePointer<CSVCell>
         var limit: UnsafeMutablePointer<CSVCell>
         var cellStart = 0
@@ -247,14 +245,13 @@ struct CSVRowScanner {
     private static func walk(_ row: UnsafePointer<UInt8>, _ count: Int, _ delimiter: Int, _ quotes: UInt64, _ delimiters: UInt64,
                              _ walker: inout Walker) -> Event {
         let quote = CSVReader.quote, cr = CSVReader.cr, lf = CSVReader.lf
-        var w = walker.w, m = walker.m, next = walker.next, skip = walker.skip, cursor = walker.cursor
+        var w = walker.w, m = walker.m, next = walker.next, cursor = walker.cursor
         var cellStart = walker.cellStart, cellFlags = walker.cellFlags, inQuotes = walker.inQuotes
         let limit = walker.limit
         @inline(__always) func keep(_ event: Event) -> Event {
             walker.w = w
             walker.m = m
             walker.next = next
-            walker.skip = skip
             walker.cursor = cursor
             walker.cellStart = cellStart
             walker.cellFlags = cellFlags
@@ -269,9 +266,8 @@ struct CSVRowScanner {
                 }
                 if limit - cursor < 9 { return keep(.room) }
                 w = next
-                m = stops(row, w, count, quotes, delimiters) & ~skip
+                m = stops(row, w, count, quotes, delimiters)
                 next = w &+ 8
-                skip = 0
                 continue
             }
             let j = w &+ m.trailingZeroBitCount
@@ -327,8 +323,7 @@ struct CSVRowScanner {
                 if k &- w < 8 {
                     m &= m &- 1
                 } else {
-                    next = k
-                    skip = 1
+                    next = k &+ 1
                 }
             } else if b == lf || b == cr {
                 return keep(.quotedLineBreak(at: j, b))
