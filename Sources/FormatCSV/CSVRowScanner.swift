@@ -241,14 +241,15 @@ struct CSVRowScanner {
 
     /// Walks the row `row` (the `count` bytes held from its first one) from stop byte to stop byte,
     /// adding the cells it ends, until something else is to be done. On local copies of `walker`,
-    /// so that they stay in registers.
+    /// so that they stay in registers; outside quotes and inside them are two loops (the state is
+    /// where the code is, not a variable to test at every byte).
     private static func walk(_ row: UnsafePointer<UInt8>, _ count: Int, _ delimiter: Int, _ quotes: UInt64, _ delimiters: UInt64,
                              _ walker: inout Walker) -> Event {
         let quote = CSVReader.quote, cr = CSVReader.cr, lf = CSVReader.lf
         var w = walker.w, m = walker.m, next = walker.next, cursor = walker.cursor
-        var cellStart = walker.cellStart, cellFlags = walker.cellFlags, inQuotes = walker.inQuotes
+        var cellStart = walker.cellStart, cellFlags = walker.cellFlags
         let limit = walker.limit
-        @inline(__always) func keep(_ event: Event) -> Event {
+        @inline(__always) func keep(_ event: Event, inQuotes: Bool) -> Event {
             walker.w = w
             walker.m = m
             walker.next = next
@@ -258,54 +259,71 @@ struct CSVRowScanner {
             walker.inQuotes = inQuotes
             return event
         }
-        while true {
-            if m == 0 {
-                if next >= count {
-                    next = count
-                    return keep(.endOfBytes)
-                }
-                if limit - cursor < 9 { return keep(.room) }
-                w = next
-                m = stops(row, w, count, quotes, delimiters)
-                next = w &+ 8
-                continue
+        // The next word's stop bytes into `m`; false when there are no bytes left or no room for
+        // the cells they may end (`keep` then tells which).
+        @inline(__always) func load() -> Bool {
+            if next >= count || limit - cursor < 9 { return false }
+            w = next
+            m = stops(row, w, count, quotes, delimiters)
+            next = w &+ 8
+            return true
+        }
+        @inline(__always) func stalled(inQuotes: Bool) -> Event {
+            if next >= count {
+                next = count
+                return keep(.endOfBytes, inQuotes: inQuotes)
             }
-            let j = w &+ m.trailingZeroBitCount
-            m &= m &- 1
-            let b = row[j]
+            return keep(.room, inQuotes: inQuotes)
+        }
+        var inQuotes = walker.inQuotes
+        while true {
             if !inQuotes {
-                if Int(b) == delimiter {
-                    cursor.initialize(to: CSVCell(start: cellStart, end: j, flags: cellFlags))
-                    cursor += 1
-                    cellStart = j &+ 1
-                    cellFlags = 0
-                } else if b == quote {
-                    if j == cellStart {
+                // Outside quotes: delimiters end cells, a quote at a cell's start opens it.
+                while true {
+                    if m == 0 {
+                        if !load() { return stalled(inQuotes: false) }
+                        continue
+                    }
+                    let j = w &+ m.trailingZeroBitCount
+                    m &= m &- 1
+                    let b = row[j]
+                    if Int(b) == delimiter {
+                        cursor.initialize(to: CSVCell(start: cellStart, end: j, flags: cellFlags))
+                        cursor += 1
+                        cellStart = j &+ 1
+                        cellFlags = 0
+                    } else if b == quote {
+                        guard j == cellStart else { return keep(.strayQuote(at: j), inQuotes: false) }
                         cellStart = j &+ 1
                         cellFlags = CSVCell.quoted | CSVCell.opened
-                        inQuotes = true
-                    } else {
-                        return keep(.strayQuote(at: j))
+                        break
+                    } else if b == lf || b == cr {
+                        cursor.initialize(to: CSVCell(start: cellStart, end: j, flags: cellFlags))
+                        cursor += 1
+                        return keep(.rowEnd(at: j, b), inQuotes: false)
                     }
-                } else if b == lf || b == cr {
-                    cursor.initialize(to: CSVCell(start: cellStart, end: j, flags: cellFlags))
-                    cursor += 1
-                    return keep(.rowEnd(at: j, b))
                 }
-                continue
+                inQuotes = true
             }
-            if b == quote {
-                let k = j &+ 1
-                if k == count {
-                    next = count
-                    return keep(.quoteAtEnd)
+            // Inside quotes: only quotes and line breaks matter.
+            while true {
+                if m == 0 {
+                    if !load() { return stalled(inQuotes: true) }
+                    continue
                 }
-                let c = row[k]
-                if c == quote {
-                    cellFlags |= CSVCell.escaped
-                } else {
-                    inQuotes = false
-                    if Int(c) == delimiter {
+                let j = w &+ m.trailingZeroBitCount
+                m &= m &- 1
+                let b = row[j]
+                if b == quote {
+                    let k = j &+ 1
+                    if k == count {
+                        next = count
+                        return keep(.quoteAtEnd, inQuotes: true)
+                    }
+                    let c = row[k]
+                    if c == quote {
+                        cellFlags |= CSVCell.escaped
+                    } else if Int(c) == delimiter {
                         cursor.initialize(to: CSVCell(start: cellStart, end: j, flags: cellFlags))
                         cursor += 1
                         cellStart = k &+ 1
@@ -313,21 +331,23 @@ struct CSVRowScanner {
                     } else if c == lf || c == cr {
                         cursor.initialize(to: CSVCell(start: cellStart, end: j, flags: cellFlags))
                         cursor += 1
-                        return keep(.rowEnd(at: k, c))
+                        return keep(.rowEnd(at: k, c), inQuotes: false)
                     } else {
                         cellFlags = CSVCell.opened
-                        return keep(.textAfterQuote(at: k))
+                        return keep(.textAfterQuote(at: k), inQuotes: false)
                     }
+                    // The stop byte after the quote (a second quote, the delimiter) is taken with it.
+                    if k &- w < 8 {
+                        m &= m &- 1
+                    } else {
+                        next = k &+ 1
+                    }
+                    if c != quote { break }
+                } else if b == lf || b == cr {
+                    return keep(.quotedLineBreak(at: j, b), inQuotes: true)
                 }
-                // The stop byte after the quote (a second quote, the delimiter) is taken with it.
-                if k &- w < 8 {
-                    m &= m &- 1
-                } else {
-                    next = k &+ 1
-                }
-            } else if b == lf || b == cr {
-                return keep(.quotedLineBreak(at: j, b))
             }
+            inQuotes = false
         }
     }
 
