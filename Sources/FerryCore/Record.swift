@@ -11,10 +11,16 @@ public protocol FieldLocating: Sendable {
     /// The line of every field, when the whole record stands on that one line (a JSON Lines
     /// line); nil otherwise. Lets callers skip `position(of:)` when only the line is wanted.
     var singleLine: Int? { get }
+
+    /// The line of the value at `field`: `position(of:)?.line`, which a locator may find without
+    /// the column (the line is all the id check keeps of a record).
+    func line(of field: JSONPointer) -> Int?
 }
 
 extension FieldLocating {
     public var singleLine: Int? { nil }
+
+    public func line(of field: JSONPointer) -> Int? { position(of: field)?.line }
 }
 
 /// One record read from an input: its value and where it came from.

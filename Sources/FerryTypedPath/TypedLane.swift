@@ -47,14 +47,14 @@ public final class TypedLane: Sendable {
     public func batch() -> TypedLaneBatch { TypedLaneBatch(lane: self) }
 
     /// What `TypedLaneBatch.take` makes of `record` (and the collection it named), its output
-    /// line appended to `rendered`.
-    fileprivate func take(_ record: RawRecord, renderingInto rendered: inout ByteBuffer)
+    /// line appended to `rendered`; `cache` holds the route of the collection named last.
+    fileprivate func take(_ record: RawRecord, renderingInto rendered: inout ByteBuffer, cache: inout LaneRouteCache)
         -> (TypedPreparation, named: String?)?
     {
         switch record {
         case .jsonLine(let bytes, _, let defaultCollection):
             guard !options.scalarsAsText, let scan = JSONRecordScan(bytes),
-                  let collection = scan.collection ?? defaultCollection, let route = routes[collection]
+                  let collection = scan.collection ?? defaultCollection, let route = route(of: collection, &cache)
             else { return nil }
             if !route.route.migrates {
                 return route.source.passJSON(scan, options, route.route.targetCollection, output, &rendered)
@@ -63,7 +63,7 @@ public final class TypedLane: Sendable {
             guard let model = route.source.decodeJSON(scan, options) else { return nil }
             return finish(model, route: route, into: &rendered).map { ($0, scan.collection) }
         case .csvRow(let row):
-            guard let collection = row.collection, let route = routes[collection], let reading = csvReadings[collection],
+            guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, &cache),
                   isInputHeader(row.columns)
             else { return nil }
             if !route.route.migrates {
@@ -72,6 +72,25 @@ public final class TypedLane: Sendable {
             guard let model = reading.decode(row) else { return nil }
             return finish(model, route: route, into: &rendered).map { ($0, nil) }
         }
+    }
+
+    /// The route of `collection`, from `cache` when it names the same collection (records of one
+    /// batch nearly always do: the dictionary is then not asked, its key not hashed).
+    @inline(__always)
+    private func route(of collection: String, _ cache: inout LaneRouteCache) -> LaneRoute? {
+        if let cached = cache.route, cache.collection == collection { return cached }
+        guard let route = routes[collection] else { return nil }
+        cache = LaneRouteCache(collection: collection, route: route, reading: nil)
+        return route
+    }
+
+    /// The route of `collection` and its model's reading of the CSV header, from `cache` as `route(of:_:)`.
+    @inline(__always)
+    private func csvRoute(of collection: String, _ cache: inout LaneRouteCache) -> (LaneRoute, CSVModelReading)? {
+        if let cached = cache.route, let reading = cache.reading, cache.collection == collection { return (cached, reading) }
+        guard let route = routes[collection], let reading = csvReadings[collection] else { return nil }
+        cache = LaneRouteCache(collection: collection, route: route, reading: reading)
+        return (route, reading)
     }
 
     private func preparation(of passed: PassedRecord, _ route: LaneRoute) -> TypedPreparation {
@@ -121,13 +140,15 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     /// Room for a batch of 128 records of about 700 bytes without growing (growing copies), and
     /// under glibc's mmap threshold (`main.swift`: 128 KiB), so it comes from the heap.
     private var buffer = ByteBuffer(capacity: 96 << 10)
+    /// The route of the collection the batch's records named last.
+    private var routeCache = LaneRouteCache()
     /// What the batch's records it took were made into, in input order.
     public private(set) var preparations: [TypedPreparation] = []
 
     init(lane: TypedLane) { self.lane = lane }
 
     public func take(_ record: RawRecord) -> TakenRecord? {
-        guard let (preparation, named) = lane.take(record, renderingInto: &buffer) else { return nil }
+        guard let (preparation, named) = lane.take(record, renderingInto: &buffer, cache: &routeCache) else { return nil }
         preparations.append(preparation)
         return TakenRecord(collection: named, payload: preparation)
     }
@@ -137,6 +158,14 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     public func withRendered<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try buffer.withBytes(body)
     }
+}
+
+/// The route a `TypedLaneBatch` looked up last, with the collection it is for (and, for a CSV
+/// row, its model's reading of the header).
+fileprivate struct LaneRouteCache {
+    var collection: String?
+    var route: LaneRoute?
+    var reading: CSVModelReading?
 }
 
 /// A typed route with the codecs of its source and target models (specialized for them).

@@ -62,8 +62,8 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
 
     /// Adds the item of `outcome` (none for a blank row), numbering its record `index`, and counts
     /// the index as `CSVReader.next()` does (every row but blank ones takes one).
-    private static func append(_ outcome: CSVRowOutcome, index: inout Int, to items: inout [RecordBatchItem]) {
-        switch outcome {
+    private static func append(_ outcome: consuming CSVRowOutcome, index: inout Int, to items: inout [RecordBatchItem]) {
+        switch consume outcome {
         case .blank:
             return
         case .problem(let diagnostic):
@@ -88,6 +88,8 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         guard let context, !bytes.isEmpty else { return }
         var scanner = CSVRowScanner(delimiter: delimiter, maximumRecordBytes: Int.max, offset: base, line: firstLine)
         var decoder = CSVRowDecoder(context: context)
+        let source = CSVRowSource(bytes: bytes, base: base, delimiter: delimiter, layout: context.layout,
+                                  fields: context.expectedFields ?? 0)
         defer {
             scanner.deallocate()
             decoder.deallocate()
@@ -98,9 +100,10 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         bytes.withUnsafeBufferPointer { buffer in
             guard let p = buffer.baseAddress else { return }
             while case .row = scanner.scan(p, base: base, count: buffer.count, atEnd: true) {
-                let outcome = decoder.outcome(scanner, p, base: base, count: buffer.count, offeringTo: taker)
+                let outcome = decoder.outcome(scanner, p, base: base, count: buffer.count, offeringTo: taker, source: source)
+                let fails = if case .failure = outcome { true } else { false }
                 Self.append(outcome, index: &index, to: &results)
-                if case .failure = outcome { break }
+                if fails { break }
             }
         }
         items = results
@@ -177,6 +180,7 @@ struct CSVBatchCutter {
         }
         let delimiter = self.delimiter
         let quote = CSVReader.quote, cr = CSVReader.cr, lf = CSVReader.lf
+        let quotes = CSVByteSearch.broadcast(quote)
         var state = self.state
         var line = self.rowLine
         defer {
@@ -202,11 +206,14 @@ struct CSVBatchCutter {
             case .fieldStart, .unquoted, .garbage:
                 // Outside quotes only a quote and a line break matter, and a quote opens a quoted
                 // cell only at a cell's start (the row's start or after a delimiter): delimiters
-                // need no stop of their own.
-                i = CSVByteSearch.first(in: p, from: i, to: count, quote, lf, cr)
+                // need no stop of their own. (The search also stops at other control bytes,
+                // which are text.)
+                i = CSVByteSearch.firstStop(in: p, from: i, to: count, quote, quotes)
                 if i == count { continue }
                 let c = p[i]
-                if c == quote {
+                if c != quote && c != lf && c != cr {
+                    i += 1
+                } else if c == quote {
                     let opens = base + i == offset || p[i - 1] == delimiter
                     state = opens ? .quoted : .garbage
                     i += 1
@@ -221,10 +228,12 @@ struct CSVBatchCutter {
                     }
                 }
             case .quoted:
-                i = CSVByteSearch.first(in: p, from: i, to: count, quote, lf, cr)
+                i = CSVByteSearch.firstStop(in: p, from: i, to: count, quote, quotes)
                 if i == count { continue }
                 let c = p[i]
-                if c == quote {
+                if c != quote && c != lf && c != cr {
+                    // Another control byte: text.
+                } else if c == quote {
                     state = .quotedQuote
                 } else if c == cr || i == 0 || p[i - 1] != cr {
                     // A line break inside the quote (the LF of a CRLF counts with its CR).

@@ -284,16 +284,17 @@ public final class CSVReader: RecordReader {
         }
         var originals: [String] = []
         let cellCount = scanner.cellCount
-        var cellPositions: [Int] = []
+        let cellPositions = scanner.cellPositions(in: buffer, base: base)
         for k in 0..<cellCount {
             let cell = scanner.cells[k]
-            cellPositions += [cell.line, cell.column]
             let name: String
-            switch CSVRowDecoder.text(cell, buffer, base: base, nullToken: nullToken) {
+            switch CSVRowDecoder.text(cell, buffer + (scanner.rowStart - base), nullToken: nullToken) {
             case .absent: name = ""
             case .text(let text): name = text
             case .invalid:
-                throw CSVRowDecoder.encodingError(cell, buffer, base: base, count: count, inputLocation: headerLocation)
+                throw CSVRowDecoder.encodingError(cell, at: scanner.position(of: cell, in: buffer, base: base),
+                                                  buffer + (scanner.rowStart - base), rowStart: scanner.rowStart,
+                                                  held: count - (scanner.rowStart - base), inputLocation: headerLocation)
             }
             originals.append(name.isEmpty ? String(k + 1) : name)
         }
@@ -340,7 +341,7 @@ public final class CSVReader: RecordReader {
             let k = (0..<min(expectedHeader.count, names.count)).first { expectedHeader[$0] != names[$0] }
                 ?? min(expectedHeader.count, names.count)
             let position = k < cellCount
-                ? TextPosition(line: cellPositions[2 * k], column: cellPositions[2 * k + 1]) : scanner.rowEndPosition
+                ? TextPosition(line: cellPositions[2 * k], column: cellPositions[2 * k + 1]) : scanner.rowEndPosition(in: buffer, base: base)
             log.report(.error(.malformedCSV, "the header is '\(names.joined(separator: ","))', expected '\(expectedHeader.joined(separator: ","))'",
                               at: location(position)))
         }

@@ -99,10 +99,11 @@ struct CSVRowDecoder {
     }
 
     /// What the row `scanner` just scanned gives. `p[0]` is at absolute offset `base`; `count` bytes.
-    /// A row that makes a record is first offered to `taker` (not with `--infer-types`): when it
-    /// takes the row, its value is not built (`.taken`).
+    /// A row that makes a record is first offered to `taker` (not with `--infer-types`), whose
+    /// bytes `source` holds (a batch's): when it takes the row, its value is not built and its
+    /// locator finds positions only when asked (`.taken`, with a `CSVRowLocator`).
     mutating func outcome(_ scanner: CSVRowScanner, _ p: UnsafePointer<UInt8>, base: Int, count: Int,
-                          offeringTo taker: (any RawRecordTaker)? = nil) -> CSVRowOutcome {
+                          offeringTo taker: (any RawRecordTaker)? = nil, source: CSVRowSource? = nil) -> CSVRowOutcome {
         let fields = scanner.cellCount
         let cells = scanner.cells
         // A blank line: skipped when the header has two or more columns.
@@ -114,46 +115,45 @@ struct CSVRowDecoder {
             return .problem(.error(error.code, error.message, at: context.location(error.position)))
         }
         if let expected = context.expectedFields, fields != expected {
-            return .problem(ragged(scanner, fields: fields, expected: expected))
+            return .problem(ragged(scanner, p, base: base, fields: fields, expected: expected))
         }
-        if let taker, !context.inferTypes, let taken = offer(scanner, p, base: base, to: taker) {
-            return .taken(record(.null, scanner), taken.payload)
+        // The row's bytes, from its first one (the cells' offsets count from there).
+        let row = p + (scanner.rowStart - base)
+        if let taker, let source, !context.inferTypes, let taken = offer(scanner, row, to: taker) {
+            let locator = CSVRowLocator(source: source, start: scanner.rowStart, line: scanner.rowLine,
+                                        firstLineCells: scanner.firstLineCells)
+            let record = Record(collection: context.collection, value: .null,
+                                location: context.location(TextPosition(line: scanner.rowLine, column: 1)), locator: locator)
+            return .taken(record, taken.payload)
         }
         if fields > valueCapacity { growValues(fields) }
         for k in 0..<fields {
-            guard let value = cellValue(cells[k], p, base: base) else {
+            guard let value = cellValue(cells[k], row) else {
                 values.deinitialize(count: k)
-                return .failure(Self.encodingError(cells[k], p, base: base, count: count, inputLocation: context.inputLocation))
+                return .failure(Self.encodingError(cells[k], at: scanner.position(of: cells[k], in: p, base: base), row,
+                                                   rowStart: scanner.rowStart, held: count - (scanner.rowStart - base),
+                                                   inputLocation: context.inputLocation))
             }
             (values + k).initialize(to: value)
         }
         let object = context.layout.build(consuming: values, count: fields)
-        return .record(record(.object(object), scanner))
+        return .record(record(.object(object), scanner, p, base: base))
     }
 
     /// The record of the row `scanner` just scanned, holding `value`: its collection, location and
     /// locator (its `recordIndex` is set by the reader).
-    private func record(_ value: Value, _ scanner: CSVRowScanner) -> Record {
-        let fields = scanner.cellCount
-        let cells = scanner.cells
-        let positions = [Int](unsafeUninitializedCapacity: 2 * fields) { buffer, initialized in
-            for k in 0..<fields {
-                buffer[2 * k] = cells[k].line
-                buffer[2 * k + 1] = cells[k].column
-            }
-            initialized = 2 * fields
-        }
+    private func record(_ value: Value, _ scanner: CSVRowScanner, _ p: UnsafePointer<UInt8>, base: Int) -> Record {
+        let positions = scanner.cellPositions(in: p, base: base)
         return Record(
             collection: context.collection, value: value,
             location: context.location(TextPosition(line: scanner.rowLine, column: 1)),
             locator: CSVFieldLocator(layout: context.layout, cellPositions: positions))
     }
 
-    /// Offers the row `scanner` just scanned (the header's field count, no syntax error) to
-    /// `taker` as a `RawCSVRow`: cells with their quotes removed and doubled quotes made single
-    /// (in `rawText`), absent exactly when `cellValue` makes them absent.
-    private mutating func offer(_ scanner: CSVRowScanner, _ p: UnsafePointer<UInt8>, base: Int,
-                                to taker: any RawRecordTaker) -> TakenRecord? {
+    /// Offers the row `scanner` just scanned (the header's field count, no syntax error; its bytes
+    /// from `row` on) to `taker` as a `RawCSVRow`: cells with their quotes removed and doubled
+    /// quotes made single (in `rawText`), absent exactly when `cellValue` makes them absent.
+    private mutating func offer(_ scanner: CSVRowScanner, _ row: UnsafePointer<UInt8>, to taker: any RawRecordTaker) -> TakenRecord? {
         let fields = scanner.cellCount
         let cells = scanner.cells
         var escapedBytes = 0
@@ -163,7 +163,7 @@ struct CSVRowDecoder {
         for k in 0..<fields {
             let cell = cells[k]
             let quoted = cell.isQuoted
-            var bytes = UnsafeBufferPointer(start: p + (cell.start - base), count: cell.end - cell.start)
+            var bytes = UnsafeBufferPointer(start: row + cell.start, count: cell.end - cell.start)
             let absent = !quoted && Self.isAbsent(bytes, nullToken: context.nullToken)
             if cell.flags & CSVCell.escaped != 0 {
                 let n = Self.unescape(bytes, into: rawText + used)
@@ -172,9 +172,9 @@ struct CSVRowDecoder {
             }
             (rawCells + k).initialize(to: RawCSVCell(text: bytes, isAbsent: absent, isQuoted: quoted))
         }
-        let row = RawCSVRow(columns: context.headerFields, cells: UnsafeBufferPointer(start: rawCells, count: fields),
+        let raw = RawCSVRow(columns: context.headerFields, cells: UnsafeBufferPointer(start: rawCells, count: fields),
                             collection: context.collection, line: scanner.rowLine)
-        return taker.take(.csvRow(row))
+        return taker.take(.csvRow(raw))
     }
 
     /// Makes room for a raw row of `cells` cells whose escaped cells hold `text` bytes.
@@ -191,18 +191,17 @@ struct CSVRowDecoder {
         }
     }
 
-    private func ragged(_ scanner: CSVRowScanner, fields: Int, expected: Int) -> Diagnostic {
+    private func ragged(_ scanner: CSVRowScanner, _ p: UnsafePointer<UInt8>, base: Int, fields: Int, expected: Int) -> Diagnostic {
         let message: String
         let position: TextPosition
         if fields > expected {
             message = "row has \(fields) fields, header has \(expected): field \(expected + 1) and after are extra"
-            let cell = scanner.cells[expected]
-            position = TextPosition(line: cell.line, column: cell.column)
+            position = scanner.position(of: scanner.cells[expected], in: p, base: base)
         } else {
             let headerFields = context.headerFields
             let name = fields < headerFields.count ? " (\(headerFields[fields]))" : ""
             message = "row has \(fields) fields, header has \(expected): field \(fields + 1)\(name) and after are missing"
-            position = scanner.rowEndPosition
+            position = scanner.rowEndPosition(in: p, base: base)
         }
         return .error(.raggedRow, message, at: context.location(position))
     }
@@ -213,11 +212,12 @@ struct CSVRowDecoder {
         values = UnsafeMutablePointer<Value?>.allocate(capacity: valueCapacity)
     }
 
-    /// The value of a cell: `.some(nil)` when absent, nil when its bytes are not UTF-8.
+    /// The value of a cell of the row whose bytes start at `row`: `.some(nil)` when absent, nil
+    /// when its bytes are not UTF-8.
     @inline(__always)
-    private mutating func cellValue(_ cell: CSVCell, _ p: UnsafePointer<UInt8>, base: Int) -> Value?? {
+    private mutating func cellValue(_ cell: CSVCell, _ row: UnsafePointer<UInt8>) -> Value?? {
         let quoted = cell.isQuoted
-        var bytes = UnsafeBufferPointer(start: p + (cell.start - base), count: cell.end - cell.start)
+        var bytes = UnsafeBufferPointer(start: row + cell.start, count: cell.end - cell.start)
         if !quoted && Self.isAbsent(bytes, nullToken: context.nullToken) { return .some(nil) }
         if cell.flags & CSVCell.escaped != 0 { bytes = unescape(bytes) }
         if context.inferTypes && !quoted, let typed = Self.inferredValue(bytes) { return typed }
@@ -266,9 +266,10 @@ struct CSVRowDecoder {
         return n
     }
 
-    /// The text of `cell` as the header reads it (before any decoder exists).
-    static func text(_ cell: CSVCell, _ p: UnsafePointer<UInt8>, base: Int, nullToken: [UInt8]?) -> CellText {
-        let bytes = UnsafeBufferPointer(start: p + (cell.start - base), count: cell.end - cell.start)
+    /// The text of `cell` of the row whose bytes start at `row`, as the header reads it (before
+    /// any decoder exists).
+    static func text(_ cell: CSVCell, _ row: UnsafePointer<UInt8>, nullToken: [UInt8]?) -> CellText {
+        let bytes = UnsafeBufferPointer(start: row + cell.start, count: cell.end - cell.start)
         if !cell.isQuoted && isAbsent(bytes, nullToken: nullToken) { return .absent }
         var unescaped: [UInt8] = []
         if cell.flags & CSVCell.escaped != 0 {
@@ -282,15 +283,16 @@ struct CSVRowDecoder {
         return UTF8Text.string(validating: bytes).map { .text($0) } ?? .invalid
     }
 
-    /// The `invalid-encoding` error for the first bad byte of `cell`; `p` holds `count` bytes from
-    /// absolute offset `base`.
-    static func encodingError(_ cell: CSVCell, _ p: UnsafePointer<UInt8>, base: Int, count: Int,
+    /// The `invalid-encoding` error for the first bad byte of `cell`, which starts at `start`, in
+    /// the row whose bytes start at `row` (absolute offset `rowStart`; `held` bytes held from there).
+    static func encodingError(_ cell: CSVCell, at start: TextPosition, _ row: UnsafePointer<UInt8>, rowStart: Int, held: Int,
                               inputLocation: SourceLocation) -> FerryError {
-        var lineNumber = cell.line
-        var columnNumber = cell.column
+        let p = row
+        var lineNumber = start.line
+        var columnNumber = start.column
         // Walk from the cell's first byte (its opening quote when quoted) to the bad byte.
-        var j = cell.start - base - (cell.isQuoted ? 1 : 0)
-        let end = cell.end - base
+        var j = cell.start - (cell.isQuoted ? 1 : 0)
+        let end = cell.end
         var bad = end
         while j < end {
             let length = UTF8Text.validSequenceLength(p + j, end - j)
@@ -308,9 +310,9 @@ struct CSVRowDecoder {
             columnNumber += 1
             j += length
         }
-        let byte = bad < count ? String(p[bad], radix: 16, uppercase: true) : "?"
+        let byte = bad < held ? String(p[bad], radix: 16, uppercase: true) : "?"
         return FerryError(.invalidEncoding,
-                          "byte 0x\(byte) at byte offset \(base + bad) is not valid UTF-8; name the input's encoding with --encoding (latin1, windows-1252, utf-16)",
+                          "byte 0x\(byte) at byte offset \(rowStart + bad) is not valid UTF-8; name the input's encoding with --encoding (latin1, windows-1252, utf-16)",
                           at: inputLocation.at(TextPosition(line: lineNumber, column: columnNumber)))
     }
 }

@@ -1,29 +1,48 @@
 import FerryCore
 
-/// One cell of a scanned row: its content's absolute byte range (inside the quotes for a quoted
-/// cell), where the cell starts (its opening quote when quoted), and how it was written.
+/// One cell of a scanned row: its content's byte range (inside the quotes for a quoted cell), in
+/// offsets from the row's first byte (`CSVRowScanner.rowStart`), and how it was written. Where it
+/// starts on which line is asked of the scanner (`CSVRowScanner.position(of:in:base:)`), which
+/// keeps the row's line breaks.
 struct CSVCell {
     var start: Int
     var end: Int
-    var line: Int
-    var column: Int
     var flags: UInt8
 
-    static let quoted: UInt8 = 1, escaped: UInt8 = 2
+    /// The cell is quoted (RFC 4180 section 2.5).
+    static let quoted: UInt8 = 1
+    /// The quoted cell holds doubled quotes (section 2.7): its text is not its bytes as they stand.
+    static let escaped: UInt8 = 2
+    /// The cell's first byte is an opening quote, right before `start` (set for every quoted cell,
+    /// and for an unquoted one that follows its closing quote with text, a syntax error).
+    static let opened: UInt8 = 4
+
     var isQuoted: Bool { flags & CSVCell.quoted != 0 }
+
+    /// The offset (from the row's first byte) of the cell's first byte: its opening quote when quoted.
+    var origin: Int { flags & CSVCell.opened != 0 ? start - 1 : start }
 }
 
 /// Splits UTF-8 CSV bytes into rows and cells (RFC 4180 with CR, LF and CRLF line ends), keeping
-/// physical line and column positions. It serves both the streaming `CSVReader` (bytes arrive in
-/// chunks: `scan` asks for more and resumes where it stopped, so a long row is scanned once) and
-/// the `--jobs` batches (all bytes at hand).
+/// physical line positions. It serves both the streaming `CSVReader` (bytes arrive in chunks:
+/// `scan` asks for more and resumes where it stopped, so a long row is scanned once) and the
+/// `--jobs` batches (all bytes at hand).
 ///
-/// Offsets are absolute (from the start of the UTF-8 stream); the caller passes the bytes it holds
-/// with the absolute offset of the first one, and keeps every byte from `keepFrom` on.
+/// The scan reads eight bytes at a time and stops only at the bytes that can matter (the quote,
+/// the delimiter, CR, LF: `CSVByteSearch.stops`), however short the cells are: `walk` follows the
+/// cells from one such byte to the next and hands anything rarer (a line break, a syntax error,
+/// the end of the bytes) back to `scan`. Columns are not counted as it goes: it keeps the lines
+/// that the line breaks inside the row's quotes start, and a position is counted from the bytes
+/// when one is wanted (`position(of:in:base:)`, `cellPositions(in:base:)`,
+/// `rowEndPosition(in:base:)`), which the caller asks for while it still holds the row's bytes.
+///
+/// Offsets are absolute (from the start of the UTF-8 stream), but for the cells' (from the row's
+/// start); the caller passes the bytes it holds with the absolute offset of the first one, and
+/// keeps every byte from `keepFrom` on.
 struct CSVRowScanner {
     /// What `scan` found.
     enum Step {
-        /// A row: `cells`, `rowLine`, `rowEndPosition`, `rowError`.
+        /// A row: `cells`, `rowLine`, `rowEndPosition(in:base:)`, `rowError`.
         case row
         /// The end of the input: no row.
         case end
@@ -40,41 +59,46 @@ struct CSVRowScanner {
         var position: TextPosition
     }
 
-    private enum State { case fieldStart, unquoted, quoted, quotedQuote, garbage }
-
     let delimiter: UInt8
     let maximumRecordBytes: Int
+    /// The quote and the delimiter in every byte of a word (`CSVByteSearch.stops`).
+    private let quotes: UInt64, delimiters: UInt64
 
-    // Position tracking: the physical line of the scan point, its start, and the number of scalars
-    // on it up to `columnCountedTo` (absolute offsets).
+    /// The physical line of the scan point and the absolute offset where it starts.
     private(set) var line: Int
     private var lineStart: Int
-    private var columnCountedTo: Int
-    private var columnCount = 0
     /// The previous row ended with CR: an LF right after it belongs to that row end.
     private(set) var pendingLF = false
     /// Where scanning goes on (absolute): inside the row being scanned, or the next row's start.
     private(set) var offset: Int
 
-    // The row being scanned, kept across `needMore`.
+    /// The row being scanned (kept across `needMore`): whether there is one, where it starts
+    /// (absolute), how far `walk` has come, a quote inside quotes that was the last byte held
+    /// (the next byte tells what it was), and where to resume should the quoted cell that starts
+    /// at `cell` (its content's offset) never close.
     private var inRow = false
-    private var rowStart = 0
-    private var state = State.fieldStart
-    private var cellStart = 0
-    private var escaped = false
-    private var openPosition = TextPosition(line: 1, column: 1)
-    private var resync: (offset: Int, line: Int)?
+    private(set) var rowStart = 0
+    private var walker: Walker
+    private var quoteAtEnd = false
+    private var resync: (offset: Int, line: Int, cell: Int)?
 
-    // The row's cells, in storage the scanner owns (`deallocate()` frees it).
+    // The row's cells, and the lines its line breaks start (in order; a CRLF may note its line
+    // twice, the second time starting after the LF), in storage the scanner owns (`deallocate()`
+    // frees it).
     private(set) var cells: UnsafeMutablePointer<CSVCell>
-    private(set) var cellCount = 0
     private var cellCapacity: Int
+    private var breaks: UnsafeMutablePointer<(start: Int, line: Int)>
+    private var breakCount = 0
+    private var breakCapacity: Int
     /// The physical line the row starts on.
     private(set) var rowLine = 1
-    /// Where the row ends (its line break, or the end of the input).
-    private(set) var rowEndPosition = TextPosition(line: 1, column: 1)
+    /// Where the row ends: its line break, or the end of the input (absolute).
+    private var rowEnd = 0
     /// The first syntax error of the row.
     private(set) var rowError: RowError?
+
+    /// The number of cells of the row.
+    var cellCount: Int { walker.cursor - cells }
 
     /// - Parameters:
     ///   - offset: the absolute offset scanning starts at, a line start (after any BOM).
@@ -82,16 +106,23 @@ struct CSVRowScanner {
     init(delimiter: UInt8, maximumRecordBytes: Int, offset: Int, line: Int) {
         self.delimiter = delimiter
         self.maximumRecordBytes = maximumRecordBytes
+        self.quotes = CSVByteSearch.broadcast(CSVReader.quote)
+        self.delimiters = CSVByteSearch.broadcast(delimiter)
         self.offset = offset
         self.line = line
         self.lineStart = offset
-        self.columnCountedTo = offset
         self.cellCapacity = 32
         self.cells = UnsafeMutablePointer<CSVCell>.allocate(capacity: 32)
+        self.breakCapacity = 8
+        self.breaks = UnsafeMutablePointer<(start: Int, line: Int)>.allocate(capacity: 8)
+        self.walker = Walker(cells: cells, limit: cells + cellCapacity)
     }
 
     /// Frees the cell storage; the scanner is not used after.
-    func deallocate() { cells.deallocate() }
+    func deallocate() {
+        cells.deallocate()
+        breaks.deallocate()
+    }
 
     /// The first absolute offset the caller must still hold: the row's start inside a row.
     var keepFrom: Int { inRow ? rowStart : offset }
@@ -102,8 +133,6 @@ struct CSVRowScanner {
         self.offset = offset
         self.line = line
         lineStart = offset
-        columnCountedTo = offset
-        columnCount = 0
         pendingLF = false
         inRow = false
     }
@@ -116,8 +145,8 @@ struct CSVRowScanner {
     ///   - count: how many bytes `p` holds.
     ///   - atEnd: no bytes follow `p[count - 1]`.
     mutating func scan(_ p: UnsafePointer<UInt8>, base: Int, count: Int, atEnd: Bool) -> Step {
-        var i = offset - base
         if !inRow {
+            var i = offset - base
             rowError = nil
             if pendingLF {
                 if i == count {
@@ -128,8 +157,6 @@ struct CSVRowScanner {
                     i += 1
                     offset = base + i
                     lineStart = offset
-                    columnCountedTo = lineStart
-                    columnCount = 0
                 }
             }
             if i == count {
@@ -138,212 +165,407 @@ struct CSVRowScanner {
             inRow = true
             rowStart = base + i
             rowLine = line
-            state = .fieldStart
-            cellCount = 0
-            escaped = false
+            breakCount = 0
+            quoteAtEnd = false
+            resync = nil
+            walker = Walker(cells: cells, limit: cells + cellCapacity)
         }
-        let delimiter = self.delimiter
-        let quote = CSVReader.quote, cr = CSVReader.cr, lf = CSVReader.lf
-        var state = self.state
-        var cellStart = self.cellStart
-        defer {
-            self.state = state
-            self.cellStart = cellStart
+        // The row's bytes held, from its first one.
+        let row = p + (rowStart - base)
+        let held = count - (rowStart - base)
+        if quoteAtEnd {
+            guard walker.next < held else { return endOfBytes(p, base: base, count: count, atEnd: atEnd) }
+            quoteAtEnd = false
+            // The byte after a quote inside a quoted cell, which the bytes held last time ended with.
+            if let step = afterQuote(row, at: walker.next - 1) { return step }
         }
+        let delimiter = self.delimiter == CSVReader.quote ? 256 : Int(self.delimiter)
         while true {
-            if i == count {
-                if base + count - rowStart > maximumRecordBytes && state != .quotedQuote {
-                    if state == .quoted { break }
-                    offset = base + i
-                    inRow = false
-                    return .tooLarge
-                }
-                if !atEnd {
-                    offset = base + i
-                    return .needMore
-                }
-                break
-            }
-            let b = p[i]
-            switch state {
-            case .fieldStart:
-                if b == quote {
-                    startCell(p, base, i)
-                    openPosition = TextPosition(line: cellLine, column: cellColumn)
-                    resync = nil
-                    escaped = false
-                    cellStart = base + i + 1
-                    state = .quoted
-                    i += 1
-                } else if b == delimiter {
-                    startCell(p, base, i)
-                    addCell(base + i, base + i, 0)
-                    i += 1
-                } else if b == lf || b == cr {
-                    startCell(p, base, i)
-                    addCell(base + i, base + i, 0)
-                    return endRow(p, base, i, b)
-                } else {
-                    startCell(p, base, i)
-                    cellStart = base + i
-                    state = .unquoted
-                    i += 1
-                }
-            case .unquoted, .garbage:
-                i = CSVByteSearch.first(in: p, from: i, to: count, delimiter, lf, cr, quote)
-                if i == count { continue }
-                let c = p[i]
-                if c == quote {
-                    if state == .unquoted {
-                        fail(.malformedCSV, "a quote inside an unquoted field (RFC 4180 section 2.5: quote the whole field and double the quote)", p, base, i)
-                        state = .garbage
-                    }
-                    i += 1
-                } else {
-                    addCell(cellStart, base + i, 0)
-                    if c == delimiter {
-                        state = .fieldStart
-                        i += 1
-                    } else {
-                        return endRow(p, base, i, c)
-                    }
-                }
-            case .quoted:
-                i = CSVByteSearch.first(in: p, from: i, to: count, quote, lf, cr)
-                if i == count { continue }
-                let c = p[i]
-                if c == quote {
-                    state = .quotedQuote
-                } else {
-                    newline(p, base, i, c)
-                    // The first line break inside the quote, or the LF completing its CRLF.
-                    if resync == nil || (c == lf && i > 0 && p[i - 1] == cr && resync?.offset == base + i) {
-                        resync = (base + i + 1, line)
-                    }
-                }
-                i += 1
-            case .quotedQuote:
-                if b == quote {
-                    escaped = true
-                    state = .quoted
-                    i += 1
-                } else if b == delimiter {
-                    addCell(cellStart, base + i - 1, quotedFlags)
-                    state = .fieldStart
-                    i += 1
-                } else if b == lf || b == cr {
-                    addCell(cellStart, base + i - 1, quotedFlags)
-                    return endRow(p, base, i, b)
-                } else {
-                    fail(.malformedCSV, "text after the closing quote of a field (RFC 4180 section 2.7: double a quote inside a quoted field)", p, base, i)
-                    state = .garbage
-                }
+            switch Self.walk(row, held, delimiter, quotes, delimiters, &walker) {
+            case .rowEnd(let j, let byte):
+                return endRow(at: j, byte)
+            case .strayQuote(let j):
+                fail(.malformedCSV, "a quote inside an unquoted field (RFC 4180 section 2.5: quote the whole field and double the quote)", row, j)
+            case .textAfterQuote(let k):
+                fail(.malformedCSV, "text after the closing quote of a field (RFC 4180 section 2.7: double a quote inside a quoted field)", row, k)
+            case .quotedLineBreak(let j, let byte):
+                quotedLineBreak(row, j, byte)
+            case .room:
+                growCells()
+            case .quoteAtEnd:
+                quoteAtEnd = true
+                return endOfBytes(p, base: base, count: count, atEnd: atEnd)
+            case .endOfBytes:
+                return endOfBytes(p, base: base, count: count, atEnd: atEnd)
             }
         }
-        // The end of the input (or a row past the size limit inside quotes).
-        inRow = false
-        switch state {
-        case .fieldStart:
-            startCell(p, base, i)
-            addCell(base + i, base + i, 0)
-        case .unquoted, .garbage:
-            addCell(cellStart, base + i, 0)
-        case .quotedQuote:
-            addCell(cellStart, base + i - 1, quotedFlags)
-        case .quoted:
-            rowError = RowError(
-                code: .unterminatedQuote,
-                message: "a quoted field never closes; reading resumes on line \(openPosition.line + 1), after the line of its opening quote",
-                position: openPosition)
-            if let resync {
-                i = resync.offset - base
-                line = resync.line
-                lineStart = resync.offset
-                columnCountedTo = lineStart
-                columnCount = 0
-                if i > 0 && p[i - 1] == cr { pendingLF = true }
-            } else if !atEnd {
-                offset = base + i
+    }
+
+    /// Where `walk` stands in a row: the eight bytes it reads (from `w`, the stop bytes still to
+    /// visit in `m`, bit `k` for byte `w + k`), the next byte to read (`next`), where the next cell goes (`cursor`, before the end of
+    /// the storage, `limit`), and the cell being scanned (its content's start, its flags so far,
+    /// whether it is inside its quotes). Offsets are from the row's first byte.
+    private struct Walker {
+        var w = 0
+        var m: UInt64 = 0
+        var next = 0
+        var cursor: UnsafeMutablePointer<CSVCell>
+        var limit: UnsafeMutablePointer<CSVCell>
+        var cellStart = 0
+        var cellFlags: UInt8 = 0
+        var inQuotes = false
+
+        init(cells: UnsafeMutablePointer<CSVCell>, limit: UnsafeMutablePointer<CSVCell>) {
+            cursor = cells
+            self.limit = limit
+        }
+    }
+
+    /// What `walk` stopped at: something for `scan` to do before it walks on.
+    private enum Event {
+        /// The row ends at the line break `byte` at `at` (its last cell is added).
+        case rowEnd(at: Int, UInt8)
+        /// A quote inside an unquoted cell (RFC 4180 section 2.5).
+        case strayQuote(at: Int)
+        /// Text right after a closing quote (section 2.7); the rest of the cell is plain text.
+        case textAfterQuote(at: Int)
+        /// A line break inside quotes.
+        case quotedLineBreak(at: Int, UInt8)
+        /// The storage may not hold the cells of the next eight bytes: make room.
+        case room
+        /// The bytes held end right after a quote inside quotes.
+        case quoteAtEnd
+        /// The bytes held end inside the row.
+        case endOfBytes
+    }
+
+    /// Walks the row `row` (the `count` bytes held from its first one) from stop byte to stop byte,
+    /// adding the cells it ends, until something else is to be done. On local copies of `walker`,
+    /// so that they stay in registers; outside quotes and inside them are two loops (the state is
+    /// where the code is, not a variable to test at every byte).
+    private static func walk(_ row: UnsafePointer<UInt8>, _ count: Int, _ delimiter: Int, _ quotes: UInt64, _ delimiters: UInt64,
+                             _ walker: inout Walker) -> Event {
+        let quote = CSVReader.quote, cr = CSVReader.cr, lf = CSVReader.lf
+        var w = walker.w, m = walker.m, next = walker.next, cursor = walker.cursor
+        var cellStart = walker.cellStart, cellFlags = walker.cellFlags
+        let limit = walker.limit
+        @inline(__always) func keep(_ event: Event, inQuotes: Bool) -> Event {
+            walker.w = w
+            walker.m = m
+            walker.next = next
+            walker.cursor = cursor
+            walker.cellStart = cellStart
+            walker.cellFlags = cellFlags
+            walker.inQuotes = inQuotes
+            return event
+        }
+        // The next word's stop bytes into `m`; false when there are no bytes left or no room for
+        // the cells they may end (`keep` then tells which).
+        @inline(__always) func load() -> Bool {
+            if next >= count || limit - cursor < 9 { return false }
+            w = next
+            m = stops(row, w, count, quotes, delimiters)
+            next = w &+ 8
+            return true
+        }
+        @inline(__always) func stalled(inQuotes: Bool) -> Event {
+            if next >= count {
+                next = count
+                return keep(.endOfBytes, inQuotes: inQuotes)
+            }
+            return keep(.room, inQuotes: inQuotes)
+        }
+        var inQuotes = walker.inQuotes
+        while true {
+            if !inQuotes {
+                // Outside quotes: delimiters end cells, a quote at a cell's start opens it.
+                while true {
+                    if m == 0 {
+                        if !load() { return stalled(inQuotes: false) }
+                        continue
+                    }
+                    let j = w &+ m.trailingZeroBitCount
+                    m &= m &- 1
+                    let b = row[j]
+                    if Int(b) == delimiter {
+                        cursor.initialize(to: CSVCell(start: cellStart, end: j, flags: cellFlags))
+                        cursor += 1
+                        cellStart = j &+ 1
+                        cellFlags = 0
+                    } else if b == quote {
+                        guard j == cellStart else { return keep(.strayQuote(at: j), inQuotes: false) }
+                        cellStart = j &+ 1
+                        cellFlags = CSVCell.quoted | CSVCell.opened
+                        break
+                    } else if b == lf || b == cr {
+                        cursor.initialize(to: CSVCell(start: cellStart, end: j, flags: cellFlags))
+                        cursor += 1
+                        return keep(.rowEnd(at: j, b), inQuotes: false)
+                    }
+                }
+                inQuotes = true
+            }
+            // Inside quotes: only quotes and line breaks matter.
+            while true {
+                if m == 0 {
+                    if !load() { return stalled(inQuotes: true) }
+                    continue
+                }
+                let j = w &+ m.trailingZeroBitCount
+                m &= m &- 1
+                let b = row[j]
+                if b == quote {
+                    let k = j &+ 1
+                    if k == count {
+                        next = count
+                        return keep(.quoteAtEnd, inQuotes: true)
+                    }
+                    let c = row[k]
+                    if c == quote {
+                        cellFlags |= CSVCell.escaped
+                    } else if Int(c) == delimiter {
+                        cursor.initialize(to: CSVCell(start: cellStart, end: j, flags: cellFlags))
+                        cursor += 1
+                        cellStart = k &+ 1
+                        cellFlags = 0
+                    } else if c == lf || c == cr {
+                        cursor.initialize(to: CSVCell(start: cellStart, end: j, flags: cellFlags))
+                        cursor += 1
+                        return keep(.rowEnd(at: k, c), inQuotes: false)
+                    } else {
+                        cellFlags = CSVCell.opened
+                        return keep(.textAfterQuote(at: k), inQuotes: false)
+                    }
+                    // The stop byte after the quote (a second quote, the delimiter) is taken with it.
+                    if k &- w < 8 {
+                        m &= m &- 1
+                    } else {
+                        next = k &+ 1
+                    }
+                    if c != quote { break }
+                } else if b == lf || b == cr {
+                    return keep(.quotedLineBreak(at: j, b), inQuotes: true)
+                }
+            }
+            inQuotes = false
+        }
+    }
+
+    /// The stop bytes of the eight bytes from offset `w`, bit `k` for byte `w + k` (fewer at the
+    /// end of the bytes held; none past it). `w < count`.
+    @inline(__always)
+    private static func stops(_ p: UnsafePointer<UInt8>, _ w: Int, _ count: Int, _ quotes: UInt64, _ delimiters: UInt64) -> UInt64 {
+        CSVByteSearch.highBits(w &+ 8 <= count
+            ? CSVByteSearch.stops(CSVByteSearch.word(p, w), quotes, delimiters)
+            : CSVByteSearch.stops(tailOf: p, at: w, count: count, quotes, delimiters))
+    }
+
+    /// Decides the quote at offset `j` (from the row's start) inside a quoted cell with the byte
+    /// after it, when scanning resumes between the two: a doubled quote (still quoted), the cell's
+    /// end (then the delimiter or the row's line break), or text after the closing quote (RFC 4180
+    /// section 2.7: the rest of the cell is plain text). The step when the row ends there.
+    private mutating func afterQuote(_ row: UnsafePointer<UInt8>, at j: Int) -> Step? {
+        let c = row[j + 1]
+        walker.next = j + 2
+        if c == CSVReader.quote {
+            walker.cellFlags |= CSVCell.escaped
+            return nil
+        }
+        walker.inQuotes = false
+        if c == delimiter || c == CSVReader.lf || c == CSVReader.cr {
+            addCell(end: j)
+            if c == delimiter {
+                walker.cellStart = j + 2
+                walker.cellFlags = 0
+                return nil
+            }
+            return endRow(at: j + 1, c)
+        }
+        fail(.malformedCSV, "text after the closing quote of a field (RFC 4180 section 2.7: double a quote inside a quoted field)", row, j + 1)
+        walker.cellFlags = CSVCell.opened
+        walker.next = j + 1
+        return nil
+    }
+
+    /// The bytes held ran out inside the row: asks for more, or ends the row at the end of the
+    /// input (or of the size limit inside quotes: an unterminated quote).
+    private mutating func endOfBytes(_ p: UnsafePointer<UInt8>, base: Int, count: Int, atEnd: Bool) -> Step {
+        let end = base + count
+        if end - rowStart > maximumRecordBytes && !quoteAtEnd {
+            if !walker.inQuotes {
+                offset = end
+                inRow = false
                 return .tooLarge
             }
-            offset = base + i
+        } else if !atEnd {
+            offset = end
+            return .needMore
+        }
+        inRow = false
+        if quoteAtEnd {
+            addCell(end: end - 1 - rowStart)
+        } else if !walker.inQuotes {
+            addCell(end: end - rowStart)
+        } else {
+            // The opening quote is the first byte of the cell being scanned.
+            let open = position(ofOffset: rowStart + walker.cellStart - 1, in: p, base: base)
+            rowError = RowError(
+                code: .unterminatedQuote,
+                message: "a quoted field never closes; reading resumes on line \(open.line + 1), after the line of its opening quote",
+                position: open)
+            var resumeAt = end
+            if let resync, resync.cell == walker.cellStart {
+                resumeAt = resync.offset
+                line = resync.line
+                lineStart = resync.offset
+                if resumeAt - base > 0 && p[resumeAt - base - 1] == CSVReader.cr { pendingLF = true }
+            } else if !atEnd {
+                offset = end
+                return .tooLarge
+            }
+            offset = resumeAt
             return .row
         }
-        rowEndPosition = TextPosition(line: line, column: column(p, base, base + i))
-        offset = base + i
+        rowEnd = end
+        offset = end
         return .row
     }
 
-    /// Where the cell being scanned starts (its opening quote when quoted).
-    private var cellLine = 1
-    private var cellColumn = 1
-
-    private var quotedFlags: UInt8 { CSVCell.quoted | (escaped ? CSVCell.escaped : 0) }
-
-    /// Notes where a cell starts: buffer index `i`.
-    @inline(__always)
-    private mutating func startCell(_ p: UnsafePointer<UInt8>, _ base: Int, _ i: Int) {
-        cellLine = line
-        cellColumn = column(p, base, base + i)
+    /// Adds the cell being scanned, its content ending at offset `end` from the row's start.
+    private mutating func addCell(end: Int) {
+        if walker.cursor == walker.limit { growCells() }
+        walker.cursor.initialize(to: CSVCell(start: walker.cellStart, end: end, flags: walker.cellFlags))
+        walker.cursor += 1
     }
 
-    /// Adds the cell started last, with its content's absolute range.
-    @inline(__always)
-    private mutating func addCell(_ start: Int, _ end: Int, _ flags: UInt8) {
-        if cellCount == cellCapacity { growCells() }
-        (cells + cellCount).initialize(to: CSVCell(start: start, end: end, line: cellLine, column: cellColumn, flags: flags))
-        cellCount += 1
-    }
-
+    /// Makes room for twice as many cells.
+    @inline(never)
     private mutating func growCells() {
-        let grown = UnsafeMutablePointer<CSVCell>.allocate(capacity: cellCapacity * 2)
-        grown.moveInitialize(from: cells, count: cellCount)
-        cells.deallocate()
-        cells = grown
-        cellCapacity *= 2
+        let count = walker.cursor - cells
+        Self.grow(&cells, &cellCapacity, count: count)
+        walker.cursor = cells + count
+        walker.limit = cells + cellCapacity
     }
 
-    /// Records the row's first syntax error, at buffer index `i`.
-    private mutating func fail(_ code: Diagnostic.Code, _ message: String, _ p: UnsafePointer<UInt8>, _ base: Int, _ i: Int) {
+    /// Makes room for twice as many elements.
+    @inline(never)
+    private static func grow<T>(_ storage: inout UnsafeMutablePointer<T>, _ capacity: inout Int, count: Int) {
+        let grown = UnsafeMutablePointer<T>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        storage = grown
+        capacity *= 2
+    }
+
+    /// Records the row's first syntax error, at offset `i` from the row's start (on the current line).
+    @inline(never)
+    private mutating func fail(_ code: Diagnostic.Code, _ message: String, _ row: UnsafePointer<UInt8>, _ i: Int) {
         guard rowError == nil else { return }
-        rowError = RowError(code: code, message: message, position: TextPosition(line: line, column: column(p, base, base + i)))
+        rowError = RowError(code: code, message: message, position: position(ofOffset: rowStart + i, in: row, base: rowStart))
     }
 
-    /// Ends the row at the line break `byte` at buffer index `i`.
-    private mutating func endRow(_ p: UnsafePointer<UInt8>, _ base: Int, _ i: Int, _ byte: UInt8) -> Step {
-        rowEndPosition = TextPosition(line: line, column: column(p, base, base + i))
-        newline(p, base, i, byte)
+    /// Ends the row at the line break `byte` at offset `i` from the row's start.
+    private mutating func endRow(at i: Int, _ byte: UInt8) -> Step {
+        rowEnd = rowStart + i
+        newline(at: rowStart + i, byte, afterCR: false)
         pendingLF = byte == CSVReader.cr
-        offset = base + i + 1
+        offset = rowStart + i + 1
         inRow = false
         return .row
     }
 
-    // MARK: - Positions
-
-    /// The 1-based column (in Unicode scalars) of the absolute offset `at` on the current line.
-    @inline(__always)
-    private mutating func column(_ p: UnsafePointer<UInt8>, _ base: Int, _ at: Int) -> Int {
-        if at < columnCountedTo {
-            columnCountedTo = lineStart
-            columnCount = 0
+    /// A line break inside quotes, its byte at offset `i` from the row's start: the line it starts
+    /// is noted, and the first one of the quoted cell (or the LF completing its CRLF) is where
+    /// reading resumes should the quote never close.
+    @inline(never)
+    private mutating func quotedLineBreak(_ row: UnsafePointer<UInt8>, _ i: Int, _ byte: UInt8) {
+        let afterCR = i > 0 && row[i - 1] == CSVReader.cr
+        let at = rowStart + i
+        newline(at: at, byte, afterCR: afterCR)
+        if breakCount == breakCapacity { Self.grow(&breaks, &breakCapacity, count: breakCount) }
+        (breaks + breakCount).initialize(to: (lineStart, line))
+        breakCount += 1
+        if resync?.cell != walker.cellStart || (byte == CSVReader.lf && afterCR && resync?.offset == at) {
+            resync = (at + 1, line, walker.cellStart)
         }
-        columnCount += CSVByteSearch.scalarCount(in: p, from: columnCountedTo - base, to: at - base)
-        columnCountedTo = at
-        return columnCount + 1
     }
 
-    /// Moves the line count past a line break whose byte is at buffer index `i`.
+    /// Moves the line count past a line break whose byte is at absolute offset `at` (`afterCR`:
+    /// the byte before it, in the row, is CR).
     @inline(__always)
-    private mutating func newline(_ p: UnsafePointer<UInt8>, _ base: Int, _ i: Int, _ byte: UInt8) {
-        let at = base + i
-        if byte == CSVReader.lf && lineStart == at && i > 0 && p[i - 1] == CSVReader.cr && at > 0 {
+    private mutating func newline(at: Int, _ byte: UInt8, afterCR: Bool) {
+        if byte == CSVReader.lf && lineStart == at && afterCR {
             // The LF of a CRLF: the line already moved at the CR.
         } else {
             line += 1
         }
         lineStart = at + 1
-        columnCountedTo = lineStart
-        columnCount = 0
+    }
+
+    // MARK: - Positions
+
+    /// The bytes of `cell` (quotes excluded) in `p`, whose first byte is at absolute offset `base`.
+    func bytes(of cell: CSVCell, in p: UnsafePointer<UInt8>, base: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: p + (rowStart - base + cell.start), count: cell.end - cell.start)
+    }
+
+    /// Where `cell` of the row just scanned starts (its opening quote when quoted). `p[0]` is at
+    /// absolute offset `base` and holds the row.
+    func position(of cell: CSVCell, in p: UnsafePointer<UInt8>, base: Int) -> TextPosition {
+        position(ofOffset: rowStart + cell.origin, in: p, base: base)
+    }
+
+    /// The number of cells of the row just scanned that start on its first line (before the first
+    /// line break inside its quotes).
+    var firstLineCells: Int {
+        guard breakCount > 0 else { return cellCount }
+        var k = 0
+        while k < cellCount && rowStart + cells[k].origin < breaks[0].start { k += 1 }
+        return k
+    }
+
+    /// Where the row just scanned ends (its line break, or the end of the input). `p[0]` is at
+    /// absolute offset `base` and holds the row.
+    func rowEndPosition(in p: UnsafePointer<UInt8>, base: Int) -> TextPosition {
+        position(ofOffset: rowEnd, in: p, base: base)
+    }
+
+    /// The line and column of absolute offset `at` in the row being (or just) scanned: the line
+    /// from the row's line breaks before it, the column from the Unicode scalars before it on
+    /// that line, from 1.
+    func position(ofOffset at: Int, in p: UnsafePointer<UInt8>, base: Int) -> TextPosition {
+        // The last line started at or before `at` (binary search: a row may hold many lines).
+        var low = 0, high = breakCount
+        while low < high {
+            let middle = (low + high) / 2
+            if breaks[middle].start <= at { low = middle + 1 } else { high = middle }
+        }
+        let (start, line) = low == 0 ? (rowStart, rowLine) : breaks[low - 1]
+        return TextPosition(line: line, column: CSVByteSearch.scalarCount(in: p, from: start - base, to: at - base) + 1)
+    }
+
+    /// `[line0, column0, line1, column1, ...]`: where each cell of the row just scanned starts
+    /// (`CSVFieldLocator.cellPositions`). `p[0]` is at absolute offset `base` and holds the row.
+    func cellPositions(in p: UnsafePointer<UInt8>, base: Int) -> [Int] {
+        let fields = cellCount
+        let cells = self.cells
+        return [Int](unsafeUninitializedCapacity: 2 * fields) { buffer, initialized in
+            // Cells and line breaks both come in order; each column is counted on from the cell
+            // before when it is on the same line.
+            var next = 0, line = rowLine, counted = rowStart, column = 1
+            for k in 0..<fields {
+                let origin = rowStart + cells[k].origin
+                while next < breakCount && breaks[next].start <= origin {
+                    (counted, line) = breaks[next]
+                    next += 1
+                    column = 1
+                }
+                column += CSVByteSearch.scalarCount(in: p, from: counted - base, to: origin - base)
+                counted = origin
+                buffer[2 * k] = line
+                buffer[2 * k + 1] = column
+            }
+            initialized = 2 * fields
+        }
     }
 }

@@ -125,6 +125,50 @@ import Testing
         expectOffered(Array("id,look,think\n1,ruby,\"two\nlines\"\n2,\"gold\r\nish\",\"a \"\"b\"\"\rc\"\n3,,x\n4,y,\"\n\n\"\n".utf8))
     }
 
+    /// The locator of a taken row (`CSVRowLocator`, which scans the row again when asked) answers
+    /// every question as the plain record's `CSVFieldLocator` does: each column, object and list
+    /// pointers (their first cell), pointers no column maps to, and the single line of a row.
+    @Test func takenRowsLocateFieldsAsPlainRecordsDo() throws {
+        let text = "id,look.tint,look.note,tastes.1.label,tastes.1.value,think\n"
+            + "2,ruby,\"a\nb\",x,0.5,ok\n4,\"é\",c,\"\"\"y\"\"\",1,\"two\r\nlines\"\n"
+            + "6,\"\n\",,,,\n8,a,b,c,d,e\n"
+        let pointers = ["/id", "/look", "/look/tint", "/look/note", "/tastes", "/tastes/0", "/tastes/0/value", "/think",
+                        "/nothing", "/tastes/1", ""].map { JSONPointer(tokens: $0.split(separator: "/").map(String.init)) }
+        func locators(_ taker: (any RawRecordTaker)?) throws -> [Int: (any FieldLocating, Bool)] {
+            let reader = try CSVReader(MemorySource(Array(text.utf8)), options: ReadOptions(fileName: "t.csv", collection: "t"),
+                                       log: DiagnosticLog())
+            var found: [Int: (any FieldLocating, Bool)] = [:]
+            while let batch = try reader.nextBatch(limit: 2) {
+                batch.parse(offering: taker)
+                for item in reader.items(from: batch) {
+                    switch item {
+                    case .record(let record): found[record.location.recordIndex ?? -1] = (try #require(record.locator), false)
+                    case .taken(let record, _): found[record.location.recordIndex ?? -1] = (try #require(record.locator), true)
+                    default: Issue.record("unexpected \(item)")
+                    }
+                }
+            }
+            return found
+        }
+        let plain = try locators(nil), offered = try locators(EvenTaker())
+        #expect(plain.count == 4 && offered.values.allSatisfy(\.1))
+        for (index, (expected, _)) in plain {
+            let (got, _) = try #require(offered[index])
+            #expect(got is CSVRowLocator)
+            #expect(got.singleLine == expected.singleLine, "record \(index)")
+            for pointer in pointers {
+                #expect(got.position(of: pointer) == expected.position(of: pointer), "record \(index) \(pointer)")
+                #expect(got.line(of: pointer) == expected.position(of: pointer)?.line, "record \(index) \(pointer)")
+            }
+        }
+        // The cells of record 0 start on lines 2 and 3 (its `think` at 3:10); those of record 1 all
+        // on line 4, though its last cell runs on to line 5.
+        #expect(offered[0]?.0.singleLine == nil)
+        #expect(offered[0]?.0.position(of: JSONPointer(tokens: ["think"])) == TextPosition(line: 3, column: 10))
+        #expect(offered[1]?.0.singleLine == 4)
+        #expect(offered[3]?.0.singleLine == 8)
+    }
+
     @Test func problemsBlankLinesAndQuotedNewlinesBetweenTakenRows() {
         expectOffered(Array("a,b,c\n2,x\"y,3\n\n4,\"q\"\"z\",6\n6,8\n8,10,11,12\n10,\"\"\"\",15\n,,\n12,\"\",\n".utf8))
     }

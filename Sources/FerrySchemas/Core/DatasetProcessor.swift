@@ -317,8 +317,8 @@ public final class DatasetProcessor {
     static func idLine(of record: Record) -> Int? {
         guard let locator = record.locator else { return record.location.line }
         if let single = locator.singleLine { return single }
-        if let position = locator.position(of: idPointer) { return position.line }
-        if let position = locator.position(of: .root) { return position.line }
+        if let line = locator.line(of: idPointer) { return line }
+        if let line = locator.line(of: .root) { return line }
         return record.location.line
     }
 
