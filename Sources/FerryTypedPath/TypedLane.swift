@@ -55,8 +55,8 @@ public final class TypedLane: Sendable {
             guard !options.scalarsAsText, let scan = JSONRecordScan(bytes),
                   let collection = scan.collection ?? defaultCollection, let route = routes[collection]
             else { return nil }
-            if !route.route.migrates {
-                return route.source.passJSON(scan, options, route.route.targetCollection, rendering, &rendered)
+            if let takeJSON = route.takeJSON {
+                return takeJSON(scan, options, route.route.targetCollection, rendering, &rendered)
                     .map { (preparation(of: $0, route), scan.collection) }
             }
             guard let model = route.source.decodeJSON(scan, options) else { return nil }
@@ -137,6 +137,11 @@ private struct LaneRoute {
     let route: TypedRoute
     let source: TypedModelCodec
     let target: TypedModelCodec
+    /// Takes a scanned JSON Lines line whole in one call specialized for the route's models: the
+    /// source codec's `passJSON` for a route with no stage, the pair's `migrateJSON` for a route
+    /// with one stage whose plan hands it as a pair; nil for others (decoded, migrated by
+    /// `TypedRoute.migrate(_:)` on boxed models and rendered by the target codec).
+    let takeJSON: (@Sendable (JSONRecordScan, DecodingOptions, String, JSONLinesRendering?, inout ByteBuffer) -> PassedRecord?)?
 
     /// Nil when a model is one no schema lists (it has no codec).
     init?(_ route: TypedRoute) {
@@ -146,6 +151,7 @@ private struct LaneRoute {
         self.route = route
         self.source = source
         self.target = target
+        takeJSON = route.migrates ? TypedPairCodec.codec(for: route)?.migrateJSON : source.passJSON
     }
 }
 

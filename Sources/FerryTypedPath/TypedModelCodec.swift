@@ -39,13 +39,23 @@ struct TypedModelCodec: Sendable {
     static func pass<Model: FieldCodableCollection>(_ model: Model, _ collection: String, _ rendering: JSONLinesRendering?,
         _ buffer: inout ByteBuffer) -> PassedRecord?
     {
+        pass(model, id: model.recordID, collection, rendering, &buffer)
+    }
+
+    /// What a record becomes whose output model is `model` and whose own id is `id` (the source
+    /// record's, nil or empty for none): `model`'s output line appended to `buffer` when
+    /// `rendering` is given (nil when the writer would refuse it), and the id when not empty.
+    @inline(__always)
+    static func pass<Model: FieldCodableCollection>(_ model: Model, id: String?, _ collection: String,
+        _ rendering: JSONLinesRendering?, _ buffer: inout ByteBuffer) -> PassedRecord?
+    {
         var rendered: Range<Int>? = nil
         if let rendering {
             let start = buffer.count
             guard rendering.render(model, collection: collection, into: &buffer) else { return nil }
             rendered = start..<buffer.count
         }
-        return PassedRecord(id: model.recordID.flatMap { $0.isEmpty ? nil : $0 }, rendered: rendered)
+        return PassedRecord(id: id.flatMap { $0.isEmpty ? nil : $0 }, rendered: rendered)
     }
 
     /// The codecs of every collection model of every domain and version, by model type. Built once,

@@ -12,6 +12,8 @@ public final class TypedRoute: Sendable {
     public let sourceModel: any FieldCodableCollection.Type
     /// The model of the records after every stage (`sourceModel` when no stage runs).
     public let targetModel: any FieldCodableCollection.Type
+    /// The domain whose migration plan the stages come from.
+    public let domain: Domain
     private let stages: [Stage]
     /// Maps a pointer of the migrated record back to the source record, as the general path's
     /// result does (nil when no stage ran).
@@ -20,21 +22,33 @@ public final class TypedRoute: Sendable {
     struct Stage: Sendable {
         let migration: TypedRecordMigration
         let context: TypedMigrationContext
+        /// The version the stage ends at (`SchemaMigrationPlan.typedMigration(toVersion:)`).
+        let toVersion: Int
     }
 
     init(sourceCollection: String, targetCollection: String, sourceModel: any FieldCodableCollection.Type,
-        targetModel: any FieldCodableCollection.Type, stages: [Stage], sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?)
+        targetModel: any FieldCodableCollection.Type, domain: Domain, stages: [Stage],
+        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?)
     {
         self.sourceCollection = sourceCollection
         self.targetCollection = targetCollection
         self.sourceModel = sourceModel
         self.targetModel = targetModel
+        self.domain = domain
         self.stages = stages
         self.sourcePointer = sourcePointer
     }
 
     /// True when a stage runs (the source model is not the target's).
     public var migrates: Bool { !stages.isEmpty }
+
+    /// When exactly one stage runs: the version it ends at and the context it runs with, so that a
+    /// caller can run that stage's pair for `sourceModel` and `targetModel` specialized
+    /// (`Domain.forEachTypedPair`); nil for no stage or several (`migrate(_:)` runs those).
+    public var singleStage: (toVersion: Int, context: TypedMigrationContext)? {
+        guard stages.count == 1, let stage = stages.first else { return nil }
+        return (stage.toVersion, stage.context)
+    }
 
     /// The record after every typed stage, or nil when a stage gives up (the record then takes
     /// the general path, which reports what the stage would).
@@ -96,7 +110,8 @@ extension RecordPreparer {
                   let migration = plan.typedMigration(toVersion: stage.toMajor)
             else { return nil }
             typedStages.append(TypedRoute.Stage(migration: migration, context: TypedMigrationContext(
-                options: options, timeZone: timeZone, sourceCollection: current, targetCollection: next)))
+                options: options, timeZone: timeZone, sourceCollection: current, targetCollection: next),
+                toVersion: stage.toMajor))
             // The same mapping the general path builds for its result (RecordPreparer.prepare).
             let plan = self.plan
             let previous = sourcePointer
@@ -110,6 +125,6 @@ extension RecordPreparer {
             currentModel = nextModel
         }
         return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model,
-            targetModel: currentModel, stages: typedStages, sourcePointer: sourcePointer)
+            targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer)
     }
 }

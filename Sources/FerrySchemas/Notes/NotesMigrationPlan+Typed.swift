@@ -17,15 +17,51 @@ extension NotesMigrationPlan {
         version == 2 ? migrateV1toV2Typed : nil
     }
 
-    /// The per-record V1 -> V2 step on models: the V2 note, or nil for the general stage.
+    /// The per-record V1 -> V2 step on models: the V2 note, or nil for the general stage. Runs the
+    /// step of the note's pair (`forEachTypedPair`), found by casting `old`.
     public static let migrateV1toV2Typed: TypedRecordMigration = { old, context in
         switch old {
-        case let note as NotesV1.WineNote: return checked(typedWine(note), V2Rules.wine, context)
-        case let note as NotesV1.CoffeeNote: return checked(typedCoffee(note), V2Rules.coffee, context)
-        case let note as NotesV1.WhiskeyNote: return checked(typedWhiskey(note), V2Rules.whiskey, context)
-        case let note as NotesV1.CocktailNote: return checked(typedCocktail(note), V2Rules.cocktail, context)
+        case let note as NotesV1.WineNote: return wineV1toV2Typed(note, context)
+        case let note as NotesV1.CoffeeNote: return coffeeV1toV2Typed(note, context)
+        case let note as NotesV1.WhiskeyNote: return whiskeyV1toV2Typed(note, context)
+        case let note as NotesV1.CocktailNote: return cocktailV1toV2Typed(note, context)
         default: return nil
         }
+    }
+
+    /// The V1 -> V2 stage as its four (V1 note, V2 note) pairs, in canonical collection order
+    /// (nothing for another version).
+    @inlinable
+    public static func forEachTypedPair<Visitor: TypedMigrationPairVisitor>(toVersion version: Int, _ visitor: inout Visitor) {
+        guard version == 2 else { return }
+        visitor.visit(wineV1toV2Typed)
+        visitor.visit(coffeeV1toV2Typed)
+        visitor.visit(whiskeyV1toV2Typed)
+        visitor.visit(cocktailV1toV2Typed)
+    }
+
+    /// `wineNotes` -> `wineTastingNotes` on models; nil (the general stage) without an id or when
+    /// a V2 rule is broken.
+    public static let wineV1toV2Typed: TypedPairMigration<NotesV1.WineNote, NotesV2.WineTastingNote> = {
+        checked(typedWine($0), V2Rules.wine, $1)
+    }
+
+    /// `coffeeNotes` -> `coffeeTastingNotes` on models; nil (the general stage) without an id, for
+    /// a lossy drop of `alcohol` or `look`, or when a V2 rule is broken.
+    public static let coffeeV1toV2Typed: TypedPairMigration<NotesV1.CoffeeNote, NotesV2.CoffeeTastingNote> = {
+        checked(typedCoffee($0), V2Rules.coffee, $1)
+    }
+
+    /// `whiskeyNotes` -> `whiskeyTastingNotes` on models; nil (the general stage) without an id,
+    /// for a `finish.length` that is not short, medium or long, or when a V2 rule is broken.
+    public static let whiskeyV1toV2Typed: TypedPairMigration<NotesV1.WhiskeyNote, NotesV2.WhiskeyTastingNote> = {
+        checked(typedWhiskey($0), V2Rules.whiskey, $1)
+    }
+
+    /// `cocktailNotes` -> `cocktailTastingNotes` on models; nil (the general stage) without an id,
+    /// for a lossy drop of `look` or `smells`, or when a V2 rule is broken.
+    public static let cocktailV1toV2Typed: TypedPairMigration<NotesV1.CocktailNote, NotesV2.CocktailTastingNote> = {
+        checked(typedCocktail($0), V2Rules.cocktail, $1)
     }
 
     /// The V2 descriptors' rules, compiled once (`FieldRuleCheck`).
