@@ -15,6 +15,43 @@ extension ByteBuffer {
         }
     }
 
+    /// Appends an object member's key and its colon (`"key":`), the bytes `appendJSONString(key)`
+    /// and then `:` append, for any key. The usual key (a field name: up to 16 bytes with nothing
+    /// to escape) is checked and copied as two words, without the general string path; any other
+    /// key (longer, or holding a quote, a backslash or a control character) takes that path.
+    @inline(__always)
+    public mutating func appendJSONMemberKey(_ key: String) {
+        let done = key.utf8.withContiguousStorageIfAvailable { appendPlainShortKey($0) }
+        if done != true {
+            appendJSONString(key)
+            append(JSONSyntax.colon)
+        }
+    }
+
+    /// Appends `"key":` for a key of 16 bytes or fewer with nothing to escape; false, appending
+    /// nothing, for any other key.
+    @inline(__always)
+    mutating func appendPlainShortKey(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = utf8.count
+        guard count <= 16, let start = utf8.baseAddress else { return false }
+        let raw = UnsafeRawPointer(start)
+        // The key as two words: its first eight bytes and its last eight (overlapping when shorter
+        // than 16), or, under eight bytes, one word padded with spaces (`shortWord`).
+        let first = count >= 8 ? raw.loadUnaligned(as: UInt64.self) : Self.shortWord(start, count: count)
+        let last = count >= 8 ? raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) : first
+        guard !JSONSyntax.hasStringSpecial(first), !JSONSyntax.hasStringSpecial(last) else { return false }
+        // Room for the quotes, the colon and a whole word past a short key.
+        reserve(19)
+        let target = UnsafeMutableRawPointer(base + self.count)
+        target.storeBytes(of: JSONSyntax.quote, as: UInt8.self)
+        target.storeBytes(of: first, toByteOffset: 1, as: UInt64.self)
+        if count > 8 { target.storeBytes(of: last, toByteOffset: 1 + count - 8, as: UInt64.self) }
+        target.storeBytes(of: JSONSyntax.quote, toByteOffset: 1 + count, as: UInt8.self)
+        target.storeBytes(of: JSONSyntax.colon, toByteOffset: 2 + count, as: UInt8.self)
+        self.count += count + 3
+        return true
+    }
+
     /// Appends UTF-8 text in quotes, escaped as `appendJSONString(_:)` escapes it.
     public mutating func appendJSONQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count
