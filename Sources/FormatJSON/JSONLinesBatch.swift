@@ -18,8 +18,8 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
         case blank
         /// A value, the `$collection` taken out of it, and a copy of the line for the record's locator.
         case value(Value, String?, [UInt8])
-        /// A line the `RawRecordTaker` took (not parsed), and a copy of it for the record's locator.
-        case taken(TakenRecord, [UInt8])
+        /// A line the `RawRecordTaker` took (not parsed; its locator reads the line in `bytes`).
+        case taken(TakenRecord)
         case problem(Diagnostic)
         case failure(any Error)
         case tooLarge
@@ -70,7 +70,7 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
                     let raw = RawRecord.jsonLine(
                         UnsafeBufferPointer(rebasing: p[range]), line: line.number, defaultCollection: defaultCollection)
                     if let taken = taker.take(raw) {
-                        results.append(.taken(taken, Array(p[range])))
+                        results.append(.taken(taken))
                         continue
                     }
                 }
