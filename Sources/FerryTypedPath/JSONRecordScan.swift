@@ -24,8 +24,33 @@ public struct JSONRecordScan {
     /// What follows the opening brace, or the leading `$collection` member when there is one.
     private let members: JSONLineValidator.Next
 
-    /// The leading `$collection` member's text; nil when the line has none.
-    public let collection: String?
+    /// Where the leading `$collection` member's string value stands (its opening quote, and the
+    /// offset past its closing quote) and whether it holds escapes; nil when the line has none.
+    private let collectionValue: (start: Int, end: Int, escaped: Bool)?
+
+    /// The leading `$collection` member's text; nil when the line has none. Made on each call
+    /// (`collectionIs(_:)` compares it without making it).
+    public var collection: String? {
+        guard let value = collectionValue else { return nil }
+        return ValidatedJSONText(p: validator.p, end: value.end - 1).text(from: value.start + 1, escaped: value.escaped)
+    }
+
+    /// True when the line has a leading `$collection` member (`collection` is then not nil).
+    public var namesCollection: Bool { collectionValue != nil }
+
+    /// True when the line has a leading `$collection` member whose text is `name`, compared on
+    /// the bytes (a text holding escapes is made first).
+    public func collectionIs(_ name: String) -> Bool {
+        guard let value = collectionValue else { return false }
+        if value.escaped { return collection == name }
+        let length = value.end - value.start - 2
+        guard name.utf8.count == length else { return false }
+        var name = name
+        return name.withUTF8 { utf8 in
+            guard let bytes = utf8.baseAddress else { return length == 0 }
+            return memcmp(bytes, validator.p + value.start + 1, length) == 0
+        }
+    }
 
     /// The default nesting limit of `ReadOptions.maximumDepth` (Docs/json.md "Limits").
     public static let defaultMaximumDepth = 512
@@ -47,16 +72,16 @@ public struct JSONRecordScan {
         self.validator = validator
         guard case .item(let key) = first, Self.isCollectionKey(validator, at: key) else {
             members = first
-            collection = nil
+            collectionValue = nil
             return
         }
         // `"$collection": "text"`, then what follows it.
         guard let value = validator.memberValue(afterKey: key + Self.collectionKey.utf8CodeUnitCount),
-              base[value] == JSONSyntax.quote, let (text, end) = validator.readString(value),
+              base[value] == JSONSyntax.quote, let (end, escaped) = validator.string(value),
               let next = validator.afterItem(end, close: JSONSyntax.closeBrace)
         else { return nil }
         members = next
-        collection = text
+        collectionValue = (value, end, escaped)
     }
 
     /// `"$collection"` with its quotes.

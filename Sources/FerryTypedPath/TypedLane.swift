@@ -9,6 +9,10 @@ import Foundation
 /// offered to a `TypedLaneBatch` of its own (`batch()`), which holds the batch's output lines.
 public final class TypedLane: Sendable {
     private let routes: [String: LaneRoute]
+    /// The routes again, in the source schema's collection order, for finding a JSON Lines
+    /// line's route by its `$collection` bytes (a few names compared beat making the name and
+    /// hashing it).
+    private let routeList: [LaneRoute]
     private let options: DecodingOptions
     /// Renders the output line of a taken record; nil when nothing is written (validation).
     private let rendering: JSONLinesRendering?
@@ -21,9 +25,11 @@ public final class TypedLane: Sendable {
     /// of the source version has a typed route.
     public init?(preparer: RecordPreparer, rendering: JSONLinesRendering?, csvColumns: [String]? = nil) {
         var routes: [String: LaneRoute] = [:]
+        var routeList: [LaneRoute] = []
         for collection in preparer.sourceCollections {
             if let route = preparer.typedRoute(for: collection), let laneRoute = LaneRoute(route) {
                 routes[collection] = laneRoute
+                routeList.append(laneRoute)
             }
         }
         guard !routes.isEmpty else { return nil }
@@ -36,6 +42,7 @@ public final class TypedLane: Sendable {
             }
         }
         self.routes = routes
+        self.routeList = routeList
         self.options = options
         self.rendering = rendering
         self.csvColumns = csvColumns
@@ -53,14 +60,14 @@ public final class TypedLane: Sendable {
         switch record {
         case .jsonLine(let bytes, _, let defaultCollection):
             guard !options.scalarsAsText, let scan = JSONRecordScan(bytes),
-                  let collection = scan.collection ?? defaultCollection, let route = routes[collection]
+                  let (route, named) = self.route(of: scan, defaultCollection: defaultCollection)
             else { return nil }
             if let takeJSON = route.takeJSON {
                 return takeJSON(scan, options, route.route.targetCollection, rendering, &rendered)
-                    .map { (preparation(of: $0, route), scan.collection) }
+                    .map { (preparation(of: $0, route), named) }
             }
             guard let model = route.source.decodeJSON(scan, options) else { return nil }
-            return finish(model, route: route, into: &rendered).map { ($0, scan.collection) }
+            return finish(model, route: route, into: &rendered).map { ($0, named) }
         case .csvRow(let row):
             guard let collection = row.collection, let route = routes[collection], let reading = csvReadings[collection],
                   isInputHeader(row.columns)
@@ -71,6 +78,20 @@ public final class TypedLane: Sendable {
             guard let model = reading.decode(row) else { return nil }
             return finish(model, route: route, into: &rendered).map { ($0, nil) }
         }
+    }
+
+    /// The route of a scanned line's collection (its `$collection`, else `defaultCollection`),
+    /// and the `$collection` it named (the route's own name: equal, and no string is made per
+    /// line); nil when the collection has no route.
+    private func route(of scan: JSONRecordScan, defaultCollection: String?) -> (LaneRoute, named: String?)? {
+        guard scan.namesCollection else {
+            guard let defaultCollection, let route = routes[defaultCollection] else { return nil }
+            return (route, nil)
+        }
+        for route in routeList where scan.collectionIs(route.route.sourceCollection) {
+            return (route, route.route.sourceCollection)
+        }
+        return nil
     }
 
     private func preparation(of passed: PassedRecord, _ route: LaneRoute) -> TypedPreparation {
@@ -132,8 +153,9 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     }
 }
 
-/// A typed route with the codecs of its source and target models (specialized for them).
-private struct LaneRoute {
+/// A typed route with the codecs of its source and target models (specialized for them). A
+/// class: looking a route up hands out one reference, not copies of its closures.
+private final class LaneRoute: Sendable {
     let route: TypedRoute
     let source: TypedModelCodec
     let target: TypedModelCodec
