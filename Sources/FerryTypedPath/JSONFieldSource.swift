@@ -108,9 +108,33 @@ struct JSONFieldSource: FieldSource {
         guard close < json.end, json.p[close] == JSONSyntax.quote else { return nil }
         let start = json.p + cursor + 1
         let same = name.utf8.withContiguousStorageIfAvailable { key in
-            key.baseAddress.map { memcmp($0, start, length) == 0 } ?? (length == 0)
+            key.baseAddress.map { Self.sameBytes($0, start, length) } ?? (length == 0)
         } ?? name.utf8.elementsEqual(UnsafeBufferPointer(start: start, count: length))
         return same ? json.memberValue(afterKey: close + 1) : nil
+    }
+
+    /// True when the `length` bytes at `a` and at `b` are the same: compared as two overlapping
+    /// words or half-words (a field name is short), by `memcmp` beyond 16 bytes.
+    @inline(__always)
+    private static func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        let (x, y) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
+        if length >= 8 {
+            guard length <= 16 else { return memcmp(a, b, length) == 0 }
+            return x.loadUnaligned(as: UInt64.self) == y.loadUnaligned(as: UInt64.self)
+                && x.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+                    == y.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+        }
+        if length >= 4 {
+            return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
+                && x.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+                    == y.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+        }
+        var i = 0
+        while i < length {
+            if a[i] != b[i] { return false }
+            i += 1
+        }
+        return true
     }
 
     /// The index in `type.fields` of the field `name` (the one after the previous is tried first).
