@@ -183,22 +183,45 @@ public final class JSONLinesReader: BatchRecordReader {
                     items.append(.record(record))
                 }
             case .taken(let taken):
-                let range = line.start..<line.end
-                // The first line may be the header, which is never a record (a taker would not
-                // take one, but the header rule is the reader's): parse it to see.
-                if !sawContent, taken.collection == nil, let header = headerLine(Array(batch.bytes[range])) {
-                    self.header = header
-                    sawContent = true
-                    continue
-                }
-                let locator: any FieldLocating = JSONLineLocator(buffer: batch.bytes, range: range, line: line.number)
-                    ?? JSONFieldLocator(bytes: Array(batch.bytes[range]), start: TextPosition(line: line.number, column: 1))
-                if let record = record(from: .null, collection: taken.collection, lineNumber: line.number, locator: locator) {
-                    items.append(.taken(record, taken.payload))
-                }
+                appendTaken(taken, line: line, in: batch, to: &items)
             }
         }
         return items
+    }
+
+    /// Appends the item of a line the `RawRecordTaker` took, as `record(from:...)` makes the record
+    /// of a parsed line (with a null value), built in place; nothing for the header line.
+    @inline(__always)
+    private func appendTaken(_ taken: TakenRecord, line: JSONLinesBatch.Line, in batch: JSONLinesBatch,
+        to items: inout [RecordBatchItem])
+    {
+        let range = line.start..<line.end
+        // The first line may be the header, which is never a record (a taker would not take one,
+        // but the header rule is the reader's): parse it to see.
+        if !sawContent, taken.collection == nil, let header = headerLine(Array(batch.bytes[range])) {
+            self.header = header
+            sawContent = true
+            return
+        }
+        sawContent = true
+        let collection = taken.collection ?? options.collection
+        let index: Int
+        if let collection {
+            index = counts.postIncrement(collection)
+        } else {
+            index = unnamedCount
+            unnamedCount += 1
+        }
+        let locator: any FieldLocating = JSONLineLocator(buffer: batch.bytes, range: range, line: line.number)
+            ?? JSONFieldLocator(bytes: Array(batch.bytes[range]), start: TextPosition(line: line.number, column: 1))
+        items.append(.taken(
+            Record(
+                collection: collection, value: .null,
+                location: SourceLocation(
+                    file: options.fileName, member: options.member, line: line.number, column: 1,
+                    collection: collection, recordIndex: index),
+                locator: locator),
+            taken.payload))
     }
 
     /// The header the bytes of a line hold, if they parse as one.
