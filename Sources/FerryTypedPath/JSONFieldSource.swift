@@ -30,9 +30,12 @@ struct JSONFieldSource: FieldSource {
     private let json: JSONLineValidator
     /// The nesting level of the object (1: the line's top-level object).
     private let level: Int
-    private let type: RecordType
-    /// The time zone of calendar-day rules (`DecodingOptions.timeZone`).
-    let timeZone: TimeZone
+    /// The fields of the object's record type, where its descriptor keeps them (valid while the
+    /// decode runs: nested objects' sources copy two words, no reference counted).
+    private let fields: UnsafeBufferPointer<FieldSchema>
+    /// Where the time zone of calendar-day rules stands (`DecodingOptions.timeZone`) while the
+    /// decode runs.
+    private let timeZoneStorage: UnsafePointer<TimeZone>
     /// Where the next field-schema lookup starts looking.
     private var fieldHint = 0
     /// The offset of the next member's key (its opening quote), or of the object's closing brace.
@@ -54,12 +57,16 @@ struct JSONFieldSource: FieldSource {
     private(set) var failed = false
 
     /// Starts reading an object at nesting `level` whose members go on as `members` says (what
-    /// follows its opening brace, `JSONLineValidator.firstItem`; nil: not well-formed).
-    init(validator: JSONLineValidator, members: JSONLineValidator.Next?, level: Int, type: RecordType, timeZone: TimeZone) {
+    /// follows its opening brace, `JSONLineValidator.firstItem`; nil: not well-formed), of the
+    /// record type whose fields are `fields`. The pointers must stay valid while the source is
+    /// read (`read(_:timeZone:_:accept:)` keeps them so).
+    init(validator: JSONLineValidator, members: JSONLineValidator.Next?, level: Int, fields: UnsafeBufferPointer<FieldSchema>,
+        timeZone: UnsafePointer<TimeZone>)
+    {
         json = validator
         self.level = level
-        self.type = type
-        self.timeZone = timeZone
+        self.fields = fields
+        self.timeZoneStorage = timeZone
         cursor = 0
         guard validator.allowsContainer(atLevel: level) else {
             failed = true  // too deep
@@ -67,6 +74,24 @@ struct JSONFieldSource: FieldSource {
         }
         load(members)
     }
+
+    /// Reads a `T` with a source made by `make` from `T`'s fields and `timeZone`, with the
+    /// pointers the source needs valid for the read; nil when `accept` refuses the source after it.
+    @inline(__always)
+    static func read<T: FieldCodable>(
+        _ type: T.Type, timeZone: UnsafePointer<TimeZone>,
+        _ make: (UnsafeBufferPointer<FieldSchema>, UnsafePointer<TimeZone>) -> JSONFieldSource,
+        accept: (inout JSONFieldSource) -> Bool
+    ) -> T? {
+        T.recordType.fields.withUnsafeBufferPointer { fields -> T? in
+            var source = make(fields, timeZone)
+            let model = T(from: &source)
+            return accept(&source) ? model : nil
+        }
+    }
+
+    /// The time zone of calendar-day rules (`DecodingOptions.timeZone`).
+    var timeZone: TimeZone { timeZoneStorage.pointee }
 
     /// True when every member was read and nothing failed; `cursor` is then at the closing brace.
     mutating func finish() -> Bool {
@@ -137,9 +162,8 @@ struct JSONFieldSource: FieldSource {
         return true
     }
 
-    /// The index in `type.fields` of the field `name` (the one after the previous is tried first).
+    /// The index in `fields` of the field `name` (the one after the previous is tried first).
     private mutating func fieldIndex(_ name: String) -> Int? {
-        let fields = type.fields
         if fieldHint < fields.count, fields[fieldHint].name == name {
             fieldHint += 1
             return fieldHint - 1
@@ -151,7 +175,7 @@ struct JSONFieldSource: FieldSource {
         return nil
     }
 
-    /// The field's index in `type.fields` and where its value starts; nil when it is absent or
+    /// The field's index in `fields` and where its value starts; nil when it is absent or
     /// null (a null is stepped over), and then `failed` for a required field. Nil and `failed`
     /// too when the type has no such field (the general path reads it as a required string: not
     /// handled here).
@@ -162,7 +186,7 @@ struct JSONFieldSource: FieldSource {
             return nil
         }
         guard let value = valueIfNext(name) else {
-            if type.fields[index].isRequired { failed = true }
+            if fields[index].isRequired { failed = true }
             return nil
         }
         if json.p[value] == UInt8(ascii: "n") {
@@ -171,7 +195,7 @@ struct JSONFieldSource: FieldSource {
                 return nil
             }
             advance(end)
-            if type.fields[index].isRequired { failed = true }
+            if fields[index].isRequired { failed = true }
             return nil
         }
         return (index, value)
@@ -194,7 +218,7 @@ struct JSONFieldSource: FieldSource {
             return nil
         }
         advance(end)
-        guard Self.fits(string, type.fields[index].type) else {
+        guard Self.fits(string, fields[index].type) else {
             fail()
             return nil
         }
@@ -242,11 +266,11 @@ struct JSONFieldSource: FieldSource {
             fail()
             return nil
         }
-        if let range = type.fields[index].range, !range.contains(d) {
+        if let range = fields[index].range, !range.contains(d) {
             fail()
             return nil
         }
-        if let step = type.fields[index].step, (d / step).rounded() != d / step {
+        if let step = fields[index].step, (d / step).rounded() != d / step {
             fail()
             return nil
         }
@@ -428,12 +452,17 @@ struct JSONFieldSource: FieldSource {
     /// unspecialized, its type metadata would be looked up at every call.)
     private func nested<T: FieldCodable>(_ type: T.Type, at start: Int, level: Int, end: inout Int) -> T? {
         guard json.p[start] == JSONSyntax.openBrace else { return nil }
-        var source = JSONFieldSource(
-            validator: json, members: json.firstItem(afterOpen: start, close: JSONSyntax.closeBrace), level: level,
-            type: T.recordType, timeZone: timeZone)
-        let model = T(from: &source)
-        guard source.finish() else { return nil }
-        end = source.cursor + 1
+        let json = self.json
+        var close = start
+        let model = Self.read(T.self, timeZone: timeZoneStorage) { fields, timeZone in
+            JSONFieldSource(
+                validator: json, members: json.firstItem(afterOpen: start, close: JSONSyntax.closeBrace), level: level,
+                fields: fields, timeZone: timeZone)
+        } accept: { source in
+            close = source.cursor
+            return source.finish()
+        }
+        if model != nil { end = close + 1 }
         return model
     }
 

@@ -105,11 +105,14 @@ public struct JSONRecordScan {
     /// holding escapes, and a `$collection` member that is not the first.
     public func decode<T: FieldCodable>(_ type: T.Type, options: DecodingOptions) -> T? {
         guard !options.scalarsAsText else { return nil }
-        var source = JSONFieldSource(
-            validator: validator, members: members, level: 1, type: T.recordType, timeZone: options.timeZone)
-        let model = T(from: &source)
-        // Every member read, then nothing but whitespace after the closing brace.
-        guard source.finish(), validator.skipWhitespace(source.cursor + 1) == validator.end else { return nil }
-        return model
+        let (validator, members) = (self.validator, self.members)
+        return withUnsafePointer(to: options.timeZone) { timeZone in
+            JSONFieldSource.read(T.self, timeZone: timeZone) { fields, timeZone in
+                JSONFieldSource(validator: validator, members: members, level: 1, fields: fields, timeZone: timeZone)
+            } accept: { source in
+                // Every member read, then nothing but whitespace after the closing brace.
+                source.finish() && validator.skipWhitespace(source.cursor + 1) == validator.end
+            }
+        }
     }
 }

@@ -63,8 +63,8 @@ public final class TypedLane: Sendable {
                   let (route, named) = self.route(of: scan, defaultCollection: defaultCollection)
             else { return nil }
             if let takeJSON = route.takeJSON {
-                return takeJSON(scan, options, route.route.targetCollection, rendering, &rendered)
-                    .map { (preparation(of: $0, route), named) }
+                guard let passed = takeJSON(scan, options, route.route.targetCollection, rendering, &rendered) else { return nil }
+                return (preparation(of: passed, route), named)
             }
             guard let model = route.source.decodeJSON(scan, options) else { return nil }
             return finish(model, route: route, into: &rendered).map { ($0, named) }

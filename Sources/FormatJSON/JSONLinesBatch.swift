@@ -66,13 +66,11 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
                     results.append(.blank)
                     continue
                 }
-                if let taker {
-                    let raw = RawRecord.jsonLine(
-                        UnsafeBufferPointer(rebasing: p[range]), line: line.number, defaultCollection: defaultCollection)
-                    if let taken = taker.take(raw) {
-                        results.append(.taken(taken))
-                        continue
-                    }
+                if let taken = taker?.take(
+                    .jsonLine(UnsafeBufferPointer(rebasing: p[range]), line: line.number, defaultCollection: defaultCollection))
+                {
+                    results.append(.taken(taken))
+                    continue
                 }
                 var parser = JSONParser(
                     bytes: p, range: range, basePosition: TextPosition(line: line.number, column: 1), location: location,
