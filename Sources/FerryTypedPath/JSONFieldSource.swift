@@ -36,6 +36,9 @@ struct JSONFieldSource: FieldSource {
     /// Where the time zone of calendar-day rules stands (`DecodingOptions.timeZone`) while the
     /// decode runs.
     private let timeZoneStorage: UnsafePointer<TimeZone>
+    /// Where short strings without escapes are made (nil: each is made anew); it outlives the
+    /// decode (unmanaged: no reference counted per string).
+    private let strings: Unmanaged<ShortStringCache>?
     /// Where the next field-schema lookup starts looking.
     private var fieldHint = 0
     /// The offset of the next member's key (its opening quote), or of the object's closing brace.
@@ -61,12 +64,13 @@ struct JSONFieldSource: FieldSource {
     /// record type whose fields are `fields`. The pointers must stay valid while the source is
     /// read (`read(_:timeZone:_:accept:)` keeps them so).
     init(validator: JSONLineValidator, members: JSONLineValidator.Next?, level: Int, fields: UnsafeBufferPointer<FieldSchema>,
-        timeZone: UnsafePointer<TimeZone>)
+        timeZone: UnsafePointer<TimeZone>, strings: Unmanaged<ShortStringCache>?)
     {
         json = validator
         self.level = level
         self.fields = fields
         self.timeZoneStorage = timeZone
+        self.strings = strings
         cursor = 0
         guard validator.allowsContainer(atLevel: level) else {
             failed = true  // too deep
@@ -229,8 +233,14 @@ struct JSONFieldSource: FieldSource {
     /// or one the parser would refuse.
     @inline(__always)
     private func readString(_ value: Int) -> (text: String, end: Int)? {
-        guard json.p[value] == JSONSyntax.quote else { return nil }
-        return json.readString(value)
+        guard json.p[value] == JSONSyntax.quote, let (end, escaped) = json.string(value) else { return nil }
+        // A short string with no escape, and 16 bytes of the line from its start: from the cache.
+        let length = end - value - 2
+        if !escaped, length <= 15, value + 17 <= json.end, let strings {
+            let p = json.p
+            return (strings._withUnsafeGuaranteedRef { $0.string(p, start: value + 1, length: length) }, end)
+        }
+        return (ValidatedJSONText(p: json.p, end: end - 1).text(from: value + 1, escaped: escaped), end)
     }
 
     /// True when `string` passes the checks of `FieldReader.string(_:_:at:into:)` for `type`.
@@ -452,12 +462,12 @@ struct JSONFieldSource: FieldSource {
     /// unspecialized, its type metadata would be looked up at every call.)
     private func nested<T: FieldCodable>(_ type: T.Type, at start: Int, level: Int, end: inout Int) -> T? {
         guard json.p[start] == JSONSyntax.openBrace else { return nil }
-        let json = self.json
+        let (json, strings) = (self.json, self.strings)
         var close = start
         let model = Self.read(T.self, timeZone: timeZoneStorage) { fields, timeZone in
             JSONFieldSource(
                 validator: json, members: json.firstItem(afterOpen: start, close: JSONSyntax.closeBrace), level: level,
-                fields: fields, timeZone: timeZone)
+                fields: fields, timeZone: timeZone, strings: strings)
         } accept: { source in
             close = source.cursor
             return source.finish()

@@ -23,6 +23,9 @@ public struct JSONRecordScan {
     private let validator: JSONLineValidator
     /// What follows the opening brace, or the leading `$collection` member when there is one.
     private let members: JSONLineValidator.Next
+    /// Where short strings are made (nil: each is made anew); it outlives the scan (unmanaged:
+    /// no reference counted per line).
+    private let strings: Unmanaged<ShortStringCache>?
 
     /// Where the leading `$collection` member's string value stands (its opening quote, and the
     /// offset past its closing quote) and whether it holds escapes; nil when the line has none.
@@ -61,9 +64,14 @@ public struct JSONRecordScan {
     ///
     /// A `$collection` member anywhere but first is left to the general path (`decode` gives up on
     /// it, as on any member it does not read). `maximumDepth` is the reader's nesting limit
-    /// (`ReadOptions.maximumDepth`): deeper nesting is `too-deep` in the general path.
-    public init?(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONRecordScan.defaultMaximumDepth) {
+    /// (`ReadOptions.maximumDepth`): deeper nesting is `too-deep` in the general path. `strings`
+    /// makes the short strings the decode reads (the same strings, made once for the values that
+    /// repeat from line to line); it must outlive the scan and be used by one thread at a time.
+    public init?(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONRecordScan.defaultMaximumDepth,
+        strings: ShortStringCache? = nil)
+    {
         guard let base = bytes.baseAddress, maximumDepth >= 1 else { return nil }
+        self.strings = strings.map { Unmanaged.passUnretained($0) }
         let validator = JSONLineValidator(p: base, end: bytes.count, maximumDepth: maximumDepth)
         let start = validator.skipWhitespace(0)
         guard start < bytes.count, base[start] == JSONSyntax.openBrace,
@@ -105,10 +113,11 @@ public struct JSONRecordScan {
     /// holding escapes, and a `$collection` member that is not the first.
     public func decode<T: FieldCodable>(_ type: T.Type, options: DecodingOptions) -> T? {
         guard !options.scalarsAsText else { return nil }
-        let (validator, members) = (self.validator, self.members)
+        let (validator, members, strings) = (self.validator, self.members, self.strings)
         return withUnsafePointer(to: options.timeZone) { timeZone in
             JSONFieldSource.read(T.self, timeZone: timeZone) { fields, timeZone in
-                JSONFieldSource(validator: validator, members: members, level: 1, fields: fields, timeZone: timeZone)
+                JSONFieldSource(
+                    validator: validator, members: members, level: 1, fields: fields, timeZone: timeZone, strings: strings)
             } accept: { source in
                 // Every member read, then nothing but whitespace after the closing brace.
                 source.finish() && validator.skipWhitespace(source.cursor + 1) == validator.end

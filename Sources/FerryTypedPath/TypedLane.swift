@@ -1,5 +1,6 @@
 import FerryCore
 import FerrySchemas
+import FormatJSON
 import Foundation
 
 /// The typed path's entry for one input (issue 7): takes each raw record (a JSON Lines line, a CSV
@@ -53,13 +54,13 @@ public final class TypedLane: Sendable {
     public func batch() -> TypedLaneBatch { TypedLaneBatch(lane: self) }
 
     /// What `TypedLaneBatch.take` makes of `record` (and the collection it named), its output
-    /// line appended to `rendered`.
-    fileprivate func take(_ record: RawRecord, renderingInto rendered: inout ByteBuffer)
+    /// line appended to `rendered`; short strings of a JSON Lines line are made by `strings`.
+    fileprivate func take(_ record: RawRecord, renderingInto rendered: inout ByteBuffer, strings: ShortStringCache)
         -> (TypedPreparation, named: String?)?
     {
         switch record {
         case .jsonLine(let bytes, _, let defaultCollection):
-            guard !options.scalarsAsText, let scan = JSONRecordScan(bytes),
+            guard !options.scalarsAsText, let scan = JSONRecordScan(bytes, strings: strings),
                   let (route, named) = self.route(of: scan, defaultCollection: defaultCollection)
             else { return nil }
             if let takeJSON = route.takeJSON {
@@ -137,11 +138,13 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     private var buffer = ByteBuffer(capacity: 96 << 10)
     /// What the batch's records it took were made into, in input order.
     public private(set) var preparations: [TypedPreparation] = []
+    /// The short strings of the batch's JSON Lines lines (values repeat from line to line).
+    private let strings = ShortStringCache()
 
     init(lane: TypedLane) { self.lane = lane }
 
     public func take(_ record: RawRecord) -> TakenRecord? {
-        guard let (preparation, named) = lane.take(record, renderingInto: &buffer) else { return nil }
+        guard let (preparation, named) = lane.take(record, renderingInto: &buffer, strings: strings) else { return nil }
         preparations.append(preparation)
         return TakenRecord(collection: named, payload: preparation)
     }

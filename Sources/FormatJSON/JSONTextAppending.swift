@@ -164,9 +164,9 @@ extension ByteBuffer {
     /// - Returns: false, appending nothing, for NaN and infinities (no JSON form: RFC 8259 section 6).
     public mutating func appendJSONNumber(_ double: Double) -> Bool {
         guard double.isFinite else { return false }
-        // Whole numbers below 10^18 are their integer's digits (`Int64(exactly:)`'s test, by one
-        // conversion and its way back: no call to `trunc`).
-        let whole = double.magnitude < 1e18 ? Int64(double) : nil
+        // Whole numbers below 10^15 are their integer's digits (tested by one conversion and its
+        // way back, not `Int64(exactly:)`'s call to `trunc`); larger ones may be written shorter.
+        let whole = double.magnitude < 1e15 ? Int64(double) : nil
         if double == 0 {
             append(JSONSyntax.zero)
         } else if let whole, Double(whole) == double {
