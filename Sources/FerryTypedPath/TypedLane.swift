@@ -59,16 +59,16 @@ public final class TypedLane: Sendable {
         -> (TypedPreparation, named: String?)?
     {
         switch record {
-        case .jsonLine(let bytes, _, let defaultCollection):
+        case .jsonLine(let bytes, let line, let defaultCollection):
             guard !options.scalarsAsText, let scan = JSONRecordScan(bytes, strings: strings),
                   let (route, named) = self.route(of: scan, defaultCollection: defaultCollection)
             else { return nil }
             if let takeJSON = route.takeJSON {
                 guard let passed = takeJSON(scan, options, route.route.targetCollection, rendering, &rendered) else { return nil }
-                return (preparation(of: passed, route), named)
+                return (preparation(of: passed, route, line: line), named)
             }
             guard let model = route.source.decodeJSON(scan, options) else { return nil }
-            return finish(model, route: route, into: &rendered).map { ($0, named) }
+            return finish(model, route: route, line: line, into: &rendered).map { ($0, named) }
         case .csvRow(let row):
             guard let collection = row.collection, let route = routes[collection], let reading = csvReadings[collection],
                   isInputHeader(row.columns)
@@ -95,13 +95,15 @@ public final class TypedLane: Sendable {
         return nil
     }
 
-    private func preparation(of passed: PassedRecord, _ route: LaneRoute) -> TypedPreparation {
-        TypedPreparation(route: route.route, id: passed.id, rendered: passed.rendered)
+    /// The preparation of a record taken whole; `line`: where it started (0: not known).
+    private func preparation(of passed: PassedRecord, _ route: LaneRoute, line: Int = 0) -> TypedPreparation {
+        TypedPreparation(route: route.route, id: passed.id, rendered: passed.rendered, line: line)
     }
 
-    /// Migrates and renders a decoded record, appending its output line to `buffer`.
-    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, into buffer: inout ByteBuffer)
-        -> TypedPreparation?
+    /// Migrates and renders a decoded record (that started on `line`, 0: not known), appending
+    /// its output line to `buffer`.
+    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, line: Int = 0,
+        into buffer: inout ByteBuffer) -> TypedPreparation?
     {
         let route = laneRoute.route
         guard let target = route.migrate(model) else { return nil }
@@ -113,7 +115,7 @@ public final class TypedLane: Sendable {
             rendered = start..<buffer.count
         }
         let id = model.recordID.flatMap { $0.isEmpty ? nil : $0 }
-        return TypedPreparation(route: route, id: id, rendered: rendered)
+        return TypedPreparation(route: route, id: id, rendered: rendered, line: line)
     }
 
     /// True when `columns` is the header the CSV readings were made for (the rows share the
@@ -147,6 +149,16 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
         guard let (preparation, named) = lane.take(record, renderingInto: &buffer, strings: strings) else { return nil }
         preparations.append(preparation)
         return TakenRecord(collection: named, payload: preparation)
+    }
+
+    /// The preparation of the taken record that started on `line`, looked for from `cursor` on
+    /// (records come in input order, so a caller pairing a batch's taken records with their
+    /// preparations passes the same cursor each time); nil when none from there has that line.
+    public func preparation(startingOn line: Int, from cursor: inout Int) -> TypedPreparation? {
+        while cursor < preparations.count, preparations[cursor].line < line { cursor += 1 }
+        guard line > 0, cursor < preparations.count, preparations[cursor].line == line else { return nil }
+        cursor += 1
+        return preparations[cursor - 1]
     }
 
     /// The bytes of the output lines rendered so far: `TypedPreparation.rendered` ranges index it.

@@ -292,8 +292,9 @@ public final class DatasetProcessor {
     /// it (the id's position, else the record's, else the record's line), without building the
     /// record's pointer.
     static func idLine(of record: Record) -> Int? {
+        // Asked in place first: the usual record stands on one line (no copy of its locator).
+        if let single = record.locator?.singleLine { return single }
         guard let locator = record.locator else { return record.location.line }
-        if let single = locator.singleLine { return single }
         if let position = locator.position(of: idPointer) { return position.line }
         if let position = locator.position(of: .root) { return position.line }
         return record.location.line

@@ -79,12 +79,17 @@ public final class TypedPreparation: Sendable {
     /// Where the output line rendered ahead lies in the buffer of the batch the record came in
     /// (byte offsets; `TypedLaneBatch`), when the output is rendered (nil: nothing is written).
     public let rendered: Range<Int>?
+    /// The line the raw record started on (1-based; 0 when not known), so that the calling thread
+    /// can pair a batch's taken records with their preparations in order, by line, without
+    /// casting each one's payload back.
+    public let line: Int
 
-    public init(route: TypedRoute, id: String?, rendered: Range<Int>?) {
+    public init(route: TypedRoute, id: String?, rendered: Range<Int>?, line: Int = 0) {
         self.route = route
         self.id = id
         self.idKey = id.map(IDTable.Key.init)
         self.rendered = rendered
+        self.line = line
     }
 }
 
