@@ -87,4 +87,34 @@ import Testing
         #expect(batch.withRendered { String(decoding: $0, as: UTF8.self) } == Self.v2Line + "\n" + second + "\n")
         #expect(batch.preparations.map(\.id) == ["w1", "w2"])
     }
+
+    /// A line's route is found by comparing its `$collection` bytes with the route names; an
+    /// escaped name is compared unescaped, and a name that only starts like a route's is no route.
+    @Test func findsTheRouteByTheCollectionsBytes() throws {
+        let lane = try #require(try Self.lane(from: 1, to: 2))
+        let escaped = Self.v1Line.replacingOccurrences(of: #""$collection":"wineNotes""#, with: #""$collection":"wine\u004eotes""#)
+        let (taken, rendered) = Self.takeRendering(lane, escaped)
+        #expect(taken?.collection == "wineNotes")
+        #expect(rendered == Self.v2Line + "\n")
+        for other in ["wineNote", "wineNotesX", "WineNotes", "", "coffeeNotes"] {
+            let line = Self.v1Line.replacingOccurrences(of: #""$collection":"wineNotes""#, with: "\"$collection\":\"\(other)\"")
+            #expect(Self.take(lane, line) == nil, "\(other)")
+        }
+        // The scan's own answers.
+        var line = escaped
+        line.withUTF8 { bytes in
+            let scan = JSONRecordScan(bytes)
+            #expect(scan?.namesCollection == true)
+            #expect(scan?.collection == "wineNotes")
+            #expect(scan?.collectionIs("wineNotes") == true)
+            #expect(scan?.collectionIs("wineNote") == false)
+        }
+        var bare = #"{"id":"x"}"#
+        bare.withUTF8 { bytes in
+            let scan = JSONRecordScan(bytes)
+            #expect(scan?.namesCollection == false)
+            #expect(scan?.collection == nil)
+            #expect(scan?.collectionIs("") == false)
+        }
+    }
 }

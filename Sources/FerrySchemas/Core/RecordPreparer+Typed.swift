@@ -103,7 +103,7 @@ extension RecordPreparer {
     /// (bundles), and domains whose records can hold Firestore layouts (vocabulary).
     public func typedRoute(for collection: String) -> TypedRoute? {
         guard domain != .vocabulary, options.media == nil, collection != "stories", collection != "words",
-              let model = sourceModels[collection] as? any FieldCodableCollection.Type
+              sourceModels[collection] != nil, let model = sourceSchema.codableModel(forCollection: collection)
         else { return nil }
         var typedStages: [TypedRoute.Stage] = []
         var current = collection
@@ -111,7 +111,7 @@ extension RecordPreparer {
         var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
         for stage in stages {
             let next = stage.renames[current] ?? current
-            guard let nextModel = stage.models[next] as? any FieldCodableCollection.Type,
+            guard stage.models[next] != nil, let nextModel = stage.toVersion.codableModel(forCollection: next),
                   let migration = plan.typedMigration(toVersion: stage.toMajor)
             else { return nil }
             typedStages.append(TypedRoute.Stage(migration: migration, context: TypedMigrationContext(
