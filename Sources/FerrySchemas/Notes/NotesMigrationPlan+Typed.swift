@@ -43,25 +43,33 @@ extension NotesMigrationPlan {
     /// `wineNotes` -> `wineTastingNotes` on models; nil (the general stage) without an id or when
     /// a V2 rule is broken.
     public static let wineV1toV2Typed: TypedPairMigration<NotesV1.WineNote, NotesV2.WineTastingNote> = {
-        checked(typedWine($0), V2Rules.wine, $1)
+        old, context in
+        guard let model = typedWine(old), keepsV2Rules(model, V2Rules.wine, context) else { return nil }
+        return model
     }
 
     /// `coffeeNotes` -> `coffeeTastingNotes` on models; nil (the general stage) without an id, for
     /// a lossy drop of `alcohol` or `look`, or when a V2 rule is broken.
     public static let coffeeV1toV2Typed: TypedPairMigration<NotesV1.CoffeeNote, NotesV2.CoffeeTastingNote> = {
-        checked(typedCoffee($0), V2Rules.coffee, $1)
+        old, context in
+        guard let model = typedCoffee(old), keepsV2Rules(model, V2Rules.coffee, context) else { return nil }
+        return model
     }
 
     /// `whiskeyNotes` -> `whiskeyTastingNotes` on models; nil (the general stage) without an id,
     /// for a `finish.length` that is not short, medium or long, or when a V2 rule is broken.
     public static let whiskeyV1toV2Typed: TypedPairMigration<NotesV1.WhiskeyNote, NotesV2.WhiskeyTastingNote> = {
-        checked(typedWhiskey($0), V2Rules.whiskey, $1)
+        old, context in
+        guard let model = typedWhiskey(old), keepsV2Rules(model, V2Rules.whiskey, context) else { return nil }
+        return model
     }
 
     /// `cocktailNotes` -> `cocktailTastingNotes` on models; nil (the general stage) without an id,
     /// for a lossy drop of `look` or `smells`, or when a V2 rule is broken.
     public static let cocktailV1toV2Typed: TypedPairMigration<NotesV1.CocktailNote, NotesV2.CocktailTastingNote> = {
-        checked(typedCocktail($0), V2Rules.cocktail, $1)
+        old, context in
+        guard let model = typedCocktail(old), keepsV2Rules(model, V2Rules.cocktail, context) else { return nil }
+        return model
     }
 
     /// The V2 descriptors' rules, compiled once (`FieldRuleCheck`).
@@ -72,13 +80,13 @@ extension NotesMigrationPlan {
         static let cocktail = FieldRulePlan(NotesV2.CocktailTastingNote.recordType)
     }
 
-    /// `model` when it belongs to the context's target collection and keeps every V2 rule (`rules`:
-    /// compiled from `M.recordType`).
-    private static func checked<M: FieldCodable & CollectionModel>(_ model: M?, _ rules: FieldRulePlan,
-        _ context: TypedMigrationContext) -> M?
+    /// True when `model` belongs to the context's target collection and keeps every V2 rule
+    /// (`rules`: compiled from `M.recordType`). (A test, not a filter: the model is not copied
+    /// on its way through.)
+    private static func keepsV2Rules<M: FieldCodable & CollectionModel>(_ model: M, _ rules: FieldRulePlan,
+        _ context: TypedMigrationContext) -> Bool
     {
-        guard let model, M.collection == context.targetCollection, FieldRuleCheck.passes(model, plan: rules) else { return nil }
-        return model
+        M.collection == context.targetCollection && FieldRuleCheck.passes(model, plan: rules)
     }
 
     static func typedWine(_ v1: NotesV1.WineNote) -> NotesV2.WineTastingNote? {
