@@ -44,7 +44,9 @@ extension NotesMigrationPlan {
     /// a V2 rule is broken.
     public static let wineV1toV2Typed: TypedPairMigration<NotesV1.WineNote, NotesV2.WineTastingNote> = {
         old, context in
-        guard let model = typedWine(old), keepsV2Rules(model, V2Rules.wine, context) else { return nil }
+        guard let id = old.id else { return nil }
+        let model = typedWine(old, id: id)
+        guard keepsV2Rules(model, V2Rules.wine, context) else { return nil }
         return model
     }
 
@@ -52,7 +54,9 @@ extension NotesMigrationPlan {
     /// a lossy drop of `alcohol` or `look`, or when a V2 rule is broken.
     public static let coffeeV1toV2Typed: TypedPairMigration<NotesV1.CoffeeNote, NotesV2.CoffeeTastingNote> = {
         old, context in
-        guard let model = typedCoffee(old), keepsV2Rules(model, V2Rules.coffee, context) else { return nil }
+        guard let id = old.id, !dropIsLossy(alcohol: old.alcohol), !dropIsLossy(look: old.look) else { return nil }
+        let model = typedCoffee(old, id: id)
+        guard keepsV2Rules(model, V2Rules.coffee, context) else { return nil }
         return model
     }
 
@@ -60,7 +64,9 @@ extension NotesMigrationPlan {
     /// for a `finish.length` that is not short, medium or long, or when a V2 rule is broken.
     public static let whiskeyV1toV2Typed: TypedPairMigration<NotesV1.WhiskeyNote, NotesV2.WhiskeyTastingNote> = {
         old, context in
-        guard let model = typedWhiskey(old), keepsV2Rules(model, V2Rules.whiskey, context) else { return nil }
+        guard let id = old.id, let length = finishLength(old.finish.length) else { return nil }
+        let model = typedWhiskey(old, id: id, length: length)
+        guard keepsV2Rules(model, V2Rules.whiskey, context) else { return nil }
         return model
     }
 
@@ -68,7 +74,9 @@ extension NotesMigrationPlan {
     /// for a lossy drop of `look` or `smells`, or when a V2 rule is broken.
     public static let cocktailV1toV2Typed: TypedPairMigration<NotesV1.CocktailNote, NotesV2.CocktailTastingNote> = {
         old, context in
-        guard let model = typedCocktail(old), keepsV2Rules(model, V2Rules.cocktail, context) else { return nil }
+        guard let id = old.id, !dropIsLossy(look: old.look), !dropIsLossy(smellCount: old.smells.count) else { return nil }
+        let model = typedCocktail(old, id: id)
+        guard keepsV2Rules(model, V2Rules.cocktail, context) else { return nil }
         return model
     }
 
@@ -89,35 +97,35 @@ extension NotesMigrationPlan {
         M.collection == context.targetCollection && FieldRuleCheck.passes(model, plan: rules)
     }
 
-    static func typedWine(_ v1: NotesV1.WineNote) -> NotesV2.WineTastingNote? {
-        guard let id = v1.id else { return nil }
-        return NotesV2.WineTastingNote(
+    /// The V2 note of a V1 note whose id is `id` (the closures above check first what makes the
+    /// record take the general stage). Not optional: an optional model is copied on unwrapping.
+    static func typedWine(_ v1: NotesV1.WineNote, id: String) -> NotesV2.WineTastingNote {
+        NotesV2.WineTastingNote(
             id: id, title: v1.title, category: v1.category, createdAt: v1.createdAt, imageData: v1.imageData,
             alcoholByVolume: v1.alcohol, look: typedLook(v1.look), smells: typedSmells(v1.smells),
             tastes: typedTastes(v1.tastes), grape: NotesV2.Grape(variety: v1.grape), think: v1.think,
             rating: v1.rating, isFavorite: v1.isFavorite)
     }
 
-    static func typedCoffee(_ v1: NotesV1.CoffeeNote) -> NotesV2.CoffeeTastingNote? {
-        guard let id = v1.id, !dropIsLossy(alcohol: v1.alcohol), !dropIsLossy(look: v1.look) else { return nil }
-        return NotesV2.CoffeeTastingNote(
+    static func typedCoffee(_ v1: NotesV1.CoffeeNote, id: String) -> NotesV2.CoffeeTastingNote {
+        NotesV2.CoffeeTastingNote(
             id: id, title: v1.title, category: v1.category, createdAt: v1.createdAt, imageData: v1.imageData,
             smells: typedSmells(v1.smells), tastes: typedTastes(v1.tastes), think: v1.think, rating: v1.rating,
             isFavorite: v1.isFavorite)
     }
 
-    static func typedWhiskey(_ v1: NotesV1.WhiskeyNote) -> NotesV2.WhiskeyTastingNote? {
-        guard let id = v1.id, let length = finishLength(v1.finish.length) else { return nil }
-        return NotesV2.WhiskeyTastingNote(
+    static func typedWhiskey(_ v1: NotesV1.WhiskeyNote, id: String, length: NotesV2.FinishLength)
+        -> NotesV2.WhiskeyTastingNote
+    {
+        NotesV2.WhiskeyTastingNote(
             id: id, title: v1.title, category: v1.category, createdAt: v1.createdAt, imageData: v1.imageData,
             alcoholByVolume: v1.alcohol, look: typedLook(v1.look), smells: typedSmells(v1.smells),
             tastes: typedTastes(v1.tastes), finish: NotesV2.Finish(length: length, note: v1.finish.note),
             think: v1.think, rating: v1.rating, isFavorite: v1.isFavorite)
     }
 
-    static func typedCocktail(_ v1: NotesV1.CocktailNote) -> NotesV2.CocktailTastingNote? {
-        guard let id = v1.id, !dropIsLossy(look: v1.look), !dropIsLossy(smellCount: v1.smells.count) else { return nil }
-        return NotesV2.CocktailTastingNote(
+    static func typedCocktail(_ v1: NotesV1.CocktailNote, id: String) -> NotesV2.CocktailTastingNote {
+        NotesV2.CocktailTastingNote(
             id: id, title: v1.title, category: v1.category, createdAt: v1.createdAt, imageData: v1.imageData,
             alcoholByVolume: v1.alcohol, tastes: typedTastes(v1.tastes),
             ingredients: v1.ingredients.map { NotesV2.Ingredient(name: $0.name, amount: $0.amount) },
