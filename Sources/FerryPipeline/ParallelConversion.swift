@@ -103,7 +103,7 @@ struct ParallelConversion {
                 // The lane's preparations are the taken records' in order: paired by line, the
                 // payload cast back only where that fails.
                 let line = record.location.line ?? 0
-                guard let preparation = lane?.preparation(startingOn: line, from: &paired) ?? payload as? TypedPreparation,
+                guard let preparation = lane?.preparation(onLine: line, from: &paired) ?? payload as? TypedPreparation,
                       try delivery.typed(record, preparation), let range = preparation.rendered
                 else { continue }
                 if let run = pending, run.upperBound == range.lowerBound {

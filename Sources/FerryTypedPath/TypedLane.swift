@@ -65,10 +65,10 @@ public final class TypedLane: Sendable {
             else { return nil }
             if let takeJSON = route.takeJSON {
                 guard let passed = takeJSON(scan, options, route.route.targetCollection, rendering, &rendered) else { return nil }
-                return (preparation(of: passed, route, line: line), named)
+                return (preparation(of: passed, route, singleLine: line), named)
             }
             guard let model = route.source.decodeJSON(scan, options) else { return nil }
-            return finish(model, route: route, line: line, into: &rendered).map { ($0, named) }
+            return finish(model, route: route, singleLine: line, into: &rendered).map { ($0, named) }
         case .csvRow(let row):
             guard let collection = row.collection, let route = routes[collection], let reading = csvReadings[collection],
                   isInputHeader(row.columns)
@@ -95,14 +95,15 @@ public final class TypedLane: Sendable {
         return nil
     }
 
-    /// The preparation of a record taken whole; `line`: where it started (0: not known).
-    private func preparation(of passed: PassedRecord, _ route: LaneRoute, line: Int = 0) -> TypedPreparation {
-        TypedPreparation(route: route.route, id: passed.id, rendered: passed.rendered, line: line)
+    /// The preparation of a record taken whole; `singleLine`: the one line it stands on (a JSON
+    /// Lines line; 0: none).
+    private func preparation(of passed: PassedRecord, _ route: LaneRoute, singleLine: Int = 0) -> TypedPreparation {
+        TypedPreparation(route: route.route, id: passed.id, rendered: passed.rendered, singleLine: singleLine)
     }
 
-    /// Migrates and renders a decoded record (that started on `line`, 0: not known), appending
-    /// its output line to `buffer`.
-    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, line: Int = 0,
+    /// Migrates and renders a decoded record (that stands on the one line `singleLine`, 0: not
+    /// known), appending its output line to `buffer`.
+    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, singleLine: Int = 0,
         into buffer: inout ByteBuffer) -> TypedPreparation?
     {
         let route = laneRoute.route
@@ -115,7 +116,7 @@ public final class TypedLane: Sendable {
             rendered = start..<buffer.count
         }
         let id = model.recordID.flatMap { $0.isEmpty ? nil : $0 }
-        return TypedPreparation(route: route, id: id, rendered: rendered, line: line)
+        return TypedPreparation(route: route, id: id, rendered: rendered, singleLine: singleLine)
     }
 
     /// True when `columns` is the header the CSV readings were made for (the rows share the
@@ -151,12 +152,12 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
         return TakenRecord(collection: named, payload: preparation)
     }
 
-    /// The preparation of the taken record that started on `line`, looked for from `cursor` on
-    /// (records come in input order, so a caller pairing a batch's taken records with their
-    /// preparations passes the same cursor each time); nil when none from there has that line.
-    public func preparation(startingOn line: Int, from cursor: inout Int) -> TypedPreparation? {
-        while cursor < preparations.count, preparations[cursor].line < line { cursor += 1 }
-        guard line > 0, cursor < preparations.count, preparations[cursor].line == line else { return nil }
+    /// The preparation of the taken record that stands on the one line `line`, looked for from
+    /// `cursor` on (records come in input order, so a caller pairing a batch's taken records with
+    /// their preparations passes the same cursor each time); nil when none from there does.
+    public func preparation(onLine line: Int, from cursor: inout Int) -> TypedPreparation? {
+        while cursor < preparations.count, preparations[cursor].singleLine < line { cursor += 1 }
+        guard line > 0, cursor < preparations.count, preparations[cursor].singleLine == line else { return nil }
         cursor += 1
         return preparations[cursor - 1]
     }

@@ -237,7 +237,8 @@ public final class DatasetProcessor {
         if let id = typed.id {
             // As `checkUnique` for a plain record (at its own root, no pointer mapping).
             let table = idTable(for: route.targetCollection)
-            let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: true, line: DatasetProcessor.idLine(of: record),
+            let line = typed.singleLine > 0 ? typed.singleLine : DatasetProcessor.idLine(of: record)
+            let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: true, line: line,
                 collection: record.collection, index: record.location.recordIndex)
             {
                 var recordPointer = DatasetProcessor.idLocation(context, nil).field ?? .root

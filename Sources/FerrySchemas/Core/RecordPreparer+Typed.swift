@@ -79,17 +79,18 @@ public final class TypedPreparation: Sendable {
     /// Where the output line rendered ahead lies in the buffer of the batch the record came in
     /// (byte offsets; `TypedLaneBatch`), when the output is rendered (nil: nothing is written).
     public let rendered: Range<Int>?
-    /// The line the raw record started on (1-based; 0 when not known), so that the calling thread
-    /// can pair a batch's taken records with their preparations in order, by line, without
-    /// casting each one's payload back.
-    public let line: Int
+    /// The line of every field of the record when the raw record stands on that one line (a JSON
+    /// Lines line: `FieldLocating.singleLine`), else 0: the line of its id without asking its
+    /// locator, and how the calling thread pairs a batch's taken records with their
+    /// preparations in order without casting each one's payload back.
+    public let singleLine: Int
 
-    public init(route: TypedRoute, id: String?, rendered: Range<Int>?, line: Int = 0) {
+    public init(route: TypedRoute, id: String?, rendered: Range<Int>?, singleLine: Int = 0) {
         self.route = route
         self.id = id
         self.idKey = id.map(IDTable.Key.init)
         self.rendered = rendered
-        self.line = line
+        self.singleLine = singleLine
     }
 }
 
