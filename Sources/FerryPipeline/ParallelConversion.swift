@@ -100,10 +100,10 @@ struct ParallelConversion {
         for index in items.indices {
             switch items[index] {
             case .taken(let record, let payload):
-                // The lane's preparations are the taken records' in order: paired by line, the
-                // payload cast back only where that fails.
+                // The lane's preparations are the taken records' in order: paired by line, by the
+                // payload's index only where that fails.
                 let line = record.location.line ?? 0
-                guard let preparation = lane?.preparation(onLine: line, from: &paired) ?? payload as? TypedPreparation,
+                guard let lane, let preparation = lane.preparation(onLine: line, from: &paired) ?? lane.preparation(of: payload),
                       try delivery.typed(record, preparation), let range = preparation.rendered
                 else { continue }
                 if let run = pending, run.upperBound == range.lowerBound {

@@ -146,10 +146,19 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
 
     init(lane: TypedLane) { self.lane = lane }
 
+    /// Takes `record` when the typed path can: its `TakenRecord.payload` is its preparation's index
+    /// in `preparations` (`preparation(of:)` reads it back).
     public func take(_ record: RawRecord) -> TakenRecord? {
         guard let (preparation, named) = lane.take(record, renderingInto: &buffer, strings: strings) else { return nil }
         preparations.append(preparation)
-        return TakenRecord(collection: named, payload: preparation)
+        return TakenRecord(collection: named, payload: preparations.count - 1)
+    }
+
+    /// The preparation of the record this batch took with `payload` (its `TakenRecord.payload`);
+    /// nil for a payload this batch did not give.
+    public func preparation(of payload: any Sendable) -> TypedPreparation? {
+        guard let index = payload as? Int, preparations.indices.contains(index) else { return nil }
+        return preparations[index]
     }
 
     /// The preparation of the taken record that stands on the one line `line`, looked for from

@@ -65,8 +65,10 @@ public final class TypedRoute: Sendable {
 /// A top-level model the typed path can read and write.
 public typealias FieldCodableCollection = CollectionModel & FieldCodable
 
-/// What the typed path made of one record, for `DatasetProcessor.commit(typed:record:)`.
-public final class TypedPreparation: Sendable {
+/// What the typed path made of one record, for `DatasetProcessor.commit(typed:record:)`. A value:
+/// a batch keeps its records' preparations in one array (`TypedLaneBatch`), with no object
+/// allocated and counted per record.
+public struct TypedPreparation: Sendable {
     /// The record's route. Unowned: the lane holds the routes for the whole run, and a counted
     /// reference here would be counted up and down by the worker and the calling thread for every
     /// record (one shared cache line bouncing between the cores).
