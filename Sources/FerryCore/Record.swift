@@ -38,6 +38,7 @@ public struct Record: Sendable {
     /// Finds the positions of fields inside the record, when the reader can.
     public var locator: (any FieldLocating)?
 
+    @inlinable
     public init(
         collection: String?, documentID: String? = nil, value: Value, location: SourceLocation,
         locator: (any FieldLocating)? = nil

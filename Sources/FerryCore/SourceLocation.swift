@@ -35,6 +35,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The field, as a pointer from the dataset root.
     public var field: JSONPointer?
 
+    @inlinable
     public init(
         file: String? = nil, member: String? = nil, line: Int? = nil, column: Int? = nil,
         collection: String? = nil, recordIndex: Int? = nil, field: JSONPointer? = nil

@@ -30,9 +30,15 @@ struct JSONFieldSource: FieldSource {
     private let json: JSONLineValidator
     /// The nesting level of the object (1: the line's top-level object).
     private let level: Int
-    private let type: RecordType
-    /// The time zone of calendar-day rules (`DecodingOptions.timeZone`).
-    let timeZone: TimeZone
+    /// The fields of the object's record type, where its descriptor keeps them (valid while the
+    /// decode runs: nested objects' sources copy two words, no reference counted).
+    private let fields: UnsafeBufferPointer<FieldSchema>
+    /// Where the time zone of calendar-day rules stands (`DecodingOptions.timeZone`) while the
+    /// decode runs.
+    private let timeZoneStorage: UnsafePointer<TimeZone>
+    /// Where short strings without escapes are made (nil: each is made anew); it outlives the
+    /// decode (unmanaged: no reference counted per string).
+    private let strings: Unmanaged<ShortStringCache>?
     /// Where the next field-schema lookup starts looking.
     private var fieldHint = 0
     /// The offset of the next member's key (its opening quote), or of the object's closing brace.
@@ -54,12 +60,17 @@ struct JSONFieldSource: FieldSource {
     private(set) var failed = false
 
     /// Starts reading an object at nesting `level` whose members go on as `members` says (what
-    /// follows its opening brace, `JSONLineValidator.firstItem`; nil: not well-formed).
-    init(validator: JSONLineValidator, members: JSONLineValidator.Next?, level: Int, type: RecordType, timeZone: TimeZone) {
+    /// follows its opening brace, `JSONLineValidator.firstItem`; nil: not well-formed), of the
+    /// record type whose fields are `fields`. The pointers must stay valid while the source is
+    /// read (`read(_:timeZone:_:accept:)` keeps them so).
+    init(validator: JSONLineValidator, members: JSONLineValidator.Next?, level: Int, fields: UnsafeBufferPointer<FieldSchema>,
+        timeZone: UnsafePointer<TimeZone>, strings: Unmanaged<ShortStringCache>?)
+    {
         json = validator
         self.level = level
-        self.type = type
-        self.timeZone = timeZone
+        self.fields = fields
+        self.timeZoneStorage = timeZone
+        self.strings = strings
         cursor = 0
         guard validator.allowsContainer(atLevel: level) else {
             failed = true  // too deep
@@ -67,6 +78,24 @@ struct JSONFieldSource: FieldSource {
         }
         load(members)
     }
+
+    /// Reads a `T` with a source made by `make` from `T`'s fields and `timeZone`, with the
+    /// pointers the source needs valid for the read; nil when `accept` refuses the source after it.
+    @inline(__always)
+    static func read<T: FieldCodable>(
+        _ type: T.Type, timeZone: UnsafePointer<TimeZone>,
+        _ make: (UnsafeBufferPointer<FieldSchema>, UnsafePointer<TimeZone>) -> JSONFieldSource,
+        accept: (inout JSONFieldSource) -> Bool
+    ) -> T? {
+        T.recordType.fields.withUnsafeBufferPointer { fields -> T? in
+            var source = make(fields, timeZone)
+            let model = T(from: &source)
+            return accept(&source) ? model : nil
+        }
+    }
+
+    /// The time zone of calendar-day rules (`DecodingOptions.timeZone`).
+    var timeZone: TimeZone { timeZoneStorage.pointee }
 
     /// True when every member was read and nothing failed; `cursor` is then at the closing brace.
     mutating func finish() -> Bool {
@@ -108,14 +137,37 @@ struct JSONFieldSource: FieldSource {
         guard close < json.end, json.p[close] == JSONSyntax.quote else { return nil }
         let start = json.p + cursor + 1
         let same = name.utf8.withContiguousStorageIfAvailable { key in
-            key.baseAddress.map { memcmp($0, start, length) == 0 } ?? (length == 0)
+            key.baseAddress.map { Self.sameBytes($0, start, length) } ?? (length == 0)
         } ?? name.utf8.elementsEqual(UnsafeBufferPointer(start: start, count: length))
         return same ? json.memberValue(afterKey: close + 1) : nil
     }
 
-    /// The index in `type.fields` of the field `name` (the one after the previous is tried first).
+    /// True when the `length` bytes at `a` and at `b` are the same: compared as two overlapping
+    /// words or half-words (a field name is short), by `memcmp` beyond 16 bytes.
+    @inline(__always)
+    private static func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        let (x, y) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
+        if length >= 8 {
+            guard length <= 16 else { return memcmp(a, b, length) == 0 }
+            return x.loadUnaligned(as: UInt64.self) == y.loadUnaligned(as: UInt64.self)
+                && x.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+                    == y.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+        }
+        if length >= 4 {
+            return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
+                && x.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+                    == y.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+        }
+        var i = 0
+        while i < length {
+            if a[i] != b[i] { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// The index in `fields` of the field `name` (the one after the previous is tried first).
     private mutating func fieldIndex(_ name: String) -> Int? {
-        let fields = type.fields
         if fieldHint < fields.count, fields[fieldHint].name == name {
             fieldHint += 1
             return fieldHint - 1
@@ -127,7 +179,7 @@ struct JSONFieldSource: FieldSource {
         return nil
     }
 
-    /// The field's index in `type.fields` and where its value starts; nil when it is absent or
+    /// The field's index in `fields` and where its value starts; nil when it is absent or
     /// null (a null is stepped over), and then `failed` for a required field. Nil and `failed`
     /// too when the type has no such field (the general path reads it as a required string: not
     /// handled here).
@@ -138,7 +190,7 @@ struct JSONFieldSource: FieldSource {
             return nil
         }
         guard let value = valueIfNext(name) else {
-            if type.fields[index].isRequired { failed = true }
+            if fields[index].isRequired { failed = true }
             return nil
         }
         if json.p[value] == UInt8(ascii: "n") {
@@ -147,7 +199,7 @@ struct JSONFieldSource: FieldSource {
                 return nil
             }
             advance(end)
-            if type.fields[index].isRequired { failed = true }
+            if fields[index].isRequired { failed = true }
             return nil
         }
         return (index, value)
@@ -170,7 +222,7 @@ struct JSONFieldSource: FieldSource {
             return nil
         }
         advance(end)
-        guard Self.fits(string, type.fields[index].type) else {
+        guard Self.fits(string, fields[index].type) else {
             fail()
             return nil
         }
@@ -181,8 +233,14 @@ struct JSONFieldSource: FieldSource {
     /// or one the parser would refuse.
     @inline(__always)
     private func readString(_ value: Int) -> (text: String, end: Int)? {
-        guard json.p[value] == JSONSyntax.quote else { return nil }
-        return json.readString(value)
+        guard json.p[value] == JSONSyntax.quote, let (end, escaped) = json.string(value) else { return nil }
+        // A short string with no escape, and 16 bytes of the line from its start: from the cache.
+        let length = end - value - 2
+        if !escaped, length <= 15, value + 17 <= json.end, let strings {
+            let p = json.p
+            return (strings._withUnsafeGuaranteedRef { $0.string(p, start: value + 1, length: length) }, end)
+        }
+        return (ValidatedJSONText(p: json.p, end: end - 1).text(from: value + 1, escaped: escaped), end)
     }
 
     /// True when `string` passes the checks of `FieldReader.string(_:_:at:into:)` for `type`.
@@ -218,11 +276,11 @@ struct JSONFieldSource: FieldSource {
             fail()
             return nil
         }
-        if let range = type.fields[index].range, !range.contains(d) {
+        if let range = fields[index].range, !range.contains(d) {
             fail()
             return nil
         }
-        if let step = type.fields[index].step, (d / step).rounded() != d / step {
+        if let step = fields[index].step, (d / step).rounded() != d / step {
             fail()
             return nil
         }
@@ -404,12 +462,17 @@ struct JSONFieldSource: FieldSource {
     /// unspecialized, its type metadata would be looked up at every call.)
     private func nested<T: FieldCodable>(_ type: T.Type, at start: Int, level: Int, end: inout Int) -> T? {
         guard json.p[start] == JSONSyntax.openBrace else { return nil }
-        var source = JSONFieldSource(
-            validator: json, members: json.firstItem(afterOpen: start, close: JSONSyntax.closeBrace), level: level,
-            type: T.recordType, timeZone: timeZone)
-        let model = T(from: &source)
-        guard source.finish() else { return nil }
-        end = source.cursor + 1
+        let (json, strings) = (self.json, self.strings)
+        var close = start
+        let model = Self.read(T.self, timeZone: timeZoneStorage) { fields, timeZone in
+            JSONFieldSource(
+                validator: json, members: json.firstItem(afterOpen: start, close: JSONSyntax.closeBrace), level: level,
+                fields: fields, timeZone: timeZone, strings: strings)
+        } accept: { source in
+            close = source.cursor
+            return source.finish()
+        }
+        if model != nil { end = close + 1 }
         return model
     }
 

@@ -81,8 +81,7 @@ struct JSONLinesFieldSink: FieldSink {
         if skipsCollectionMember, !isNested, key.utf8.count == 11, key == "$collection" { return false }
         if needsComma { buffer.pointee.append(UInt8(ascii: ",")) }
         needsComma = true
-        buffer.pointee.appendJSONString(key)
-        buffer.pointee.append(UInt8(ascii: ":"))
+        buffer.pointee.appendJSONMemberKey(key)
         return true
     }
 

@@ -23,9 +23,37 @@ public struct JSONRecordScan {
     private let validator: JSONLineValidator
     /// What follows the opening brace, or the leading `$collection` member when there is one.
     private let members: JSONLineValidator.Next
+    /// Where short strings are made (nil: each is made anew); it outlives the scan (unmanaged:
+    /// no reference counted per line).
+    private let strings: Unmanaged<ShortStringCache>?
 
-    /// The leading `$collection` member's text; nil when the line has none.
-    public let collection: String?
+    /// Where the leading `$collection` member's string value stands (its opening quote, and the
+    /// offset past its closing quote) and whether it holds escapes; nil when the line has none.
+    private let collectionValue: (start: Int, end: Int, escaped: Bool)?
+
+    /// The leading `$collection` member's text; nil when the line has none. Made on each call
+    /// (`collectionIs(_:)` compares it without making it).
+    public var collection: String? {
+        guard let value = collectionValue else { return nil }
+        return ValidatedJSONText(p: validator.p, end: value.end - 1).text(from: value.start + 1, escaped: value.escaped)
+    }
+
+    /// True when the line has a leading `$collection` member (`collection` is then not nil).
+    public var namesCollection: Bool { collectionValue != nil }
+
+    /// True when the line has a leading `$collection` member whose text is `name`, compared on
+    /// the bytes (a text holding escapes is made first).
+    public func collectionIs(_ name: String) -> Bool {
+        guard let value = collectionValue else { return false }
+        if value.escaped { return collection == name }
+        let length = value.end - value.start - 2
+        guard name.utf8.count == length else { return false }
+        var name = name
+        return name.withUTF8 { utf8 in
+            guard let bytes = utf8.baseAddress else { return length == 0 }
+            return memcmp(bytes, validator.p + value.start + 1, length) == 0
+        }
+    }
 
     /// The default nesting limit of `ReadOptions.maximumDepth` (Docs/json.md "Limits").
     public static let defaultMaximumDepth = 512
@@ -36,9 +64,14 @@ public struct JSONRecordScan {
     ///
     /// A `$collection` member anywhere but first is left to the general path (`decode` gives up on
     /// it, as on any member it does not read). `maximumDepth` is the reader's nesting limit
-    /// (`ReadOptions.maximumDepth`): deeper nesting is `too-deep` in the general path.
-    public init?(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONRecordScan.defaultMaximumDepth) {
+    /// (`ReadOptions.maximumDepth`): deeper nesting is `too-deep` in the general path. `strings`
+    /// makes the short strings the decode reads (the same strings, made once for the values that
+    /// repeat from line to line); it must outlive the scan and be used by one thread at a time.
+    public init?(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONRecordScan.defaultMaximumDepth,
+        strings: ShortStringCache? = nil)
+    {
         guard let base = bytes.baseAddress, maximumDepth >= 1 else { return nil }
+        self.strings = strings.map { Unmanaged.passUnretained($0) }
         let validator = JSONLineValidator(p: base, end: bytes.count, maximumDepth: maximumDepth)
         let start = validator.skipWhitespace(0)
         guard start < bytes.count, base[start] == JSONSyntax.openBrace,
@@ -47,16 +80,16 @@ public struct JSONRecordScan {
         self.validator = validator
         guard case .item(let key) = first, Self.isCollectionKey(validator, at: key) else {
             members = first
-            collection = nil
+            collectionValue = nil
             return
         }
         // `"$collection": "text"`, then what follows it.
         guard let value = validator.memberValue(afterKey: key + Self.collectionKey.utf8CodeUnitCount),
-              base[value] == JSONSyntax.quote, let (text, end) = validator.readString(value),
+              base[value] == JSONSyntax.quote, let (end, escaped) = validator.string(value),
               let next = validator.afterItem(end, close: JSONSyntax.closeBrace)
         else { return nil }
         members = next
-        collection = text
+        collectionValue = (value, end, escaped)
     }
 
     /// `"$collection"` with its quotes.
@@ -80,11 +113,15 @@ public struct JSONRecordScan {
     /// holding escapes, and a `$collection` member that is not the first.
     public func decode<T: FieldCodable>(_ type: T.Type, options: DecodingOptions) -> T? {
         guard !options.scalarsAsText else { return nil }
-        var source = JSONFieldSource(
-            validator: validator, members: members, level: 1, type: T.recordType, timeZone: options.timeZone)
-        let model = T(from: &source)
-        // Every member read, then nothing but whitespace after the closing brace.
-        guard source.finish(), validator.skipWhitespace(source.cursor + 1) == validator.end else { return nil }
-        return model
+        let (validator, members, strings) = (self.validator, self.members, self.strings)
+        return withUnsafePointer(to: options.timeZone) { timeZone in
+            JSONFieldSource.read(T.self, timeZone: timeZone) { fields, timeZone in
+                JSONFieldSource(
+                    validator: validator, members: members, level: 1, fields: fields, timeZone: timeZone, strings: strings)
+            } accept: { source in
+                // Every member read, then nothing but whitespace after the closing brace.
+                source.finish() && validator.skipWhitespace(source.cursor + 1) == validator.end
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import FerryCore
 import FerrySchemas
+import FormatJSON
 import Foundation
 
 /// The typed path's entry for one input (issue 7): takes each raw record (a JSON Lines line, a CSV
@@ -9,6 +10,10 @@ import Foundation
 /// offered to a `TypedLaneBatch` of its own (`batch()`), which holds the batch's output lines.
 public final class TypedLane: Sendable {
     private let routes: [String: LaneRoute]
+    /// The routes again, in the source schema's collection order, for finding a JSON Lines
+    /// line's route by its `$collection` bytes (a few names compared beat making the name and
+    /// hashing it).
+    private let routeList: [LaneRoute]
     private let options: DecodingOptions
     /// What is made of a taken record: its output line, its value, or nothing (validation).
     private let output: LaneOutput
@@ -20,9 +25,11 @@ public final class TypedLane: Sendable {
     /// header of a CSV input. Nil when no collection of the source version has a typed route.
     public init?(preparer: RecordPreparer, output: LaneOutput, csvColumns: [String]? = nil) {
         var routes: [String: LaneRoute] = [:]
+        var routeList: [LaneRoute] = []
         for collection in preparer.sourceCollections {
             if let route = preparer.typedRoute(for: collection), let laneRoute = LaneRoute(route) {
                 routes[collection] = laneRoute
+                routeList.append(laneRoute)
             }
         }
         guard !routes.isEmpty else { return nil }
@@ -30,13 +37,15 @@ public final class TypedLane: Sendable {
         var readings: [String: CSVModelReading] = [:]
         if let csvColumns {
             for (collection, route) in routes {
-                // The transcoder writes lines: for a route with no stage and a rendered output.
-                let transcodes = !route.route.migrates && output.rendersLines
+                // The transcoder writes lines (or only checks them): for a route with no stage,
+                // unless the writer takes values.
+                let transcodes = !route.route.migrates && !output.buildsValues
                 let reading = route.source.csvReading(csvColumns, transcodes ? route.route.targetCollection : nil, options)
                 if reading.isUsable { readings[collection] = reading }
             }
         }
         self.routes = routes
+        self.routeList = routeList
         self.options = options
         self.output = output
         self.csvColumns = csvColumns
@@ -47,21 +56,22 @@ public final class TypedLane: Sendable {
     public func batch() -> TypedLaneBatch { TypedLaneBatch(lane: self) }
 
     /// What `TypedLaneBatch.take` makes of `record` (and the collection it named), its output
-    /// line appended to `rendered`; `cache` holds the route of the collection named last.
-    fileprivate func take(_ record: RawRecord, renderingInto rendered: inout ByteBuffer, cache: inout LaneRouteCache)
-        -> (TypedPreparation, named: String?)?
+    /// line appended to `rendered`; short strings of a JSON Lines line are made by `strings`;
+    /// `cache` holds the route of the CSV collection named last.
+    fileprivate func take(_ record: RawRecord, renderingInto rendered: inout ByteBuffer, strings: ShortStringCache,
+        cache: inout LaneRouteCache) -> (TypedPreparation, named: String?)?
     {
         switch record {
-        case .jsonLine(let bytes, _, let defaultCollection):
-            guard !options.scalarsAsText, let scan = JSONRecordScan(bytes),
-                  let collection = scan.collection ?? defaultCollection, let route = route(of: collection, &cache)
+        case .jsonLine(let bytes, let line, let defaultCollection):
+            guard !options.scalarsAsText, let scan = JSONRecordScan(bytes, strings: strings),
+                  let (route, named) = self.route(of: scan, defaultCollection: defaultCollection)
             else { return nil }
-            if !route.route.migrates {
-                return route.source.passJSON(scan, options, route.route.targetCollection, output, &rendered)
-                    .map { (preparation(of: $0, route), scan.collection) }
+            if let takeJSON = route.takeJSON {
+                guard let passed = takeJSON(scan, options, route.route.targetCollection, output, &rendered) else { return nil }
+                return (preparation(of: passed, route, singleLine: line), named)
             }
             guard let model = route.source.decodeJSON(scan, options) else { return nil }
-            return finish(model, route: route, into: &rendered).map { ($0, scan.collection) }
+            return finish(model, route: route, singleLine: line, into: &rendered).map { ($0, named) }
         case .csvRow(let row):
             guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, &cache),
                   isInputHeader(row.columns)
@@ -74,17 +84,23 @@ public final class TypedLane: Sendable {
         }
     }
 
-    /// The route of `collection`, from `cache` when it names the same collection (records of one
-    /// batch nearly always do: the dictionary is then not asked, its key not hashed).
-    @inline(__always)
-    private func route(of collection: String, _ cache: inout LaneRouteCache) -> LaneRoute? {
-        if let cached = cache.route, cache.collection == collection { return cached }
-        guard let route = routes[collection] else { return nil }
-        cache = LaneRouteCache(collection: collection, route: route, reading: nil)
-        return route
+    /// The route of a scanned line's collection (its `$collection`, else `defaultCollection`),
+    /// and the `$collection` it named (the route's own name: equal, and no string is made per
+    /// line); nil when the collection has no route.
+    private func route(of scan: JSONRecordScan, defaultCollection: String?) -> (LaneRoute, named: String?)? {
+        guard scan.namesCollection else {
+            guard let defaultCollection, let route = routes[defaultCollection] else { return nil }
+            return (route, nil)
+        }
+        for route in routeList where scan.collectionIs(route.route.sourceCollection) {
+            return (route, route.route.sourceCollection)
+        }
+        return nil
     }
 
-    /// The route of `collection` and its model's reading of the CSV header, from `cache` as `route(of:_:)`.
+    /// The route of `collection` and its model's reading of the CSV header, from `cache` when it
+    /// names the same collection (rows of one batch nearly always do: the dictionaries are then
+    /// not asked, the name not hashed).
     @inline(__always)
     private func csvRoute(of collection: String, _ cache: inout LaneRouteCache) -> (LaneRoute, CSVModelReading)? {
         if let cached = cache.route, let reading = cache.reading, cache.collection == collection { return (cached, reading) }
@@ -93,13 +109,16 @@ public final class TypedLane: Sendable {
         return (route, reading)
     }
 
-    private func preparation(of passed: PassedRecord, _ route: LaneRoute) -> TypedPreparation {
-        TypedPreparation(route: route.route, id: passed.id, rendered: passed.rendered, value: passed.value)
+    /// The preparation of a record taken whole; `singleLine`: the one line it stands on (a JSON
+    /// Lines line; 0: none).
+    private func preparation(of passed: PassedRecord, _ route: LaneRoute, singleLine: Int = 0) -> TypedPreparation {
+        TypedPreparation(route: route.route, id: passed.id, rendered: passed.rendered, value: passed.value, singleLine: singleLine)
     }
 
-    /// Migrates and renders a decoded record, appending its output line to `buffer`.
-    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, into buffer: inout ByteBuffer)
-        -> TypedPreparation?
+    /// Migrates and renders a decoded record (that stands on the one line `singleLine`, 0: not
+    /// known), appending its output line to `buffer`.
+    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, singleLine: Int = 0,
+        into buffer: inout ByteBuffer) -> TypedPreparation?
     {
         let route = laneRoute.route
         guard let target = route.migrate(model) else { return nil }
@@ -117,7 +136,7 @@ public final class TypedLane: Sendable {
             value = target.value
         }
         let id = model.recordID.flatMap { $0.isEmpty ? nil : $0 }
-        return TypedPreparation(route: route, id: id, rendered: rendered, value: value)
+        return TypedPreparation(route: route, id: id, rendered: rendered, value: value, singleLine: singleLine)
     }
 
     /// True when `columns` is the header the CSV readings were made for (the rows share the
@@ -140,17 +159,39 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     /// Room for a batch of 128 records of about 700 bytes without growing (growing copies), and
     /// under glibc's mmap threshold (`main.swift`: 128 KiB), so it comes from the heap.
     private var buffer = ByteBuffer(capacity: 96 << 10)
-    /// The route of the collection the batch's records named last.
-    private var routeCache = LaneRouteCache()
     /// What the batch's records it took were made into, in input order.
     public private(set) var preparations: [TypedPreparation] = []
+    /// The short strings of the batch's JSON Lines lines (values repeat from line to line).
+    private let strings = ShortStringCache()
+    /// The route of the CSV collection the batch's rows named last.
+    private var routeCache = LaneRouteCache()
 
     init(lane: TypedLane) { self.lane = lane }
 
+    /// Takes `record` when the typed path can: its `TakenRecord.payload` is its preparation's index
+    /// in `preparations` (`preparation(of:)` reads it back).
     public func take(_ record: RawRecord) -> TakenRecord? {
-        guard let (preparation, named) = lane.take(record, renderingInto: &buffer, cache: &routeCache) else { return nil }
+        guard let (preparation, named) = lane.take(record, renderingInto: &buffer, strings: strings, cache: &routeCache)
+        else { return nil }
         preparations.append(preparation)
-        return TakenRecord(collection: named, payload: preparation)
+        return TakenRecord(collection: named, payload: preparations.count - 1)
+    }
+
+    /// The preparation of the record this batch took with `payload` (its `TakenRecord.payload`);
+    /// nil for a payload this batch did not give.
+    public func preparation(of payload: any Sendable) -> TypedPreparation? {
+        guard let index = payload as? Int, preparations.indices.contains(index) else { return nil }
+        return preparations[index]
+    }
+
+    /// The preparation of the taken record that stands on the one line `line`, looked for from
+    /// `cursor` on (records come in input order, so a caller pairing a batch's taken records with
+    /// their preparations passes the same cursor each time); nil when none from there does.
+    public func preparation(onLine line: Int, from cursor: inout Int) -> TypedPreparation? {
+        while cursor < preparations.count, preparations[cursor].singleLine < line { cursor += 1 }
+        guard line > 0, cursor < preparations.count, preparations[cursor].singleLine == line else { return nil }
+        cursor += 1
+        return preparations[cursor - 1]
     }
 
     /// The bytes of the output lines rendered so far: `TypedPreparation.rendered` ranges index it.
@@ -160,19 +201,25 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     }
 }
 
-/// The route a `TypedLaneBatch` looked up last, with the collection it is for (and, for a CSV
-/// row, its model's reading of the header).
+/// The route a `TypedLaneBatch` looked up last for a CSV row, with the collection it is for and
+/// its model's reading of the header.
 fileprivate struct LaneRouteCache {
     var collection: String?
     var route: LaneRoute?
     var reading: CSVModelReading?
 }
 
-/// A typed route with the codecs of its source and target models (specialized for them).
-private struct LaneRoute {
+/// A typed route with the codecs of its source and target models (specialized for them). A
+/// class: looking a route up hands out one reference, not copies of its closures.
+private final class LaneRoute: Sendable {
     let route: TypedRoute
     let source: TypedModelCodec
     let target: TypedModelCodec
+    /// Takes a scanned JSON Lines line whole in one call specialized for the route's models: the
+    /// source codec's `passJSON` for a route with no stage, the pair's `migrateJSON` for a route
+    /// with one stage whose plan hands it as a pair; nil for others (decoded, migrated by
+    /// `TypedRoute.migrate(_:)` on boxed models and rendered by the target codec).
+    let takeJSON: (@Sendable (JSONRecordScan, DecodingOptions, String, LaneOutput, inout ByteBuffer) -> PassedRecord?)?
 
     /// Nil when a model is one no schema lists (it has no codec).
     init?(_ route: TypedRoute) {
@@ -182,6 +229,7 @@ private struct LaneRoute {
         self.route = route
         self.source = source
         self.target = target
+        takeJSON = route.migrates ? TypedPairCodec.codec(for: route)?.migrateJSON : source.passJSON
     }
 }
 
@@ -210,8 +258,8 @@ struct CSVModelReading: Sendable {
     }
 
     /// A row of a route with no stage: its id, and its output line appended to `buffer` or its
-    /// value (`output`). The transcoder, when there is one, takes the row first (it makes lines:
-    /// for `.values` it is not built); what it gives up on is decoded.
+    /// value (`output`). The transcoder, when there is one, takes the row first (it makes lines,
+    /// which validation drops: for `.values` it is not built); what it gives up on is decoded.
     func pass(_ row: RawCSVRow, _ collection: String, _ output: LaneOutput, _ buffer: inout ByteBuffer)
         -> PassedRecord?
     {

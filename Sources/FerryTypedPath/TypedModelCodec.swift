@@ -43,6 +43,17 @@ struct TypedModelCodec: Sendable {
     static func pass<Model: FieldCodableCollection>(_ model: Model, _ collection: String, _ output: LaneOutput,
         _ buffer: inout ByteBuffer) -> PassedRecord?
     {
+        pass(model, id: model.recordID, collection, output, &buffer)
+    }
+
+    /// What a record becomes whose output model is `model` and whose own id is `id` (the source
+    /// record's, nil or empty for none): `model`'s output line appended to `buffer` for a
+    /// rendered output (nil when the writer would refuse it), or its canonical value, and the id
+    /// when not empty.
+    @inline(__always)
+    static func pass<Model: FieldCodableCollection>(_ model: Model, id: String?, _ collection: String,
+        _ output: LaneOutput, _ buffer: inout ByteBuffer) -> PassedRecord?
+    {
         var rendered: Range<Int>? = nil
         var value: Value? = nil
         switch output {
@@ -55,7 +66,7 @@ struct TypedModelCodec: Sendable {
         case .values:
             value = model.value
         }
-        return PassedRecord(id: model.recordID.flatMap { $0.isEmpty ? nil : $0 }, rendered: rendered, value: value)
+        return PassedRecord(id: id.flatMap { $0.isEmpty ? nil : $0 }, rendered: rendered, value: value)
     }
 
     /// The codecs of every collection model of every domain and version, by model type. Built once,
@@ -100,9 +111,9 @@ public enum LaneOutput: Sendable {
     /// XML): what the general path's commit would hand it.
     case values
 
-    /// True for `.lines`.
-    var rendersLines: Bool {
-        if case .lines = self { return true }
+    /// True for `.values`.
+    var buildsValues: Bool {
+        if case .values = self { return true }
         return false
     }
 }

@@ -18,8 +18,8 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
         case blank
         /// A value, the `$collection` taken out of it, and a copy of the line for the record's locator.
         case value(Value, String?, [UInt8])
-        /// A line the `RawRecordTaker` took (not parsed), and a copy of it for the record's locator.
-        case taken(TakenRecord, [UInt8])
+        /// A line the `RawRecordTaker` took (not parsed; its locator reads the line in `bytes`).
+        case taken(TakenRecord)
         case problem(Diagnostic)
         case failure(any Error)
         case tooLarge
@@ -66,13 +66,11 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
                     results.append(.blank)
                     continue
                 }
-                if let taker {
-                    let raw = RawRecord.jsonLine(
-                        UnsafeBufferPointer(rebasing: p[range]), line: line.number, defaultCollection: defaultCollection)
-                    if let taken = taker.take(raw) {
-                        results.append(.taken(taken, Array(p[range])))
-                        continue
-                    }
+                if let taken = taker?.take(
+                    .jsonLine(UnsafeBufferPointer(rebasing: p[range]), line: line.number, defaultCollection: defaultCollection))
+                {
+                    results.append(.taken(taken))
+                    continue
                 }
                 var parser = JSONParser(
                     bytes: p, range: range, basePosition: TextPosition(line: line.number, column: 1), location: location,

@@ -13,7 +13,8 @@ import FerryCore
 ///   next line (DESIGN.md "Syntax errors").
 ///
 /// A record's location is the start of its line (column 1), its `recordIndex` counts the
-/// records of its collection from 0, and its locator rescans a copy of the line.
+/// records of its collection from 0, and its locator rescans a copy of the line (for a line a
+/// `RawRecordTaker` took, the line where it stands in its batch: `JSONLineLocator`).
 public final class JSONLinesReader: BatchRecordReader {
     /// What the header line said, if there was one.
     public private(set) var header = DatasetHeader()
@@ -27,6 +28,8 @@ public final class JSONLinesReader: BatchRecordReader {
     private var lineNumber = 0
     private var counts = KeyedCounter()
     private var unnamedCount = 0
+    /// The bytes of the last batch cut (`nextBatch(limit:)`).
+    private var lastBatchSize = 0
     /// The parser's container stacks, reused for every line.
     private let stacks = JSONParseStacks(cachesStrings: true)
 
@@ -84,8 +87,10 @@ public final class JSONLinesReader: BatchRecordReader {
                 continue
             }
             guard let parsed else { continue }
+            let start = TextPosition(line: lineNumber, column: 1)
             if let record = record(
-                from: parsed.value, collection: parsed.collection, lineNumber: lineNumber, locatorBytes: input.copy(range))
+                from: parsed.value, collection: parsed.collection, lineNumber: lineNumber,
+                locator: JSONFieldLocator(bytes: input.copy(range), start: start))
             {
                 return record
             }
@@ -96,7 +101,7 @@ public final class JSONLinesReader: BatchRecordReader {
     /// and the record index (state that runs through the input in order). `taken` is the
     /// `$collection` the parser took out of the value (`JSONParser(takesCollection:)`).
     private func record(
-        from value: Value, collection taken: String?, lineNumber: Int, locatorBytes: @autoclosure () -> [UInt8]
+        from value: Value, collection taken: String?, lineNumber: Int, locator: @autoclosure () -> any FieldLocating
     ) -> Record? {
         let isFirst = !sawContent
         sawContent = true
@@ -116,8 +121,7 @@ public final class JSONLinesReader: BatchRecordReader {
         let location = SourceLocation(
             file: options.fileName, member: options.member, line: lineNumber, column: 1,
             collection: collection, recordIndex: index)
-        let locator = JSONFieldLocator(bytes: locatorBytes(), start: TextPosition(line: lineNumber, column: 1))
-        return Record(collection: collection, value: value, location: location, locator: locator)
+        return Record(collection: collection, value: value, location: location, locator: locator())
     }
 
     // MARK: Batches (--jobs)
@@ -130,6 +134,8 @@ public final class JSONLinesReader: BatchRecordReader {
             try start()
         }
         var bytes: [UInt8] = []
+        // About the previous batch's size: the lines are copied in without growing the buffer.
+        bytes.reserveCapacity(lastBatchSize + lastBatchSize / 8)
         var lines: [JSONLinesBatch.Line] = []
         lines.reserveCapacity(limit)
         while lines.count < limit, bytes.count < 4 << 20 {
@@ -142,6 +148,7 @@ public final class JSONLinesReader: BatchRecordReader {
             lines.append(JSONLinesBatch.Line(start: start, end: bytes.count, number: lineNumber, truncated: extent.truncated))
         }
         guard !lines.isEmpty else { return nil }
+        lastBatchSize = bytes.count
         return JSONLinesBatch(
             bytes: bytes, lines: lines, location: options.inputLocation, maximumDepth: options.maximumDepth,
             defaultCollection: options.collection)
@@ -168,23 +175,53 @@ public final class JSONLinesReader: BatchRecordReader {
             case .blank:
                 continue
             case .value(let value, let collection, let locatorBytes):
-                if let record = record(from: value, collection: collection, lineNumber: line.number, locatorBytes: locatorBytes) {
+                let start = TextPosition(line: line.number, column: 1)
+                if let record = record(
+                    from: value, collection: collection, lineNumber: line.number,
+                    locator: JSONFieldLocator(bytes: locatorBytes, start: start))
+                {
                     items.append(.record(record))
                 }
-            case .taken(let taken, let locatorBytes):
-                // The first line may be the header, which is never a record (a taker would not
-                // take one, but the header rule is the reader's): parse it to see.
-                if !sawContent, taken.collection == nil, let header = headerLine(locatorBytes) {
-                    self.header = header
-                    sawContent = true
-                    continue
-                }
-                if let record = record(from: .null, collection: taken.collection, lineNumber: line.number, locatorBytes: locatorBytes) {
-                    items.append(.taken(record, taken.payload))
-                }
+            case .taken(let taken):
+                appendTaken(taken, line: line, in: batch, to: &items)
             }
         }
         return items
+    }
+
+    /// Appends the item of a line the `RawRecordTaker` took, as `record(from:...)` makes the record
+    /// of a parsed line (with a null value), built in place; nothing for the header line.
+    @inline(__always)
+    private func appendTaken(_ taken: TakenRecord, line: JSONLinesBatch.Line, in batch: JSONLinesBatch,
+        to items: inout [RecordBatchItem])
+    {
+        let range = line.start..<line.end
+        // The first line may be the header, which is never a record (a taker would not take one,
+        // but the header rule is the reader's): parse it to see.
+        if !sawContent, taken.collection == nil, let header = headerLine(Array(batch.bytes[range])) {
+            self.header = header
+            sawContent = true
+            return
+        }
+        sawContent = true
+        let collection = taken.collection ?? options.collection
+        let index: Int
+        if let collection {
+            index = counts.postIncrement(collection)
+        } else {
+            index = unnamedCount
+            unnamedCount += 1
+        }
+        let locator: any FieldLocating = JSONLineLocator(buffer: batch.bytes, range: range, line: line.number)
+            ?? JSONFieldLocator(bytes: Array(batch.bytes[range]), start: TextPosition(line: line.number, column: 1))
+        items.append(.taken(
+            Record(
+                collection: collection, value: .null,
+                location: SourceLocation(
+                    file: options.fileName, member: options.member, line: line.number, column: 1,
+                    collection: collection, recordIndex: index),
+                locator: locator),
+            taken.payload))
     }
 
     /// The header the bytes of a line hold, if they parse as one.

@@ -103,19 +103,29 @@ struct UnsafeStack<Element> {
 /// The strings of up to 15 bytes a parser made lately, by their bytes: object keys and short
 /// values repeat from one record to the next, and a hit costs a hash and two compares instead of
 /// a UTF-8 check and a new `String`. (Strings this short are stored inline, so sharing one costs
-/// no reference counting either.)
-final class ShortStringCache {
+/// no reference counting either.) Used by one thread at a time.
+public final class ShortStringCache {
+    @usableFromInline
     struct Entry {
-        var low: UInt64
-        var high: UInt64
-        var length: Int
-        var string: String
+        @usableFromInline var low: UInt64
+        @usableFromInline var high: UInt64
+        @usableFromInline var length: Int
+        @usableFromInline var string: String
+
+        @usableFromInline
+        init(low: UInt64, high: UInt64, length: Int, string: String) {
+            self.low = low
+            self.high = high
+            self.length = length
+            self.string = string
+        }
     }
 
-    static let slotCount = 512
-    let entries: UnsafeMutablePointer<Entry>
+    @usableFromInline static let slotCount = 512
+    @usableFromInline let entries: UnsafeMutablePointer<Entry>
 
-    init() {
+    /// An empty cache of `slotCount` slots.
+    public init() {
         entries = .allocate(capacity: Self.slotCount)
         entries.initialize(repeating: Entry(low: 0, high: 0, length: -1, string: ""), count: Self.slotCount)
     }
@@ -127,8 +137,8 @@ final class ShortStringCache {
 
     /// The string of the well-formed UTF-8 `bytes[start..<start + length]` (length at most 15),
     /// from the cache or made and kept. `bytes` must hold 16 bytes from `start`.
-    @inline(__always)
-    func string(_ bytes: UnsafePointer<UInt8>, start: Int, length: Int) -> String {
+    @inlinable @inline(__always)
+    public func string(_ bytes: UnsafePointer<UInt8>, start: Int, length: Int) -> String {
         let raw = UnsafeRawPointer(bytes + start)
         var low = raw.loadUnaligned(as: UInt64.self)
         var high = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)

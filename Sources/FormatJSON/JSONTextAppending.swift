@@ -15,6 +15,44 @@ extension ByteBuffer {
         }
     }
 
+    /// Appends an object member's key and its colon (`"key":`), the bytes `appendJSONString(key)`
+    /// and then `:` append, for any key. The usual key (a field name: up to 16 bytes with nothing
+    /// to escape) is checked and copied as two words, without the general string path; any other
+    /// key (longer, or holding a quote, a backslash or a control character) takes that path.
+    /// `@inlinable`: it runs for every member a renderer writes.
+    @inlinable @inline(__always)
+    public mutating func appendJSONMemberKey(_ key: String) {
+        let done = key.utf8.withContiguousStorageIfAvailable { appendPlainShortKey($0) }
+        if done != true {
+            appendJSONString(key)
+            append(JSONSyntax.colon)
+        }
+    }
+
+    /// Appends `"key":` for a key of 16 bytes or fewer with nothing to escape; false, appending
+    /// nothing, for any other key.
+    @inlinable @inline(__always)
+    mutating func appendPlainShortKey(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = utf8.count
+        guard count <= 16, let start = utf8.baseAddress else { return false }
+        let raw = UnsafeRawPointer(start)
+        // The key as one word padded with spaces under eight bytes (`shortWord`), else as its
+        // first eight bytes and its last eight (overlapping when shorter than 16).
+        let first = count >= 8 ? raw.loadUnaligned(as: UInt64.self) : Self.shortWord(start, count: count)
+        guard !JSONSyntax.hasStringSpecial(first) else { return false }
+        let last = count > 8 ? raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) : first
+        if count > 8, JSONSyntax.hasStringSpecial(last) { return false }
+        // Room for the quotes, the colon and a whole word past a short key.
+        reserve(19)
+        let target = UnsafeMutableRawPointer(base + self.count)
+        target.storeBytes(of: 0x22, as: UInt8.self)  // "
+        target.storeBytes(of: first, toByteOffset: 1, as: UInt64.self)
+        if count > 8 { target.storeBytes(of: last, toByteOffset: 1 + count - 8, as: UInt64.self) }
+        target.storeBytes(of: 0x3A22, toByteOffset: 1 + count, as: UInt16.self)  // ":
+        self.count += count + 3
+        return true
+    }
+
     /// Appends UTF-8 text in quotes, escaped as `appendJSONString(_:)` escapes it.
     public mutating func appendJSONQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count
@@ -179,10 +217,13 @@ extension ByteBuffer {
     /// - Returns: false, appending nothing, for NaN and infinities (no JSON form: RFC 8259 section 6).
     public mutating func appendJSONNumber(_ double: Double) -> Bool {
         guard double.isFinite else { return false }
+        // Whole numbers below 10^15 are their integer's digits (tested by one conversion and its
+        // way back, not `Int64(exactly:)`'s call to `trunc`); larger ones may be written shorter.
+        let whole = double.magnitude < 1e15 ? Int64(double) : nil
         if double == 0 {
             append(JSONSyntax.zero)
-        } else if let exact = Int64(exactly: double), exact.magnitude < 1_000_000_000_000_000 {
-            appendJSONInteger(exact)
+        } else if let whole, Double(whole) == double {
+            appendJSONInteger(whole)
         } else if appendShortDecimal(double) {
             // One to three decimals (4.5, 13.5, 0.55): written without building a `String`.
         } else {
@@ -250,14 +291,20 @@ extension ByteBuffer {
     /// been found at that `k`): it is the unique shortest form, which `description` writes in
     /// fixed notation for `1e-4 <= |double| < 2^53` (here `|double| >= 0.001`), with no trailing zero
     /// (`m` ending in 0 would have been found one decimal earlier).
+    ///
+    /// `m` is found by converting `double × 10^k ± 0.5` to an integer (no call to `round`): the
+    /// nearest integer, half away from zero, as `rounded()` gives it, except where the addition
+    /// itself rounds (tiny products); any `m` is checked by dividing it back, and by the above
+    /// only the one `m` can pass, so a rounding slip only sends the number on to the next `k`.
     private mutating func appendShortDecimal(_ double: Double) -> Bool {
         var scale = 1.0
         for decimals in 1...3 {
             scale *= 10
-            let scaled = (double * scale).rounded()
-            guard scaled.magnitude < 0x1p50 else { return false }
-            if scaled / scale == double {
-                appendDecimal(Int64(scaled), decimals: decimals)
+            let product = double * scale
+            guard product.magnitude < 0x1p50 else { return false }
+            let nearest = Int64(product + (product < 0 ? -0.5 : 0.5))
+            if Double(nearest) / scale == double {
+                appendDecimal(nearest, decimals: decimals)
                 return true
             }
         }
@@ -265,30 +312,31 @@ extension ByteBuffer {
     }
 
     /// Appends `value × 10^-decimals` in fixed notation: `-`, the integer digits (`0` when none),
-    /// `.`, exactly `decimals` digits. `value` is not 0 and `|value| < 2^50`.
+    /// `.`, exactly `decimals` digits. `value` is not 0 and `|value| < 2^50`. The digits are
+    /// counted first and written backwards in place.
     private mutating func appendDecimal(_ value: Int64, decimals: Int) {
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 16 digits, a point and a 0
-        withUnsafeMutableBytes(of: &digits) { raw in
-            // Written backwards from the end of `raw`, then copied in one piece.
-            var first = raw.count
-            var written = 0
-            while magnitude > 0 || written <= decimals {
-                if written == decimals {
-                    first -= 1
-                    raw[first] = JSONSyntax.dot
-                }
-                first -= 1
-                raw[first] = JSONSyntax.zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-                written += 1
-            }
-            reserve(raw.count - first + 1)
-            if value < 0 { appendReserved(JSONSyntax.minus) }
-            if let base = raw.baseAddress {
-                appendReserved(base.assumingMemoryBound(to: UInt8.self) + first, count: raw.count - first)
-            }
+        var digits = 1
+        var power: UInt64 = 10
+        while digits < 19, magnitude >= power {
+            digits += 1
+            power &*= 10
         }
+        digits = max(digits, decimals + 1)  // a 0 before the point when there are no integer digits
+        let length = digits + 1 + (value < 0 ? 1 : 0)
+        reserve(length)
+        var i = count + length - 1
+        for written in 0..<digits {
+            if written == decimals {
+                base[i] = JSONSyntax.dot
+                i -= 1
+            }
+            base[i] = JSONSyntax.zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+            i -= 1
+        }
+        if value < 0 { base[i] = JSONSyntax.minus }
+        count += length
     }
 
     /// Appends `value` as compact JSON, exactly as `JSONLinesWriter` writes a value inside a line.

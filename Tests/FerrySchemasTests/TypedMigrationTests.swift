@@ -136,6 +136,12 @@ import Testing
             targetCollection: target)
         let migrate = try #require(NotesMigrationPlan.typedMigration(toVersion: 2))
         let typed = migrate(old, context)
+        // The pair of the note's type gives what the boxed stage gives.
+        var pairs = PairRunner(old: old, context: context)
+        NotesMigrationPlan.forEachTypedPair(toVersion: 2, &pairs)
+        #expect(pairs.ran == 1, "\(label)")
+        #expect(pairs.result?.value == typed?.value, "\(label)")
+        #expect((pairs.result == nil) == (typed == nil), "\(label)")
         if general.diagnostics.isEmpty {
             let expected = try #require(general.records.first?.value, "\(label)")
             // Giving up on a record the general path takes silently is allowed only for a derived id.
@@ -184,6 +190,69 @@ import Testing
                 }
             }
         }
+    }
+
+    /// Runs the pair whose old model is the type of `old` (counting the pairs that matched).
+    struct PairRunner: TypedMigrationPairVisitor {
+        let old: any CollectionModel
+        let context: TypedMigrationContext
+        var ran = 0
+        var result: (any CollectionModel)? = nil
+
+        mutating func visit<Old: FieldCodableCollection, New: FieldCodableCollection>(
+            _ migrate: @escaping TypedPairMigration<Old, New>
+        ) {
+            guard let old = old as? Old else { return }
+            ran += 1
+            result = migrate(old, context)
+        }
+    }
+
+    /// Collects the (old, new) collections of the pairs visited, in order.
+    struct PairList: TypedMigrationPairVisitor {
+        var pairs: [String] = []
+
+        mutating func visit<Old: FieldCodableCollection, New: FieldCodableCollection>(
+            _ migrate: @escaping TypedPairMigration<Old, New>
+        ) {
+            pairs.append("\(Old.collection) -> \(New.collection)")
+        }
+    }
+
+    @Test func theStageIsHandedAsOnePairPerCollection() {
+        var list = PairList()
+        NotesMigrationPlan.forEachTypedPair(toVersion: 2, &list)
+        #expect(list.pairs == [
+            "wineNotes -> wineTastingNotes", "coffeeNotes -> coffeeTastingNotes", "whiskeyNotes -> whiskeyTastingNotes",
+            "cocktailNotes -> cocktailTastingNotes",
+        ])
+        // In the schemas' canonical order, renamed as the plan renames them.
+        let renames = NotesMigrationPlan.collectionRenames(toVersion: 2)
+        #expect(list.pairs == NotesSchemaV1.models.map { "\($0.collection) -> \(renames[$0.collection] ?? "")" })
+        var domainList = PairList()
+        Domain.notes.forEachTypedPair(toVersion: 2, &domainList)
+        #expect(domainList.pairs == list.pairs)
+    }
+
+    @Test func noPairsWhereThereIsNoTypedStage() {
+        for (domain, version) in [(Domain.notes, 1), (.notes, 3), (.petStory, 2), (.vocabulary, 2)] {
+            var list = PairList()
+            domain.forEachTypedPair(toVersion: version, &list)
+            #expect(list.pairs.isEmpty, "\(domain) \(version)")
+        }
+    }
+
+    @Test func aPairGivesUpOnAWrongTargetCollection() throws {
+        let (collection, value) = Self.bases[1]
+        let old = try #require(Self.v1Model(value, collection: collection) as? NotesV1.CoffeeNote)
+        func context(_ target: String) -> TypedMigrationContext {
+            TypedMigrationContext(options: ProcessingOptions(), timeZone: .gmt, sourceCollection: collection, targetCollection: target)
+        }
+        #expect(NotesMigrationPlan.coffeeV1toV2Typed(old, context("wineTastingNotes")) == nil)
+        let v2 = try #require(NotesMigrationPlan.coffeeV1toV2Typed(old, context("coffeeTastingNotes")))
+        #expect(v2.id == "c1")
+        #expect(v2.title == "Kenya")
+        #expect(v2.smells == [NotesV2.Smell(label: "berry")])
     }
 
     // MARK: Pieces

@@ -188,6 +188,12 @@ import Testing
             numbers.append(Double(bitPattern: p.state))
         }
         numbers += [0.1, 0.2, 0.3, 0.55, 0.7, 4.35, 1.005, 0.001, 0.0005, 0.0015, 999_999_999_999.999, 1_125_899_906_842.623, 0x1p50 / 1000]
+        // Around the half-way points of the short-decimal path and the ends of the integer one.
+        numbers += [
+            0.49999999999999994, -0.49999999999999994, 0.05, -0.05, 0.005, -0.005, 0.0049999999999999999, 0.15, 0.25,
+            -0.25, 2.675, 1e15 + 0.5, -(1e15 + 0.5), 1e18, 1e18 - 128, 1e18 + 256, -1e18, 0x1p53, 0x1p53 + 2, 0x1p63,
+            -0x1p63, 123_456_789_012.345, 0x1p49 / 1000, 0x1p50 / 100,
+        ]
         var checked = 0
         for number in numbers where number.isFinite {
             var buffer = ByteBuffer(capacity: 32)

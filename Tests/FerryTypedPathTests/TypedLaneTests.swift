@@ -21,24 +21,29 @@ import Testing
         takeRendering(lane, line, defaultCollection: defaultCollection).taken
     }
 
+    /// What the lane makes of `line` taken alone (on line 2): the taken record, its output line
+    /// and its preparation (read back from the taken record's payload).
     static func takeRendering(_ lane: TypedLane, _ line: String, defaultCollection: String? = nil)
-        -> (taken: TakenRecord?, rendered: String?)
+        -> (taken: TakenRecord?, rendered: String?, preparation: TypedPreparation?)
     {
         var line = line
         let batch = lane.batch()
         let taken = line.withUTF8 { batch.take(.jsonLine($0, line: 2, defaultCollection: defaultCollection)) }
-        let range = (taken?.payload as? TypedPreparation)?.rendered
-        return (taken, range.map { range in batch.withRendered { String(decoding: $0[range], as: UTF8.self) } })
+        let preparation = taken.flatMap { batch.preparation(of: $0.payload) }
+        #expect((taken == nil) == (preparation == nil))
+        let range = preparation?.rendered
+        return (taken, range.map { range in batch.withRendered { String(decoding: $0[range], as: UTF8.self) } }, preparation)
     }
 
     @Test func migratesAPlainV1LineToItsV2Line() throws {
         let lane = try #require(try Self.lane(from: 1, to: 2))
-        let (taken, rendered) = Self.takeRendering(lane, Self.v1Line)
+        let (taken, rendered, found) = Self.takeRendering(lane, Self.v1Line)
         #expect(taken?.collection == "wineNotes")
         #expect(rendered == Self.v2Line + "\n")
-        let preparation = try #require(taken?.payload as? TypedPreparation)
+        let preparation = try #require(found)
         #expect(preparation.id == "w1")
         #expect(preparation.route.targetCollection == "wineTastingNotes")
+        #expect(preparation.singleLine == 2)  // a JSON Lines record stands on its line
     }
 
     @Test func rendersAPlainV2LineAsTheWriterWould() throws {
@@ -46,9 +51,10 @@ import Testing
         #expect(Self.takeRendering(lane, Self.v2Line).rendered == Self.v2Line + "\n")
         // No output: nothing rendered, the record still taken.
         let validating = try #require(try Self.lane(from: 2, to: 2, rendering: false))
-        let taken = Self.take(validating, Self.v2Line)
+        let (taken, _, preparation) = Self.takeRendering(validating, Self.v2Line)
         #expect(taken != nil)
-        #expect((taken?.payload as? TypedPreparation)?.rendered == nil)
+        #expect(preparation?.id == "w1")
+        #expect(preparation?.rendered == nil)
     }
 
     @Test func leavesRecordsWithAnythingToReportToTheGeneralPath() throws {
@@ -67,7 +73,7 @@ import Testing
         let lane = try #require(try Self.lane(from: 2, to: 2))
         let bare = Self.v2Line.replacingOccurrences(of: #""$collection":"wineTastingNotes","#, with: "")
         #expect(Self.take(lane, bare) == nil)
-        let (taken, rendered) = Self.takeRendering(lane, bare, defaultCollection: "wineTastingNotes")
+        let (taken, rendered, _) = Self.takeRendering(lane, bare, defaultCollection: "wineTastingNotes")
         #expect(taken?.collection == nil)
         #expect(rendered == Self.v2Line + "\n")
     }
@@ -77,14 +83,52 @@ import Testing
         let batch = lane.batch()
         let second = Self.v2Line.replacingOccurrences(of: #""id":"w1""#, with: #""id":"w2""#)
         var ranges: [Range<Int>?] = []
-        for line in [Self.v2Line, "{broken", second] {
+        for (number, line) in [Self.v2Line, "{broken", second].enumerated() {
             var line = line
-            let taken = line.withUTF8 { batch.take(.jsonLine($0, line: 1, defaultCollection: nil)) }
-            ranges.append((taken?.payload as? TypedPreparation)?.rendered)
+            let taken = line.withUTF8 { batch.take(.jsonLine($0, line: number + 1, defaultCollection: nil)) }
+            ranges.append(taken.flatMap { batch.preparation(of: $0.payload) }?.rendered)
         }
+        // The payloads are the preparations' indexes; the calling thread pairs them by line.
+        var cursor = 0
+        #expect(batch.preparation(onLine: 1, from: &cursor)?.id == "w1")
+        #expect(batch.preparation(onLine: 2, from: &cursor) == nil)
+        #expect(batch.preparation(onLine: 3, from: &cursor)?.id == "w2")
+        #expect(cursor == 2)
+        #expect(batch.preparation(of: "not an index") == nil)
+        #expect(batch.preparation(of: 2) == nil)
         let first = Self.v2Line.utf8.count + 1
         #expect(ranges == [0..<first, nil, first..<(first + second.utf8.count + 1)])
         #expect(batch.withRendered { String(decoding: $0, as: UTF8.self) } == Self.v2Line + "\n" + second + "\n")
         #expect(batch.preparations.map(\.id) == ["w1", "w2"])
+    }
+
+    /// A line's route is found by comparing its `$collection` bytes with the route names; an
+    /// escaped name is compared unescaped, and a name that only starts like a route's is no route.
+    @Test func findsTheRouteByTheCollectionsBytes() throws {
+        let lane = try #require(try Self.lane(from: 1, to: 2))
+        let escaped = Self.v1Line.replacingOccurrences(of: #""$collection":"wineNotes""#, with: #""$collection":"wine\u004eotes""#)
+        let (taken, rendered, _) = Self.takeRendering(lane, escaped)
+        #expect(taken?.collection == "wineNotes")
+        #expect(rendered == Self.v2Line + "\n")
+        for other in ["wineNote", "wineNotesX", "WineNotes", "", "coffeeNotes"] {
+            let line = Self.v1Line.replacingOccurrences(of: #""$collection":"wineNotes""#, with: "\"$collection\":\"\(other)\"")
+            #expect(Self.take(lane, line) == nil, "\(other)")
+        }
+        // The scan's own answers.
+        var line = escaped
+        line.withUTF8 { bytes in
+            let scan = JSONRecordScan(bytes)
+            #expect(scan?.namesCollection == true)
+            #expect(scan?.collection == "wineNotes")
+            #expect(scan?.collectionIs("wineNotes") == true)
+            #expect(scan?.collectionIs("wineNote") == false)
+        }
+        var bare = #"{"id":"x"}"#
+        bare.withUTF8 { bytes in
+            let scan = JSONRecordScan(bytes)
+            #expect(scan?.namesCollection == false)
+            #expect(scan?.collection == nil)
+            #expect(scan?.collectionIs("") == false)
+        }
     }
 }

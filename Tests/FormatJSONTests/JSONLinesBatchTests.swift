@@ -58,6 +58,7 @@ import Testing
     private static func describe(_ record: Record) -> String {
         "record \(record.collection ?? "-") \(record.location.recordIndex ?? -1) \(record.location.line ?? -1) \(record.value)"
             + " \(record.locator?.position(of: JSONPointer(tokens: ["id"]))?.description ?? "-")"
+            + " line \(record.locator?.singleLine ?? -1)"
     }
 
     @Test func batchesGiveWhatNextGives() throws {

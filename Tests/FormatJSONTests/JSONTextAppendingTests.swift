@@ -62,4 +62,55 @@ import Testing
         let long = String(repeating: "abc\u{2028}é ", count: 40) + "\u{1}"
         #expect(Self.appended(long) == Self.reference(long))
     }
+
+    /// The bytes `appendJSONMemberKey` appends after a prefix (kept), through a buffer that starts small.
+    static func appendedKey(_ key: String) -> [UInt8] {
+        var buffer = ByteBuffer(capacity: 1)
+        buffer.append("x")
+        buffer.appendJSONMemberKey(key)
+        buffer.append("y")
+        let bytes = buffer.array
+        #expect(bytes.first == UInt8(ascii: "x") && bytes.last == UInt8(ascii: "y"))
+        return Array(bytes.dropFirst().dropLast())
+    }
+
+    /// A member key is the key's string and a colon, for every length around the two-word path
+    /// (0 to 20 bytes) with each special byte at each position, non-ASCII keys and a buffer that
+    /// has to grow at each step.
+    @Test func memberKeysAreTheirStringAndAColon() {
+        let specials: [Character] = ["\"", "\\", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "\u{2028}"]
+        var checked = 0
+        for length in 0...20 {
+            let plain = String((0..<length).map { Character(UnicodeScalar(UInt8(0x61 + $0 % 26))) })
+            #expect(Self.appendedKey(plain) == Self.reference(plain) + [UInt8(ascii: ":")], "\(length)")
+            for position in 0..<length {
+                for special in specials {
+                    var characters = Array(plain)
+                    characters[position] = special
+                    let key = String(characters)
+                    #expect(Self.appendedKey(key) == Self.reference(key) + [UInt8(ascii: ":")], "\(length) \(position)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 8 * 210)
+        let exact: [(String, String)] = [
+            ("", #""":"#), ("id", #""id":"#), ("alcoholByVolume", #""alcoholByVolume":"#),
+            ("isContainsIce", #""isContainsIce":"#), ("$collection", #""$collection":"#),
+            ("sixteen bytes!!!", #""sixteen bytes!!!":"#), ("seventeen bytes!!", #""seventeen bytes!!":"#),
+            ("ti\"tle", #""ti\"tle":"#), ("맛", #""맛":"#),
+        ]
+        for (key, expected) in exact {
+            #expect(String(decoding: Self.appendedKey(key), as: UTF8.self) == expected)
+        }
+        // Many keys in a row into a buffer that grows: each lands right after the one before.
+        var buffer = ByteBuffer(capacity: 1)
+        var expected: [UInt8] = []
+        for n in 0..<200 {
+            let key = String(repeating: "k", count: n % 18)
+            buffer.appendJSONMemberKey(key)
+            expected += Self.reference(key) + [UInt8(ascii: ":")]
+        }
+        #expect(buffer.array == expected)
+    }
 }

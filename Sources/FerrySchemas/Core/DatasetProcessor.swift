@@ -261,7 +261,8 @@ public final class DatasetProcessor {
         if let id = typed.id {
             // As `checkUnique` for a plain record (at its own root, no pointer mapping).
             let table = idTable(for: route.targetCollection)
-            let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: true, line: DatasetProcessor.idLine(of: record),
+            let line = typed.singleLine > 0 ? typed.singleLine : DatasetProcessor.idLine(of: record)
+            let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: true, line: line,
                 collection: record.collection, index: record.location.recordIndex)
             {
                 var recordPointer = DatasetProcessor.idLocation(context, nil).field ?? .root
@@ -315,8 +316,9 @@ public final class DatasetProcessor {
     /// it (the id's position, else the record's, else the record's line), without building the
     /// record's pointer.
     static func idLine(of record: Record) -> Int? {
+        // Asked in place first: the usual record stands on one line (no copy of its locator).
+        if let single = record.locator?.singleLine { return single }
         guard let locator = record.locator else { return record.location.line }
-        if let single = locator.singleLine { return single }
         if let line = locator.line(of: idPointer) { return line }
         if let line = locator.line(of: .root) { return line }
         return record.location.line

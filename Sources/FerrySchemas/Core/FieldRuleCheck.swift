@@ -22,7 +22,7 @@ import FerryCore
 /// hot caller keeps one plan per model type and calls `passes(_:plan:)`.
 public struct FieldRuleCheck: FieldSink {
     /// The descriptor checked against.
-    public var type: RecordType { tables.type.pointee }
+    public var type: RecordType { tables.pointee.type.pointee }
     /// True once a rule was found broken.
     public private(set) var failed = false
     /// The fields written so far, one bit per index in `type.fields`.
@@ -33,19 +33,20 @@ public struct FieldRuleCheck: FieldSink {
     /// for the checks `passes` makes, whose caller keeps the plan alive (no reference counted per
     /// nested model).
     private let keeper: FieldRulePlan?
-    /// The compiled rules of the type checked.
-    private let tables: FieldRulePlan.Tables
+    /// The compiled rules of the type checked, where its plan keeps them (one word to copy into
+    /// each nested check).
+    private let tables: UnsafePointer<FieldRulePlan.Tables>
 
     /// A check of the fields of a `type` (compiles its rules: hot callers keep a plan instead).
     public init(type: RecordType) {
         let plan = FieldRulePlan(type)
-        self.init(plan.tables, keeper: plan)
+        self.init(plan.storedTables, keeper: plan)
     }
 
-    private init(_ tables: FieldRulePlan.Tables, keeper: FieldRulePlan?) {
+    private init(_ tables: UnsafePointer<FieldRulePlan.Tables>, keeper: FieldRulePlan?) {
         self.keeper = keeper
         self.tables = tables
-        if tables.rules.count > 64 { failed = true }  // one bit per field
+        if tables.pointee.rules.count > 64 { failed = true }  // one bit per field
     }
 
     /// True when `model` keeps every field rule of its descriptor (see the type's documentation).
@@ -57,11 +58,11 @@ public struct FieldRuleCheck: FieldSink {
     /// True when `model`'s fields keep every rule of `plan` (compiled from `M.recordType` for the
     /// check the type's documentation describes).
     public static func passes<M: FieldCodable>(_ model: M, plan: FieldRulePlan) -> Bool {
-        withExtendedLifetime(plan) { passes(model, plan.tables) }
+        withExtendedLifetime(plan) { passes(model, plan.storedTables) }
     }
 
     /// True when `model`'s fields keep every rule of `tables` (the caller keeps their plan alive).
-    private static func passes<M: FieldCodable>(_ model: M, _ tables: FieldRulePlan.Tables) -> Bool {
+    private static func passes<M: FieldCodable>(_ model: M, _ tables: UnsafePointer<FieldRulePlan.Tables>) -> Bool {
         var check = FieldRuleCheck(tables, keeper: nil)
         model.encode(to: &check)
         check.finish()
@@ -70,86 +71,95 @@ public struct FieldRuleCheck: FieldSink {
 
     /// Fails when a required field was not written.
     public mutating func finish() {
-        if tables.requiredFields & ~written != 0 { failed = true }
+        if tables.pointee.requiredFields & ~written != 0 { failed = true }
     }
 
     /// The rule of the field `key`, marked written; nil (failed) when the type has no such field
-    /// or it was written already.
+    /// or it was written already. The usual field (the one after the previous, not written yet)
+    /// is found inline; any other goes `lookUp(_:)`.
     @inline(__always)
-    private mutating func field(_ key: String) -> FieldRulePlan.Rule? {
-        guard !failed else { return nil }
-        let names = tables.names
-        let index: Int
-        if hint < names.count, names[hint] == key {
-            index = hint
-        } else if let found = names.firstIndex(of: key) {
-            index = found
-        } else {
-            failed = true
-            return nil
+    private mutating func field(_ key: String) -> UnsafePointer<FieldRulePlan.Rule>? {
+        let tables = self.tables.pointee
+        if !failed, hint < tables.names.count, hint < 64, tables.names[hint] == key,
+           written & (1 << UInt64(hint)) == 0, let rules = tables.rules.baseAddress
+        {
+            written |= 1 << UInt64(hint)
+            hint += 1
+            return rules + (hint - 1)  // names and rules have the same count
         }
-        guard index < 64, written & (1 << UInt64(index)) == 0 else {
+        return lookUp(key)
+    }
+
+    /// `field(_:)` for a field out of order, unknown, or written already (or a failed check).
+    @inline(never)
+    private mutating func lookUp(_ key: String) -> UnsafePointer<FieldRulePlan.Rule>? {
+        guard !failed else { return nil }
+        guard let index = tables.pointee.names.firstIndex(of: key), index < 64, written & (1 << UInt64(index)) == 0 else {
             failed = true
             return nil
         }
         written |= 1 << UInt64(index)
         hint = index + 1
-        return tables.rules[index]  // names and rules have the same count
+        return tables.pointee.rules.baseAddress.map { $0 + index }
     }
 
-    /// Fails unless `rule` holds.
+    /// Fails unless `holds`.
     @inline(__always)
-    private mutating func require(_ rule: Bool) {
-        if !rule { failed = true }
+    private mutating func require(_ holds: Bool) {
+        if !holds { failed = true }
     }
 
+    @inline(__always)
     public mutating func add(_ key: String, _ text: String) {
         guard let rule = field(key) else { return }
-        require(rule.kind == .text && tables.admits(text, rule.text))
+        require(rule.pointee.kind == .text && tables.pointee.admits(text, rule.pointee.text))
     }
 
+    @inline(__always)
     public mutating func add(_ key: String, _ number: Double) {
         guard let rule = field(key) else { return }
         // Finite, in range, on step, not -0 (the reader reads -0 as 0: another model).
-        require(rule.kind == .double && number.isFinite && !(number == 0 && number.sign == .minus)
-            && FieldSchema.isInRange(number, rule.range) && FieldSchema.isOnStep(number, rule.step))
+        require(rule.pointee.kind == .double && number.isFinite && !(number == 0 && number.sign == .minus)
+            && FieldSchema.isInRange(number, rule.pointee.range) && FieldSchema.isOnStep(number, rule.pointee.step))
     }
 
+    @inline(__always)
     public mutating func add(_ key: String, _ flag: Bool) {
         guard let rule = field(key) else { return }
-        require(rule.kind == .bool)
+        require(rule.pointee.kind == .bool)
     }
 
     public mutating func add(_ key: String, _ integer: Int64) {
         guard let rule = field(key) else { return }
-        require(rule.kind == .integer)
+        require(rule.pointee.kind == .integer)
     }
 
+    @inline(__always)
     public mutating func add(_ key: String, _ instant: Instant) {
         guard let rule = field(key) else { return }
-        require(rule.kind == .instant && !instant.truncatedToMilliseconds().lostPrecision)
+        require(rule.pointee.kind == .instant && !instant.truncatedToMilliseconds().lostPrecision)
     }
 
     public mutating func add(_ key: String, _ day: CalendarDay) {
         guard let rule = field(key) else { return }
-        require(rule.kind == .day)
+        require(rule.pointee.kind == .day)
     }
 
     public mutating func add(_ key: String, _ strings: [String]) {
         guard let rule = field(key) else { return }
-        guard rule.kind == .array else { return require(false) }
-        for text in strings where !tables.admits(text, rule.text) { return require(false) }
+        guard rule.pointee.kind == .array else { return require(false) }
+        for text in strings where !tables.pointee.admits(text, rule.pointee.text) { return require(false) }
     }
 
     public mutating func add<M: FieldCodable>(_ key: String, _ model: M) {
         guard let rule = field(key) else { return }
-        guard rule.kind == .object, let nested = tables.nestedTables(rule) else { return require(false) }
+        guard rule.pointee.kind == .object, let nested = tables.pointee.nestedTables(rule.pointee) else { return require(false) }
         require(Self.passes(model, nested))
     }
 
     public mutating func add<M: FieldCodable>(_ key: String, _ models: [M]) {
         guard let rule = field(key) else { return }
-        guard rule.kind == .array, let nested = tables.nestedTables(rule) else { return require(false) }
+        guard rule.pointee.kind == .array, let nested = tables.pointee.nestedTables(rule.pointee) else { return require(false) }
         for model in models where !Self.passes(model, nested) { return require(false) }
     }
 
@@ -170,6 +180,8 @@ public final class FieldRulePlan: @unchecked Sendable {
     public let type: RecordType
     /// The tables of `type`: pointers into the storage this plan (and `nestedPlans`) own.
     let tables: Tables
+    /// `tables`, stored where a check can point to them (`FieldRuleCheck` copies one word).
+    let storedTables: UnsafePointer<Tables>
     /// The plans of the nested object types, owners of `tables.nested`.
     private let nestedPlans: [FieldRulePlan]
 
@@ -190,9 +202,13 @@ public final class FieldRulePlan: @unchecked Sendable {
         tables = Tables(
             type: UnsafePointer(typeStorage), names: Self.store(type.fields.map(\.name)), rules: Self.store(rules), requiredFields: required,
             textTypes: Self.store(textTypes), nested: Self.store(nestedPlans.map(\.tables)))
+        let stored = UnsafeMutablePointer<Tables>.allocate(capacity: 1)
+        stored.initialize(to: tables)
+        storedTables = UnsafePointer(stored)
     }
 
     deinit {
+        UnsafeMutablePointer(mutating: storedTables).deinitialize(count: 1).deallocate()
         UnsafeMutablePointer(mutating: tables.type).deinitialize(count: 1).deallocate()
         Self.free(tables.names)
         Self.free(tables.rules)
@@ -234,15 +250,23 @@ public final class FieldRulePlan: @unchecked Sendable {
         func admits(_ text: String, _ rule: TextRule) -> Bool {
             switch rule {
             case .all: return true
-            case .ask(let index): return index < textTypes.count && textTypes[index].admits(text)
+            case .ask(let index): return asks(text, index)
             case .none: return false
             }
         }
 
-        /// The tables of the object type of a field (or of its array's elements); nil for none.
+        /// True when `textTypes[index]` admits `text` (`FieldType.admits(_:)`).
+        @inline(never)
+        func asks(_ text: String, _ index: Int) -> Bool {
+            index < textTypes.count && textTypes[index].admits(text)
+        }
+
+        /// The tables of the object type of a field (or of its array's elements), where the
+        /// nested plan's storage holds them; nil for none.
         @inline(__always)
-        func nestedTables(_ rule: Rule) -> Tables? {
-            rule.nested >= 0 && rule.nested < nested.count ? nested[rule.nested] : nil
+        func nestedTables(_ rule: Rule) -> UnsafePointer<Tables>? {
+            guard rule.nested >= 0, rule.nested < nested.count, let base = nested.baseAddress else { return nil }
+            return base + rule.nested
         }
     }
 

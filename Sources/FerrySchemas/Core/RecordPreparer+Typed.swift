@@ -12,6 +12,8 @@ public final class TypedRoute: Sendable {
     public let sourceModel: any FieldCodableCollection.Type
     /// The model of the records after every stage (`sourceModel` when no stage runs).
     public let targetModel: any FieldCodableCollection.Type
+    /// The domain whose migration plan the stages come from.
+    public let domain: Domain
     private let stages: [Stage]
     /// Maps a pointer of the migrated record back to the source record, as the general path's
     /// result does (nil when no stage ran).
@@ -20,21 +22,33 @@ public final class TypedRoute: Sendable {
     struct Stage: Sendable {
         let migration: TypedRecordMigration
         let context: TypedMigrationContext
+        /// The version the stage ends at (`SchemaMigrationPlan.typedMigration(toVersion:)`).
+        let toVersion: Int
     }
 
     init(sourceCollection: String, targetCollection: String, sourceModel: any FieldCodableCollection.Type,
-        targetModel: any FieldCodableCollection.Type, stages: [Stage], sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?)
+        targetModel: any FieldCodableCollection.Type, domain: Domain, stages: [Stage],
+        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?)
     {
         self.sourceCollection = sourceCollection
         self.targetCollection = targetCollection
         self.sourceModel = sourceModel
         self.targetModel = targetModel
+        self.domain = domain
         self.stages = stages
         self.sourcePointer = sourcePointer
     }
 
     /// True when a stage runs (the source model is not the target's).
     public var migrates: Bool { !stages.isEmpty }
+
+    /// When exactly one stage runs: the version it ends at and the context it runs with, so that a
+    /// caller can run that stage's pair for `sourceModel` and `targetModel` specialized
+    /// (`Domain.forEachTypedPair`); nil for no stage or several (`migrate(_:)` runs those).
+    public var singleStage: (toVersion: Int, context: TypedMigrationContext)? {
+        guard stages.count == 1, let stage = stages.first else { return nil }
+        return (stage.toVersion, stage.context)
+    }
 
     /// The record after every typed stage, or nil when a stage gives up (the record then takes
     /// the general path, which reports what the stage would).
@@ -51,8 +65,10 @@ public final class TypedRoute: Sendable {
 /// A top-level model the typed path can read and write.
 public typealias FieldCodableCollection = CollectionModel & FieldCodable
 
-/// What the typed path made of one record, for `DatasetProcessor.commit(typed:record:)`.
-public final class TypedPreparation: Sendable {
+/// What the typed path made of one record, for `DatasetProcessor.commit(typed:record:)`. A value:
+/// a batch keeps its records' preparations in one array (`TypedLaneBatch`), with no object
+/// allocated and counted per record.
+public struct TypedPreparation: Sendable {
     /// The record's route. Unowned: the lane holds the routes for the whole run, and a counted
     /// reference here would be counted up and down by the worker and the calling thread for every
     /// record (one shared cache line bouncing between the cores).
@@ -68,13 +84,19 @@ public final class TypedPreparation: Sendable {
     /// The record's canonical value after every stage (the target model's `value`), for a writer
     /// that takes values rather than rendered lines (CSV, JSON documents, XML); nil otherwise.
     public let value: Value?
+    /// The line of every field of the record when the raw record stands on that one line (a JSON
+    /// Lines line: `FieldLocating.singleLine`), else 0: the line of its id without asking its
+    /// locator, and how the calling thread pairs a batch's taken records with their
+    /// preparations in order without casting each one's payload back.
+    public let singleLine: Int
 
-    public init(route: TypedRoute, id: String?, rendered: Range<Int>?, value: Value? = nil) {
+    public init(route: TypedRoute, id: String?, rendered: Range<Int>?, value: Value? = nil, singleLine: Int = 0) {
         self.route = route
         self.id = id
         self.idKey = id.map(IDTable.Key.init)
         self.rendered = rendered
         self.value = value
+        self.singleLine = singleLine
     }
 }
 
@@ -88,7 +110,7 @@ extension RecordPreparer {
     /// (bundles), and domains whose records can hold Firestore layouts (vocabulary).
     public func typedRoute(for collection: String) -> TypedRoute? {
         guard domain != .vocabulary, options.media == nil, collection != "stories", collection != "words",
-              let model = sourceModels[collection] as? any FieldCodableCollection.Type
+              sourceModels[collection] != nil, let model = sourceSchema.codableModel(forCollection: collection)
         else { return nil }
         var typedStages: [TypedRoute.Stage] = []
         var current = collection
@@ -96,11 +118,12 @@ extension RecordPreparer {
         var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
         for stage in stages {
             let next = stage.renames[current] ?? current
-            guard let nextModel = stage.models[next] as? any FieldCodableCollection.Type,
+            guard stage.models[next] != nil, let nextModel = stage.toVersion.codableModel(forCollection: next),
                   let migration = plan.typedMigration(toVersion: stage.toMajor)
             else { return nil }
             typedStages.append(TypedRoute.Stage(migration: migration, context: TypedMigrationContext(
-                options: options, timeZone: timeZone, sourceCollection: current, targetCollection: next)))
+                options: options, timeZone: timeZone, sourceCollection: current, targetCollection: next),
+                toVersion: stage.toMajor))
             // The same mapping the general path builds for its result (RecordPreparer.prepare).
             let plan = self.plan
             let previous = sourcePointer
@@ -114,6 +137,6 @@ extension RecordPreparer {
             currentModel = nextModel
         }
         return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model,
-            targetModel: currentModel, stages: typedStages, sourcePointer: sourcePointer)
+            targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer)
     }
 }

@@ -18,6 +18,28 @@ struct CollectionModelList: CollectionModelVisitor {
     mutating func visit<Model: FieldCodableCollection>(_ type: Model.Type) { models.append(type) }
 }
 
+/// Finds the model type of one collection as a `FieldCodableCollection` (the visit hands it so:
+/// no dynamic cast of an existential metatype, whose first conformance look-ups scan the
+/// program's conformance records).
+struct CodableModelFinder: CollectionModelVisitor {
+    let collection: String
+    var found: (any FieldCodableCollection.Type)? = nil
+
+    mutating func visit<Model: FieldCodableCollection>(_ type: Model.Type) {
+        if found == nil, Model.collection == collection { found = type }
+    }
+}
+
+extension VersionedSchema {
+    /// The model type of a collection, as the typed path reads and writes it; nil when this
+    /// version has no such collection.
+    public static func codableModel(forCollection name: String) -> (any FieldCodableCollection.Type)? {
+        var finder = CodableModelFinder(collection: name)
+        forEachModel(&finder)
+        return finder.found
+    }
+}
+
 extension Domain {
     /// Visits every collection model type of every schema version of the domain (V1 then V2).
     /// `@inlinable`: so that a caller's visitor is specialized for each concrete model type.

@@ -49,6 +49,12 @@ public protocol SchemaMigrationPlan: Sendable {
     /// The typed form of the stage that ends at `version`, working on models (issue 7: the typed
     /// path); nil when the plan has none, and every record takes the general stage.
     static func typedMigration(toVersion version: Int) -> TypedRecordMigration?
+    /// Hands `visitor` the typed form of the stage that ends at `version` as concrete (old model,
+    /// new model) pairs, each with its per-record step (`TypedPairMigration`): the same steps as
+    /// `typedMigration(toVersion:)`, which a caller specialized for the pair runs without boxing
+    /// the models. Visits nothing when the plan has no pairs there (callers then use
+    /// `typedMigration(toVersion:)`). Implementations are `@inlinable` (see `Domain.forEachTypedPair`).
+    static func forEachTypedPair<Visitor: TypedMigrationPairVisitor>(toVersion version: Int, _ visitor: inout Visitor)
 }
 
 extension SchemaMigrationPlan {
@@ -57,6 +63,8 @@ extension SchemaMigrationPlan {
         -> JSONPointer
     { pointer }
     public static func typedMigration(toVersion version: Int) -> TypedRecordMigration? { nil }
+    @inlinable
+    public static func forEachTypedPair<Visitor: TypedMigrationPairVisitor>(toVersion version: Int, _ visitor: inout Visitor) {}
 
     /// The versioned schema of a version number.
     public static func schema(version: Int) -> (any VersionedSchema.Type)? {
