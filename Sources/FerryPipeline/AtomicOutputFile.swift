@@ -57,7 +57,8 @@ public final class AtomicOutputFile {
             throw FerryError(.outputUnwritable, "cannot create the output: \(String(cString: strerror(errno)))",
                              at: SourceLocation(file: path))
         }
-        sink = FileDescriptorSink(descriptor: descriptor, name: path)
+        // `commit` syncs the file: its pages go to the disk as they are written, not all at the end.
+        sink = FileDescriptorSink(descriptor: descriptor, name: path, startsWriteback: true)
         OutputCleanup.shared.register(temporaryPath)
     }
 
