@@ -6,24 +6,11 @@ public enum UTF8Text {
     /// (The standard library's `String(validating:as:)` costs more here: it is not specialized.)
     @inlinable
     public static func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let base = bytes.baseAddress else { return "" }
-        let count = bytes.count
-        var i = 0
-        while i + 8 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
-        while i < count {
-            if base[i] < 0x80 {
-                i += 1
-                continue
-            }
-            let length = validSequenceLength(base + i, count - i)
-            if length == 0 { return nil }
-            i += length
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
-    /// True when `bytes` are well-formed UTF-8: exactly when `string(validating:)` gives a text,
-    /// without making it (ASCII is checked as `string(checkingASCIIFirst:)` checks it).
+    /// True when `bytes` are well-formed UTF-8 (ASCII checked eight bytes at a time, anything else
+    /// sequence by sequence: `validSequenceLength`), without making a text.
     @inlinable
     public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }

@@ -111,17 +111,20 @@ public final class JSONLinesReader: BatchRecordReader {
             return nil
         }
         let collection = taken ?? options.collection
-        let index: Int
-        if let collection {
-            index = counts.postIncrement(collection)
-        } else {
-            index = unnamedCount
-            unnamedCount += 1
-        }
+        let index = takeRecordIndex(in: collection)
         let location = SourceLocation(
             file: options.fileName, member: options.member, line: lineNumber, column: 1,
             collection: collection, recordIndex: index)
         return Record(collection: collection, value: value, location: location, locator: locator())
+    }
+
+    /// The next record index of `collection` (records of no collection are counted on their own).
+    private func takeRecordIndex(in collection: String?) -> Int {
+        guard let collection else {
+            unnamedCount += 1
+            return unnamedCount - 1
+        }
+        return counts.postIncrement(collection)
     }
 
     // MARK: Batches (--jobs)
@@ -205,13 +208,7 @@ public final class JSONLinesReader: BatchRecordReader {
         }
         sawContent = true
         let collection = taken.collection ?? options.collection
-        let index: Int
-        if let collection {
-            index = counts.postIncrement(collection)
-        } else {
-            index = unnamedCount
-            unnamedCount += 1
-        }
+        let index = takeRecordIndex(in: collection)
         let locator: any FieldLocating = JSONLineLocator(buffer: batch.bytes, range: range, line: line.number)
             ?? JSONFieldLocator(bytes: Array(batch.bytes[range]), start: TextPosition(line: line.number, column: 1))
         items.append(.taken(
