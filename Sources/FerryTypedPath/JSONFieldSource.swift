@@ -166,12 +166,20 @@ struct JSONFieldSource: FieldSource {
         return true
     }
 
-    /// The index in `fields` of the field `name` (the one after the previous is tried first).
+    /// The index in `fields` of the field `name`: the one after the previous, inline (models ask
+    /// for their fields in canonical order), else `searchFieldIndex(_:)`.
+    @inline(__always)
     private mutating func fieldIndex(_ name: String) -> Int? {
         if fieldHint < fields.count, fields[fieldHint].name == name {
             fieldHint += 1
             return fieldHint - 1
         }
+        return searchFieldIndex(name)
+    }
+
+    /// The index in `fields` of the field `name`, searched from the start.
+    @inline(never)
+    private mutating func searchFieldIndex(_ name: String) -> Int? {
         for i in fields.indices where fields[i].name == name {
             fieldHint = i + 1
             return i
@@ -182,7 +190,8 @@ struct JSONFieldSource: FieldSource {
     /// The field's index in `fields` and where its value starts; nil when it is absent or
     /// null (a null is stepped over), and then `failed` for a required field. Nil and `failed`
     /// too when the type has no such field (the general path reads it as a required string: not
-    /// handled here).
+    /// handled here). Inline: every field read starts here.
+    @inline(__always)
     private mutating func locate(_ name: String) -> (index: Int, value: Int)? {
         guard !failed else { return nil }
         guard let index = fieldIndex(name) else {
@@ -270,9 +279,15 @@ struct JSONFieldSource: FieldSource {
 
     mutating func optionalDouble(_ name: String) -> Double? {
         guard let (index, value) = locate(name) else { return nil }
-        guard let (number, end) = numberText(at: value) else { return nil }
+        guard let (plain, end) = json.decimal(value) else {
+            fail()
+            return nil
+        }
         advance(end)
-        guard let d = FieldReader.double(numberText: number), d.isFinite else {
+        // A decimal of up to 19 digits without an exponent is read as its digits were checked;
+        // any other number as `FieldReader` reads its text.
+        let number = UnsafeBufferPointer(start: json.p + value, count: end - value)
+        guard let d = plain ?? FieldReader.double(numberText: number), d.isFinite else {
             fail()
             return nil
         }

@@ -1,3 +1,4 @@
+import FerrySchemas
 import FormatJSON
 
 /// Checks JSON text against exactly the grammar `FormatJSON`'s `JSONParser` accepts (RFC 8259):
@@ -144,6 +145,48 @@ struct JSONLineValidator {
             while j < end, JSONSyntax.isDigit(p[j]) { j += 1 }
         }
         return j
+    }
+
+    /// `number(_:)` from `i`, also reading the value of a plain decimal as its digits go by: the
+    /// offset past the number, and its value when it has no exponent and at most 19 digits whose
+    /// value `DecimalText.exactDouble` gives exactly (then the same double as
+    /// `FieldReader.double(numberText:)` reads from the text; nil: read the text that way).
+    @inline(__always)
+    func decimal(_ i: Int) -> (value: Double?, end: Int)? {
+        var j = i
+        let negative = j < end && p[j] == JSONSyntax.minus
+        if negative { j += 1 }
+        guard j < end, JSONSyntax.isDigit(p[j]) else { return nil }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        if p[j] == JSONSyntax.zero {
+            j += 1
+            digits = 1
+            if j < end, JSONSyntax.isDigit(p[j]) { return nil }  // leading zeros
+        } else {
+            while j < end, JSONSyntax.isDigit(p[j]) {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(p[j] &- JSONSyntax.zero) }
+                digits += 1
+                j += 1
+            }
+        }
+        var fractionDigits = 0
+        if j < end, p[j] == JSONSyntax.dot {
+            j += 1
+            guard j < end, JSONSyntax.isDigit(p[j]) else { return nil }
+            while j < end, JSONSyntax.isDigit(p[j]) {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(p[j] &- JSONSyntax.zero) }
+                digits += 1
+                fractionDigits += 1
+                j += 1
+            }
+        }
+        if j < end, p[j] | 0x20 == UInt8(ascii: "e") {
+            guard let exponentEnd = number(i) else { return nil }
+            return (nil, exponentEnd)
+        }
+        guard digits <= 19 else { return (nil, j) }
+        return (DecimalText.exactDouble(mantissa: mantissa, fractionDigits: fractionDigits, negative: negative), j)
     }
 
     /// `true`, `false` or `null` at `i` (whichever its first byte starts); the offset past it.

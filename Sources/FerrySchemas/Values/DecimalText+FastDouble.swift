@@ -48,6 +48,15 @@ extension DecimalText {
         }
         // At least one digit on each side of a point; below 2^53; a power of ten a double holds.
         guard digitsBeforePoint > 0, !sawPoint || fractionDigits > 0 else { return nil }
+        return exactDouble(mantissa: mantissa, fractionDigits: fractionDigits, negative: negative)
+    }
+
+    /// `±mantissa × 10^-fractionDigits` when both the mantissa (below 2^53) and the power of ten
+    /// (at most 22 digits) are exact doubles, so that one correctly rounded division gives the
+    /// correctly rounded value (Clinger's fast path, the value `fastDouble` gives for such text);
+    /// nil otherwise. For readers that gather a decimal's digits as they check its grammar.
+    @inline(__always)
+    package static func exactDouble(mantissa: UInt64, fractionDigits: Int, negative: Bool) -> Double? {
         guard mantissa < (1 << 53), fractionDigits <= 22 else { return nil }
         let magnitude = Double(mantissa) / exactPowersOfTen[fractionDigits]
         return negative ? -magnitude : magnitude
