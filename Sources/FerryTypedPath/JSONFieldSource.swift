@@ -166,12 +166,20 @@ struct JSONFieldSource: FieldSource {
         return true
     }
 
-    /// The index in `fields` of the field `name` (the one after the previous is tried first).
+    /// The index in `fields` of the field `name`: the one after the previous, inline (models ask
+    /// for their fields in canonical order), else `searchFieldIndex(_:)`.
+    @inline(__always)
     private mutating func fieldIndex(_ name: String) -> Int? {
         if fieldHint < fields.count, fields[fieldHint].name == name {
             fieldHint += 1
             return fieldHint - 1
         }
+        return searchFieldIndex(name)
+    }
+
+    /// The index in `fields` of the field `name`, searched from the start.
+    @inline(never)
+    private mutating func searchFieldIndex(_ name: String) -> Int? {
         for i in fields.indices where fields[i].name == name {
             fieldHint = i + 1
             return i
@@ -182,7 +190,8 @@ struct JSONFieldSource: FieldSource {
     /// The field's index in `fields` and where its value starts; nil when it is absent or
     /// null (a null is stepped over), and then `failed` for a required field. Nil and `failed`
     /// too when the type has no such field (the general path reads it as a required string: not
-    /// handled here).
+    /// handled here). Inline: every field read starts here.
+    @inline(__always)
     private mutating func locate(_ name: String) -> (index: Int, value: Int)? {
         guard !failed else { return nil }
         guard let index = fieldIndex(name) else {
@@ -233,14 +242,20 @@ struct JSONFieldSource: FieldSource {
     /// or one the parser would refuse.
     @inline(__always)
     private func readString(_ value: Int) -> (text: String, end: Int)? {
-        guard json.p[value] == JSONSyntax.quote, let (end, escaped) = json.string(value) else { return nil }
-        // A short string with no escape, and 16 bytes of the line from its start: from the cache.
+        guard json.p[value] == JSONSyntax.quote, let (end, escaped, ascii) = json.stringSyntax(value) else { return nil }
+        let text = ValidatedJSONText(p: json.p, end: end - 1)
+        // A short string with no escape, and 16 bytes of the line from its start: from the cache
+        // (its bytes checked first: the cache makes what it lacks without a check).
         let length = end - value - 2
         if !escaped, length <= 15, value + 17 <= json.end, let strings {
+            guard ascii || text.isValidUTF8(from: value + 1) else { return nil }
             let p = json.p
             return (strings._withUnsafeGuaranteedRef { $0.string(p, start: value + 1, length: length) }, end)
         }
-        return (ValidatedJSONText(p: json.p, end: end - 1).text(from: value + 1, escaped: escaped), end)
+        // Text with bytes that are not ASCII is checked once, as the string is made.
+        guard let string = ascii ? text.text(from: value + 1, escaped: escaped) : text.validatedText(from: value + 1, escaped: escaped)
+        else { return nil }
+        return (string, end)
     }
 
     /// True when `string` passes the checks of `FieldReader.string(_:_:at:into:)` for `type`.
@@ -270,9 +285,15 @@ struct JSONFieldSource: FieldSource {
 
     mutating func optionalDouble(_ name: String) -> Double? {
         guard let (index, value) = locate(name) else { return nil }
-        guard let (number, end) = numberText(at: value) else { return nil }
+        guard let (plain, end) = json.decimal(value) else {
+            fail()
+            return nil
+        }
         advance(end)
-        guard let d = FieldReader.double(numberText: number), d.isFinite else {
+        // A decimal of up to 19 digits without an exponent is read as its digits were checked;
+        // any other number as `FieldReader` reads its text.
+        let number = UnsafeBufferPointer(start: json.p + value, count: end - value)
+        guard let d = plain ?? FieldReader.double(numberText: number), d.isFinite else {
             fail()
             return nil
         }

@@ -1,3 +1,4 @@
+import FerrySchemas
 import FormatJSON
 
 /// Checks JSON text against exactly the grammar `FormatJSON`'s `JSONParser` accepts (RFC 8259):
@@ -28,6 +29,17 @@ struct JSONLineValidator {
     /// Checks the string whose opening quote is at `i`: the offset past its closing quote and
     /// whether it holds an escape; nil when the parser refuses it.
     func string(_ i: Int) -> (end: Int, escaped: Bool)? {
+        guard let (end, escaped, ascii) = stringSyntax(i) else { return nil }
+        if !ascii, JSONSyntax.firstInvalidUTF8(in: UnsafeBufferPointer(start: p, count: self.end), (i + 1)..<(end - 1)) != nil {
+            return nil
+        }
+        return (end, escaped)
+    }
+
+    /// `string(_:)` but for the UTF-8 check of the bytes that are not ASCII (`ascii` false: there
+    /// are some), for a caller that makes the text with a check of its own
+    /// (`String(validating:as:)`: well-formed UTF-8 by the same rules, RFC 3629).
+    func stringSyntax(_ i: Int) -> (end: Int, escaped: Bool, ascii: Bool)? {
         var j = i + 1
         var high: UInt64 = 0
         var escaped = false
@@ -59,12 +71,7 @@ struct JSONLineValidator {
             escaped = true
             j = next
         }
-        if high & JSONSyntax.highBits != 0,
-            JSONSyntax.firstInvalidUTF8(in: UnsafeBufferPointer(start: p, count: end), (i + 1)..<j) != nil
-        {
-            return nil
-        }
-        return (j + 1, escaped)
+        return (j + 1, escaped, high & JSONSyntax.highBits == 0)
     }
 
     /// The high bit of each byte of `word` that is `"`, `\` or a control character (exact for
@@ -144,6 +151,48 @@ struct JSONLineValidator {
             while j < end, JSONSyntax.isDigit(p[j]) { j += 1 }
         }
         return j
+    }
+
+    /// `number(_:)` from `i`, also reading the value of a plain decimal as its digits go by: the
+    /// offset past the number, and its value when it has no exponent and at most 19 digits whose
+    /// value `DecimalText.exactDouble` gives exactly (then the same double as
+    /// `FieldReader.double(numberText:)` reads from the text; nil: read the text that way).
+    @inline(__always)
+    func decimal(_ i: Int) -> (value: Double?, end: Int)? {
+        var j = i
+        let negative = j < end && p[j] == JSONSyntax.minus
+        if negative { j += 1 }
+        guard j < end, JSONSyntax.isDigit(p[j]) else { return nil }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        if p[j] == JSONSyntax.zero {
+            j += 1
+            digits = 1
+            if j < end, JSONSyntax.isDigit(p[j]) { return nil }  // leading zeros
+        } else {
+            while j < end, JSONSyntax.isDigit(p[j]) {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(p[j] &- JSONSyntax.zero) }
+                digits += 1
+                j += 1
+            }
+        }
+        var fractionDigits = 0
+        if j < end, p[j] == JSONSyntax.dot {
+            j += 1
+            guard j < end, JSONSyntax.isDigit(p[j]) else { return nil }
+            while j < end, JSONSyntax.isDigit(p[j]) {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(p[j] &- JSONSyntax.zero) }
+                digits += 1
+                fractionDigits += 1
+                j += 1
+            }
+        }
+        if j < end, p[j] | 0x20 == UInt8(ascii: "e") {
+            guard let exponentEnd = number(i) else { return nil }
+            return (nil, exponentEnd)
+        }
+        guard digits <= 19 else { return (nil, j) }
+        return (DecimalText.exactDouble(mantissa: mantissa, fractionDigits: fractionDigits, negative: negative), j)
     }
 
     /// `true`, `false` or `null` at `i` (whichever its first byte starts); the offset past it.

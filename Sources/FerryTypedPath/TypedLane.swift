@@ -20,6 +20,8 @@ public final class TypedLane: Sendable {
     /// For a CSV input: its header, and the reading of each route's model for it.
     private let csvColumns: [String]?
     private let csvReadings: [String: CSVModelReading]
+    /// The short-string caches of the lane's batches, reused from batch to batch.
+    fileprivate let stringCaches = ShortStringCachePool()
 
     /// A lane for the records `preparer` prepares, making `output` of each; `csvColumns` is the
     /// header of a CSV input. Nil when no collection of the source version has a typed route.
@@ -161,12 +163,18 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     private var buffer = ByteBuffer(capacity: 96 << 10)
     /// What the batch's records it took were made into, in input order.
     public private(set) var preparations: [TypedPreparation] = []
-    /// The short strings of the batch's JSON Lines lines (values repeat from line to line).
-    private let strings = ShortStringCache()
+    /// The short strings of the batch's JSON Lines lines (values repeat from line to line): one
+    /// of the lane's caches, given back when the batch is freed.
+    private let strings: ShortStringCache
     /// The route of the CSV collection the batch's rows named last.
     private var routeCache = LaneRouteCache()
 
-    init(lane: TypedLane) { self.lane = lane }
+    init(lane: TypedLane) {
+        self.lane = lane
+        strings = lane.stringCaches.take()
+    }
+
+    deinit { lane.stringCaches.giveBack(strings) }
 
     /// Takes `record` when the typed path can: its `TakenRecord.payload` is its preparation's index
     /// in `preparations` (`preparation(of:)` reads it back).

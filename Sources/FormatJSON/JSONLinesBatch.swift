@@ -52,7 +52,8 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
     /// Parses every line as `JSONLinesReader.next()` does, first offering each line that is not
     /// blank and not too long to `taker`: a line it takes is not parsed.
     func parse(offering taker: (any RawRecordTaker)?) {
-        let stacks = JSONParseStacks(cachesStrings: true)
+        // Made at the first line the taker leaves (a batch it takes whole never needs them).
+        var stacks: JSONParseStacks? = nil
         var results: [Parsed] = []
         results.reserveCapacity(lines.count)
         bytes.withUnsafeBufferPointer { p in
@@ -72,9 +73,11 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
                     results.append(.taken(taken))
                     continue
                 }
+                let lineStacks = stacks ?? JSONParseStacks(cachesStrings: true)
+                stacks = lineStacks
                 var parser = JSONParser(
                     bytes: p, range: range, basePosition: TextPosition(line: line.number, column: 1), location: location,
-                    maximumDepth: maximumDepth, stacks: stacks, takesCollection: true)
+                    maximumDepth: maximumDepth, stacks: lineStacks, takesCollection: true)
                 do {
                     let value = try parser.parseDocument()
                     results.append(.value(value, parser.collection, Array(p[range])))

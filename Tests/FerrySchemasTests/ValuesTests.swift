@@ -1,4 +1,5 @@
 import FerryCore
+import FerryTestSupport
 import Foundation
 import Testing
 
@@ -48,6 +49,29 @@ import Testing
         #expect(try Instant.parse("0001-01-01T00:00:00Z").get().seconds == Instant.minimumSeconds)
         #expect(try Instant.parse("9999-12-31T23:59:59Z").get().description == "9999-12-31T23:59:59Z")
         #expect(Instant.parse("0001-01-01T00:00:00+01:00") == .failure(.outOfRange))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` has a straight reading of its own: it must give exactly what the
+    /// scan of every form gives, for that form and for every near miss of it.
+    @Test func readsTheWholeSecondsFormAsTheScanOfEveryForm() throws {
+        #expect(try Instant.parse("2023-10-04T02:43:15Z").get().seconds == 1_696_387_395)
+        #expect(Instant.parse("2023-02-29T00:00:00Z") == .failure(.invalidDate))
+        #expect(Instant.parse("0000-12-31T23:59:59Z") == .failure(.outOfRange))
+        #expect(Instant.parse("2023-10-04T02:43:60Z") == .failure(.invalidDate))
+        var random = SplitMix(seed: 20)
+        let base = Array("2024-02-29T23:59:59Z".utf8)
+        let replacements = Array("0123456789-:TtZz +./".utf8) + [0x00, 0xC3, 0x7F]
+        for _ in 0..<20_000 {
+            var text = base
+            // Random digits everywhere a digit goes, then up to two bytes replaced by anything.
+            for i in [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18] where random.next(3) == 0 {
+                text[i] = UInt8(ascii: "0") + UInt8(random.next(10))
+            }
+            for _ in 0..<random.next(3) { text[random.next(text.count)] = replacements[random.next(replacements.count)] }
+            let fast = text.withUnsafeBytes { Instant.parse(bytes: $0) }
+            let scanned = text.withUnsafeBytes { Instant.parseAnyForm($0) }
+            #expect(fast == scanned, "\(String(decoding: text, as: UTF8.self))")
+        }
     }
 
     @Test func readsNumericDatesByStrategy() {

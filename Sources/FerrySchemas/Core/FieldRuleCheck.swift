@@ -90,11 +90,16 @@ public struct FieldRuleCheck: FieldSink {
         return lookUp(key)
     }
 
-    /// `field(_:)` for a field out of order, unknown, or written already (or a failed check).
+    /// `field(_:)` for a field out of order, unknown, or written already (or a failed check). The
+    /// field after the usual one is tried first: models write in canonical order, and an optional
+    /// field left unwritten (an absent `imageData`) skips one.
     @inline(never)
     private mutating func lookUp(_ key: String) -> UnsafePointer<FieldRulePlan.Rule>? {
         guard !failed else { return nil }
-        guard let index = tables.pointee.names.firstIndex(of: key), index < 64, written & (1 << UInt64(index)) == 0 else {
+        let names = tables.pointee.names
+        let next = hint + 1
+        let index = next < names.count && names[next] == key ? next : names.firstIndex(of: key)
+        guard let index, index < 64, written & (1 << UInt64(index)) == 0 else {
             failed = true
             return nil
         }
@@ -148,7 +153,13 @@ public struct FieldRuleCheck: FieldSink {
     public mutating func add(_ key: String, _ strings: [String]) {
         guard let rule = field(key) else { return }
         guard rule.pointee.kind == .array else { return require(false) }
-        for text in strings where !tables.pointee.admits(text, rule.pointee.text) { return require(false) }
+        let textRule = rule.pointee.text
+        if textRule == .all { return }
+        // Read in place: no element copied (and counted) on the way.
+        let admitted = strings.withUnsafeBufferPointer { texts in
+            texts.allSatisfy { tables.pointee.admits($0, textRule) }
+        }
+        require(admitted)
     }
 
     public mutating func add<M: FieldCodable>(_ key: String, _ model: M) {
@@ -160,7 +171,11 @@ public struct FieldRuleCheck: FieldSink {
     public mutating func add<M: FieldCodable>(_ key: String, _ models: [M]) {
         guard let rule = field(key) else { return }
         guard rule.pointee.kind == .array, let nested = tables.pointee.nestedTables(rule.pointee) else { return require(false) }
-        for model in models where !Self.passes(model, nested) { return require(false) }
+        // Read in place: no element copied (and counted) on the way.
+        let passed = models.withUnsafeBufferPointer { elements in
+            elements.allSatisfy { Self.passes($0, nested) }
+        }
+        require(passed)
     }
 
     /// A built value cannot be checked here: the check fails.
@@ -250,6 +265,7 @@ public final class FieldRulePlan: @unchecked Sendable {
         func admits(_ text: String, _ rule: TextRule) -> Bool {
             switch rule {
             case .all: return true
+            case .nonEmpty: return !text.isEmpty
             case .ask(let index): return asks(text, index)
             case .none: return false
             }
@@ -274,8 +290,10 @@ public final class FieldRulePlan: @unchecked Sendable {
     enum TextRule: Equatable {
         /// Every string (`string`; `data`: `Base64Data` is valid by construction).
         case all
-        /// The strings `FieldType.admits(_:)` admits for `textTypes[index]` (`nonEmptyString`,
-        /// `url`, `enumeration`).
+        /// Every string but the empty one (`nonEmptyString`: what `FieldType.admits(_:)` admits
+        /// for it, checked inline).
+        case nonEmpty
+        /// The strings `FieldType.admits(_:)` admits for `textTypes[index]` (`url`, `enumeration`).
         case ask(Int)
         /// No string: the field holds another type.
         case none
@@ -283,7 +301,8 @@ public final class FieldRulePlan: @unchecked Sendable {
         init(_ type: FieldType, textTypes: inout [FieldType]) {
             switch type {
             case .string, .data: self = .all
-            case .nonEmptyString, .url, .enumeration:
+            case .nonEmptyString: self = .nonEmpty
+            case .url, .enumeration:
                 self = .ask(textTypes.count)
                 textTypes.append(type)
             default: self = .none

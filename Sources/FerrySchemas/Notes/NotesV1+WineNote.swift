@@ -41,39 +41,6 @@ extension NotesV1 {
             FieldSchema("isFavorite", .bool),
         ])
 
-        public init(id: String? = nil, title: String, category: String, createdAt: Instant, imageData: Base64Data? = nil, alcohol: Double, look: String, smells: [String], tastes: [Taste], grape: String, think: String, rating: Double, isFavorite: Bool) {
-            self.id = id
-            self.title = title
-            self.category = category
-            self.createdAt = createdAt
-            self.imageData = imageData
-            self.alcohol = alcohol
-            self.look = look
-            self.smells = smells
-            self.tastes = tastes
-            self.grape = grape
-            self.think = think
-            self.rating = rating
-            self.isFavorite = isFavorite
-        }
-
-        @inlinable
-        public init<Source: FieldSource>(from r: inout Source) {
-            id = r.optionalString("id")
-            title = r.string("title")
-            category = r.string("category")
-            createdAt = r.instant("createdAt")
-            imageData = r.data("imageData")
-            alcohol = r.double("alcohol")
-            look = r.string("look")
-            smells = r.stringArray("smells")
-            tastes = r.array("tastes", of: Taste.self)
-            grape = r.string("grape")
-            think = r.string("think")
-            rating = r.double("rating")
-            isFavorite = r.bool("isFavorite")
-        }
-
         @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.addOptional("id", id)
@@ -90,5 +57,36 @@ extension NotesV1 {
             b.add("rating", rating)
             b.add("isFavorite", isFavorite)
         }
+    }
+}
+
+// Initializers in an extension: Swift then still makes the (internal) memberwise initializer, which
+// builds the note in one piece; one that sets the fields one by one copies a note this large once
+// more on its way out (Docs/performance.md, "Models built in one piece").
+extension NotesV1.WineNote {
+    /// A note of these fields. The last parameter is never passed: it only keeps this public
+    /// initializer apart from the memberwise one, which the module's own code calls.
+    public init(id: String? = nil, title: String, category: String, createdAt: Instant, imageData: Base64Data? = nil, alcohol: Double, look: String, smells: [String], tastes: [NotesV1.Taste], grape: String, think: String, rating: Double, isFavorite: Bool, _: Void = ()) {
+        self.init(id: id, title: title, category: category, createdAt: createdAt, imageData: imageData, alcohol: alcohol, look: look, smells: smells, tastes: tastes, grape: grape, think: think, rating: rating, isFavorite: isFavorite)
+    }
+
+    /// Reads the fields in canonical order (`FieldCodable`); the note is built in one piece by the
+    /// initializer above.
+    @inlinable
+    public init<Source: FieldSource>(from r: inout Source) {
+        self.init(
+            id: r.optionalString("id"),
+            title: r.string("title"),
+            category: r.string("category"),
+            createdAt: r.instant("createdAt"),
+            imageData: r.data("imageData"),
+            alcohol: r.double("alcohol"),
+            look: r.string("look"),
+            smells: r.stringArray("smells"),
+            tastes: r.array("tastes", of: NotesV1.Taste.self),
+            grape: r.string("grape"),
+            think: r.string("think"),
+            rating: r.double("rating"),
+            isFavorite: r.bool("isFavorite"), ())
     }
 }

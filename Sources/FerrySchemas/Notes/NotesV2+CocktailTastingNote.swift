@@ -39,37 +39,6 @@ extension NotesV2 {
             FieldSchema("isFavorite", .bool),
         ])
 
-        public init(id: String, title: String, category: String, createdAt: Instant, imageData: Base64Data? = nil, alcoholByVolume: Double, tastes: [Taste], ingredients: [Ingredient], isContainsIce: Bool, think: String, rating: Double, isFavorite: Bool) {
-            self.id = id
-            self.title = title
-            self.category = category
-            self.createdAt = createdAt
-            self.imageData = imageData
-            self.alcoholByVolume = alcoholByVolume
-            self.tastes = tastes
-            self.ingredients = ingredients
-            self.isContainsIce = isContainsIce
-            self.think = think
-            self.rating = rating
-            self.isFavorite = isFavorite
-        }
-
-        @inlinable
-        public init<Source: FieldSource>(from r: inout Source) {
-            id = r.string("id")
-            title = r.string("title")
-            category = r.string("category")
-            createdAt = r.instant("createdAt")
-            imageData = r.data("imageData")
-            alcoholByVolume = r.double("alcoholByVolume")
-            tastes = r.array("tastes", of: Taste.self)
-            ingredients = r.array("ingredients", of: Ingredient.self)
-            isContainsIce = r.bool("isContainsIce")
-            think = r.string("think")
-            rating = r.double("rating")
-            isFavorite = r.bool("isFavorite")
-        }
-
         @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
@@ -85,5 +54,35 @@ extension NotesV2 {
             b.add("rating", rating)
             b.add("isFavorite", isFavorite)
         }
+    }
+}
+
+// Initializers in an extension: Swift then still makes the (internal) memberwise initializer, which
+// builds the note in one piece; one that sets the fields one by one copies a note this large once
+// more on its way out (Docs/performance.md, "Models built in one piece").
+extension NotesV2.CocktailTastingNote {
+    /// A note of these fields. The last parameter is never passed: it only keeps this public
+    /// initializer apart from the memberwise one, which the module's own code calls.
+    public init(id: String, title: String, category: String, createdAt: Instant, imageData: Base64Data? = nil, alcoholByVolume: Double, tastes: [NotesV2.Taste], ingredients: [NotesV2.Ingredient], isContainsIce: Bool, think: String, rating: Double, isFavorite: Bool, _: Void = ()) {
+        self.init(id: id, title: title, category: category, createdAt: createdAt, imageData: imageData, alcoholByVolume: alcoholByVolume, tastes: tastes, ingredients: ingredients, isContainsIce: isContainsIce, think: think, rating: rating, isFavorite: isFavorite)
+    }
+
+    /// Reads the fields in canonical order (`FieldCodable`); the note is built in one piece by the
+    /// initializer above.
+    @inlinable
+    public init<Source: FieldSource>(from r: inout Source) {
+        self.init(
+            id: r.string("id"),
+            title: r.string("title"),
+            category: r.string("category"),
+            createdAt: r.instant("createdAt"),
+            imageData: r.data("imageData"),
+            alcoholByVolume: r.double("alcoholByVolume"),
+            tastes: r.array("tastes", of: NotesV2.Taste.self),
+            ingredients: r.array("ingredients", of: NotesV2.Ingredient.self),
+            isContainsIce: r.bool("isContainsIce"),
+            think: r.string("think"),
+            rating: r.double("rating"),
+            isFavorite: r.bool("isFavorite"), ())
     }
 }

@@ -1,10 +1,10 @@
 extension DecimalText {
-    /// Powers of ten that a `Double` holds exactly (10^0 ... 10^22).
-    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
-        var power = 1.0
-        for _ in 0..<exponent { power *= 10 }
-        return power
-    }
+    /// Powers of ten that a `Double` holds exactly (10^0 ... 10^22). Literals, so that the table
+    /// is laid out when the program is built (no lazy initialization checked at every read).
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ]
 
     /// The value of short plain decimal text (`12.4`, `-0.91`, `3`: an optional `-`, digits, and
     /// optionally `.` and digits; no exponent), or nil for anything else (the caller then reads it
@@ -48,6 +48,15 @@ extension DecimalText {
         }
         // At least one digit on each side of a point; below 2^53; a power of ten a double holds.
         guard digitsBeforePoint > 0, !sawPoint || fractionDigits > 0 else { return nil }
+        return exactDouble(mantissa: mantissa, fractionDigits: fractionDigits, negative: negative)
+    }
+
+    /// `±mantissa × 10^-fractionDigits` when both the mantissa (below 2^53) and the power of ten
+    /// (at most 22 digits) are exact doubles, so that one correctly rounded division gives the
+    /// correctly rounded value (Clinger's fast path, the value `fastDouble` gives for such text);
+    /// nil otherwise. For readers that gather a decimal's digits as they check its grammar.
+    @inline(__always)
+    package static func exactDouble(mantissa: UInt64, fractionDigits: Int, negative: Bool) -> Double? {
         guard mantissa < (1 << 53), fractionDigits <= 22 else { return nil }
         let magnitude = Double(mantissa) / exactPowersOfTen[fractionDigits]
         return negative ? -magnitude : magnitude

@@ -139,6 +139,38 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Parses RFC 3339 from UTF-8 bytes; see `parse(_:)`.
     public static func parse(bytes: UnsafeRawBufferPointer) -> Result<Instant, ParseError> {
+        if let instant = parseWholeSecondsUTC(bytes) { return instant }
+        return parseAnyForm(bytes)
+    }
+
+    /// The usual form, `YYYY-MM-DDTHH:MM:SSZ` (20 bytes, what `description` writes for whole
+    /// seconds), read in one straight pass; nil for any other text, which `parseAnyForm` reads
+    /// (with the same result for this form: the same fields, checked by the same `instant`).
+    @inline(__always)
+    private static func parseWholeSecondsUTC(_ bytes: UnsafeRawBufferPointer) -> Result<Instant, ParseError>? {
+        guard bytes.count == 20, let base = bytes.baseAddress else { return nil }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        guard p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"), p[10] == UInt8(ascii: "T"),
+            p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"), p[19] == UInt8(ascii: "Z"),
+            let century = twoDigits(p, 0), let yearOfCentury = twoDigits(p, 2), let month = twoDigits(p, 5),
+            let day = twoDigits(p, 8), let hour = twoDigits(p, 11), let minute = twoDigits(p, 14),
+            let second = twoDigits(p, 17)
+        else { return nil }
+        return instant(
+            year: century * 100 + yearOfCentury, month: month, day: day, hour: hour, minute: minute, second: second,
+            nanoseconds: 0, offsetSeconds: 0)
+    }
+
+    /// The two decimal digits at `p[i]`, `p[i + 1]`; nil unless both are digits.
+    @inline(__always)
+    private static func twoDigits(_ p: UnsafePointer<UInt8>, _ i: Int) -> Int64? {
+        let (high, low) = (p[i] &- 0x30, p[i + 1] &- 0x30)
+        guard high < 10, low < 10 else { return nil }
+        return Int64(high) * 10 + Int64(low)
+    }
+
+    /// Every form `parse(_:)` accepts, scanned piece by piece.
+    static func parseAnyForm(_ bytes: UnsafeRawBufferPointer) -> Result<Instant, ParseError> {
         var index = 0
         let count = bytes.count
         func digits(_ n: Int) -> Int64? {
@@ -196,12 +228,24 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
             return .failure(.malformed)
         }
         guard index == count else { return .failure(.malformed) }
+        return instant(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanoseconds: nanos,
+            offsetSeconds: offsetSeconds)
+    }
+
+    /// The instant of well-formed fields: `invalidDate` for a date or time that does not exist,
+    /// `outOfRange` outside the years 0001...9999 once in UTC.
+    @inline(__always)
+    private static func instant(
+        year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, nanoseconds: Int64,
+        offsetSeconds: Int64
+    ) -> Result<Instant, ParseError> {
         guard (1...12).contains(month), day >= 1, day <= Int64(CalendarDay.daysIn(month: Int(month), year: Int(year))),
             hour <= 23, minute <= 59, second <= 59
         else { return .failure(.invalidDate) }
         let days = CalendarDay.days(year: Int(year), month: Int(month), day: Int(day))
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        guard let instant = Instant(seconds: seconds, nanoseconds: Int32(nanos)) else { return .failure(.outOfRange) }
+        guard let instant = Instant(seconds: seconds, nanoseconds: Int32(nanoseconds)) else { return .failure(.outOfRange) }
         return .success(instant)
     }
 
