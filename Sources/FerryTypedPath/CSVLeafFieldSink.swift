@@ -95,6 +95,11 @@ struct CSVLeafFieldSink: FieldSink {
 
     mutating func add(_ key: String, _ instant: Instant) {
         guard beginMember(key, .leaf) != nil else { return }
+        // An instant of the years 0001...9999 is digits first, and never quoted for the usual delimiters.
+        if encoder.writesRFC3339TextPlain, RFC3339Text.isWritten(instant) {
+            encoder.appendPlainCell(capacity: RFC3339Text.maximumLength, into: &buffer.pointee) { RFC3339Text.write(instant, to: $0) ?? 0 }
+            return
+        }
         RFC3339Text.withDescription(instant) { encoder.appendString($0, into: &buffer.pointee) }
     }
 

@@ -36,16 +36,21 @@ enum RFC3339Text {
     /// The longest description: `YYYY-MM-DDTHH:MM:SS.mmmZ`.
     static var maximumLength: Int { 24 }
 
+    /// True when `write(_:to:)` writes `instant` (within the initializer's range: years 0001...9999).
+    @inline(__always)
+    static func isWritten(_ instant: Instant) -> Bool {
+        (Instant.minimumSeconds...Instant.maximumSeconds).contains(instant.seconds)
+            && (0..<1_000_000_000).contains(instant.nanoseconds)
+    }
+
     /// Writes `instant.description` at `out` (room for `maximumLength` bytes) and returns its
     /// length (20, or 24 with milliseconds); nil, with nothing written, for an instant outside the
-    /// initializer's range.
+    /// initializer's range (`isWritten`).
     @inline(__always)
-    private static func write(_ instant: Instant, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+    static func write(_ instant: Instant, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard isWritten(instant) else { return nil }
         let seconds = instant.seconds
         let nanoseconds = instant.nanoseconds
-        guard (Instant.minimumSeconds...Instant.maximumSeconds).contains(seconds),
-            (0..<1_000_000_000).contains(nanoseconds)
-        else { return nil }
         // Days since 1970 rounded toward the past (seconds may be negative).
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)

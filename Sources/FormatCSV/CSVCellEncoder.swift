@@ -42,6 +42,9 @@ struct CSVCellEncoder {
         cacheTexts.initialize(repeating: 0, count: Self.cacheSlots * Self.slotSize)
     }
 
+    /// True when `byte` makes a string cell that holds it quoted: the delimiter, `"`, CR, LF.
+    func needsQuoting(_ byte: UInt8) -> Bool { quoteTable[Int(byte)] != 0 }
+
     func deallocate() {
         quoteTable.deallocate()
         cacheKeys.deallocate()
@@ -219,15 +222,13 @@ struct CSVCellEncoder {
             p.copyShort(from: source, count: n)
             p += n
         } else {
-            // Runs up to and including each quote, then the quote again.
-            var k = 0
-            while k < n {
-                let quote = memchr(source + k, 0x22, n - k)
-                let run = quote.map { UnsafeRawPointer($0) - UnsafeRawPointer(source + k) + 1 } ?? n - k
-                _ = memcpy(p, source + k, run)
-                p += run
-                k += run
-                if quote != nil {
+            // Each byte, and each quote again (such cells are short: a byte loop beats a search and
+            // a copy per quote).
+            for k in 0..<n {
+                let byte = source[k]
+                p[0] = byte
+                p += 1
+                if byte == 0x22 {
                     p[0] = 0x22
                     p += 1
                 }

@@ -12,9 +12,15 @@ public final class CSVLeafEncoder: @unchecked Sendable {
     public let format: CSVCellFormat
     private let cells: CSVCellEncoder
 
+    /// True when a cell of RFC 3339 text (`0`-`9`, `-`, `:`, `T`, `Z`, `.`) starting with a digit is
+    /// its text as it is, with no quotes and no csv-safe prefix: the delimiter is none of those
+    /// bytes. Such a cell can then be written without this encoder (`appendPlainCell`).
+    public let writesRFC3339TextPlain: Bool
+
     public init(format: CSVCellFormat) {
         self.format = format
         cells = CSVCellEncoder(delimiter: format.delimiter, csvSafe: format.csvSafe)
+        writesRFC3339TextPlain = !"0123456789-:TZ.".utf8.contains(where: cells.needsQuoting)
     }
 
     deinit { cells.deallocate() }
@@ -43,6 +49,17 @@ public final class CSVLeafEncoder: @unchecked Sendable {
     /// The cell of a string whose UTF-8 bytes are `utf8`.
     public func appendString(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout ByteBuffer) {
         cells.appendString(utf8, into: &out, lengthWord: true)
+    }
+
+    /// The cell of text that needs no quotes and no prefix (see `writesRFC3339TextPlain`), at most
+    /// `capacity` bytes (under 64), which `write` writes at the pointer it is given and counts.
+    @inlinable @inline(__always)
+    public func appendPlainCell(capacity: Int, into out: inout ByteBuffer, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        out.reserve(capacity + 1)
+        let start = out.base + out.count
+        let length = write(start + 1)
+        start[0] = UInt8(truncatingIfNeeded: length << 1)
+        out.count += length + 1
     }
 
     /// A double's cell (`.double`): its ECMAScript text, or the invalid mark for NaN and infinities.
