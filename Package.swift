@@ -53,7 +53,7 @@ let package = Package(
 
         .target(
             name: "FerryTypedPath",
-            dependencies: ["FerryCore", "FerrySchemas", "FormatJSON"],
+            dependencies: ["FerryCore", "FerrySchemas", "FormatJSON", "FormatCSV"],
             swiftSettings: swiftSettings
         ),
 

@@ -120,9 +120,10 @@ public struct Converter: Sendable {
                 try process(applier?.apply(read) ?? read)
             }
             /// A record the typed path took: what `take` and `emit` do for a valid record, with its
-            /// output line already rendered or its value built (no media, no filter: see
-            /// `typedLane`). True when the commit keeps the record: a rendered line is then written
-            /// (`writeRendered`); a value is written here, as `emit` writes it.
+            /// output line or CSV leaf stream already rendered or its value built (no media, no
+            /// filter: see `typedLane`). True when the commit keeps the record: a rendered line or
+            /// leaf stream is then written (`writeRendered`, `writeLeaves`); a value is written
+            /// here, as `emit` writes it.
             func takeTyped(_ record: Record, _ typed: TypedPreparation) throws -> Bool {
                 _ = rawCounts.postIncrement(record.collection ?? "")
                 guard let processor = plan.processor else { return false }
@@ -142,19 +143,30 @@ public struct Converter: Sendable {
             // --jobs: the rest of a JSON Lines file is prepared on worker threads (ParallelConversion).
             let typed = request.usesTypedPath && applier == nil && inliner == nil && filter == nil
             let lane = typed ? Self.typedLane(request: request, source: source, processor: plan.processor, writes: router != nil) : nil
-            // For any other writer than one taking JSON Lines bytes rendered ahead: records carry values.
+            // For any other writer than one taking JSON Lines bytes rendered ahead: records carry values,
+            // or CSV leaf streams for CSV writers (a lane made for their cell format once one is open).
             let valueLane = typed && router != nil ? Self.typedLane(source: source, processor: plan.processor, output: .values) : nil
+            var leafLane: (format: CSVCellFormat, lane: TypedLane?)? = nil
+            func csvLane() -> TypedLane? {
+                guard typed, let format = router?.csvCellFormat else { return nil }
+                if let leafLane, leafLane.format == format { return leafLane.lane }
+                let lane = Self.typedLane(source: source, processor: plan.processor, output: .csvLeaves(CSVLeafOutput(format: format)))
+                leafLane = (format, lane)
+                return lane
+            }
             if applier == nil, inliner == nil, filter == nil,
                let parallel = ParallelConversion(
                    jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer },
                    hasLane: lane != nil || valueLane != nil,
                    // Taken records carry JSON Lines bytes for a JSON Lines writer that takes bytes
-                   // rendered ahead (or nothing, when nothing is written), values for the others.
-                   lane: { router == nil || router?.renderer != nil ? lane : valueLane })
+                   // rendered ahead (or nothing, when nothing is written), leaf streams for CSV
+                   // writers, values for the others.
+                   lane: { router == nil || router?.renderer != nil ? lane : csvLane() ?? valueLane })
             {
                 var delivery = ParallelConversion.Delivery(
                     general: { try take($0, prepared: $1, rendered: $2) }, typed: takeTyped,
                     writeRendered: { try router?.writeRendered($0) })
+                if let router { delivery.writeLeaves = { try router.writeLeaves($0, table: $1, collection: $2) } }
                 if let processor = plan.processor { delivery.warm = { processor.warmIDs(of: $0) } }
                 try parallel.run(delivery)
             }

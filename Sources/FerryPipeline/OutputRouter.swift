@@ -1,6 +1,7 @@
 import FerryCore
 import FerrySchemas
 import FormatBundle
+import FormatCSV
 import Foundation
 
 #if canImport(Glibc)
@@ -56,19 +57,49 @@ final class OutputRouter {
             try openBundle().write(record)
             return
         }
-        let key = routeKey(for: record)
-        if let entry = writers[key] {
-            try entry.writer.write(record)
-            return
-        }
+        try writer(for: routeKey(for: record)).write(record)
+    }
+
+    /// The writer of the destination `key` (`routeKey`), opened on first use.
+    /// - Throws: `usage` for a second collection bound for a file that holds one; what opening throws.
+    private func writer(for key: String) throws -> any RecordWriter {
+        if let entry = writers[key] { return entry.writer }
         if format.isSingleCollection, !writers.isEmpty, !perCollectionFiles {
             throw FerryError(.usage, "\(format.name) holds one collection per file, and this dataset has several; write to a folder: -o DIR/")
         }
         let entry = try open(key)
         writers[key] = entry
         writerOrder.append(key)
-        try entry.writer.write(record)
+        return entry.writer
     }
+
+    /// The cell format of the output's CSV writers, once one is open, when every record of the
+    /// output goes to a CSV writer (a CSV file, or a folder of one per collection; not a bundle):
+    /// the typed path can then hand them leaf streams (`writeLeaves`). Nil otherwise. The writers
+    /// of one output share their options, so they share their format.
+    var csvCellFormat: CSVCellFormat? {
+        guard !format.isContainer, let first = writerOrder.first, let writer = writers[first]?.writer as? CSVWriter
+        else { return nil }
+        return writer.cellFormat
+    }
+
+    /// Writes the record of `collection` whose CSV leaf stream (`CSVLeafStream`, indexing `table`)
+    /// the typed path rendered, exactly as `write(_:)` writes the record: to the CSV writer of its
+    /// destination, opened on first use (with the same refusal of a second collection in a file).
+    /// - Throws: what `write(_:)` throws; `internalError` when the destination's writer is not a CSV
+    ///   writer of the stream's cell format.
+    func writeLeaves(_ stream: UnsafeBufferPointer<UInt8>, table: CSVLeafTable, collection: String) throws {
+        let key = perCollectionFiles ? collection : ""
+        if let last = lastLeafWriter, last.key == key { return try last.writer.writeLeafStream(stream, table: table) }
+        guard !format.isContainer, let writer = try writer(for: key) as? CSVWriter else {
+            throw FerryError(.internalError, "a CSV leaf stream has no CSV writer to take it")
+        }
+        lastLeafWriter = (key, writer)
+        try writer.writeLeafStream(stream, table: table)
+    }
+    /// The CSV writer `writeLeaves` wrote to last, and its destination: records of one collection
+    /// usually come together, so most records need no look-up (a hash of the key).
+    private var lastLeafWriter: (key: String, writer: CSVWriter)?
 
     /// The renderer of the one writer every record goes to, once it is open, when that writer
     /// renders records ahead (`PrerenderingWriter`); nil otherwise.

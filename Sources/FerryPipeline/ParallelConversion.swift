@@ -1,6 +1,7 @@
 import FerryCore
 import FerrySchemas
 import FerryTypedPath
+import FormatCSV
 import Foundation
 
 /// `--jobs N` inside one input (issue 7): the input is cut into batches of raw records (JSON
@@ -64,6 +65,10 @@ struct ParallelConversion {
         let typed: (Record, TypedPreparation) throws -> Bool
         /// Writes output lines the typed path rendered (one or more records' lines in a row).
         let writeRendered: (UnsafeBufferPointer<UInt8>) throws -> Void
+        /// Writes the CSV leaf stream (indexing the table) of a kept record of the collection.
+        var writeLeaves: (UnsafeBufferPointer<UInt8>, CSVLeafTable, _ collection: String) throws -> Void = { _, _, _ in
+            throw FerryError(.internalError, "a CSV leaf stream has no writer to take it")
+        }
         /// Called with a batch's typed records before they are handed over one by one (to bring
         /// what their commits look up into the cache; `DatasetProcessor.warmIDs`).
         var warm: ([TypedPreparation]) -> Void = { _ in }
@@ -85,11 +90,14 @@ struct ParallelConversion {
 
     /// Hands a batch's items to `delivery` in order: problems to the log, general records with
     /// what `general(index, record)` gives. The lines of kept typed records that follow each other
-    /// in the batch's buffer are written in one piece, before anything else is written.
+    /// in the batch's buffer are written in one piece, before anything else is written; a kept
+    /// record's CSV leaf stream is written at once, as its value would be (its writer may open then,
+    /// or refuse a second collection).
     private func deliver(_ items: [RecordBatchItem], lane: TypedLaneBatch?, _ delivery: Delivery,
         general: (Int, Record) throws -> Void) throws
     {
         if let lane, !lane.preparations.isEmpty { delivery.warm(lane.preparations) }
+        let leafTable = lane?.leafTable
         var pending: Range<Int>? = nil
         var paired = 0  // the lane's preparations paired so far
         func flush() throws {
@@ -106,6 +114,13 @@ struct ParallelConversion {
                 guard let lane, let preparation = lane.preparation(onLine: line, from: &paired) ?? lane.preparation(of: payload),
                       try delivery.typed(record, preparation), let range = preparation.rendered
                 else { continue }
+                if let leafTable {
+                    let collection = preparation.route.targetCollection
+                    try lane.withRendered {
+                        try delivery.writeLeaves(UnsafeBufferPointer(rebasing: $0[range]), leafTable, collection)
+                    }
+                    continue
+                }
                 if let run = pending, run.upperBound == range.lowerBound {
                     pending = run.lowerBound..<range.upperBound
                 } else {
@@ -131,6 +146,7 @@ struct ParallelConversion {
         while let batch = try reader.nextBatch(limit: Self.batchSize) {
             let lane = self.lane()?.batch()
             batch.parse(offering: lane)
+            lane?.finishTaking()
             try deliver(reader.items(from: batch), lane: lane, delivery) { _, record in
                 // The writer renders general records itself: nothing is gained rendering ahead.
                 try delivery.general(record, preparer.prepare(record), nil)
@@ -171,7 +187,10 @@ struct ParallelConversion {
             return true
         }
 
-        func parse() { batch.parse(offering: lane) }
+        func parse() {
+            batch.parse(offering: lane)
+            lane?.finishTaking()
+        }
 
         /// Drops the records, so that their memory is freed on the thread calling this.
         func release() {

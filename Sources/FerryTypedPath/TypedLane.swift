@@ -1,5 +1,6 @@
 import FerryCore
 import FerrySchemas
+import FormatCSV
 import FormatJSON
 import Foundation
 
@@ -15,8 +16,9 @@ public final class TypedLane: Sendable {
     /// hashing it).
     private let routeList: [LaneRoute]
     private let options: DecodingOptions
-    /// What is made of a taken record: its output line, its value, or nothing (validation).
-    private let output: LaneOutput
+    /// What is made of a taken record: its output line, its CSV leaf stream (with the lane's key
+    /// table set), its value, or nothing (validation).
+    let output: LaneOutput
     /// For a CSV input: its header, and the reading of each route's model for it.
     private let csvColumns: [String]?
     private let csvReadings: [String: CSVModelReading]
@@ -40,8 +42,8 @@ public final class TypedLane: Sendable {
         if let csvColumns {
             for (collection, route) in routes {
                 // The transcoder writes lines (or only checks them): for a route with no stage,
-                // unless the writer takes values.
-                let transcodes = !route.route.migrates && !output.buildsValues
+                // unless the writer takes values or leaf streams.
+                let transcodes = !route.route.migrates && output.takesLines
                 let reading = route.source.csvReading(csvColumns, transcodes ? route.route.targetCollection : nil, options)
                 if reading.isUsable { readings[collection] = reading }
             }
@@ -49,7 +51,12 @@ public final class TypedLane: Sendable {
         self.routes = routes
         self.routeList = routeList
         self.options = options
-        self.output = output
+        if case .csvLeaves(var leaves) = output {
+            leaves.layout = CSVLeafLayout(models: routeList.map(\.route.targetModel), format: leaves.format)
+            self.output = .csvLeaves(leaves)
+        } else {
+            self.output = output
+        }
         self.csvColumns = csvColumns
         self.csvReadings = readings
     }
@@ -57,11 +64,12 @@ public final class TypedLane: Sendable {
     /// A taker for one batch of raw records, rendering into a buffer of its own.
     public func batch() -> TypedLaneBatch { TypedLaneBatch(lane: self) }
 
-    /// What `TypedLaneBatch.take` makes of `record` (and the collection it named), its output
-    /// line appended to `rendered`; short strings of a JSON Lines line are made by `strings`;
-    /// `cache` holds the route of the CSV collection named last.
-    fileprivate func take(_ record: RawRecord, renderingInto rendered: inout ByteBuffer, strings: ShortStringCache,
-        cache: inout LaneRouteCache) -> (TypedPreparation, named: String?)?
+    /// What `TypedLaneBatch.take` makes of `record` (and the collection it named), making `output`
+    /// of it (the lane's, with the batch's encoder) and appending what it renders to `rendered`;
+    /// short strings of a JSON Lines line are made by `strings`; `cache` holds the route of the CSV
+    /// collection named last.
+    fileprivate func take(_ record: RawRecord, output: LaneOutput, renderingInto rendered: inout ByteBuffer,
+        strings: ShortStringCache, cache: inout LaneRouteCache) -> (TypedPreparation, named: String?)?
     {
         switch record {
         case .jsonLine(let bytes, let line, let defaultCollection):
@@ -73,7 +81,7 @@ public final class TypedLane: Sendable {
                 return (preparation(of: passed, route, singleLine: line), named)
             }
             guard let model = route.source.decodeJSON(scan, options) else { return nil }
-            return finish(model, route: route, singleLine: line, into: &rendered).map { ($0, named) }
+            return finish(model, route: route, output: output, singleLine: line, into: &rendered).map { ($0, named) }
         case .csvRow(let row):
             guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, &cache),
                   isInputHeader(row.columns)
@@ -82,7 +90,7 @@ public final class TypedLane: Sendable {
                 return reading.pass(row, route.route.targetCollection, output, &rendered).map { (preparation(of: $0, route), nil) }
             }
             guard let model = reading.decode(row) else { return nil }
-            return finish(model, route: route, into: &rendered).map { ($0, nil) }
+            return finish(model, route: route, output: output, into: &rendered).map { ($0, nil) }
         }
     }
 
@@ -118,9 +126,9 @@ public final class TypedLane: Sendable {
     }
 
     /// Migrates and renders a decoded record (that stands on the one line `singleLine`, 0: not
-    /// known), appending its output line to `buffer`.
-    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, singleLine: Int = 0,
-        into buffer: inout ByteBuffer) -> TypedPreparation?
+    /// known), appending its output line or leaf stream to `buffer` (`output`).
+    private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, output: LaneOutput,
+        singleLine: Int = 0, into buffer: inout ByteBuffer) -> TypedPreparation?
     {
         let route = laneRoute.route
         guard let target = route.migrate(model) else { return nil }
@@ -133,6 +141,10 @@ public final class TypedLane: Sendable {
             let start = buffer.count
             // False when the writer would refuse the model (the general path then reports that).
             guard laneRoute.target.render(target, route.targetCollection, rendering, &buffer) else { return nil }
+            rendered = start..<buffer.count
+        case .csvLeaves(let leaves):
+            let start = buffer.count
+            guard laneRoute.target.renderLeaves(target, leaves, &buffer) else { return nil }
             rendered = start..<buffer.count
         case .values:
             value = target.value
@@ -150,10 +162,13 @@ public final class TypedLane: Sendable {
     }
 }
 
-/// The typed path's taker for one batch of raw records (`TypedLane.batch()`): the output lines of
-/// the records it takes go one after the other into one buffer (`TypedPreparation.rendered` is
-/// each record's range in it), so that the calling thread writes a batch's kept lines in one piece
-/// and no per-record bytes cross threads.
+/// The typed path's taker for one batch of raw records (`TypedLane.batch()`): the output lines (or
+/// CSV leaf streams) of the records it takes go one after the other into one buffer
+/// (`TypedPreparation.rendered` is each record's range in it), so that the calling thread writes a
+/// batch's kept lines in one piece and no per-record bytes cross threads.
+///
+/// For CSV leaf streams the batch borrows a cell encoder from the lane at its first record and
+/// gives it back when told the batch is taken (`finishTaking()`), or at the latest when it ends.
 public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     // @unchecked: one thread takes the batch's records; the thread writing the lines reads
     // `rendered` only after waiting for that (the batch's parse is complete).
@@ -168,21 +183,57 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     private let strings: ShortStringCache
     /// The route of the CSV collection the batch's rows named last.
     private var routeCache = LaneRouteCache()
+    /// The lane's output, with the encoder this batch borrowed for CSV leaf streams.
+    private var output: LaneOutput
+    /// True while `output` is CSV leaf streams without an encoder.
+    private var needsEncoder: Bool
+    /// The key table the batch's leaf streams index; nil for other outputs.
+    public let leafTable: CSVLeafTable?
 
     init(lane: TypedLane) {
         self.lane = lane
         strings = lane.stringCaches.take()
+        output = lane.output
+        if case .csvLeaves(let leaves) = lane.output {
+            needsEncoder = true
+            leafTable = leaves.layout?.table
+        } else {
+            needsEncoder = false
+            leafTable = nil
+        }
     }
 
-    deinit { lane.stringCaches.giveBack(strings) }
+    deinit {
+        finishTaking()
+        lane.stringCaches.giveBack(strings)
+    }
 
     /// Takes `record` when the typed path can: its `TakenRecord.payload` is its preparation's index
     /// in `preparations` (`preparation(of:)` reads it back).
     public func take(_ record: RawRecord) -> TakenRecord? {
-        guard let (preparation, named) = lane.take(record, renderingInto: &buffer, strings: strings, cache: &routeCache)
+        if needsEncoder { borrowEncoder() }
+        guard let (preparation, named) = lane.take(record, output: output, renderingInto: &buffer, strings: strings,
+                                                   cache: &routeCache)
         else { return nil }
         preparations.append(preparation)
         return TakenRecord(collection: named, payload: preparations.count - 1)
+    }
+
+    /// Says the batch's records are all offered (its parse is done): a borrowed encoder goes back
+    /// to the lane. Called on the thread that took them.
+    public func finishTaking() {
+        guard case .csvLeaves(var leaves) = output, let encoder = leaves.encoder else { return }
+        leaves.layout?.giveBack(encoder)
+        leaves.encoder = nil
+        output = .csvLeaves(leaves)
+        needsEncoder = true
+    }
+
+    private func borrowEncoder() {
+        needsEncoder = false
+        guard case .csvLeaves(var leaves) = output, let layout = leaves.layout else { return }
+        leaves.encoder = layout.borrowEncoder()
+        output = .csvLeaves(leaves)
     }
 
     /// The preparation of the record this batch took with `payload` (its `TakenRecord.payload`);

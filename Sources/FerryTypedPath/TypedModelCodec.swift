@@ -21,6 +21,9 @@ struct TypedModelCodec: Sendable {
     /// nothing appended) when `model` is another type or the writer would refuse it
     /// (`JSONLinesRendering.render`).
     let render: @Sendable (_ model: any CollectionModel, _ collection: String, JSONLinesRendering, _ into: inout ByteBuffer) -> Bool
+    /// Appends the CSV leaf stream of a record of the model to the buffer; false (and nothing
+    /// appended) when `model` is another type or the stream cannot be made (`CSVLeafOutput.render`).
+    let renderLeaves: @Sendable (_ model: any CollectionModel, CSVLeafOutput, _ into: inout ByteBuffer) -> Bool
 
     /// The codec of `Model`; specialized for it where called with a concrete type.
     static func make<Model: FieldCodableCollection>(_ type: Model.Type) -> TypedModelCodec {
@@ -35,6 +38,10 @@ struct TypedModelCodec: Sendable {
             render: { model, collection, rendering, buffer in
                 guard let model = model as? Model else { return false }
                 return rendering.render(model, collection: collection, into: &buffer)
+            },
+            renderLeaves: { model, leaves, buffer in
+                guard let model = model as? Model else { return false }
+                return leaves.render(model, into: &buffer)
             })
     }
 
@@ -47,9 +54,9 @@ struct TypedModelCodec: Sendable {
     }
 
     /// What a record becomes whose output model is `model` and whose own id is `id` (the source
-    /// record's, nil or empty for none): `model`'s output line appended to `buffer` for a
-    /// rendered output (nil when the writer would refuse it), or its canonical value, and the id
-    /// when not empty.
+    /// record's, nil or empty for none): `model`'s output line or CSV leaf stream appended to
+    /// `buffer` for a rendered output (nil when the writer would refuse it, or the stream cannot be
+    /// made), or its canonical value, and the id when not empty.
     @inline(__always)
     static func pass<Model: FieldCodableCollection>(_ model: Model, id: String?, _ collection: String,
         _ output: LaneOutput, _ buffer: inout ByteBuffer) -> PassedRecord?
@@ -62,6 +69,10 @@ struct TypedModelCodec: Sendable {
         case .lines(let rendering):
             let start = buffer.count
             guard rendering.render(model, collection: collection, into: &buffer) else { return nil }
+            rendered = start..<buffer.count
+        case .csvLeaves(let leaves):
+            let start = buffer.count
+            guard leaves.render(model, into: &buffer) else { return nil }
             rendered = start..<buffer.count
         case .values:
             value = model.value
@@ -92,8 +103,9 @@ struct TypedModelCodec: Sendable {
     }
 }
 
-/// A record a route with no stage took: its own id (non-empty), its output line's bytes in the
-/// batch's buffer (nil when no line is rendered), and its canonical value (for `LaneOutput.values`).
+/// A record a route with no stage took: its own id (non-empty), its output line's or leaf stream's
+/// bytes in the batch's buffer (nil when none is rendered), and its canonical value (for
+/// `LaneOutput.values`).
 struct PassedRecord {
     let id: String?
     let rendered: Range<Int>?
@@ -107,13 +119,18 @@ public enum LaneOutput: Sendable {
     /// Each record's JSON Lines line, rendered into the batch's buffer (a JSON Lines writer that
     /// takes bytes rendered ahead).
     case lines(JSONLinesRendering)
-    /// Each record's canonical value after every stage, for any other writer (CSV, JSON documents,
-    /// XML): what the general path's commit would hand it.
+    /// Each record's CSV leaf stream (`CSVLeafStream`), rendered into the batch's buffer with the
+    /// cells encoded for the CSV writer that replays it (`CSVWriter.writeLeafStream(_:table:)`).
+    case csvLeaves(CSVLeafOutput)
+    /// Each record's canonical value after every stage, for any other writer (JSON documents,
+    /// XML, CSV until its writer is open): what the general path's commit would hand it.
     case values
 
-    /// True for `.values`.
-    var buildsValues: Bool {
-        if case .values = self { return true }
-        return false
+    /// True for `.nothing` and `.lines`: the outputs a CSV row's line can be transcoded for.
+    var takesLines: Bool {
+        switch self {
+        case .nothing, .lines: return true
+        case .csvLeaves, .values: return false
+        }
     }
 }

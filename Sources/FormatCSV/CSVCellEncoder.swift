@@ -42,6 +42,9 @@ struct CSVCellEncoder {
         cacheTexts.initialize(repeating: 0, count: Self.cacheSlots * Self.slotSize)
     }
 
+    /// True when `byte` makes a string cell that holds it quoted: the delimiter, `"`, CR, LF.
+    func needsQuoting(_ byte: UInt8) -> Bool { quoteTable[Int(byte)] != 0 }
+
     func deallocate() {
         quoteTable.deallocate()
         cacheKeys.deallocate()
@@ -149,6 +152,7 @@ struct CSVCellEncoder {
     /// A string cell: `""` when empty, the csv-safe `'` when asked, quoted with `""` for each `"`
     /// when it holds the delimiter, a quote, CR or LF (RFC 4180 section 2.6, 2.7).
     /// `lengthWord` false leaves out the spool's length word (for the header line).
+    @inline(__always)
     func appendString(_ text: String, into out: inout ByteBuffer, lengthWord: Bool = true) {
         let done: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
             appendString(utf8, into: &out, lengthWord: lengthWord)
@@ -170,19 +174,36 @@ struct CSVCellEncoder {
         let first = source[0]
         let prefix = csvSafe && (first == UInt8(ascii: "=") || first == UInt8(ascii: "+")
             || first == UInt8(ascii: "-") || first == UInt8(ascii: "@") || first == 0x09 || first == 0x0D)
-        // Eight bytes at a time while none can need quoting (most strings never do), then the
-        // table from the first word that may: any byte needing quotes, and how many to double.
+        // Most strings need no quoting: eight bytes at a time (the last eight once more, overlapping),
+        // then, only when a word may need it, the table from that word on: any byte needing quotes,
+        // and how many to double.
         var flags: UInt8 = 0
         var quotes = 0
-        var start = 0
         let raw = UnsafeRawPointer(source)
-        while n - start >= 8, !mayNeedQuoting(raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)) {
-            start += 8
+        var start = 0
+        var mayNeed = false
+        while n &- start >= 8 {
+            if mayNeedQuoting(raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)) {
+                mayNeed = true
+                break
+            }
+            start &+= 8
         }
-        for k in start..<n {
-            let entry = quoteTable[Int(source[k])]
-            flags |= entry
-            quotes &+= Int(entry >> 1)
+        if !mayNeed, start < n {
+            if n >= 8 {
+                mayNeed = mayNeedQuoting(raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self))
+            } else {
+                for k in 0..<n { flags |= quoteTable[Int(source[k])] }
+                mayNeed = flags != 0
+                flags = 0
+            }
+        }
+        if mayNeed {
+            for k in start..<n {
+                let entry = quoteTable[Int(source[k])]
+                flags |= entry
+                quotes &+= Int(entry >> 1)
+            }
         }
         let quoted = flags != 0
         let length = n + (prefix ? 1 : 0) + (quoted ? 2 + quotes : 0)
@@ -198,18 +219,16 @@ struct CSVCellEncoder {
             p += 1
         }
         if quotes == 0 {
-            _ = memcpy(p, source, n)
+            p.copyShort(from: source, count: n)
             p += n
         } else {
-            // Runs up to and including each quote, then the quote again.
-            var k = 0
-            while k < n {
-                let quote = memchr(source + k, 0x22, n - k)
-                let run = quote.map { UnsafeRawPointer($0) - UnsafeRawPointer(source + k) + 1 } ?? n - k
-                _ = memcpy(p, source + k, run)
-                p += run
-                k += run
-                if quote != nil {
+            // Each byte, and each quote again (such cells are short: a byte loop beats a search and
+            // a copy per quote).
+            for k in 0..<n {
+                let byte = source[k]
+                p[0] = byte
+                p += 1
+                if byte == 0x22 {
                     p[0] = 0x22
                     p += 1
                 }

@@ -22,81 +22,39 @@ import FerryCore
 /// - Rows end with CRLF (RFC 4180 section 2.1). No records: nothing is written.
 /// - `options.csvSafe`: string cells and header names starting with `=`, `+`, `-`, `@`, tab or CR get
 ///   a `'` in front (OWASP "CSV Injection"); numbers and booleans are left alone.
+///
+/// A record can also come as a leaf stream made ahead, on another thread, with its cells already
+/// encoded (`writeLeafStream(_:table:)`, `CSVLeafStream`): it is spooled exactly as its value would be.
 public final class CSVWriter: RecordWriter {
     private let sink: any ByteSink
     private let options: WriteOptions
     private let spool: CSVSpool
-    private let shape: Shape
-    private var nodeCount = 1
+    let shape: CSVShape
+    /// The id the next node of `shape` gets.
+    var nodeCount = 1
     private var recordCount = 0
     private let encoder: CSVCellEncoder
+    /// How this writer encodes its cells: a leaf stream's cells must have been encoded the same
+    /// way (`writeLeafStream(_:table:)`).
+    public let cellFormat: CSVCellFormat
+    /// The key table of the leaf streams replayed so far (`CSVShape.byKeyIndex` indexes it).
+    var leafTable: CSVLeafTable?
     /// Records spooled and not yet handed to the spool file: per cell, the varint node id and the
     /// cell as `CSVCellEncoder` writes it (a value with no CSV form, NaN, is marked invalid there
     /// and thrown at `finish()` where the rows are written, as a row in its place would have).
-    @exclusivity(unchecked) private var pending = ByteBuffer(capacity: CSVWriter.blockSize + 4096)
+    @exclusivity(unchecked) var pending = ByteBuffer(capacity: CSVWriter.blockSize + 4096)
     /// How many bytes are gathered before a write, to the spool in the first pass and to the sink
     /// in the second.
     private static let blockSize = 64 * 1024
-
-    /// A merged shape: a node is a leaf when any record holds a scalar there, and has children in
-    /// first-seen order (list elements keyed `1`, `2`, ...).
-    ///
-    /// Its properties are read for every value of every record and only ever accessed from the
-    /// writer's own calls, one at a time: `@exclusivity(unchecked)` spares the runtime access
-    /// tracking that class properties otherwise get on each read.
-    private final class Shape {
-        let id: Int
-        @exclusivity(unchecked) var isLeaf = false
-        @exclusivity(unchecked) var keys: [String] = []
-        @exclusivity(unchecked) var children: [String: Shape] = [:]
-        /// `children` in `keys` order, for the usual record whose members come in that order.
-        @exclusivity(unchecked) var ordered: [Shape] = []
-        /// Children by list index (the child named `String(index + 1)`).
-        @exclusivity(unchecked) var indexed: [Shape] = []
-
-        init(id: Int) { self.id = id }
-
-        func child(_ key: String, nextID: inout Int) -> Shape {
-            if let existing = children[key] { return existing }
-            let node = Shape(id: nextID)
-            nextID += 1
-            children[key] = node
-            keys.append(key)
-            ordered.append(node)
-            return node
-        }
-
-        /// The child named `key`, the member at `position` of its object.
-        @inline(__always)
-        func member(_ key: String, at position: Int, nextID: inout Int) -> Shape {
-            if position < keys.count, keys[position] == key { return ordered[position] }
-            return child(key, nextID: &nextID)
-        }
-
-        func element(_ index: Int, nextID: inout Int) -> Shape {
-            if index < indexed.count { return indexed[index] }
-            let node = child(String(index + 1), nextID: &nextID)
-            if index == indexed.count { indexed.append(node) }
-            return node
-        }
-
-        /// The leaves below this node in column order: names and node ids.
-        func columns(prefix: String?, into out: inout [(name: String, id: Int)]) {
-            if isLeaf, let prefix { out.append((prefix, id)) }
-            for key in keys {
-                guard let node = children[key] else { continue }
-                node.columns(prefix: prefix.map { $0 + "." + key } ?? key, into: &out)
-            }
-        }
-    }
 
     /// - Throws: `FerryError(.outputUnwritable)` when the temporary spool file cannot be created.
     public init(_ sink: any ByteSink, options: WriteOptions = WriteOptions()) throws {
         self.sink = sink
         self.options = options
         self.spool = try CSVSpool()
-        self.shape = Shape(id: 0)
+        self.shape = CSVShape(id: 0)
         self.encoder = CSVCellEncoder(delimiter: options.delimiter, csvSafe: options.csvSafe)
+        self.cellFormat = CSVCellFormat(options: options)
     }
 
     deinit {
@@ -115,6 +73,13 @@ public final class CSVWriter: RecordWriter {
         let start = CSVSpool.beginRecord(&pending)
         var nextID = nodeCount
         spoolLeaves(record.value, node: shape, nextID: &nextID, into: &pending)
+        try endRecord(at: start, nextID: nextID)
+    }
+
+    /// Ends the record spooled in `pending` from `start` (`CSVSpool.beginRecord`); `nextID` is the
+    /// id of the next node to make. Hands the spool a block once one is gathered.
+    /// - Throws: `FerryError(.outputUnwritable)` when spooling fails.
+    func endRecord(at start: Int, nextID: Int) throws {
         nodeCount = nextID
         try CSVSpool.endRecord(&pending, at: start)
         recordCount += 1
@@ -126,7 +91,7 @@ public final class CSVWriter: RecordWriter {
 
     /// Merges `value` into the shape below `node` and spools its leaves in flattening order
     /// (`CSVFlattening.flatten`): members in order, list elements in order.
-    private func spoolLeaves(_ value: Value, node: Shape, nextID: inout Int, into out: inout ByteBuffer) {
+    private func spoolLeaves(_ value: Value, node: CSVShape, nextID: inout Int, into out: inout ByteBuffer) {
         // Members and elements are read in place (through the arrays' buffers) rather than copied out.
         switch value {
         case .object(let object):

@@ -174,4 +174,66 @@ import Testing
         try expectSameAsGeneralPath(box, ["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "json", "-o", "OUT"],
                                     extension: "json")
     }
+
+    /// Runs `arguments` (`OUT/` standing for an output folder) with the general path and one job,
+    /// then with the typed path and 1, 2 and 3 jobs; expects the same files with the same bytes,
+    /// stdout, stderr and status.
+    private func expectSameFolderAsGeneralPath(_ box: Sandbox, _ arguments: [String],
+                                               sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        var results: [(label: String, files: [String: [UInt8]], stdout: String, stderr: String, status: Int32)] = []
+        for (label, extra) in [("general", ["--no-typed-path", "--jobs", "1"]), ("typed 1", ["--jobs", "1"]),
+                               ("typed 2", ["--jobs", "2"]), ("typed 3", ["--jobs", "3"])]
+        {
+            let folder = "out-\(results.count)"
+            let run = try box.ferry(arguments.map { $0.replacingOccurrences(of: "OUT", with: folder) } + extra)
+            var files: [String: [UInt8]] = [:]
+            for name in try box.files(under: folder) { files[name] = try box.bytes(folder + "/" + name) }
+            results.append((label, files, run.stdout.replacingOccurrences(of: folder, with: "OUT"),
+                            run.stderr.replacingOccurrences(of: folder, with: "OUT"), run.status))
+        }
+        for result in results.dropFirst() {
+            #expect(result.files.keys.sorted() == results[0].files.keys.sorted(), "\(arguments) \(result.label)", sourceLocation: sourceLocation)
+            for (name, bytes) in results[0].files {
+                #expect(result.files[name] == bytes, "\(arguments) \(result.label) \(name)", sourceLocation: sourceLocation)
+            }
+            #expect(result.stdout == results[0].stdout, "\(arguments) \(result.label)", sourceLocation: sourceLocation)
+            #expect(result.stderr == results[0].stderr, "\(arguments) \(result.label)", sourceLocation: sourceLocation)
+            #expect(result.status == results[0].status, "\(arguments) \(result.label)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// CSV writers take the typed records' leaf streams: one file per collection in a folder (all
+    /// four notes types), lists empty in the first records and long later, strings that need
+    /// quotes or the csv-safe prefix, other delimiters, a first record that is invalid (no writer
+    /// is open when the batches start), and one file that refuses a second collection.
+    @Test func csvWritersTakingLeafStreams() throws {
+        let box = try Sandbox()
+        var lines = Self.v2Notes().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Longer lists later on, tricky strings here and there.
+        for k in stride(from: 300, to: 900, by: 7) {
+            lines[k] = lines[k].replacingOccurrences(of: "\"smells\":[{\"label\":\"oak\"}]",
+                                                     with: "\"smells\":[{\"label\":\"=1+2\"},{\"label\":\"a,b\"},{\"label\":\"\\r\\n\"}]")
+            lines[k] = lines[k].replacingOccurrences(of: "\"tastes\":[]", with: "\"tastes\":[{\"label\":\"-x\",\"value\":0.25},{\"label\":\"@y\",\"value\":1}]")
+        }
+        for k in stride(from: 2, to: 900, by: 13) {
+            lines[k] = lines[k].replacingOccurrences(of: "\"category\":\"red\"", with: "\"category\":\"\"")
+        }
+        try box.write("v2.jsonl", lines.joined(separator: "\n"))
+        try box.write("v1.jsonl", Self.v1Notes())
+        for extra in [[], ["--lenient"], ["--csv-safe", "--lenient"], ["--delimiter", "tab", "--lenient"], ["--strict", "--lenient"]] {
+            try expectSameFolderAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "csv", "-o", "OUT/"] + extra)
+            try expectSameFolderAsGeneralPath(box, ["migrate", "v1.jsonl", "--to-version", "2", "--to", "csv", "-o", "OUT/"] + extra)
+        }
+        try expectSameFolderAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "tsv", "-o", "OUT/", "--lenient"])
+        try expectSameFolderAsGeneralPath(box, ["convert", "v1.jsonl", "--to", "csv", "-o", "OUT/", "--lenient"])
+        // One file, several collections: the second is refused where the general path refuses it.
+        try expectSameFolderAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "csv", "-o", "OUT/x.csv", "--lenient"])
+        // The first record invalid: the batches start before any writer is open.
+        lines[1] = "{broken"
+        try box.write("first.jsonl", lines.joined(separator: "\n"))
+        try expectSameFolderAsGeneralPath(box, ["convert", "first.jsonl", "--to", "csv", "-o", "OUT/", "--lenient"])
+        // Standard output, one collection.
+        try box.write("wine.jsonl", lines.filter { $0.contains("wineTastingNotes") || $0.hasPrefix("{\"domain") }.joined(separator: "\n"))
+        try expectSameFolderAsGeneralPath(box, ["convert", "wine.jsonl", "--to", "csv", "--lenient", "--csv-safe"])
+    }
 }

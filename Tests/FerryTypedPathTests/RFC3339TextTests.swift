@@ -4,15 +4,19 @@ import Testing
 
 @testable import FerryTypedPath
 
-/// `RFC3339Text.appendQuoted` against `Instant.description`, the bytes it must reproduce.
+/// `RFC3339Text.appendQuoted` and `withDescription` against `Instant.description`, the bytes they
+/// must reproduce.
 @Suite struct RFC3339TextTests {
-    /// The bytes appended for `instant` after a prefix already in the buffer (kept as it was).
+    /// The bytes appended for `instant` after a prefix already in the buffer (kept as it was); the
+    /// bytes `withDescription` hands out are expected to be the same, unquoted.
     static func appended(_ instant: Instant) -> [UInt8] {
         var buffer = ByteBuffer(capacity: 4)
         buffer.append("previous")
         RFC3339Text.appendQuoted(instant, to: &buffer)
         let bytes = buffer.array
         #expect(Array(bytes.prefix(8)) == Array("previous".utf8))
+        let described = RFC3339Text.withDescription(instant) { Array($0) }
+        #expect([UInt8(ascii: "\"")] + described + [UInt8(ascii: "\"")] == Array(bytes.dropFirst(8)))
         return Array(bytes.dropFirst(8))
     }
 

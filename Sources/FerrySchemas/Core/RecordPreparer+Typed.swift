@@ -78,8 +78,9 @@ public struct TypedPreparation: Sendable {
     /// `id` as the id table looks it up, built here (on the worker thread that prepares the
     /// record) so that the order-bound commit only probes the table.
     let idKey: IDTable.Key?
-    /// Where the output line rendered ahead lies in the buffer of the batch the record came in
-    /// (byte offsets; `TypedLaneBatch`), when the output is rendered (nil: nothing is written).
+    /// Where the output line (or, for a CSV writer, the leaf stream) rendered ahead lies in the
+    /// buffer of the batch the record came in (byte offsets; `TypedLaneBatch`), when the output is
+    /// rendered (nil: nothing is written, or the record carries its value).
     public let rendered: Range<Int>?
     /// The record's canonical value after every stage (the target model's `value`), for a writer
     /// that takes values rather than rendered lines (CSV, JSON documents, XML); nil otherwise.
