@@ -242,20 +242,14 @@ struct JSONFieldSource: FieldSource {
     /// or one the parser would refuse.
     @inline(__always)
     private func readString(_ value: Int) -> (text: String, end: Int)? {
-        guard json.p[value] == JSONSyntax.quote, let (end, escaped, ascii) = json.stringSyntax(value) else { return nil }
-        let text = ValidatedJSONText(p: json.p, end: end - 1)
-        // A short string with no escape, and 16 bytes of the line from its start: from the cache
-        // (its bytes checked first: the cache makes what it lacks without a check).
+        guard json.p[value] == JSONSyntax.quote, let (end, escaped) = json.string(value) else { return nil }
+        // A short string with no escape, and 16 bytes of the line from its start: from the cache.
         let length = end - value - 2
         if !escaped, length <= 15, value + 17 <= json.end, let strings {
-            guard ascii || text.isValidUTF8(from: value + 1) else { return nil }
             let p = json.p
             return (strings._withUnsafeGuaranteedRef { $0.string(p, start: value + 1, length: length) }, end)
         }
-        // Text with bytes that are not ASCII is checked once, as the string is made.
-        guard let string = ascii ? text.text(from: value + 1, escaped: escaped) : text.validatedText(from: value + 1, escaped: escaped)
-        else { return nil }
-        return (string, end)
+        return (ValidatedJSONText(p: json.p, end: end - 1).text(from: value + 1, escaped: escaped), end)
     }
 
     /// True when `string` passes the checks of `FieldReader.string(_:_:at:into:)` for `type`.

@@ -29,17 +29,6 @@ struct JSONLineValidator {
     /// Checks the string whose opening quote is at `i`: the offset past its closing quote and
     /// whether it holds an escape; nil when the parser refuses it.
     func string(_ i: Int) -> (end: Int, escaped: Bool)? {
-        guard let (end, escaped, ascii) = stringSyntax(i) else { return nil }
-        if !ascii, JSONSyntax.firstInvalidUTF8(in: UnsafeBufferPointer(start: p, count: self.end), (i + 1)..<(end - 1)) != nil {
-            return nil
-        }
-        return (end, escaped)
-    }
-
-    /// `string(_:)` but for the UTF-8 check of the bytes that are not ASCII (`ascii` false: there
-    /// are some), for a caller that makes the text with a check of its own
-    /// (`String(validating:as:)`: well-formed UTF-8 by the same rules, RFC 3629).
-    func stringSyntax(_ i: Int) -> (end: Int, escaped: Bool, ascii: Bool)? {
         var j = i + 1
         var high: UInt64 = 0
         var escaped = false
@@ -71,7 +60,12 @@ struct JSONLineValidator {
             escaped = true
             j = next
         }
-        return (j + 1, escaped, high & JSONSyntax.highBits == 0)
+        if high & JSONSyntax.highBits != 0,
+            JSONSyntax.firstInvalidUTF8(in: UnsafeBufferPointer(start: p, count: end), (i + 1)..<j) != nil
+        {
+            return nil
+        }
+        return (j + 1, escaped)
     }
 
     /// The high bit of each byte of `word` that is `"`, `\` or a control character (exact for

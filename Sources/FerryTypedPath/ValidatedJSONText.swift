@@ -19,26 +19,6 @@ struct ValidatedJSONText {
         return unescaped(from: start)
     }
 
-    /// True when the content from `start` is well-formed UTF-8 (`JSONSyntax.firstInvalidUTF8`).
-    func isValidUTF8(from start: Int) -> Bool {
-        JSONSyntax.firstInvalidUTF8(in: UnsafeBufferPointer(start: p, count: end), start..<end) == nil
-    }
-
-    /// The content from `start` as a `String` when it is well-formed UTF-8 (nil: it is not, and
-    /// the parser refuses the string), checked as the string is made (`String(validating:as:)`)
-    /// instead of before. Escapes write whole scalars, which cannot make a broken sequence of
-    /// the bytes around them whole, so the unescaped text is well-formed exactly when the
-    /// escaped text is.
-    func validatedText(from start: Int, escaped: Bool) -> String? {
-        guard escaped else {
-            return String(validating: UnsafeBufferPointer(start: p + start, count: max(end - start, 0)), as: UTF8.self)
-        }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(end - start, 1)) { out in
-            let count = unescape(from: start, into: out)
-            return String(validating: UnsafeBufferPointer(rebasing: out[..<count]), as: UTF8.self)
-        }
-    }
-
     /// The offset of the first backslash at or after `i` (`end` when none).
     @inline(__always)
     private func backslash(from i: Int) -> Int {
@@ -59,24 +39,21 @@ struct ValidatedJSONText {
     /// Content holding escapes: unescaped straight into the new `String`'s storage (never longer
     /// than the escaped text: `\n` is one byte, `\uXXXX` at most three, a surrogate pair four).
     private func unescaped(from start: Int) -> String {
-        String(unsafeUninitializedCapacity: max(end - start, 0)) { out in unescape(from: start, into: out) }
-    }
-
-    /// Writes the unescaped content from `start` to `out` (room for the escaped text); its length.
-    private func unescape(from start: Int, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var n = 0
-        var j = start
-        while j < end {
-            // The run up to the next escape (or the end), copied as it is.
-            let stop = backslash(from: j)
-            if stop > j, let target = out.baseAddress {
-                (target + n).update(from: p + j, count: stop - j)
-                n += stop - j
-                j = stop
+        String(unsafeUninitializedCapacity: max(end - start, 0)) { out in
+            var n = 0
+            var j = start
+            while j < end {
+                // The run up to the next escape (or the end), copied as it is.
+                let stop = backslash(from: j)
+                if stop > j, let target = out.baseAddress {
+                    (target + n).update(from: p + j, count: stop - j)
+                    n += stop - j
+                    j = stop
+                }
+                if j < end { j = unescape(at: j, into: out, &n) }
             }
-            if j < end { j = unescape(at: j, into: out, &n) }
+            return n
         }
-        return n
     }
 
     /// Writes the unescaped form of the escape at `j` (a backslash) at `out[n]`; the offset past it.
