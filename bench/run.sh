@@ -29,6 +29,7 @@ if [ ! -f "$SHARED/gen_notes.py" ]; then
 fi
 # The release binary as Makefile's `release` builds it: the Swift runtime and Foundation linked in
 # (no dynamic relocation of their data at start: about 6 MB less resident memory, faster start).
+echo "building the release binary (swift build -c release --static-swift-stdlib; a few minutes the first time) ..."
 swift build -c release --product ferry --static-swift-stdlib >/dev/null
 mkdir -p "$DATA/v1" "$DATA/v2" "$DATA/out"
 if [ ! -f "$DATA/v2/notes.jsonl" ] || [ "$(cat "$DATA/records" 2>/dev/null)" != "$RECORDS" ]; then
@@ -103,7 +104,8 @@ bench() {
   LAST_RSS=$rssmb
   local target; target=$(target_check "$ratio" "$rate" "$rssmb" "$min_ratio" "$min_rate")
   results+=("$name|$fm|$cm|$pm|$ratio|$rssmb MB|$note|$target")
-  echo "  $name: ferry ${fm}s (cpu ${cm}s), peer ${pm}s, ratio $ratio, rss $rssmb MB $note: target $target"
+  local peer_text="peer ${pm}s, ratio $ratio"; [ "$pm" = "-" ] && peer_text="no peer"
+  echo "  $name: ferry ${fm}s (cpu ${cm}s), $peer_text, rss $rssmb MB $note: target $target"
 }
 
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)

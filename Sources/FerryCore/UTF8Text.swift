@@ -31,7 +31,7 @@ public enum UTF8Text {
 
     /// True when the `count` bytes at `base` are all below 0x80: cells of up to eight bytes are
     /// read as one word (two overlapping loads, never past the end), longer ones eight bytes at a time.
-    @inlinable @inline(__always) @usableFromInline
+    @inlinable @inline(__always)
     static func isASCII(_ base: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         let raw = UnsafeRawPointer(base)
         let high: UInt64 = 0x8080_8080_8080_8080

@@ -61,11 +61,13 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
     }
 
     /// Adds the item of `outcome` (none for a blank row), numbering its record `index`, and counts
-    /// the index as `CSVReader.next()` does (every row but blank ones takes one).
-    private static func append(_ outcome: consuming CSVRowOutcome, index: inout Int, to items: inout [RecordBatchItem]) {
+    /// the index as `CSVReader.next()` does (every row but blank ones takes one). False after a
+    /// failure (reading stops there).
+    @discardableResult
+    private static func append(_ outcome: consuming CSVRowOutcome, index: inout Int, to items: inout [RecordBatchItem]) -> Bool {
         switch consume outcome {
         case .blank:
-            return
+            return true
         case .problem(let diagnostic):
             items.append(.problem(diagnostic))
         case .record(var record):
@@ -76,8 +78,11 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
             items.append(.taken(record, payload))
         case .failure(let error):
             items.append(.failure(error))
+            index += 1
+            return false
         }
         index += 1
+        return true
     }
 
     /// Scans and decodes every row as `CSVReader.next()` does, first offering each row that makes a
@@ -100,10 +105,9 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         bytes.withUnsafeBufferPointer { buffer in
             guard let p = buffer.baseAddress else { return }
             while case .row = scanner.scan(p, base: base, count: buffer.count, atEnd: true) {
+                // Handed on at once: tested first, the outcome was copied once more.
                 let outcome = decoder.outcome(scanner, p, base: base, count: buffer.count, offeringTo: taker, source: source)
-                let fails = if case .failure = outcome { true } else { false }
-                Self.append(outcome, index: &index, to: &results)
-                if fails { break }
+                if !Self.append(outcome, index: &index, to: &results) { break }
             }
         }
         items = results

@@ -176,7 +176,7 @@ struct CSVReferenceScanner {
         return row
     }
 
-    private mutating func end(_ row: inout ScannedRow, at at: Int) -> ScannedRow {
+    private mutating func end(_ row: inout ScannedRow, at: Int) -> ScannedRow {
         row.end = TextPosition(line: line, column: column(at))
         newline(at)
         pendingLF = bytes[at] == Self.cr
