@@ -89,7 +89,7 @@ import Testing
             case 1: return .bool(random.next(2) == 0)
             case 2: return .integer(Int64(bitPattern: random.next()) >> Int64(random.next(64)))
             case 3: return .double(Double(random.next(10_000)) / 64)
-            case 4: return .double(pick([0.1, -0.0, 1e21, 5e-324, 1 / 3, 100]))
+            case 4: return .double(pick([0.1, -0.0, 1e21, .leastNonzeroMagnitude, 1 / 3, 100]))
             case 5: return .number(pick(["1.50", "-0", "1e3"]))
             default: return .string(text())
             }
