@@ -64,8 +64,9 @@ extension NotesV1 {
 // builds the note in one piece; one that sets the fields one by one copies a note this large once
 // more on its way out (Docs/performance.md, "Models built in one piece").
 extension NotesV1.WhiskeyNote {
-    /// A note of these fields. The last parameter is never passed: it only keeps this public
-    /// initializer apart from the memberwise one, which the module's own code calls.
+    /// A note of these fields. The last parameter (left out by callers; `()` from `init(from:)`,
+    /// which being `@inlinable` cannot call the internal memberwise initializer) keeps this public
+    /// initializer apart from the memberwise one of the same labels.
     public init(id: String? = nil, title: String, category: String, createdAt: Instant, imageData: Base64Data? = nil, alcohol: Double, look: String, smells: [String], tastes: [NotesV1.Taste], finish: NotesV1.Finish, think: String, rating: Double, isFavorite: Bool, _: Void = ()) {
         self.init(id: id, title: title, category: category, createdAt: createdAt, imageData: imageData, alcohol: alcohol, look: look, smells: smells, tastes: tastes, finish: finish, think: think, rating: rating, isFavorite: isFavorite)
     }
