@@ -8,7 +8,9 @@ public enum NumberText {
     public static func ecmaScript(_ value: Double) -> String? {
         guard value.isFinite else { return nil }
         if value == 0 { return "0" }
-        if let exact = Int64(exactly: value), exact.magnitude < 1_000_000_000_000_000 { return String(exact) }  // magnitude: abs(Int64.min) traps
+        // Whole numbers up to 2^53 are their integer's digits (every integer there is a double, so no
+        // shorter decimal reads as the same one); Swift's description of 10^15 ... 2^53 ends in `.0`.
+        if let exact = Int64(exactly: value), exact.magnitude <= 9_007_199_254_740_992 { return String(exact) }  // magnitude: abs(Int64.min) traps
         // A fraction Swift writes without an exponent (1e-4 <= |value| < 2^53) has the same
         // shortest digits in the same places as the ECMAScript form.
         let description = value.description

@@ -217,9 +217,11 @@ extension ByteBuffer {
     /// - Returns: false, appending nothing, for NaN and infinities (no JSON form: RFC 8259 section 6).
     public mutating func appendJSONNumber(_ double: Double) -> Bool {
         guard double.isFinite else { return false }
-        // Whole numbers below 10^15 are their integer's digits (tested by one conversion and its
-        // way back, not `Int64(exactly:)`'s call to `trunc`); larger ones may be written shorter.
-        let whole = double.magnitude < 1e15 ? Int64(double) : nil
+        // Whole numbers up to 2^53 are their integer's digits (every integer there is a double, so
+        // no shorter decimal reads as the same one; tested by one conversion and its way back, not
+        // `Int64(exactly:)`'s call to `trunc`). Above, the shortest digits are padded with zeros,
+        // and Swift's `description` of 10^15 ... 2^53 would end in `.0`.
+        let whole = double.magnitude <= 9_007_199_254_740_992 ? Int64(double) : nil
         if double == 0 {
             append(JSONSyntax.zero)
         } else if let whole, Double(whole) == double {

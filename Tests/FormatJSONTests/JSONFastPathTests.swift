@@ -177,6 +177,7 @@ import Testing
 
     @Test func doublesAreWrittenInTheECMAScriptForm() throws {
         let doubles: [Double] = [0, -0.0, 1, -1, 13, 0.5, 1e-7, 1e21, 1e20, 123456789012345680, 1e18, -1e18,
+                                 1e15, 2e15, -2e15, 4_503_599_627_370_496, 9_007_199_254_740_991, 9_007_199_254_740_992,
                                  0.1, 1.5e-5, 2.5e300, -7.25, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude]
         for double in doubles {
             var serializer = JSONSerializer(pretty: false, capacity: 16)

@@ -52,14 +52,15 @@ import Testing
     // MARK: Numbers
 
     /// What `appendJSONNumber(_:readFrom:)` appends for `text`, and what `appendJSONNumber(_:)` does.
-    static func numbers(_ text: String) -> (copied: [UInt8], rendered: [UInt8])? {
-        guard let value = Double(text), value.isFinite else { return nil }
+    /// What both appends write for `text`'s value, and the value's ECMAScript form (the reference).
+    static func numbers(_ text: String) -> (copied: [UInt8], rendered: [UInt8], ecmaScript: [UInt8])? {
+        guard let value = Double(text), value.isFinite, let ecmaScript = NumberText.ecmaScript(value) else { return nil }
         var copied = ByteBuffer(capacity: 8)
         var rendered = ByteBuffer(capacity: 8)
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBufferPointer { copied.appendJSONNumber(value, readFrom: $0) }
         _ = rendered.appendJSONNumber(value)
-        return (copied.array, rendered.array)
+        return (copied.array, rendered.array, Array(ecmaScript.utf8))
     }
 
     @Test func theWrittenFormIsCopiedAndEveryOtherIsRendered() throws {
@@ -67,14 +68,19 @@ import Testing
                        "2.5", "1.25", "99.999", "0.1", "0.3", "1", "1234567890123.45"]
         for text in written {
             #expect(text.utf8.withContiguousStorageIfAvailable { ByteBuffer.isWrittenForm($0) } == true, "\(text)")
-            #expect(try #require(Self.numbers(text)).rendered == Array(text.utf8), "\(text)")
+            let numbers = try #require(Self.numbers(text))
+            #expect(numbers.rendered == Array(text.utf8), "\(text)")
+            #expect(numbers.copied == Array(text.utf8), "\(text)")
         }
         let others = ["-0", "0.0", "11.0", "4.50", "05", "00", "-05.5", ".5", "5.", "+1", "1e3", "1E3", "0.0001", "1.2345",
                       "1234567890123456", "0.1234", "-0.0", "", "-", "1.", "1..2", "12a", "0x1", " 1", "1 ",
                       "12345678901234.56", "9007199254740993"]
         for text in others {
             #expect(text.utf8.withContiguousStorageIfAvailable { ByteBuffer.isWrittenForm($0) } == false, "\(text)")
-            if let (copied, rendered) = Self.numbers(text) { #expect(copied == rendered, "\(text)") }
+            if let (copied, rendered, ecmaScript) = Self.numbers(text) {
+                #expect(copied == rendered, "\(text)")
+                #expect(rendered == ecmaScript, "\(text)")
+            }
         }
     }
 
@@ -89,8 +95,9 @@ import Testing
                 text += "."
                 for _ in 0..<(1 + generator.next(5)) { text += String(generator.next(10)) }
             }
-            let (copied, rendered) = try #require(Self.numbers(text))
+            let (copied, rendered, ecmaScript) = try #require(Self.numbers(text))
             #expect(copied == rendered, "\(text)")
+            #expect(rendered == ecmaScript, "\(text)")
             if text.utf8.withContiguousStorageIfAvailable({ ByteBuffer.isWrittenForm($0) }) == true {
                 copies += 1
                 #expect(rendered == Array(text.utf8), "\(text)")
