@@ -1,16 +1,17 @@
 /// UTF-8 checks shared by the CSV readers (the general decoder and the typed path), so that both
 /// refuse exactly the same bytes.
 public enum UTF8Text {
-    /// The text of `bytes` when they are well-formed UTF-8, else nil: ASCII is checked eight
-    /// bytes at a time, anything else sequence by sequence (`validSequenceLength`).
+    /// The text of `bytes` when they are well-formed UTF-8, else nil: all-ASCII text is found by
+    /// one check of whole words (`isASCII`), anything else is read sequence by sequence
+    /// (`validSequenceLength`).
     /// (The standard library's `String(validating:as:)` costs more here: it is not specialized.)
     @inlinable
     public static func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
         isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
-    /// True when `bytes` are well-formed UTF-8 (ASCII checked eight bytes at a time, anything else
-    /// sequence by sequence: `validSequenceLength`), without making a text.
+    /// True when `bytes` are well-formed UTF-8 (all-ASCII text by one check of whole words, anything
+    /// else sequence by sequence: `validSequenceLength`), without making a text.
     @inlinable
     public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
@@ -51,16 +52,6 @@ public enum UTF8Text {
         }
         for k in 0..<count where base[k] >= 0x80 { return false }
         return true
-    }
-
-    /// The text of `bytes` when they are well-formed UTF-8, else nil, as `string(validating:)`
-    /// gives it, with a cheaper check of the usual case: cells of up to eight bytes are read as one
-    /// word (two overlapping loads, never past the end), longer ones eight bytes at a time; only
-    /// text with a byte of 0x80 or more takes `string(validating:)`.
-    @inlinable
-    public static func string(checkingASCIIFirst bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let base = bytes.baseAddress else { return "" }
-        return isASCII(base, bytes.count) ? String(decoding: bytes, as: UTF8.self) : string(validating: bytes)
     }
 
     /// The length of the valid UTF-8 sequence at `p` (1...4), or 0 when it is not valid

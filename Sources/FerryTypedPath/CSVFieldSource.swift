@@ -125,7 +125,7 @@ struct CSVFieldSource: FieldSource {
 
     /// The present text of a string field checked against its type; nil (failed) when it does not fit.
     private mutating func checkedString(_ bytes: UnsafeBufferPointer<UInt8>, _ node: CSVColumnPlan.Node) -> String? {
-        guard let text = UTF8Text.string(checkingASCIIFirst: bytes) else {
+        guard let text = UTF8Text.string(validating: bytes) else {
             failed = true
             return nil
         }
@@ -178,7 +178,7 @@ struct CSVFieldSource: FieldSource {
                 continue
             }
             // An absent element before a present one is null (a `type-error`).
-            guard !gap, element.shape == .cell, let text = UTF8Text.string(checkingASCIIFirst: row.cells[element.column].text) else {
+            guard !gap, element.shape == .cell, let text = UTF8Text.string(validating: row.cells[element.column].text) else {
                 failed = true
                 return []
             }
@@ -259,7 +259,7 @@ struct CSVFieldSource: FieldSource {
             absent(node)
             return nil
         }
-        guard node.kind == .data, let text = UTF8Text.string(checkingASCIIFirst: bytes), let data = Base64Data(base64: text) else {
+        guard node.kind == .data, let text = UTF8Text.string(validating: bytes), let data = Base64Data(base64: text) else {
             failed = true
             return nil
         }

@@ -287,7 +287,7 @@ final class CSVLineTranscoder: @unchecked Sendable {
         case .data:
             guard let cell = scalar(field, cells) else { return false }
             guard let text = cell else { return !field.pointee.isRequired }
-            guard let string = UTF8Text.string(checkingASCIIFirst: text), Base64Data(base64: string) != nil else { return false }
+            guard let string = UTF8Text.string(validating: text), Base64Data(base64: string) != nil else { return false }
             beginMember(field, &comma, &buffer)
             buffer.appendJSONQuoted(text)
         case .stringArray:

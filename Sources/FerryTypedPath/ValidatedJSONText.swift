@@ -114,13 +114,3 @@ struct ValidatedJSONText {
         }
     }
 }
-
-extension JSONLineValidator {
-    /// Checks the string whose opening quote is at `i` (`string(_:)`) and reads its text; nil
-    /// where the parser would throw.
-    @inline(__always)
-    func readString(_ i: Int) -> (text: String, end: Int)? {
-        guard let (end, escaped) = string(i) else { return nil }
-        return (ValidatedJSONText(p: p, end: end - 1).text(from: i + 1, escaped: escaped), end)
-    }
-}

@@ -83,17 +83,7 @@ public final class CSVLeafEncoder: @unchecked Sendable {
     /// walked as `CSVWriter.write(_:)` walks a record's value: an object's members in order (their
     /// keys written inline), a list's elements in order, a scalar's cell.
     public func appendMember(_ keyIndex: Int, _ value: Value, into out: inout ByteBuffer) {
-        appendValue(value, ref: keyIndex + 1, into: &out)
-    }
-
-    /// Appends a list element holding `value` (walked as `appendMember` walks it).
-    public func appendElement(_ value: Value, into out: inout ByteBuffer) {
-        appendValue(value, ref: 0, into: &out)
-    }
-
-    /// The tag of `value` with `ref`, then the value.
-    private func appendValue(_ value: Value, ref: Int, into out: inout ByteBuffer) {
-        out.appendVarint(UInt64(ref) << 2 | Self.kind(of: value).rawValue)
+        out.appendVarint(CSVLeafStream.memberTag(keyIndex, Self.kind(of: value)))
         appendBody(value, into: &out)
     }
 
@@ -107,7 +97,10 @@ public final class CSVLeafEncoder: @unchecked Sendable {
             }
             appendEnd(into: &out)
         case .array(let elements):
-            for element in elements { appendValue(element, ref: 0, into: &out) }
+            for element in elements {
+                out.appendVarint(CSVLeafStream.inlineTag(Self.kind(of: element)))
+                appendBody(element, into: &out)
+            }
             appendEnd(into: &out)
         default:
             cells.appendCell(value, into: &out)

@@ -504,11 +504,6 @@ struct CSVRowScanner {
 
     // MARK: - Positions
 
-    /// The bytes of `cell` (quotes excluded) in `p`, whose first byte is at absolute offset `base`.
-    func bytes(of cell: CSVCell, in p: UnsafePointer<UInt8>, base: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: p + (rowStart - base + cell.start), count: cell.end - cell.start)
-    }
-
     /// Where `cell` of the row just scanned starts (its opening quote when quoted). `p[0]` is at
     /// absolute offset `base` and holds the row.
     func position(of cell: CSVCell, in p: UnsafePointer<UInt8>, base: Int) -> TextPosition {

@@ -2,11 +2,11 @@ import Testing
 
 @testable import FerryCore
 
-/// `UTF8Text.string(checkingASCIIFirst:)` against `string(validating:)`: the same text, nil for
-/// the same bytes, at every length around its word boundaries.
+/// `UTF8Text.string(validating:)` against the standard library's `String(validating:as:)`: the
+/// same text, nil for the same bytes, at every length around its word boundaries.
 @Suite struct UTF8TextTests {
     static func both(_ bytes: [UInt8]) -> (String?, String?) {
-        bytes.withUnsafeBufferPointer { (UTF8Text.string(checkingASCIIFirst: $0), UTF8Text.string(validating: $0)) }
+        bytes.withUnsafeBufferPointer { (UTF8Text.string(validating: $0), String(validating: $0, as: UTF8.self)) }
     }
 
     /// Inserts: ASCII, well-formed multi-byte, and ill-formed bytes (lone continuation, overlong,
