@@ -289,7 +289,6 @@ import Testing
                 sink.add("b", "y")
                 sink.add("a", "x")
             }
-            sink.add("look", NotesV2.Look(tint: "t", note: "n"))
         }
     }
 

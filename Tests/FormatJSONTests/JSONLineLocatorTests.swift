@@ -19,7 +19,6 @@ import Testing
     ]
 
     @Test func findsWhatTheCopysLocatorFinds() throws {
-        var checked = 0
         for (number, line) in Self.lines.enumerated() {
             let bytes = Array(line.utf8)
             let copy = JSONFieldLocator(bytes: bytes, start: TextPosition(line: number + 7, column: 1))
@@ -31,11 +30,9 @@ import Testing
                 #expect(copy.singleLine == number + 7)
                 for pointer in Self.pointers {
                     #expect(locator.position(of: pointer) == copy.position(of: pointer), "\(line) \(pointer)")
-                    checked += 1
                 }
             }
         }
-        #expect(checked == 4 * 2 * Self.pointers.count)
         // Real positions, not only agreement: columns count scalars.
         let first = try #require(JSONLineLocator(buffer: Array(Self.lines[0].utf8), range: 0..<Self.lines[0].utf8.count, line: 3))
         #expect(first.position(of: "/id") == TextPosition(line: 3, column: 33))
@@ -45,6 +42,6 @@ import Testing
 
     @Test func refusesARangeOutsideItsBuffer() {
         #expect(JSONLineLocator(buffer: [1, 2, 3], range: 1..<4, line: 1) == nil)
-        #expect(JSONLineLocator(buffer: [1, 2, 3], range: 0..<3, line: 1) != nil)
+        #expect(JSONLineLocator(buffer: [1, 2, 3], range: 0..<3, line: 1)?.singleLine == 1)
     }
 }
