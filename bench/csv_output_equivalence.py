@@ -10,8 +10,8 @@ tab or CR; empty strings next to absent values; imageData present or absent; dou
 kind), V1 notes of all four types for migration, and broken variants of them (duplicate ids near
 and far, out-of-range values, malformed lines, unknown and missing fields, members out of order,
 a first record that is invalid, a collection first seen late). Runs both binaries on each with
-convert to CSV (a folder of one file per collection; one file, which refuses a second
-collection; standard output; `--csv-safe`, `--delimiter`, `.tsv`, `--to tsv`; `--lenient`,
+convert to CSV (a folder of one file per collection; one file taking every collection;
+standard output; `--csv-safe`, `--delimiter`, `.tsv`, `--to tsv`; `--lenient`,
 `--strict`), migrate to CSV, CSV -> CSV and, to check that they did not move, convert to JSON
 Lines, JSON and XML and validate, with `--jobs` 1, 2 and 3 and `--no-typed-path`. Compares the exit
 status, stdout, stderr and every output file. Prints one line per difference and a summary;
@@ -196,13 +196,15 @@ def csv_commands(csv_path, work, quick):
 
 
 def snapshot(work):
+    """Every output: files named out* and everything inside folders named out* (out-dir/...)."""
     files = {}
     for root, _, names in os.walk(work):
         for name in names:
-            if name.startswith("out"):
-                p = os.path.join(root, name)
+            p = os.path.join(root, name)
+            rel = os.path.relpath(p, work)
+            if rel.split(os.sep)[0].startswith("out"):
                 with open(p, "rb") as f:
-                    files[os.path.relpath(p, work)] = f.read()
+                    files[rel] = f.read()
     return files
 
 
