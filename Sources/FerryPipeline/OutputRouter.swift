@@ -85,7 +85,7 @@ final class OutputRouter {
 
     /// Writes the record of `collection` whose CSV leaf stream (`CSVLeafStream`, indexing `table`)
     /// the typed path rendered, exactly as `write(_:)` writes the record: to the CSV writer of its
-    /// destination, opened on first use (with the same refusal of a second collection in a file).
+    /// destination, opened on first use as `write(_:)` opens it.
     /// - Throws: what `write(_:)` throws; `internalError` when the destination's writer is not a CSV
     ///   writer of the stream's cell format.
     func writeLeaves(_ stream: UnsafeBufferPointer<UInt8>, table: CSVLeafTable, collection: String) throws {

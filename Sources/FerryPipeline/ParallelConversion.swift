@@ -91,8 +91,7 @@ struct ParallelConversion {
     /// Hands a batch's items to `delivery` in order: problems to the log, general records with
     /// what `general(index, record)` gives. The lines of kept typed records that follow each other
     /// in the batch's buffer are written in one piece, before anything else is written; a kept
-    /// record's CSV leaf stream is written at once, as its value would be (its writer may open then,
-    /// or refuse a second collection).
+    /// record's CSV leaf stream is written at once, as its value would be (its writer may open then).
     private func deliver(_ items: [RecordBatchItem], lane: TypedLaneBatch?, _ delivery: Delivery,
         general: (Int, Record) throws -> Void) throws
     {
