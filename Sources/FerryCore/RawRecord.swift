@@ -58,10 +58,11 @@ public struct TakenRecord: Sendable {
     /// The collection the record named itself (a JSON Lines `$collection` member); nil when it
     /// named none (the reader's default applies, as for a parsed record).
     public var collection: String?
-    /// The taker's result, handed back with the record.
-    public var payload: any Sendable
+    /// The taker's result, handed back with the record: an index into what the taker keeps (a
+    /// plain `Int`, so that the caller reads it back with no cast from an existential).
+    public var payload: Int
 
-    public init(collection: String?, payload: any Sendable) {
+    public init(collection: String?, payload: Int) {
         self.collection = collection
         self.payload = payload
     }

@@ -36,7 +36,7 @@ public enum RecordBatchItem: Sendable {
     case record(Record)
     /// A record the `RawRecordTaker` took: the record as `next()` would return it but with a
     /// null value (its location and locator are the usual ones), and what the taker made of it.
-    case taken(Record, any Sendable)
+    case taken(Record, Int)
     /// A problem that `next()` would have reported to the log at this point (a line that is not
     /// JSON), for the caller to report.
     case problem(Diagnostic)

@@ -89,7 +89,7 @@ final class OutputRouter {
     /// - Throws: what `write(_:)` throws; `internalError` when the destination's writer is not a CSV
     ///   writer of the stream's cell format.
     func writeLeaves(_ stream: UnsafeBufferPointer<UInt8>, table: CSVLeafTable, collection: String) throws {
-        let key = perCollectionFiles ? collection : ""
+        let key = routeKey(collection: collection)
         if let last = lastLeafWriter, last.key == key { return try last.writer.writeLeafStream(stream, table: table) }
         guard !format.isContainer, let writer = try writer(for: key) as? CSVWriter else {
             throw FerryError(.internalError, "a CSV leaf stream has no CSV writer to take it")
@@ -176,8 +176,11 @@ final class OutputRouter {
         return false
     }
 
-    private func routeKey(for record: Record) -> String {
-        perCollectionFiles ? (record.collection ?? stem) : ""
+    private func routeKey(for record: Record) -> String { routeKey(collection: record.collection) }
+
+    /// The destination key of a record of `collection` (nil: none named).
+    private func routeKey(collection: String?) -> String {
+        perCollectionFiles ? (collection ?? stem) : ""
     }
 
     private func open(_ key: String) throws -> (writer: any RecordWriter, file: AtomicOutputFile?) {

@@ -98,7 +98,6 @@ struct ParallelConversion {
         if let lane, !lane.preparations.isEmpty { delivery.warm(lane.preparations) }
         let leafTable = lane?.leafTable
         var pending: Range<Int>? = nil
-        var paired = 0  // the lane's preparations paired so far
         func flush() throws {
             guard let run = pending, let lane else { return }
             pending = nil
@@ -107,10 +106,7 @@ struct ParallelConversion {
         for index in items.indices {
             switch items[index] {
             case .taken(let record, let payload):
-                // The lane's preparations are the taken records' in order: paired by line, by the
-                // payload's index only where that fails.
-                let line = record.location.line ?? 0
-                guard let lane, let preparation = lane.preparation(onLine: line, from: &paired) ?? lane.preparation(of: payload),
+                guard let lane, let preparation = lane.preparation(of: payload),
                       try delivery.typed(record, preparation), let range = preparation.rendered
                 else { continue }
                 if let leafTable {

@@ -238,19 +238,8 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
 
     /// The preparation of the record this batch took with `payload` (its `TakenRecord.payload`);
     /// nil for a payload this batch did not give.
-    public func preparation(of payload: any Sendable) -> TypedPreparation? {
-        guard let index = payload as? Int, preparations.indices.contains(index) else { return nil }
-        return preparations[index]
-    }
-
-    /// The preparation of the taken record that stands on the one line `line`, looked for from
-    /// `cursor` on (records come in input order, so a caller pairing a batch's taken records with
-    /// their preparations passes the same cursor each time); nil when none from there does.
-    public func preparation(onLine line: Int, from cursor: inout Int) -> TypedPreparation? {
-        while cursor < preparations.count, preparations[cursor].singleLine < line { cursor += 1 }
-        guard line > 0, cursor < preparations.count, preparations[cursor].singleLine == line else { return nil }
-        cursor += 1
-        return preparations[cursor - 1]
+    public func preparation(of payload: Int) -> TypedPreparation? {
+        preparations.indices.contains(payload) ? preparations[payload] : nil
     }
 
     /// The bytes of the output lines rendered so far: `TypedPreparation.rendered` ranges index it.

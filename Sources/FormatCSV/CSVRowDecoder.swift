@@ -11,7 +11,7 @@ enum CSVRowOutcome: @unchecked Sendable {
     case record(Record)
     /// A record a `RawRecordTaker` took (`--jobs` batches only): the record with a null value,
     /// its `recordIndex` still unset, and what the taker made of the row.
-    case taken(Record, any Sendable)
+    case taken(Record, Int)
     /// What stops reading: bytes that are not UTF-8, a row past the size limit.
     case failure(any Error)
 }

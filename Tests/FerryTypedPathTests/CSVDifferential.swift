@@ -6,15 +6,19 @@ import Testing
 
 @testable import FerryTypedPath
 
-/// Offers CSV rows to a `CSVRecordReading` and hands back its models.
-final class CSVReadingTaker<T: FieldCodable>: RawRecordTaker {
+/// Offers CSV rows to a `CSVRecordReading` and keeps its models; a taken row's payload is its
+/// model's index in `models` (batches are parsed on the calling thread here).
+final class CSVReadingTaker<T: FieldCodable>: RawRecordTaker, @unchecked Sendable {
+    // @unchecked: one thread, the test's, parses the batches and reads `models`.
     let reading: CSVRecordReading<T>
+    private(set) var models: [T] = []
 
     init(_ reading: CSVRecordReading<T>) { self.reading = reading }
 
     func take(_ record: RawRecord) -> TakenRecord? {
         guard case .csvRow(let row) = record, let model = reading.decode(row) else { return nil }
-        return TakenRecord(collection: nil, payload: model)
+        models.append(model)
+        return TakenRecord(collection: nil, payload: models.count - 1)
     }
 }
 
@@ -69,7 +73,7 @@ enum CSVDifferential {
                     case .taken(let record, let payload):
                         #expect(record.value == .null)
                         items.append(.typed(index: record.location.recordIndex ?? -1, location: "\(record.location)",
-                                            model: payload))
+                                            model: taker?.models[payload] as Any))
                     case .problem(let diagnostic):
                         items.append(.other("problem \(diagnostic.code.rawValue) \(diagnostic.location)"))
                     case .failure(let error):

@@ -88,14 +88,11 @@ import Testing
             let taken = line.withUTF8 { batch.take(.jsonLine($0, line: number + 1, defaultCollection: nil)) }
             ranges.append(taken.flatMap { batch.preparation(of: $0.payload) }?.rendered)
         }
-        // The payloads are the preparations' indexes; the calling thread pairs them by line.
-        var cursor = 0
-        #expect(batch.preparation(onLine: 1, from: &cursor)?.id == "w1")
-        #expect(batch.preparation(onLine: 2, from: &cursor) == nil)
-        #expect(batch.preparation(onLine: 3, from: &cursor)?.id == "w2")
-        #expect(cursor == 2)
-        #expect(batch.preparation(of: "not an index") == nil)
+        // The payloads are the preparations' indexes.
+        #expect(batch.preparation(of: 0)?.id == "w1")
+        #expect(batch.preparation(of: 1)?.id == "w2")
         #expect(batch.preparation(of: 2) == nil)
+        #expect(batch.preparation(of: -1) == nil)
         let first = Self.v2Line.utf8.count + 1
         #expect(ranges == [0..<first, nil, first..<(first + second.utf8.count + 1)])
         #expect(batch.withRendered { String(decoding: $0, as: UTF8.self) } == Self.v2Line + "\n" + second + "\n")

@@ -37,7 +37,7 @@ import Testing
             guard let last = offered.cells.first??.utf8.last, last >= UInt8(ascii: "0"), last <= UInt8(ascii: "9"),
                 (last - UInt8(ascii: "0")) % 2 == 0
             else { return nil }
-            return TakenRecord(collection: nil, payload: "taken at \(row.line)")
+            return TakenRecord(collection: nil, payload: row.line)
         }
     }
 
@@ -69,7 +69,7 @@ import Testing
                         values[record.location.line ?? 0] = record.value
                     case .taken(let record, let payload):
                         #expect(record.value == .null)
-                        items.append("taken " + describe(record, columns: columns) + " \(payload)")
+                        items.append("taken " + describe(record, columns: columns) + " taken at \(payload)")
                     case .problem(let diagnostic):
                         items.append("problem \(diagnostic.code.rawValue) \(diagnostic.location)")
                     case .failure(let error):

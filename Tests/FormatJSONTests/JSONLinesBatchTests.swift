@@ -136,7 +136,7 @@ import Testing
                 case .failure(let error): throw error
                 case .taken(let record, let payload):
                     #expect(record.value == .null)
-                    #expect(payload as? Int == record.location.line)
+                    #expect(payload == record.location.line)
                     events.list.append("taken " + Self.describe(record))
                 }
             }

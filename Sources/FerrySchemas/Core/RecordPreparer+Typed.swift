@@ -87,8 +87,7 @@ public struct TypedPreparation: Sendable {
     public let value: Value?
     /// The line of every field of the record when the raw record stands on that one line (a JSON
     /// Lines line: `FieldLocating.singleLine`), else 0: the line of its id without asking its
-    /// locator, and how the calling thread pairs a batch's taken records with their
-    /// preparations in order without casting each one's payload back.
+    /// locator.
     public let singleLine: Int
 
     public init(route: TypedRoute, id: String?, rendered: Range<Int>?, value: Value? = nil, singleLine: Int = 0) {
