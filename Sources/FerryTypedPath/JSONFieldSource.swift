@@ -27,18 +27,18 @@ import Darwin
 /// over at the end (unknown, repeated, out of canonical order, with an escaped key, or not
 /// well-formed) fails the object in `finish()`.
 struct JSONFieldSource: FieldSource {
-    private let json: JSONLineValidator
+    let json: JSONLineValidator
     /// The nesting level of the object (1: the line's top-level object).
-    private let level: Int
+    let level: Int
     /// The fields of the object's record type, where its descriptor keeps them (valid while the
     /// decode runs: nested objects' sources copy two words, no reference counted).
     private let fields: UnsafeBufferPointer<FieldSchema>
     /// Where the time zone of calendar-day rules stands (`DecodingOptions.timeZone`) while the
     /// decode runs.
-    private let timeZoneStorage: UnsafePointer<TimeZone>
+    let timeZoneStorage: UnsafePointer<TimeZone>
     /// Where short strings without escapes are made (nil: each is made anew); it outlives the
     /// decode (unmanaged: no reference counted per string).
-    private let strings: Unmanaged<ShortStringCache>?
+    let strings: Unmanaged<ShortStringCache>?
     /// Where the next field-schema lookup starts looking.
     private var fieldHint = 0
     /// The offset of the next member's key (its opening quote), or of the object's closing brace.
@@ -121,7 +121,7 @@ struct JSONFieldSource: FieldSource {
 
     /// Moves past the value that ended at `i` (and its comma) to the next member.
     @inline(__always)
-    private mutating func advance(_ i: Int) {
+    mutating func advance(_ i: Int) {
         load(json.afterItem(i, close: JSONSyntax.closeBrace))
     }
 
@@ -192,7 +192,7 @@ struct JSONFieldSource: FieldSource {
     /// too when the type has no such field (the general path reads it as a required string: not
     /// handled here). Inline: every field read starts here.
     @inline(__always)
-    private mutating func locate(_ name: String) -> (index: Int, value: Int)? {
+    mutating func locate(_ name: String) -> (index: Int, value: Int)? {
         guard !failed else { return nil }
         guard let index = fieldIndex(name) else {
             failed = true
@@ -216,7 +216,7 @@ struct JSONFieldSource: FieldSource {
 
     /// Gives up on the record.
     @inline(__always)
-    private mutating func fail() { failed = true }
+    mutating func fail() { failed = true }
 
     // MARK: Strings
 

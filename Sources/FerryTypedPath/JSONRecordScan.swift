@@ -102,6 +102,22 @@ public struct JSONRecordScan {
         return i + count <= v.end && memcmp(v.p + i, collectionKey.utf8Start, count) == 0
     }
 
+    /// Reads the line's members (the leading `$collection` member left out) as a record of
+    /// `fields` with `body`, the way `decode` reads a model: true when `body` returns true, every
+    /// member was read (`JSONFieldSource.finish()`), and only whitespace follows the closing brace.
+    /// False at once for `options.scalarsAsText` (CSV's rules), as `decode`.
+    func read(fields: UnsafeBufferPointer<FieldSchema>, options: DecodingOptions,
+        _ body: (inout JSONFieldSource) -> Bool) -> Bool
+    {
+        guard !options.scalarsAsText else { return false }
+        let (validator, members, strings) = (self.validator, self.members, self.strings)
+        return withUnsafePointer(to: options.timeZone) { timeZone in
+            var source = JSONFieldSource(
+                validator: validator, members: members, level: 1, fields: fields, timeZone: timeZone, strings: strings)
+            return body(&source) && source.finish() && validator.skipWhitespace(source.cursor + 1) == validator.end
+        }
+    }
+
     /// The record read as `T` (the leading `$collection` member left out), or nil when anything is
     /// off: exactly when the general parser would refuse the line, or
     /// `T(value: <the general parser's Value of the line without $collection>, at:, diagnostics:)`

@@ -265,7 +265,8 @@ private final class LaneRoute: Sendable {
     let target: TypedModelCodec
     /// Takes a scanned JSON Lines line whole in one call specialized for the route's models: the
     /// source codec's `passJSON` for a route with no stage, the pair's `migrateJSON` for a route
-    /// with one stage whose plan hands it as a pair; nil for others (decoded, migrated by
+    /// with one stage whose plan hands it as a pair (lines of the `notes` stage are first offered
+    /// to `NotesLineMigration`); nil for others (decoded, migrated by
     /// `TypedRoute.migrate(_:)` on boxed models and rendered by the target codec).
     let takeJSON: (@Sendable (JSONRecordScan, DecodingOptions, String, LaneOutput, inout ByteBuffer) -> PassedRecord?)?
 
@@ -277,7 +278,23 @@ private final class LaneRoute: Sendable {
         self.route = route
         self.source = source
         self.target = target
-        takeJSON = route.migrates ? TypedPairCodec.codec(for: route)?.migrateJSON : source.passJSON
+        guard route.migrates else {
+            takeJSON = source.passJSON
+            return
+        }
+        let pair = TypedPairCodec.codec(for: route)?.migrateJSON
+        guard let pair, let lines = NotesLineMigration(route) else {
+            takeJSON = pair
+            return
+        }
+        // Lines of the notes stage are transcoded; what the transcoder leaves, and other outputs,
+        // take the pair's codec.
+        takeJSON = { scan, options, collection, output, buffer in
+            if case .lines = output, let passed = lines.migrate(scan, options, collection: collection, into: &buffer) {
+                return passed
+            }
+            return pair(scan, options, collection, output, &buffer)
+        }
     }
 }
 

@@ -157,23 +157,35 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
     /// `splitLook` on the bytes, or nil when a part would begin or end in a non-ASCII scalar after its
     /// ASCII whitespace is trimmed (Unicode whitespace such as U+00A0 must be trimmed too).
     private static func splitLookASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> (tint: String, note: String)? {
+        guard let (tint, note) = lookPartsASCII(utf8) else { return nil }
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: utf8[range]), as: UTF8.self)
+        }
+        return (text(tint), text(note))
+    }
+
+    /// Where `splitLook`'s `tint` and `note` stand in the UTF-8 bytes of a `look` (`note` is empty
+    /// when there is no comma); nil when a part would begin or end in a non-ASCII scalar after its
+    /// ASCII whitespace is trimmed (then only `splitLook` on the text gives the parts). A part is
+    /// well-formed UTF-8 when the bytes are: it is cut at ASCII bytes only.
+    public static func lookPartsASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> (tint: Range<Int>, note: Range<Int>)? {
         guard let comma = utf8.firstIndex(of: UInt8(ascii: ",")) else {
             guard let tint = trimmedASCII(utf8, 0, utf8.count) else { return nil }
-            return (tint, "")
+            return (tint, utf8.count..<utf8.count)
         }
         guard let tint = trimmedASCII(utf8, 0, comma), let note = trimmedASCII(utf8, comma + 1, utf8.count) else { return nil }
         return (tint, note)
     }
 
-    /// The text of `utf8[start..<end]` without ASCII whitespace at its ends; nil when an end that
-    /// is left is not ASCII.
-    private static func trimmedASCII(_ utf8: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String? {
+    /// `utf8[start..<end]` without ASCII whitespace at its ends; nil when an end that is left is
+    /// not ASCII.
+    private static func trimmedASCII(_ utf8: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Range<Int>? {
         var start = start, end = end
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
         while start < end, isSpace(utf8[start]) { start += 1 }
         while start < end, isSpace(utf8[end - 1]) { end -= 1 }
         if start < end, utf8[start] >= 0x80 || utf8[end - 1] >= 0x80 { return nil }
-        return String(decoding: UnsafeBufferPointer(rebasing: utf8[start..<end]), as: UTF8.self)
+        return start..<end
     }
 
     /// `splitLook` by Unicode scalars (the rule itself).
