@@ -391,6 +391,16 @@ import Testing
         ])
     }
 
+    @Test(arguments: [("0", "from 1 to 256"), ("257", "from 1 to 256"), ("two", "from 1 to 256")])
+    func jobsOutOfRangeNamesBothBounds(jobs: String, bounds: String) throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json")
+        let run = try box.ferry(["migrate", "notes-v1.json", "--to-version", "2", "-o", "v2.json", "--jobs", jobs])
+        #expect(run.status == 2)
+        #expect(run.stderrLines.first == "ferry migrate: error: --jobs expects a whole number \(bounds), not '\(jobs)'")
+        #expect(try box.list() == ["notes-v1.json"])
+    }
+
     /// A failed conversion leaves the previous output as it was, and no temporary file behind.
     @Test func previousOutputSurvivesAFailedConversion() throws {
         let box = try Sandbox()

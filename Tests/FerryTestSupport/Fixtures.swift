@@ -34,4 +34,31 @@ public enum Fixtures {
     public static func text(_ path: String, testFile: String = #filePath) throws -> String {
         String(decoding: try bytes(path, testFile: testFile), as: UTF8.self)
     }
+    /// The folder of `count` tasting notes at schema `version` made by the benchmark's generator,
+    /// `../shared/bench/gen_notes.py` beside the checkout (its docstring names the files:
+    /// `notes.jsonl`, `notes.json`, `wineNotes.csv` or `wineTastingNotes.csv`), made once per test
+    /// run into a temporary folder; nil when the generator or `python3` is absent (tests then skip
+    /// with a message, as for the corpus).
+    public static func generatedNotes(_ count: Int, version: Int) -> URL? {
+        generatedNotesLock.lock()
+        defer { generatedNotesLock.unlock() }
+        let key = "\(count)-v\(version)"
+        if let made = generatedNotesFolders[key] { return made }
+        let generator = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/bench/gen_notes.py")
+        guard FileManager.default.fileExists(atPath: generator.path) else { return nil }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-notes-\(getpid())-\(key)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", generator.path, String(count), folder.path, "--version", String(version)]
+        process.standardOutput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        generatedNotesFolders[key] = folder
+        return folder
+    }
+
+    nonisolated(unsafe) private static var generatedNotesFolders: [String: URL] = [:]
+    private static let generatedNotesLock = NSLock()
 }

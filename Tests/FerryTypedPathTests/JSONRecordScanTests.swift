@@ -1,5 +1,6 @@
 import FerryCore
 import FerrySchemas
+import FerryTestSupport
 import Foundation
 import FormatJSON
 import Testing
@@ -349,30 +350,33 @@ import Testing
         }
     }
 
-    // MARK: The benchmark files
+    // MARK: The benchmark's generated files
 
-    static let dataDirectory = "/work/main/bench/data/small/"
-
-    static func fileLines(_ name: String) -> [String]? {
-        guard let text = try? String(contentsOfFile: dataDirectory + name, encoding: .utf8) else { return nil }
+    /// The lines of `notes.jsonl` as the benchmark's generator makes 3000 notes at `version`;
+    /// nil when the generator is absent.
+    static func generatedLines(version: Int) throws -> [String]? {
+        guard let folder = Fixtures.generatedNotes(3000, version: version) else { return nil }
+        let text = try String(contentsOf: folder.appendingPathComponent("notes.jsonl"), encoding: .utf8)
         return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
 
-    @Test func everyLineOf5kV2() throws {
-        guard let lines = Self.fileLines("5k-v2.jsonl") else {
-            print("skipped: no \(Self.dataDirectory)5k-v2.jsonl")
+    @Test func everyGeneratedV2Line() throws {
+        guard let lines = try Self.generatedLines(version: 2) else {
+            print("skipped: ../shared/bench/gen_notes.py (or python3) is absent")
             return
         }
+        #expect(lines.count == 3001)
         var accepted = 0
         for line in lines.dropFirst() where Self.compare(line, NotesV2.WineTastingNote.self) { accepted += 1 }
         #expect(accepted == lines.count - 1)
     }
 
-    @Test func everyLineOf5kV1() throws {
-        guard let lines = Self.fileLines("5k-v1.jsonl") else {
-            print("skipped: no \(Self.dataDirectory)5k-v1.jsonl")
+    @Test func everyGeneratedV1Line() throws {
+        guard let lines = try Self.generatedLines(version: 1) else {
+            print("skipped: ../shared/bench/gen_notes.py (or python3) is absent")
             return
         }
+        #expect(lines.count == 3001)
         var accepted = 0
         for line in lines.dropFirst() where Self.compare(line, NotesV1.WineNote.self) { accepted += 1 }
         #expect(accepted == lines.count - 1)
@@ -392,12 +396,12 @@ import Testing
         return accepted
     }
 
-    @Test func typedDecodeOf5kV2() {
-        guard let lines = Self.fileLines("5k-v2.jsonl") else {
-            print("skipped: no \(Self.dataDirectory)5k-v2.jsonl")
+    @Test func typedDecodeOfTheGeneratedV2Lines() throws {
+        guard let lines = try Self.generatedLines(version: 2) else {
+            print("skipped: ../shared/bench/gen_notes.py (or python3) is absent")
             return
         }
         let bytes = lines.dropFirst().map { Array($0.utf8) }
-        #expect(Self.typedDecodeAllLines(bytes) == bytes.count)
+        #expect(Self.typedDecodeAllLines(bytes) == 3000)
     }
 }

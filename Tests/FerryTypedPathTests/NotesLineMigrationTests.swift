@@ -1,5 +1,6 @@
 import FerryCore
 import FerrySchemas
+import FerryTestSupport
 import FormatJSON
 import Testing
 
@@ -169,6 +170,23 @@ import Testing
         let written = try #require(try Self.transcoded(line, migration, collection: route.targetCollection))
         let expected = length.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         #expect(written.line.contains(#""finish":{"length":"\#(expected)","note":"smoke"}"#))
+    }
+
+    @Test func takesEveryLineOfTheBenchmarksGeneratedV1Notes() throws {
+        guard let lines = try JSONRecordScanTests.generatedLines(version: 1) else {
+            print("skipped: ../shared/bench/gen_notes.py (or python3) is absent")
+            return
+        }
+        let (migration, route, codec) = try Self.both(for: lines[1])
+        var taken = 0
+        for line in lines.dropFirst() {
+            let mine = try #require(try Self.transcoded(line, migration, collection: route.targetCollection), "\(line)")
+            let theirs = try #require(try Pair.migrated(line, route, codec))
+            #expect(mine.line == theirs.line)
+            #expect(mine.id == theirs.id)
+            taken += 1
+        }
+        #expect(taken == 3000)
     }
 
     @Test func nestingBeyondTheReadersLimitIsLeftToTheGeneralPath() throws {

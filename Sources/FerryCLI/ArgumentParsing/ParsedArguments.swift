@@ -18,9 +18,19 @@ public struct ParsedArguments: Sendable {
     public func integer(_ key: String, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
         guard let text = value(key) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("--\(key) expects a whole number\(range.lowerBound > Int.min ? " from \(range.lowerBound)" : ""), not '\(text)'")
+            throw UsageError("--\(key) expects a whole number\(Self.describe(range)), not '\(text)'")
         }
         return number
+    }
+
+    /// " from 1", " from 1 to 256", " up to 9" or "": the bounds `range` sets.
+    static func describe(_ range: ClosedRange<Int>) -> String {
+        switch (range.lowerBound > Int.min, range.upperBound < Int.max) {
+        case (true, true): " from \(range.lowerBound) to \(range.upperBound)"
+        case (true, false): " from \(range.lowerBound)"
+        case (false, true): " up to \(range.upperBound)"
+        case (false, false): ""
+        }
     }
 }
 
