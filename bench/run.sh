@@ -57,10 +57,15 @@ results=()   # rows: case|ferry|peer|ratio|rss|note
 
 # measure CMD...: prints "seconds rss_kb cpu_seconds" for one run (stdout of CMD discarded);
 # cpu_seconds is user + system time, which other load on the machine disturbs less than wall time.
-# Each run starts with the disk's dirty pages written out (`sync`, not timed), so that no run pays
-# for the writeback of the one before (bundle unpack and bsdtar -xf write 2 GB each).
+# Each run starts with the outputs of the case's earlier runs removed and the disk's dirty pages
+# written out (`rm -rf $CLEAR; sync`, not timed), so that no run pays for the writeback of the one
+# before (bundle unpack and bsdtar -xf write 2 GB each), nor for freeing its blocks: this disk is
+# mounted with `discard`, and freeing a 450 MB file takes about 0.4 s, which the next run paid
+# (in a truncation, a rename over the file, or an fsync waiting behind the discards).
 measure() {
   local tmp; tmp=$(mktemp)
+  # shellcheck disable=SC2086  # CLEAR is a list of paths
+  [ -n "${CLEAR:-}" ] && rm -rf $CLEAR
   sync
   /usr/bin/time -v -o "$tmp" bash -c "$1" >/dev/null 2>>"$OUT/stderr.log" || { echo "FAILED: $1" >&2; }
   local secs rss cpu
@@ -85,7 +90,8 @@ target_check() {
 }
 
 # bench NAME FERRY_CMD PEER_CMD [records] [min ratio] [min records/s]
-# (SAME_RSS_AS=MB in the environment: the peak RSS must not grow beyond that case's.)
+# (SAME_RSS_AS=MB in the environment: the peak RSS must not grow beyond that case's;
+# CLEAR="paths": the case's outputs, removed before each run, untimed.)
 bench() {
   local name=$1 ferry_cmd=$2 peer_cmd=$3 records=${4:-} min_ratio=${5:-} min_rate=${6:-}
   local f=() p=() r=() c=()
@@ -110,13 +116,13 @@ bench() {
 
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "running $RUNS runs per case on $(nproc) cores (load $LOAD_AT_START) ..."
-bench "CSV -> JSON Lines (mlr --icsv --ojsonl cat)" \
+CLEAR="$OUT/a.jsonl $OUT/b.jsonl" bench "CSV -> JSON Lines (mlr --icsv --ojsonl cat)" \
   "$FERRY convert $CSV --to jsonl -o $OUT/a.jsonl --quiet --jobs $JOBS" "mlr --icsv --ojsonl cat $CSV > $OUT/b.jsonl" "$RECORDS" 10
-bench "JSON Lines -> CSV (mlr --ijsonl --ocsv unsparsify)" \
+CLEAR="$OUT/a.csv $OUT/b.csv" bench "JSON Lines -> CSV (mlr --ijsonl --ocsv unsparsify)" \
   "$FERRY convert $JSONL --to csv -o $OUT/a.csv --quiet --jobs $JOBS" "mlr --ijsonl --ocsv unsparsify $JSONL > $OUT/b.csv" "$RECORDS" 10
-bench "JSON Lines validation (jq -c .)" \
+CLEAR="$OUT/b2.jsonl" bench "JSON Lines validation (jq -c .)" \
   "$FERRY validate $JSONL --quiet --jobs $JOBS" "jq -c . $JSONL > $OUT/b2.jsonl" "$RECORDS" 3
-bench "V1 -> V2 migration, JSON Lines (jq mapping)" \
+CLEAR="$OUT/m.jsonl $OUT/m2.jsonl" bench "V1 -> V2 migration, JSON Lines (jq mapping)" \
   "$FERRY migrate $V1JSONL --to-version 2 -o $OUT/m.jsonl --quiet --jobs $JOBS" "jq -c '$JQ_MIGRATE' $V1JSONL > $OUT/m2.jsonl" "$RECORDS" 5 250000
 bench "validate V2 set (JSON document)" "$FERRY validate $DATA/v2/notes.json --quiet --jobs $JOBS" "" "$RECORDS"
 
@@ -128,13 +134,13 @@ if [ ! -f "$DATA/v2/x4.csv" ]; then
   { cat "$CSV"; for _ in 1 2 3; do tail -n +2 "$CSV"; done; } > "$DATA/v2/x4.csv"
 fi
 ln -sf "$(basename "$CSV")" "$DATA/v2/x1.csv"
-bench "memory: CSV -> JSON Lines, schema-free, at 1x" "$FERRY convert $DATA/v2/x1.csv --to jsonl -o $OUT/a.jsonl --quiet" "" "$RECORDS"
-SAME_RSS_AS=$LAST_RSS bench "memory: CSV -> JSON Lines, schema-free, at 4x" "$FERRY convert $DATA/v2/x4.csv --to jsonl -o $OUT/a4.jsonl --quiet" "" "$((RECORDS * 4))"
+CLEAR="$OUT/a.jsonl" bench "memory: CSV -> JSON Lines, schema-free, at 1x" "$FERRY convert $DATA/v2/x1.csv --to jsonl -o $OUT/a.jsonl --quiet" "" "$RECORDS"
+CLEAR="$OUT/a4.jsonl" SAME_RSS_AS=$LAST_RSS bench "memory: CSV -> JSON Lines, schema-free, at 4x" "$FERRY convert $DATA/v2/x4.csv --to jsonl -o $OUT/a4.jsonl --quiet" "" "$((RECORDS * 4))"
 
 # XML: a large generated document streams with flat memory (issue: XML adapter).
 if [ ! -f "$DATA/v2/big.xml" ]; then $FERRY convert "$JSONL" --to xml -o "$DATA/v2/big.xml" --quiet || true; fi
 if [ -f "$DATA/v2/big.xml" ]; then
-  bench "XML ($(du -m "$DATA/v2/big.xml" | cut -f1) MB) -> JSON Lines" "$FERRY convert $DATA/v2/big.xml --to jsonl -o $OUT/x.jsonl --quiet" "" "$RECORDS"
+  CLEAR="$OUT/x.jsonl" bench "XML ($(du -m "$DATA/v2/big.xml" | cut -f1) MB) -> JSON Lines" "$FERRY convert $DATA/v2/big.xml --to jsonl -o $OUT/x.jsonl --quiet" "" "$RECORDS"
 fi
 
 # Bundles: pack and unpack a pet-story folder with MEDIA_MB of media, against bsdtar.
@@ -144,10 +150,10 @@ if [ ! -d "$MEDIA/Stories" ] || [ "$(cat "$DATA/media-mb" 2>/dev/null)" != "$MED
   echo "$MEDIA_MB" > "$DATA/media-mb"
 fi
 rm -rf "$OUT/pets.tar" "$OUT/unpacked" "$OUT/unpacked-bsdtar"
-bench "bundle pack ${MEDIA_MB} MB (bsdtar -cf)" \
-  "rm -f $OUT/pets.tar; $FERRY convert $MEDIA -o $OUT/pets.tar --quiet" "rm -f $OUT/b.tar; bsdtar -cf $OUT/b.tar -C $MEDIA ." "" 0.769
-bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
-  "rm -rf $OUT/unpacked; $FERRY convert $OUT/pets.tar -o $OUT/unpacked/ --quiet" "rm -rf $OUT/ub; mkdir -p $OUT/ub; bsdtar -xf $OUT/b.tar -C $OUT/ub" "" 0.769
+CLEAR="$OUT/pets.tar $OUT/b.tar" bench "bundle pack ${MEDIA_MB} MB (bsdtar -cf)" \
+  "$FERRY convert $MEDIA -o $OUT/pets.tar --quiet" "bsdtar -cf $OUT/b.tar -C $MEDIA ." "" 0.769
+CLEAR="$OUT/unpacked $OUT/ub" bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
+  "$FERRY convert $OUT/pets.tar -o $OUT/unpacked/ --quiet" "mkdir -p $OUT/ub; bsdtar -xf $OUT/b.tar -C $OUT/ub" "" 0.769
 
 {
   echo "# Benchmark results"
@@ -156,7 +162,7 @@ bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
   echo "Peers: $(mlr --version 2>&1 | head -1), $(jq --version), $(bsdtar --version | head -1)."
   echo "Ferry runs with --jobs $JOBS (JSON Lines and CSV inputs are processed on $JOBS worker threads; JSON documents, XML and bundles are read record by record)."
   echo "Load average (1, 5, 15 min) when the run started: $LOAD_AT_START; when it ended: $(cut -d' ' -f1-3 /proc/loadavg) (other work on these cores slows every figure)."
-  echo "Ratio = peer wall seconds / Ferry wall seconds (above 1: Ferry is faster). CPU = Ferry's user + system seconds. Every run starts after a \`sync\` (not timed)."
+  echo "Ratio = peer wall seconds / Ferry wall seconds (above 1: Ferry is faster). CPU = Ferry's user + system seconds. Every run starts with the outputs of earlier runs removed and a \`sync\` (neither timed)."
   echo "RSS = Ferry's peak resident memory. All figures are medians over the runs."
   echo
   echo "The first five cases are domain runs (wine notes, validated as SCHEMAS.md says); they keep every id for the uniqueness check (about 30 MB per million unique ids)."

@@ -278,6 +278,13 @@ struct JSONFieldSource: FieldSource {
     }
 
     mutating func optionalDouble(_ name: String) -> Double? {
+        optionalNumber(name)?.value
+    }
+
+    /// `optionalDouble(_:)`'s number and its text in the line (what a transcoder copies when it
+    /// is already the written form: `appendJSONNumber(_:readFrom:)`).
+    @inline(__always)
+    mutating func optionalNumber(_ name: String) -> (value: Double, text: UnsafeBufferPointer<UInt8>)? {
         guard let (index, value) = locate(name) else { return nil }
         guard let (plain, end) = json.decimal(value) else {
             fail()
@@ -299,7 +306,7 @@ struct JSONFieldSource: FieldSource {
             fail()
             return nil
         }
-        return d == 0 ? 0 : d  // -0 is 0
+        return (d == 0 ? 0 : d, number)  // -0 is 0
     }
 
     /// The text of the number at `value` and the offset past it; nil (failed) for a non-number or
@@ -360,18 +367,25 @@ struct JSONFieldSource: FieldSource {
             fail()
             return Self.epoch
         }
-        let parsed: Result<Instant, Instant.ParseError>
-        if escaped {
-            parsed = Instant.parse(ValidatedJSONText(p: json.p, end: end - 1).text(from: value + 1, escaped: true))
-        } else {
-            parsed = Instant.parse(bytes: UnsafeRawBufferPointer(start: json.p + value + 1, count: end - value - 2))
-        }
         advance(end)
-        // Digits finer than a millisecond are a `lossy-precision` warning in the general path.
-        guard case .success(let instant) = parsed, instant.nanoseconds % 1_000_000 == 0 else {
+        guard let instant = instant(of: JSONStringSpan(start: value + 1, end: end - 1, escaped: escaped)) else {
             fail()
             return Self.epoch
         }
+        return instant
+    }
+
+    /// The instant the checked string `span` holds, as `Instant.parse` reads it; nil for text that
+    /// is not an RFC 3339 instant, or one finer than a millisecond (a `lossy-precision` warning in
+    /// the general path).
+    func instant(of span: JSONStringSpan) -> Instant? {
+        let parsed: Result<Instant, Instant.ParseError>
+        if span.escaped {
+            parsed = Instant.parse(text(span))
+        } else {
+            parsed = Instant.parse(bytes: UnsafeRawBufferPointer(start: json.p + span.start, count: span.count))
+        }
+        guard case .success(let instant) = parsed, instant.nanoseconds % 1_000_000 == 0 else { return nil }
         return instant
     }
 

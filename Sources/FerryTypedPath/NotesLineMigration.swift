@@ -14,7 +14,9 @@ import FormatJSON
 /// (`lookPartsASCII` / `splitLook`, `finishLength`, `dropIsLossy`); the V2 rules are the range and
 /// step of the V2 descriptor's number fields (`FieldSchema.isInRange`, `isOnStep`), the only V2
 /// rules a V1 note that reads plainly can break besides an empty title; the line is written with
-/// `JSONLinesFieldSink`'s pieces (`appendJSONNumber`, `RFC3339Text.appendQuoted`).
+/// `JSONLinesFieldSink`'s pieces (`appendJSONNumber`, which copies a number already in its written
+/// form; `RFC3339Text.appendQuoted`, or the instant's text when it is that already:
+/// `RFC3339Text.isDescription`).
 ///
 /// It gives up (nil, nothing appended) wherever that codec gives up, and on more: a note with
 /// `imageData` (its base64 is left to the model path). The note then takes the codec, which
@@ -99,13 +101,13 @@ final class NotesLineMigration: @unchecked Sendable {
         -> PassedRecord?
     {
         let mark = buffer.count
-        buffer.append("{\"$collection\":")
+        buffer.append("{\"$collection\":" as StaticString)
         buffer.appendJSONString(collection)
         var id: String? = nil
         let taken = scan.read(fields: noteFields, options: options) { note in
             guard let span = note.stringSpan("id"), span.count > 0 else { return false }
             id = note.text(span)
-            buffer.append(",\"id\":")
+            buffer.append(",\"id\":" as StaticString)
             Self.appendString(span, note, to: &buffer)
             return appendMembers(&note, into: &buffer)
         }
@@ -113,7 +115,7 @@ final class NotesLineMigration: @unchecked Sendable {
             buffer.truncate(to: mark)
             return nil
         }
-        buffer.append("}\n")
+        buffer.append("}\n" as StaticString)
         return PassedRecord(id: id, rendered: mark..<buffer.count)
     }
 
@@ -121,13 +123,19 @@ final class NotesLineMigration: @unchecked Sendable {
     private func appendMembers(_ note: inout JSONFieldSource, into buffer: inout ByteBuffer) -> Bool {
         // V2 `title` is non-empty (an escaped string never is).
         guard let title = note.stringSpan("title"), title.count > 0 else { return false }
-        buffer.append(",\"title\":")
+        buffer.append(",\"title\":" as StaticString)
         Self.appendString(title, note, to: &buffer)
         guard appendString("category", &note, &buffer) else { return false }
-        let createdAt = note.instant("createdAt")
-        guard note.isValid else { return false }
-        buffer.append(",\"createdAt\":")
-        RFC3339Text.appendQuoted(createdAt, to: &buffer)
+        guard let createdAt = note.stringSpan("createdAt") else { return false }
+        buffer.append(",\"createdAt\":" as StaticString)
+        let written = UnsafeBufferPointer(start: note.json.p + createdAt.start, count: createdAt.count)
+        if !createdAt.escaped, RFC3339Text.isDescription(written) {
+            // Already the instant's `description`: copied.
+            Self.appendQuoted(written, to: &buffer)
+        } else {
+            guard let instant = note.instant(of: createdAt) else { return false }
+            RFC3339Text.appendQuoted(instant, to: &buffer)
+        }
         // `imageData` is left to the model path; null is absent there too.
         guard note.stringSpan("imageData") == nil, note.isValid else { return false }
         guard appendAlcohol(&note, &buffer), appendLook(&note, &buffer), appendSmells(&note, &buffer),
@@ -136,7 +144,7 @@ final class NotesLineMigration: @unchecked Sendable {
         switch kind {
         case .wine:
             guard let grape = note.stringSpan("grape") else { return false }
-            buffer.append(",\"grape\":{\"variety\":")
+            buffer.append(",\"grape\":{\"variety\":" as StaticString)
             Self.appendString(grape, note, to: &buffer)
             buffer.append(UInt8(ascii: "}"))
         case .whiskey:
@@ -149,10 +157,9 @@ final class NotesLineMigration: @unchecked Sendable {
             break
         }
         guard appendString("think", &note, &buffer) else { return false }
-        let rating = note.double("rating")
-        guard note.isValid, ratingRule.keeps(rating) else { return false }
-        buffer.append(",\"rating\":")
-        _ = buffer.appendJSONNumber(rating)  // finite: read as such
+        guard let (rating, text) = note.optionalNumber("rating"), ratingRule.keeps(rating) else { return false }
+        buffer.append(",\"rating\":" as StaticString)
+        _ = buffer.appendJSONNumber(rating, readFrom: text)  // finite: read as such
         let favorite = note.bool("isFavorite")
         buffer.append(favorite ? ",\"isFavorite\":true" as StaticString : ",\"isFavorite\":false")
         return note.isValid
@@ -160,12 +167,11 @@ final class NotesLineMigration: @unchecked Sendable {
 
     /// `alcohol` as `alcoholByVolume` (in its V2 range); coffee drops it, only when it is 0.
     private func appendAlcohol(_ note: inout JSONFieldSource, _ buffer: inout ByteBuffer) -> Bool {
-        let alcohol = note.double("alcohol")
-        guard note.isValid else { return false }
+        guard let (alcohol, text) = note.optionalNumber("alcohol") else { return false }
         if kind == .coffee { return !NotesMigrationPlan.dropIsLossy(alcohol: alcohol) }
         guard alcoholRule.keeps(alcohol) else { return false }
-        buffer.append(",\"alcoholByVolume\":")
-        _ = buffer.appendJSONNumber(alcohol)  // finite: read as such
+        buffer.append(",\"alcoholByVolume\":" as StaticString)
+        _ = buffer.appendJSONNumber(alcohol, readFrom: text)  // finite: read as such
         return true
     }
 
@@ -174,17 +180,17 @@ final class NotesLineMigration: @unchecked Sendable {
     private func appendLook(_ note: inout JSONFieldSource, _ buffer: inout ByteBuffer) -> Bool {
         guard let look = note.stringSpan("look") else { return false }
         if kind == .coffee || kind == .cocktail { return !NotesMigrationPlan.dropIsLossy(look: note.text(look)) }
-        buffer.append(",\"look\":{\"tint\":")
+        buffer.append(",\"look\":{\"tint\":" as StaticString)
         let bytes = UnsafeBufferPointer(start: note.json.p + look.start, count: look.count)
         if !look.escaped, let (tint, rest) = NotesMigrationPlan.lookPartsASCII(bytes) {
             // Parts of text with nothing to escape, cut at ASCII bytes: copied in quotes.
             Self.appendQuoted(UnsafeBufferPointer(rebasing: bytes[tint]), to: &buffer)
-            buffer.append(",\"note\":")
+            buffer.append(",\"note\":" as StaticString)
             Self.appendQuoted(UnsafeBufferPointer(rebasing: bytes[rest]), to: &buffer)
         } else {
             let (tint, rest) = NotesMigrationPlan.splitLook(note.text(look))
             buffer.appendJSONString(tint)
-            buffer.append(",\"note\":")
+            buffer.append(",\"note\":" as StaticString)
             buffer.appendJSONString(rest)
         }
         buffer.append(UInt8(ascii: "}"))
@@ -194,7 +200,7 @@ final class NotesLineMigration: @unchecked Sendable {
     /// Each smell as `Smell {label}`; cocktail drops them, only when there are none.
     private func appendSmells(_ note: inout JSONFieldSource, _ buffer: inout ByteBuffer) -> Bool {
         if kind == .cocktail { return note.forEachElement("smells") { _, _ in nil } }
-        buffer.append(",\"smells\":[")
+        buffer.append(",\"smells\":[" as StaticString)
         var first = true
         guard note.forEachElement("smells", { source, i in
             guard let smell = source.stringElement(at: i) else { return nil }
@@ -210,18 +216,17 @@ final class NotesLineMigration: @unchecked Sendable {
 
     /// Each taste as V2 `Taste {label, value}`, its value in the V2 range.
     private func appendTastes(_ note: inout JSONFieldSource, _ buffer: inout ByteBuffer) -> Bool {
-        buffer.append(",\"tastes\":[")
+        buffer.append(",\"tastes\":[" as StaticString)
         var first = true
         guard note.forEachElement("tastes", { source, i in
             buffer.append(first ? "{\"label\":" as StaticString : ",{\"label\":")
             first = false
             return source.object(at: i, fields: tasteFields, level: source.level + 2) { taste in
                 guard let label = taste.stringSpan("label") else { return false }
-                let value = taste.double("value")
-                guard taste.isValid, tasteValueRule.keeps(value) else { return false }
+                guard let (value, text) = taste.optionalNumber("value"), tasteValueRule.keeps(value) else { return false }
                 Self.appendString(label, taste, to: &buffer)
-                buffer.append(",\"value\":")
-                _ = buffer.appendJSONNumber(value)  // finite: read as such
+                buffer.append(",\"value\":" as StaticString)
+                _ = buffer.appendJSONNumber(value, readFrom: text)  // finite: read as such
                 buffer.append(UInt8(ascii: "}"))
                 return true
             }
@@ -237,9 +242,9 @@ final class NotesLineMigration: @unchecked Sendable {
                 let finishLength = NotesMigrationPlan.finishLength(finish.text(length)),
                 let text = finish.stringSpan("note")
             else { return false }
-            buffer.append(",\"finish\":{\"length\":")
+            buffer.append(",\"finish\":{\"length\":" as StaticString)
             buffer.appendJSONString(finishLength.rawValue)
-            buffer.append(",\"note\":")
+            buffer.append(",\"note\":" as StaticString)
             Self.appendString(text, finish, to: &buffer)
             buffer.append(UInt8(ascii: "}"))
             return true
@@ -248,7 +253,7 @@ final class NotesLineMigration: @unchecked Sendable {
 
     /// Each ingredient as V2 `Ingredient {name, amount}`.
     private func appendIngredients(_ note: inout JSONFieldSource, _ buffer: inout ByteBuffer) -> Bool {
-        buffer.append(",\"ingredients\":[")
+        buffer.append(",\"ingredients\":[" as StaticString)
         var first = true
         guard note.forEachElement("ingredients", { source, i in
             buffer.append(first ? "{\"name\":" as StaticString : ",{\"name\":")
@@ -258,7 +263,7 @@ final class NotesLineMigration: @unchecked Sendable {
                     return false
                 }
                 Self.appendString(name, ingredient, to: &buffer)
-                buffer.append(",\"amount\":")
+                buffer.append(",\"amount\":" as StaticString)
                 Self.appendString(amount, ingredient, to: &buffer)
                 buffer.append(UInt8(ascii: "}"))
                 return true

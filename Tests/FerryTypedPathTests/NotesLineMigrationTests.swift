@@ -98,6 +98,19 @@ import Testing
         (0, #""rating":4.5"#, #""rating":-0"#, true),
         (0, #""rating":4.5"#, #""rating":5E0"#, true),
         (0, #""value":0.5"#, #""value":1e-7"#, true),
+        // Instants: copied when already in their written form, else parsed and written again.
+        (0, #""createdAt":"2024-05-01T09:30:00.250+02:00""#, #""createdAt":"2024-05-01T09:30:00.100Z""#, true),
+        (0, #""createdAt":"2024-05-01T09:30:00.250+02:00""#, #""createdAt":"2024-05-01T09:30:00.000Z""#, true),
+        (0, #""createdAt":"2024-05-01T09:30:00.250+02:00""#, #""createdAt":"2024-05-01t09:30:00z""#, true),
+        (0, #""createdAt":"2024-05-01T09:30:00.250+02:00""#, #""createdAt":"2024-05-01T09:30:00.5Z""#, true),
+        (0, #""createdAt":"2024-05-01T09:30:00.250+02:00""#, #""createdAt":"2024-05-01T09:30:00\u005A""#, true),
+        (0, #""createdAt":"2024-05-01T09:30:00.250+02:00""#, #""createdAt":"2024-02-30T09:30:00Z""#, false),
+        // Numbers copied in their written form, and others.
+        (0, #""alcohol":13.0"#, #""alcohol":12.4"#, true),
+        (0, #""alcohol":13.0"#, #""alcohol":12.40"#, true),
+        (0, #""rating":4.5"#, #""rating":3"#, true),
+        (0, #""value":0.5"#, #""value":0.91"#, true),
+        (0, #""value":0.5"#, #""value":0.123456"#, true),
         // Whitespace anywhere the grammar allows it.
         (0, #""alcohol":13.0,"#, " \"alcohol\" :\t13.0 ,\r\n ", true),
         (0, #""isFavorite":true}"#, #""isFavorite":true }  "#, true),
