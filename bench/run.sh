@@ -57,31 +57,35 @@ results=()   # rows: case|ferry|peer|ratio|rss|note
 
 # measure CMD...: prints "seconds rss_kb cpu_seconds" for one run (stdout of CMD discarded);
 # cpu_seconds is user + system time, which other load on the machine disturbs less than wall time.
-# Each run starts with the outputs of the case's earlier runs removed and the disk's dirty pages
-# written out (`rm -rf $CLEAR; sync`, not timed), so that no run pays for the writeback of the one
+# Each run starts with the outputs of its tool's earlier runs removed and the disk's dirty pages
+# written out (`rm -rf CLEAR; sync`, not timed), so that no run pays for the writeback of the one
 # before (bundle unpack and bsdtar -xf write 2 GB each), nor for freeing its blocks: this disk is
-# mounted with `discard`, and freeing a 450 MB file takes about 0.4 s, which the next run paid
-# (in a truncation, a rename over the file, or an fsync waiting behind the discards).
+# mounted with `discard`, and removing a 450 MB file takes about 0.4 s, which the next run paid (in
+# a rename over the old output, or a shell's truncation of it).
+# measure CLEAR CMD: prints "seconds rss_kb cpu_seconds ok|failed" for one run of CMD (its stdout
+# discarded, its stderr appended to $OUT/stderr.log); CLEAR is a list of paths, or "".
 measure() {
-  local tmp; tmp=$(mktemp)
-  # shellcheck disable=SC2086  # CLEAR is a list of paths
-  [ -n "${CLEAR:-}" ] && rm -rf $CLEAR
+  local clear=$1 cmd=$2 tmp status=ok; tmp=$(mktemp)
+  # shellcheck disable=SC2086  # a list of paths
+  if [ -n "$clear" ]; then rm -rf $clear; fi
   sync
-  /usr/bin/time -v -o "$tmp" bash -c "$1" >/dev/null 2>>"$OUT/stderr.log" || { echo "FAILED: $1" >&2; }
+  /usr/bin/time -v -o "$tmp" bash -c "$cmd" >/dev/null 2>>"$OUT/stderr.log" || { echo "FAILED: $cmd" >&2; status=failed; }
   local secs rss cpu
   secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp")
   rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp")
   cpu=$(awk -F': ' '/User time|System time/ {s+=$2} END {printf "%.2f", s}' "$tmp")
   rm -f "$tmp"
-  echo "$secs $rss $cpu"
+  echo "$secs $rss $cpu $status"
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-# target_check RATIO RATE RSS_MB MIN_RATIO MIN_RATE: "met" or "not met: <what>" for issue 7's
-# targets (ratio and rate minimums when given; peak RSS under 64 MB for every case).
+# target_check RATIO RATE RSS_MB MIN_RATIO MIN_RATE FAILED: "met" or "not met: <what>" for issue
+# 7's targets (ratio and rate minimums when given; peak RSS under 64 MB for every case; no run
+# failed).
 target_check() {
-  local ratio=$1 rate=$2 rss=$3 min_ratio=$4 min_rate=$5 miss=()
+  local ratio=$1 rate=$2 rss=$3 min_ratio=$4 min_rate=$5 failed=$6 miss=()
+  if [ "$failed" -gt 0 ]; then miss+=("$failed runs failed (bench/data/out/stderr.log)"); fi
   if [ -n "$min_ratio" ] && awk -v r="$ratio" -v m="$min_ratio" 'BEGIN {exit !(r < m)}'; then miss+=("ratio < $min_ratio"); fi
   if [ -n "$min_rate" ] && awk -v r="$rate" -v m="$min_rate" 'BEGIN {exit !(r < m)}'; then miss+=("rate < $min_rate/s"); fi
   if [ "$rss" -ge 64 ]; then miss+=("RSS >= 64 MB"); fi
@@ -90,14 +94,18 @@ target_check() {
 }
 
 # bench NAME FERRY_CMD PEER_CMD [records] [min ratio] [min records/s]
-# (SAME_RSS_AS=MB in the environment: the peak RSS must not grow beyond that case's;
-# CLEAR="paths": the case's outputs, removed before each run, untimed.)
+# (In the environment: SAME_RSS_AS=MB: the peak RSS must not grow beyond that case's;
+# FERRY_OUT, PEER_OUT: the paths each command writes, removed before each of its runs, untimed.)
 bench() {
   local name=$1 ferry_cmd=$2 peer_cmd=$3 records=${4:-} min_ratio=${5:-} min_rate=${6:-}
-  local f=() p=() r=() c=()
+  local f=() p=() r=() c=() failed=0 ok
   for _ in $(seq "$RUNS"); do
-    read -r s rss cpu <<<"$(measure "$ferry_cmd")"; f+=("$s"); r+=("$rss"); c+=("$cpu")
-    if [ -n "$peer_cmd" ]; then read -r s _ _ <<<"$(measure "$peer_cmd")"; p+=("$s"); fi
+    read -r s rss cpu ok <<<"$(measure "${FERRY_OUT:-}" "$ferry_cmd")"; f+=("$s"); r+=("$rss"); c+=("$cpu")
+    [ "$ok" = ok ] || failed=$((failed + 1))
+    if [ -n "$peer_cmd" ]; then
+      read -r s _ _ ok <<<"$(measure "${PEER_OUT:-}" "$peer_cmd")"; p+=("$s")
+      [ "$ok" = ok ] || failed=$((failed + 1))
+    fi
   done
   local fm pm ratio rssm cm note=""
   fm=$(median "${f[@]}"); rssm=$(median "${r[@]}"); cm=$(median "${c[@]}")
@@ -108,7 +116,7 @@ bench() {
   fi
   local rssmb; rssmb=$(awk -v k="$rssm" 'BEGIN {printf "%.0f", k / 1024}')
   LAST_RSS=$rssmb
-  local target; target=$(target_check "$ratio" "$rate" "$rssmb" "$min_ratio" "$min_rate")
+  local target; target=$(target_check "$ratio" "$rate" "$rssmb" "$min_ratio" "$min_rate" "$failed")
   results+=("$name|$fm|$cm|$pm|$ratio|$rssmb MB|$note|$target")
   local peer_text="peer ${pm}s, ratio $ratio"; [ "$pm" = "-" ] && peer_text="no peer"
   echo "  $name: ferry ${fm}s (cpu ${cm}s), $peer_text, rss $rssmb MB $note: target $target"
@@ -116,13 +124,13 @@ bench() {
 
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "running $RUNS runs per case on $(nproc) cores (load $LOAD_AT_START) ..."
-CLEAR="$OUT/a.jsonl $OUT/b.jsonl" bench "CSV -> JSON Lines (mlr --icsv --ojsonl cat)" \
+FERRY_OUT="$OUT/a.jsonl" PEER_OUT="$OUT/b.jsonl" bench "CSV -> JSON Lines (mlr --icsv --ojsonl cat)" \
   "$FERRY convert $CSV --to jsonl -o $OUT/a.jsonl --quiet --jobs $JOBS" "mlr --icsv --ojsonl cat $CSV > $OUT/b.jsonl" "$RECORDS" 10
-CLEAR="$OUT/a.csv $OUT/b.csv" bench "JSON Lines -> CSV (mlr --ijsonl --ocsv unsparsify)" \
+FERRY_OUT="$OUT/a.csv" PEER_OUT="$OUT/b.csv" bench "JSON Lines -> CSV (mlr --ijsonl --ocsv unsparsify)" \
   "$FERRY convert $JSONL --to csv -o $OUT/a.csv --quiet --jobs $JOBS" "mlr --ijsonl --ocsv unsparsify $JSONL > $OUT/b.csv" "$RECORDS" 10
-CLEAR="$OUT/b2.jsonl" bench "JSON Lines validation (jq -c .)" \
+PEER_OUT="$OUT/b2.jsonl" bench "JSON Lines validation (jq -c .)" \
   "$FERRY validate $JSONL --quiet --jobs $JOBS" "jq -c . $JSONL > $OUT/b2.jsonl" "$RECORDS" 3
-CLEAR="$OUT/m.jsonl $OUT/m2.jsonl" bench "V1 -> V2 migration, JSON Lines (jq mapping)" \
+FERRY_OUT="$OUT/m.jsonl" PEER_OUT="$OUT/m2.jsonl" bench "V1 -> V2 migration, JSON Lines (jq mapping)" \
   "$FERRY migrate $V1JSONL --to-version 2 -o $OUT/m.jsonl --quiet --jobs $JOBS" "jq -c '$JQ_MIGRATE' $V1JSONL > $OUT/m2.jsonl" "$RECORDS" 5 250000
 bench "validate V2 set (JSON document)" "$FERRY validate $DATA/v2/notes.json --quiet --jobs $JOBS" "" "$RECORDS"
 
@@ -134,13 +142,13 @@ if [ ! -f "$DATA/v2/x4.csv" ]; then
   { cat "$CSV"; for _ in 1 2 3; do tail -n +2 "$CSV"; done; } > "$DATA/v2/x4.csv"
 fi
 ln -sf "$(basename "$CSV")" "$DATA/v2/x1.csv"
-CLEAR="$OUT/a.jsonl" bench "memory: CSV -> JSON Lines, schema-free, at 1x" "$FERRY convert $DATA/v2/x1.csv --to jsonl -o $OUT/a.jsonl --quiet" "" "$RECORDS"
-CLEAR="$OUT/a4.jsonl" SAME_RSS_AS=$LAST_RSS bench "memory: CSV -> JSON Lines, schema-free, at 4x" "$FERRY convert $DATA/v2/x4.csv --to jsonl -o $OUT/a4.jsonl --quiet" "" "$((RECORDS * 4))"
+FERRY_OUT="$OUT/a.jsonl" bench "memory: CSV -> JSON Lines, schema-free, at 1x" "$FERRY convert $DATA/v2/x1.csv --to jsonl -o $OUT/a.jsonl --quiet" "" "$RECORDS"
+FERRY_OUT="$OUT/a4.jsonl" SAME_RSS_AS=$LAST_RSS bench "memory: CSV -> JSON Lines, schema-free, at 4x" "$FERRY convert $DATA/v2/x4.csv --to jsonl -o $OUT/a4.jsonl --quiet" "" "$((RECORDS * 4))"
 
 # XML: a large generated document streams with flat memory (issue: XML adapter).
 if [ ! -f "$DATA/v2/big.xml" ]; then $FERRY convert "$JSONL" --to xml -o "$DATA/v2/big.xml" --quiet || true; fi
 if [ -f "$DATA/v2/big.xml" ]; then
-  CLEAR="$OUT/x.jsonl" bench "XML ($(du -m "$DATA/v2/big.xml" | cut -f1) MB) -> JSON Lines" "$FERRY convert $DATA/v2/big.xml --to jsonl -o $OUT/x.jsonl --quiet" "" "$RECORDS"
+  FERRY_OUT="$OUT/x.jsonl" bench "XML ($(du -m "$DATA/v2/big.xml" | cut -f1) MB) -> JSON Lines" "$FERRY convert $DATA/v2/big.xml --to jsonl -o $OUT/x.jsonl --quiet" "" "$RECORDS"
 fi
 
 # Bundles: pack and unpack a pet-story folder with MEDIA_MB of media, against bsdtar.
@@ -150,9 +158,9 @@ if [ ! -d "$MEDIA/Stories" ] || [ "$(cat "$DATA/media-mb" 2>/dev/null)" != "$MED
   echo "$MEDIA_MB" > "$DATA/media-mb"
 fi
 rm -rf "$OUT/pets.tar" "$OUT/unpacked" "$OUT/unpacked-bsdtar"
-CLEAR="$OUT/pets.tar $OUT/b.tar" bench "bundle pack ${MEDIA_MB} MB (bsdtar -cf)" \
+FERRY_OUT="$OUT/pets.tar" PEER_OUT="$OUT/b.tar" bench "bundle pack ${MEDIA_MB} MB (bsdtar -cf)" \
   "$FERRY convert $MEDIA -o $OUT/pets.tar --quiet" "bsdtar -cf $OUT/b.tar -C $MEDIA ." "" 0.769
-CLEAR="$OUT/unpacked $OUT/ub" bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
+FERRY_OUT="$OUT/unpacked" PEER_OUT="$OUT/ub" bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
   "$FERRY convert $OUT/pets.tar -o $OUT/unpacked/ --quiet" "mkdir -p $OUT/ub; bsdtar -xf $OUT/b.tar -C $OUT/ub" "" 0.769
 
 {
@@ -162,7 +170,7 @@ CLEAR="$OUT/unpacked $OUT/ub" bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" 
   echo "Peers: $(mlr --version 2>&1 | head -1), $(jq --version), $(bsdtar --version | head -1)."
   echo "Ferry runs with --jobs $JOBS (JSON Lines and CSV inputs are processed on $JOBS worker threads; JSON documents, XML and bundles are read record by record)."
   echo "Load average (1, 5, 15 min) when the run started: $LOAD_AT_START; when it ended: $(cut -d' ' -f1-3 /proc/loadavg) (other work on these cores slows every figure)."
-  echo "Ratio = peer wall seconds / Ferry wall seconds (above 1: Ferry is faster). CPU = Ferry's user + system seconds. Every run starts with the outputs of earlier runs removed and a \`sync\` (neither timed)."
+  echo "Ratio = peer wall seconds / Ferry wall seconds (above 1: Ferry is faster). CPU = Ferry's user + system seconds. Every run starts with its tool's earlier outputs removed and a \`sync\` (neither timed)."
   echo "RSS = Ferry's peak resident memory. All figures are medians over the runs."
   echo
   echo "The first five cases are domain runs (wine notes, validated as SCHEMAS.md says); they keep every id for the uniqueness check (about 30 MB per million unique ids)."
