@@ -216,23 +216,17 @@ final class NotesLineMigration: @unchecked Sendable {
 
     /// Each taste as V2 `Taste {label, value}`, its value in the V2 range.
     private func appendTastes(_ note: inout JSONFieldSource, _ buffer: inout ByteBuffer) -> Bool {
-        buffer.append(",\"tastes\":[" as StaticString)
-        var first = true
-        guard note.forEachElement("tastes", { source, i in
-            buffer.append(first ? "{\"label\":" as StaticString : ",{\"label\":")
-            first = false
-            return source.object(at: i, fields: tasteFields, level: source.level + 2) { taste in
-                guard let label = taste.stringSpan("label") else { return false }
-                guard let (value, text) = taste.optionalNumber("value"), tasteValueRule.keeps(value) else { return false }
-                Self.appendString(label, taste, to: &buffer)
-                buffer.append(",\"value\":" as StaticString)
-                _ = buffer.appendJSONNumber(value, readFrom: text)  // finite: read as such
-                buffer.append(UInt8(ascii: "}"))
-                return true
-            }
-        }) else { return false }
-        buffer.append(UInt8(ascii: "]"))
-        return true
+        appendObjects("tastes", ",\"tastes\":[", of: tasteFields, &note, &buffer) { taste, buffer in
+            guard let label = taste.stringSpan("label"), let (value, text) = taste.optionalNumber("value"),
+                tasteValueRule.keeps(value)
+            else { return false }
+            buffer.append("{\"label\":" as StaticString)
+            Self.appendString(label, taste, to: &buffer)
+            buffer.append(",\"value\":" as StaticString)
+            _ = buffer.appendJSONNumber(value, readFrom: text)  // finite: read as such
+            buffer.append(UInt8(ascii: "}"))
+            return true
+        }
     }
 
     /// `finish` with its length trimmed and lower-cased (`finishLength`); nil for any other length.
@@ -253,21 +247,31 @@ final class NotesLineMigration: @unchecked Sendable {
 
     /// Each ingredient as V2 `Ingredient {name, amount}`.
     private func appendIngredients(_ note: inout JSONFieldSource, _ buffer: inout ByteBuffer) -> Bool {
-        buffer.append(",\"ingredients\":[" as StaticString)
-        var first = true
-        guard note.forEachElement("ingredients", { source, i in
-            buffer.append(first ? "{\"name\":" as StaticString : ",{\"name\":")
-            first = false
-            return source.object(at: i, fields: ingredientFields, level: source.level + 2) { ingredient in
-                guard let name = ingredient.stringSpan("name"), let amount = ingredient.stringSpan("amount") else {
-                    return false
-                }
-                Self.appendString(name, ingredient, to: &buffer)
-                buffer.append(",\"amount\":" as StaticString)
-                Self.appendString(amount, ingredient, to: &buffer)
-                buffer.append(UInt8(ascii: "}"))
-                return true
+        appendObjects("ingredients", ",\"ingredients\":[", of: ingredientFields, &note, &buffer) { ingredient, buffer in
+            guard let name = ingredient.stringSpan("name"), let amount = ingredient.stringSpan("amount") else {
+                return false
             }
+            buffer.append("{\"name\":" as StaticString)
+            Self.appendString(name, ingredient, to: &buffer)
+            buffer.append(",\"amount\":" as StaticString)
+            Self.appendString(amount, ingredient, to: &buffer)
+            buffer.append(UInt8(ascii: "}"))
+            return true
+        }
+    }
+
+    /// The list member `name`, each element an object of `fields` written by `element`, as
+    /// `opening` (`,"name":[`), the elements' objects with commas between them, and `]`.
+    private func appendObjects(_ name: String, _ opening: StaticString, of fields: UnsafeBufferPointer<FieldSchema>,
+        _ note: inout JSONFieldSource, _ buffer: inout ByteBuffer,
+        _ element: (inout JSONFieldSource, inout ByteBuffer) -> Bool
+    ) -> Bool {
+        buffer.append(opening)
+        var first = true
+        guard note.forEachElement(name, { source, i in
+            if !first { buffer.append(UInt8(ascii: ",")) }
+            first = false
+            return source.object(at: i, fields: fields, level: source.level + 2) { element(&$0, &buffer) }
         }) else { return false }
         buffer.append(UInt8(ascii: "]"))
         return true
