@@ -70,11 +70,6 @@ final class CSVLineTranscoder: @unchecked Sendable {
         var strayCount: Int32 = 0
     }
 
-    struct NumberRule {
-        var range: ClosedRange<Double>?
-        var step: Double?
-    }
-
     /// The transcoder of `Model`'s records under the header `columns` (the reader's header fields),
     /// writing lines of `collection`; nil when `Model` is not plain (`DescriptorTrace`), the header
     /// does not fit it plainly (`CSVColumnPlan`), `options.scalarsAsText` is not set (as the CSV
@@ -259,9 +254,7 @@ final class CSVLineTranscoder: @unchecked Sendable {
             guard let cell = scalar(field, cells) else { return false }
             guard let text = cell else { return op == .optionalDouble }
             let rule = numberRules[Int(field.pointee.rule)]
-            guard let number = DecimalText.fastDouble(utf8: text), number.isFinite,
-                FieldSchema.isInRange(number, rule.range), FieldSchema.isOnStep(number, rule.step)
-            else { return false }
+            guard let number = DecimalText.fastDouble(utf8: text), number.isFinite, rule.keeps(number) else { return false }
             beginMember(field, &comma, &buffer)
             // -0 is 0 (the text `-0` is not copied as written); finite: always written.
             _ = buffer.appendJSONNumber(number == 0 ? 0 : number, readFrom: text)

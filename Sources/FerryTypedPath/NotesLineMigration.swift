@@ -42,24 +42,6 @@ final class NotesLineMigration: @unchecked Sendable {
     private let ratingRule: NumberRule
     private let tasteValueRule: NumberRule
 
-    /// The range and step of a V2 number field (nil: none).
-    struct NumberRule {
-        var range: ClosedRange<Double>?
-        var step: Double?
-
-        init(_ type: RecordType, _ name: String) {
-            let field = type.fields.first { $0.name == name }
-            range = field?.range
-            step = field?.step
-        }
-
-        /// True when `number` keeps the rule as `FieldRuleCheck` checks it.
-        @inline(__always)
-        func keeps(_ number: Double) -> Bool {
-            FieldSchema.isInRange(number, range) && FieldSchema.isOnStep(number, step)
-        }
-    }
-
     /// The transcoder of `route`; nil unless it runs exactly the `notes` stage to version 2 for one
     /// of the four pairs into the pair's V2 collection.
     init?(_ route: TypedRoute) {
@@ -72,9 +54,10 @@ final class NotesLineMigration: @unchecked Sendable {
         tasteFields = .copying(NotesV1.Taste.recordType.fields)
         finishFields = .copying(NotesV1.Finish.recordType.fields)
         ingredientFields = .copying(NotesV1.Ingredient.recordType.fields)
-        alcoholRule = NumberRule(target.recordType, "alcoholByVolume")
-        ratingRule = NumberRule(target.recordType, "rating")
-        tasteValueRule = NumberRule(NotesV2.Taste.recordType, "value")
+        func rule(_ type: RecordType, _ name: String) -> NumberRule { NumberRule(type.fields.first { $0.name == name }) }
+        alcoholRule = rule(target.recordType, "alcoholByVolume")
+        ratingRule = rule(target.recordType, "rating")
+        tasteValueRule = rule(NotesV2.Taste.recordType, "value")
     }
 
     deinit {
