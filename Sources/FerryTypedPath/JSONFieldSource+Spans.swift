@@ -46,6 +46,7 @@ extension JSONFieldSource {
     /// returns the offset just past the element, or nil to fail the list. True when the list was
     /// read whole or is absent or null (as `JSONFieldSource`'s lists: [] then); false, failed,
     /// for anything else (not a list, nested too deeply, a separator the parser refuses).
+    @inline(__always)
     mutating func forEachElement(_ name: String, _ element: (Self, Int) -> Int?) -> Bool {
         guard let (_, value) = locate(name) else { return !failed }
         guard json.p[value] == JSONSyntax.openBracket, json.allowsContainer(atLevel: level + 1) else {

@@ -459,31 +459,14 @@ struct JSONFieldSource: FieldSource {
     /// The elements of the list field `name`, each read by `element` from the offset of its first
     /// byte (the element and the offset past it; nil fails the list); [] when absent or null.
     private mutating func list<Element>(_ name: String, _ element: (Self, Int) -> (Element, end: Int)?) -> [Element] {
-        guard let (_, value) = locate(name) else { return [] }
-        guard json.p[value] == JSONSyntax.openBracket, json.allowsContainer(atLevel: level + 1) else {
-            fail()
-            return []
-        }
         var result: [Element] = []
-        var next = json.firstItem(afterOpen: value, close: JSONSyntax.closeBracket)
-        while true {
-            switch next {
-            case .item(let i):
-                guard let (item, end) = element(self, i) else {
-                    fail()
-                    return []
-                }
-                if result.isEmpty { result.reserveCapacity(4) }  // one allocation for the usual few elements
-                result.append(item)
-                next = json.afterItem(end, close: JSONSyntax.closeBracket)
-            case .closed(let end):
-                advance(end)
-                return result
-            case nil:
-                fail()
-                return []
-            }
+        let read = forEachElement(name) { source, i in
+            guard let (item, end) = element(source, i) else { return nil }
+            if result.isEmpty { result.reserveCapacity(4) }  // one allocation for the usual few elements
+            result.append(item)
+            return end
         }
+        return read ? result : []
     }
 
     /// The model of the object at `start` (nil unless its opening brace is there), nested at

@@ -114,8 +114,15 @@ public struct JSONRecordScan {
         return withUnsafePointer(to: options.timeZone) { timeZone in
             var source = JSONFieldSource(
                 validator: validator, members: members, level: 1, fields: fields, timeZone: timeZone, strings: strings)
-            return body(&source) && source.finish() && validator.skipWhitespace(source.cursor + 1) == validator.end
+            return body(&source) && Self.endsLine(&source, validator)
         }
+    }
+
+    /// True when every member of the line's object was read and nothing but whitespace follows
+    /// its closing brace: the line is accepted whole.
+    @inline(__always)
+    private static func endsLine(_ source: inout JSONFieldSource, _ validator: JSONLineValidator) -> Bool {
+        source.finish() && validator.skipWhitespace(source.cursor + 1) == validator.end
     }
 
     /// The record read as `T` (the leading `$collection` member left out), or nil when anything is
@@ -135,8 +142,7 @@ public struct JSONRecordScan {
                 JSONFieldSource(
                     validator: validator, members: members, level: 1, fields: fields, timeZone: timeZone, strings: strings)
             } accept: { source in
-                // Every member read, then nothing but whitespace after the closing brace.
-                source.finish() && validator.skipWhitespace(source.cursor + 1) == validator.end
+                Self.endsLine(&source, validator)
             }
         }
     }
