@@ -37,7 +37,8 @@ test: deps
 	$(SWIFT) package --allow-writing-to-package-directory ferry-convert --to jsonl -o .build/plugin-check/ --quiet
 	@ls .build/plugin-check/*.jsonl >/dev/null
 
-## run: the main job on the samples: migrate V1 data to V2, then validate the result.
+## run: the main job on the samples of all three domains: migrate V1 data to V2 (the pet diary's
+## app Documents folder, with its photos and videos, into a tar bundle), then validate the result.
 run: build
 	@mkdir -p $(OUT)
 	$(FERRY) migrate Samples/notes-v1.json --to-version 2 -o $(OUT)/notes-v2.json
@@ -45,6 +46,9 @@ run: build
 	$(FERRY) migrate Samples/vocabulary-v1-node-firestore.json --to-version 2 -o $(OUT)/vocabulary-v2.json
 	$(FERRY) validate $(OUT)/vocabulary-v2.json
 	$(FERRY) inspect $(OUT)/vocabulary-v2.json
+	$(FERRY) migrate Samples/pet-story-v1-documents --to-version 2 -o $(OUT)/pet-story-v2.tar
+	$(FERRY) validate $(OUT)/pet-story-v2.tar
+	$(FERRY) inspect $(OUT)/pet-story-v2.tar
 
 ## bench: Ferry against Miller, jq and bsdtar on generated data (see bench/run.sh); writes bench/results.md.
 bench: deps
