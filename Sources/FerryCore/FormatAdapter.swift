@@ -53,18 +53,24 @@ public struct FormatDescriptor: Sendable {
     public var isSingleCollection: Bool
     /// True when the format is a container of other files (bundles), not a stream of bytes.
     public var isContainer: Bool
+    /// True when the format's readers give every scalar as text (CSV cells, XML text): a domain's
+    /// numbers, Booleans and instants are then read from strings by the schema, and an empty list
+    /// may be written as nothing at all. Wherever the format's data is read (a file, a folder, a
+    /// bundle member), the records are typed by this, never by the format's name.
+    public var scalarsAreText: Bool
     public var reader: (any FormatReader)?
     public var writer: (any FormatWriter)?
 
     public init(
         name: String, extensions: [String], summary: String, isSingleCollection: Bool = false,
-        isContainer: Bool = false, reader: (any FormatReader)?, writer: (any FormatWriter)?
+        isContainer: Bool = false, scalarsAreText: Bool = false, reader: (any FormatReader)?, writer: (any FormatWriter)?
     ) {
         self.name = name
         self.extensions = extensions
         self.summary = summary
         self.isSingleCollection = isSingleCollection
         self.isContainer = isContainer
+        self.scalarsAreText = scalarsAreText
         self.reader = reader
         self.writer = writer
     }
