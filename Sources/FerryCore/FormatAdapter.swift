@@ -13,6 +13,15 @@ public protocol RecordReader: AnyObject {
     /// - Throws: `FerryError` when reading cannot go on (a broken single JSON document, a read
     ///   failure, nesting past the limit).
     func next() throws -> Record?
+
+    /// True when each record names its own collection in the data (a CSV file whose first column
+    /// is `$collection`), so the input's name says nothing about its collection. Known once the
+    /// reader is made; false by default.
+    var recordsNameCollections: Bool { get }
+}
+
+extension RecordReader {
+    public var recordsNameCollections: Bool { false }
 }
 
 /// Pushes records into one output. Records of a collection arrive in order; collections may

@@ -17,8 +17,9 @@ final class DatasetSource {
     /// CSV, XML), whether it is a file, a folder of such files or a bundle holding them: a
     /// domain's records are then typed by the schema the same way for all three.
     let scalarsAreText: Bool
-    /// Collections known before reading: the file stems of a folder input.
-    let declaredCollections: [String]
+    /// Collections known before reading: the file stems of a folder input (less those of files
+    /// whose records name their own collections, once read).
+    private(set) var declaredCollections: [String]
     /// The collection taken from a one-collection file's name (`wineTastingNotes.csv`), not from
     /// `--collection`: it names a domain's collection, and is dropped again for schema-free data,
     /// which then converts as plain records (a top-level array), like Miller.
@@ -237,6 +238,11 @@ final class DatasetSource {
             guard let reader = part.format.reader else { continue }
             current = try reader.makeReader(source, options: partOptions, log: log)
             currentPath = part.displayName
+            if current?.recordsNameCollections == true, let stem = part.collection, stem != options.collection {
+                // `notes.csv` holding a `$collection` column: the rows name the collections.
+                declaredCollections.removeAll { $0 == stem }
+                if derivedCollection == stem { derivedCollection = nil }
+            }
             checkDuplicateHeaders()
         }
     }
