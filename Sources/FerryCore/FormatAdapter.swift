@@ -13,6 +13,15 @@ public protocol RecordReader: AnyObject {
     /// - Throws: `FerryError` when reading cannot go on (a broken single JSON document, a read
     ///   failure, nesting past the limit).
     func next() throws -> Record?
+
+    /// True when each record names its own collection in the data (a CSV file whose first column
+    /// is `$collection`), so the input's name says nothing about its collection. Known once the
+    /// reader is made; false by default.
+    var recordsNameCollections: Bool { get }
+}
+
+extension RecordReader {
+    public var recordsNameCollections: Bool { false }
 }
 
 /// Pushes records into one output. Records of a collection arrive in order; collections may
@@ -53,18 +62,24 @@ public struct FormatDescriptor: Sendable {
     public var isSingleCollection: Bool
     /// True when the format is a container of other files (bundles), not a stream of bytes.
     public var isContainer: Bool
+    /// True when the format's readers give every scalar as text (CSV cells, XML text): a domain's
+    /// numbers, Booleans and instants are then read from strings by the schema, and an empty list
+    /// may be written as nothing at all. Wherever the format's data is read (a file, a folder, a
+    /// bundle member), the records are typed by this, never by the format's name.
+    public var scalarsAreText: Bool
     public var reader: (any FormatReader)?
     public var writer: (any FormatWriter)?
 
     public init(
         name: String, extensions: [String], summary: String, isSingleCollection: Bool = false,
-        isContainer: Bool = false, reader: (any FormatReader)?, writer: (any FormatWriter)?
+        isContainer: Bool = false, scalarsAreText: Bool = false, reader: (any FormatReader)?, writer: (any FormatWriter)?
     ) {
         self.name = name
         self.extensions = extensions
         self.summary = summary
         self.isSingleCollection = isSingleCollection
         self.isContainer = isContainer
+        self.scalarsAreText = scalarsAreText
         self.reader = reader
         self.writer = writer
     }

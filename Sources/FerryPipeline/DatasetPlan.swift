@@ -34,7 +34,7 @@ struct DatasetPlan {
         }
         let target = request.action == .validate ? detected.version : (request.targetVersion ?? detected.version)
         var options = request.processing
-        options.scalarsAsText = options.scalarsAsText || ["csv", "tsv", "xml"].contains(source.formatName)
+        options.scalarsAsText = options.scalarsAsText || source.scalarsAreText
         let processor: DatasetProcessor
         do {
             processor = try DatasetProcessor(

@@ -13,8 +13,13 @@ final class DatasetSource {
     /// The input's kind for people: the format, or `bundle folder` / `app Documents folder`.
     var formatDescription: String { bundleDescription ?? formatName }
     private var bundleDescription: String?
-    /// Collections known before reading: the file stems of a folder input.
-    let declaredCollections: [String]
+    /// True when the input's data formats give scalars as text (`FormatDescriptor.scalarsAreText`:
+    /// CSV, XML), whether it is a file, a folder of such files or a bundle holding them: a
+    /// domain's records are then typed by the schema the same way for all three.
+    let scalarsAreText: Bool
+    /// Collections known before reading: the file stems of a folder input (less those of files
+    /// whose records name their own collections, once read).
+    private(set) var declaredCollections: [String]
     /// The collection taken from a one-collection file's name (`wineTastingNotes.csv`), not from
     /// `--collection`: it names a domain's collection, and is dropped again for schema-free data,
     /// which then converts as plain records (a top-level array), like Miller.
@@ -103,6 +108,7 @@ final class DatasetSource {
             case .documentsFolder: self.bundleDescription = "app Documents folder"
             }
             self.declaredCollections = bundle.manifest?.collections.map(\.name) ?? []
+            self.scalarsAreText = bundle.dataFormats(registry: registry).contains { $0.scalarsAreText }
             self.media = Self.mediaTable(bundle)
             self.current = try bundle.makeRecordReader(registry: registry, options: options, log: log)
             return
@@ -117,6 +123,7 @@ final class DatasetSource {
             self.parts = parts
             self.formatName = first.format.name
             self.declaredCollections = parts.compactMap(\.collection)
+            self.scalarsAreText = parts.contains { $0.format.scalarsAreText }
             return
         }
         let (compression, innerPath) = path == "-" ? (Compression.none, path) : Compression.forPath(path)
@@ -155,6 +162,7 @@ final class DatasetSource {
         self.parts = [Part(path: path, displayName: path, format: format, collection: collection, source: stream)]
         self.formatName = format.name
         self.declaredCollections = collection.map { [$0] } ?? []
+        self.scalarsAreText = format.scalarsAreText
         self.derivedCollection = options.collection == nil ? collection : nil
     }
 
@@ -230,6 +238,11 @@ final class DatasetSource {
             guard let reader = part.format.reader else { continue }
             current = try reader.makeReader(source, options: partOptions, log: log)
             currentPath = part.displayName
+            if current?.recordsNameCollections == true, let stem = part.collection, stem != options.collection {
+                // `notes.csv` holding a `$collection` column: the rows name the collections.
+                declaredCollections.removeAll { $0 == stem }
+                if derivedCollection == stem { derivedCollection = nil }
+            }
             checkDuplicateHeaders()
         }
     }

@@ -90,12 +90,12 @@ final class OutputRouter {
     ///   writer of the stream's cell format.
     func writeLeaves(_ stream: UnsafeBufferPointer<UInt8>, table: CSVLeafTable, collection: String) throws {
         let key = routeKey(collection: collection)
-        if let last = lastLeafWriter, last.key == key { return try last.writer.writeLeafStream(stream, table: table) }
+        if let last = lastLeafWriter, last.key == key { return try last.writer.writeLeafStream(stream, table: table, collection: collection) }
         guard !format.isContainer, let writer = try writer(for: key) as? CSVWriter else {
             throw FerryError(.internalError, "a CSV leaf stream has no CSV writer to take it")
         }
         lastLeafWriter = (key, writer)
-        try writer.writeLeafStream(stream, table: table)
+        try writer.writeLeafStream(stream, table: table, collection: collection)
     }
     /// The CSV writer `writeLeaves` wrote to last, and its destination: records of one collection
     /// usually come together, so most records need no look-up (a hash of the key).

@@ -3,7 +3,7 @@ import FerrySchemas
 import FormatCSV
 
 /// A `FieldSink` that writes a model's fields as a CSV leaf stream (`CSVLeafStream`) into a byte
-/// buffer: the stream `CSVWriter.writeLeafStream(_:table:)` replays exactly as `CSVWriter.write(_:)`
+/// buffer: the stream `CSVWriter.writeLeafStream(_:table:collection:)` replays exactly as `CSVWriter.write(_:)`
 /// spools the model's canonical `Value` (`model.value`: the members `ObjectBuilder` builds, in the
 /// same order, with the same scalars: a string, an instant's or a day's `description`, a double, an
 /// integer, a Boolean; a list of strings or of models; a nested model; a `Value` as it is).

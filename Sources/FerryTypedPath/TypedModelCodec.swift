@@ -120,7 +120,7 @@ public enum LaneOutput: Sendable {
     /// takes bytes rendered ahead).
     case lines(JSONLinesRendering)
     /// Each record's CSV leaf stream (`CSVLeafStream`), rendered into the batch's buffer with the
-    /// cells encoded for the CSV writer that replays it (`CSVWriter.writeLeafStream(_:table:)`).
+    /// cells encoded for the CSV writer that replays it (`CSVWriter.writeLeafStream(_:table:collection:)`).
     case csvLeaves(CSVLeafOutput)
     /// Each record's canonical value after every stage, for any other writer (JSON documents,
     /// XML, CSV until its writer is open): what the general path's commit would hand it.

@@ -646,6 +646,18 @@ public final class BundleReader {
         return false
     }
 
+    /// The content formats of the data members, in reading order, as `makeRecordReader` picks them
+    /// (members no registered format reads are left out): what the records read will be like, for
+    /// instance whether their scalars are text to be typed by a schema (`scalarsAreText`).
+    public func dataFormats(registry: FormatRegistry) -> [FormatDescriptor] {
+        dataPlan().compactMap { Self.format(of: $0.member, declared: $0.format, registry: registry) }
+    }
+
+    /// The format of a data member: its extension's, else the manifest's `format` name.
+    private static func format(of member: String, declared: String?, registry: FormatRegistry) -> FormatDescriptor? {
+        registry.format(forPath: member) ?? declared.flatMap { registry.format(named: $0) }
+    }
+
     /// A reader of every record of the bundle's data members, in manifest (collection) order.
     ///
     /// Each member is read by the content format its extension names in `registry` (else the
@@ -661,8 +673,7 @@ public final class BundleReader {
     {
         var steps: [BundleRecordReader.Step] = []
         for (member, collection, formatName) in dataPlan() {
-            let descriptor = registry.format(forPath: member) ?? formatName.flatMap { registry.format(named: $0) }
-            guard let formatReader = descriptor?.reader else {
+            guard let formatReader = Self.format(of: member, declared: formatName, registry: registry)?.reader else {
                 throw FerryError(.unknownFormat, "no format reads this data member", at: location(member))
             }
             steps.append(BundleRecordReader.Step(member: member, collection: collection, reader: formatReader))

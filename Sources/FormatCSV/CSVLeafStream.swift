@@ -1,6 +1,6 @@
 /// A record's leaves as a compact byte stream, made ahead of the CSV writer (on a worker thread,
 /// straight from a typed model: the typed path's `CSVLeafFieldSink`) and replayed by
-/// `CSVWriter.writeLeafStream(_:table:)` against the writer's merged shape on the thread that
+/// `CSVWriter.writeLeafStream(_:table:collection:)` against the writer's merged shape on the thread that
 /// writes, in input order. The replay makes exactly the shape nodes, leaf marks and spool bytes
 /// that `CSVWriter.write(_:)` makes for the record's value: the stream says what that value is
 /// (members in order, list elements in order, the end of each container), and each leaf's cell is

@@ -45,6 +45,11 @@ public final class CSVReader: RecordReader {
     /// The compiled header layout every record is built with.
     public private(set) var layout = CSVFlattening.Layout(names: [])
 
+    /// True when the first header cell is `$collection` (`CSVWriter.collectionColumn`): the file
+    /// holds several collections and each row names its own there (`Record.collection`); that
+    /// cell is not part of the record, and a row's absent cells are the fields its collection lacks.
+    public var recordsNameCollections: Bool { decoder?.context.namesCollections ?? false }
+
     /// The largest row held in memory, in bytes (64 MiB).
     public static let maximumRecordBytes = 64 << 20
 

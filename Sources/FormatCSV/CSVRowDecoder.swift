@@ -26,6 +26,9 @@ final class CSVRowContext: Sendable {
     let nullToken: [UInt8]?
     let inferTypes: Bool
     let collection: String?
+    /// True when the first column is `$collection` (`CSVWriter.collectionColumn`): each row names
+    /// its collection there, and that cell is not part of the record.
+    let namesCollections: Bool
     /// The input's location with the collection set; positions are filled in per diagnostic.
     let inputLocation: SourceLocation
 
@@ -36,6 +39,7 @@ final class CSVRowContext: Sendable {
         self.nullToken = options.nullToken.map { Array($0.utf8) }
         self.inferTypes = options.inferTypes
         self.collection = options.collection
+        self.namesCollections = options.hasHeader && headerFields.first == CSVWriter.collectionColumn
         var location = options.inputLocation
         location.collection = options.collection
         self.inputLocation = location
@@ -119,7 +123,8 @@ struct CSVRowDecoder {
         }
         // The row's bytes, from its first one (the cells' offsets count from there).
         let row = p + (scanner.rowStart - base)
-        if let taker, let source, !context.inferTypes, let taken = offer(scanner, row, to: taker) {
+        // A row of a `$collection` file is read as a value: its collection comes from a cell.
+        if let taker, let source, !context.inferTypes, !context.namesCollections, let taken = offer(scanner, row, to: taker) {
             let locator = CSVRowLocator(source: source, start: scanner.rowStart, line: scanner.rowLine,
                                         firstLineCells: scanner.firstLineCells)
             let record = Record(collection: context.collection, value: .null,
@@ -136,17 +141,26 @@ struct CSVRowDecoder {
             }
             (values + k).initialize(to: value)
         }
+        var collection = context.collection
+        if context.namesCollections, fields > 0 {
+            if case .string(let name)? = values[0] { collection = name }
+            values[0] = nil
+        }
         let object = context.layout.build(consuming: values, count: fields)
-        return .record(record(.object(object), scanner, p, base: base))
+        return .record(record(.object(object), collection: collection, scanner, p, base: base))
     }
 
     /// The record of the row `scanner` just scanned, holding `value`: its collection, location and
     /// locator (its `recordIndex` is set by the reader).
-    private func record(_ value: Value, _ scanner: CSVRowScanner, _ p: UnsafePointer<UInt8>, base: Int) -> Record {
+    private func record(_ value: Value, collection: String?, _ scanner: CSVRowScanner, _ p: UnsafePointer<UInt8>, base: Int)
+        -> Record
+    {
         let positions = scanner.cellPositions(in: p, base: base)
+        var location = context.location(TextPosition(line: scanner.rowLine, column: 1))
+        location.collection = collection
         return Record(
-            collection: context.collection, value: value,
-            location: context.location(TextPosition(line: scanner.rowLine, column: 1)),
+            collection: collection, value: value,
+            location: location,
             locator: CSVFieldLocator(layout: context.layout, cellPositions: positions))
     }
 

@@ -7,10 +7,12 @@ extension CSVWriter {
     /// - Throws: `FerryError(.internalError)` for a stream that is cut short or malformed, or whose
     ///   cells were encoded for another cell format than this writer's; `.outputUnwritable` when
     ///   spooling fails.
-    public func writeLeafStream(_ stream: UnsafeBufferPointer<UInt8>, table: CSVLeafTable) throws {
+    /// - Parameter collection: the record's collection (`Record.collection`), as `write(_:)` takes it.
+    public func writeLeafStream(_ stream: UnsafeBufferPointer<UInt8>, table: CSVLeafTable, collection: String?) throws {
         if table !== leafTable { try adopt(table) }
         let start = CSVSpool.beginRecord(&pending)
         var nextID = nodeCount
+        select(collection: collection, nextID: &nextID)
         var replay = LeafReplay(stream: stream, keys: table.keys)
         let complete = replay.members(below: shape, nextID: &nextID, into: &pending)
         guard complete, replay.isAtEnd else {
@@ -26,7 +28,7 @@ extension CSVWriter {
         guard table.format == cellFormat else {
             throw FerryError(.internalError, "a CSV leaf stream encoded for another delimiter or safe mode than its writer's")
         }
-        if leafTable != nil { shape.forgetKeyIndexes() }
+        if leafTable != nil { forgetKeyIndexes() }
         leafTable = table
     }
 }

@@ -20,22 +20,33 @@ import FerryCore
 ///   delimiter, `"`, CR or LF, with `""` for a quote (RFC 4180 section 2.6, 2.7); an empty string is
 ///   `""` so it differs from an absent value, which (like `.null`) is an empty unquoted cell.
 /// - Rows end with CRLF (RFC 4180 section 2.1). No records: nothing is written.
+/// - Several collections (records naming more than one `Record.collection`): the first column is
+///   `$collection`, naming each row's collection, as JSON Lines records carry `"$collection"`. Each
+///   collection has a shape of its own; the header is `$collection`, then the columns of each
+///   collection in turn (those of `options.collections` in that order, then the others in the order
+///   first met), each name once: a name two collections share is one column. A row's cells of
+///   columns its collection lacks are empty (absent). One collection writes no `$collection` column.
 /// - `options.csvSafe`: string cells and header names starting with `=`, `+`, `-`, `@`, tab or CR get
 ///   a `'` in front (OWASP "CSV Injection"); numbers and booleans are left alone.
 ///
 /// A record can also come as a leaf stream made ahead, on another thread, with its cells already
-/// encoded (`writeLeafStream(_:table:)`, `CSVLeafStream`): it is spooled exactly as its value would be.
+/// encoded (`writeLeafStream(_:table:collection:)`, `CSVLeafStream`): it is spooled exactly as its value would be.
 public final class CSVWriter: RecordWriter {
     private let sink: any ByteSink
     private let options: WriteOptions
     private let spool: CSVSpool
-    let shape: CSVShape
+    /// The merged shape of the records of the collection written last (`select(collection:nextID:)`).
+    var shape: CSVShape
+    /// Each collection's shape, in the order first met; its root's id marks an empty record.
+    private var shapes: [(collection: String?, shape: CSVShape)] = []
+    /// The collection `shape` belongs to.
+    private var shapeCollection: String?
     /// The id the next node of `shape` gets.
     var nodeCount = 1
     private var recordCount = 0
     private let encoder: CSVCellEncoder
     /// How this writer encodes its cells: a leaf stream's cells must have been encoded the same
-    /// way (`writeLeafStream(_:table:)`).
+    /// way (`writeLeafStream(_:table:collection:)`).
     public let cellFormat: CSVCellFormat
     /// The key table of the leaf streams replayed so far (`CSVShape.byKeyIndex` indexes it).
     var leafTable: CSVLeafTable?
@@ -72,8 +83,39 @@ public final class CSVWriter: RecordWriter {
         }
         let start = CSVSpool.beginRecord(&pending)
         var nextID = nodeCount
+        select(collection: record.collection, nextID: &nextID)
         spoolLeaves(record.value, node: shape, nextID: &nextID, into: &pending)
         try endRecord(at: start, nextID: nextID)
+    }
+
+    /// Makes `shape` the shape of `collection`'s records, made (with the next id) on first use.
+    @inline(__always)
+    func select(collection: String?, nextID: inout Int) {
+        if shapes.isEmpty {
+            shapes.append((collection, shape))
+            shapeCollection = collection
+        } else if collection != shapeCollection {
+            selectAnother(collection, nextID: &nextID)
+        }
+    }
+
+    @inline(never)
+    private func selectAnother(_ collection: String?, nextID: inout Int) {
+        shapeCollection = collection
+        if let known = shapes.first(where: { $0.collection == collection }) {
+            shape = known.shape
+            return
+        }
+        let node = CSVShape(id: nextID)
+        nextID += 1
+        shapes.append((collection, node))
+        shape = node
+    }
+
+    /// Forgets the children remembered by key index in every collection's shape.
+    func forgetKeyIndexes() {
+        for entry in shapes { entry.shape.forgetKeyIndexes() }
+        if shapes.isEmpty { shape.forgetKeyIndexes() }
     }
 
     /// Ends the record spooled in `pending` from `start` (`CSVSpool.beginRecord`); `nextID` is the
@@ -81,6 +123,12 @@ public final class CSVWriter: RecordWriter {
     /// - Throws: `FerryError(.outputUnwritable)` when spooling fails.
     func endRecord(at start: Int, nextID: Int) throws {
         nodeCount = nextID
+        if pending.count == start + 4 {
+            // A record with no cells still tells its collection (a row of a `$collection` file):
+            // an empty cell of its shape's root, which no column holds.
+            pending.appendVarint(UInt64(shape.id))
+            pending.appendVarint(0)
+        }
         try CSVSpool.endRecord(&pending, at: start)
         recordCount += 1
         if pending.count >= Self.blockSize {
@@ -121,18 +169,12 @@ public final class CSVWriter: RecordWriter {
             try spool.write(pending.bytes)
             pending.count = 0
         }
-        var leaves: [(name: String, id: Int)] = []
-        shape.columns(prefix: nil, into: &leaves)
-        guard recordCount > 0, !leaves.isEmpty else {
+        let layout = columnLayout()
+        guard recordCount > 0, !layout.names.isEmpty else {
             try sink.flush()
             return
         }
-        let names = leaves.map(\.name)
-        // A name that appears twice (a key holding a dot next to a nested key) fills its first column.
-        var columnOf: [String: Int] = [:]
-        for (index, name) in names.enumerated() where columnOf[name] == nil { columnOf[name] = index }
-        var columnOfNode = [Int](repeating: -1, count: nodeCount)
-        for leaf in leaves { columnOfNode[leaf.id] = columnOf[leaf.name] ?? -1 }
+        let names = layout.names
         var out = ByteBuffer(capacity: 2 * Self.blockSize)
         for (index, name) in names.enumerated() {
             if index > 0 { out.append(options.delimiter) }
@@ -141,16 +183,66 @@ public final class CSVWriter: RecordWriter {
         out.append(0x0D)
         out.append(0x0A)
         try spool.rewind()
-        try columnOfNode.withUnsafeBufferPointer { columnOfNode in
-            try writeRows(names: names, columnOfNode: columnOfNode, into: &out)
+        try layout.columnOfNode.withUnsafeBufferPointer { columnOfNode in
+            try writeRows(names: names, columnOfNode: columnOfNode, collections: layout.collections, into: &out)
         }
         if out.count > 0 { try sink.write(out.bytes) }
         try sink.flush()
     }
 
+    /// The header and where each node's cells go. With several collections: `$collection` first,
+    /// then each collection's columns in turn (see the type's notes), and `collections` tells the
+    /// collection cell (encoded) of each node's records.
+    private func columnLayout() -> (names: [String], columnOfNode: [Int], collections: (cells: [[UInt8]], ofNode: [Int])?) {
+        let several = shapes.count > 1
+        let listed = Dictionary(options.collections.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let order = shapes.indices.sorted { a, b in
+            let (x, y) = (shapes[a].collection.flatMap { listed[$0] } ?? Int.max, shapes[b].collection.flatMap { listed[$0] } ?? Int.max)
+            return x != y ? x < y : a < b
+        }
+        var names: [String] = several ? [Self.collectionColumn] : []
+        var columnOfNode = [Int](repeating: -1, count: nodeCount)
+        var shapeOfNode = [Int](repeating: -1, count: several ? nodeCount : 0)
+        // A name met in an earlier collection is that column; within one collection a name that
+        // appears twice (a key holding a dot next to a nested key) fills its first column.
+        var earlier: [String: Int] = [:]
+        for index in (shapes.isEmpty ? [] : order) {
+            let root = shapes[index].shape
+            var leaves: [(name: String, id: Int)] = []
+            root.columns(prefix: nil, into: &leaves)
+            var own: [String: Int] = [:]
+            for leaf in leaves {
+                if several { shapeOfNode[leaf.id] = index }
+                if let column = earlier[leaf.name] {
+                    columnOfNode[leaf.id] = column
+                    continue
+                }
+                names.append(leaf.name)
+                let column = own[leaf.name] ?? names.count - 1
+                if own[leaf.name] == nil { own[leaf.name] = column }
+                columnOfNode[leaf.id] = column
+            }
+            if several { shapeOfNode[root.id] = index }
+            earlier.merge(own) { first, _ in first }
+        }
+        guard several else { return (names, columnOfNode, nil) }
+        let cells = shapes.map { entry -> [UInt8] in
+            var cell = ByteBuffer(capacity: 64)
+            if let name = entry.collection { encoder.appendString(name, into: &cell, lengthWord: false) }
+            return Array(cell.bytes)
+        }
+        return (names, columnOfNode, (cells, shapeOfNode))
+    }
+
+    /// The name of the first column of a CSV holding several collections.
+    public static let collectionColumn = "$collection"
+
     /// The second pass: reads the spooled records, puts each cell in its column, and writes the
     /// rows through `out`, handing the sink a block whenever `blockSize` bytes are gathered.
-    private func writeRows(names: [String], columnOfNode: UnsafeBufferPointer<Int>, into out: inout ByteBuffer) throws {
+    /// With `collections`, column 0 of each row is its collection's cell, told by the shape its
+    /// first cell's node belongs to.
+    private func writeRows(names: [String], columnOfNode: UnsafeBufferPointer<Int>,
+                           collections: (cells: [[UInt8]], ofNode: [Int])?, into out: inout ByteBuffer) throws {
         let columns = names.count
         // Per column: where its cell lies in the record, and its length word (0: empty cell).
         let cellStart = UnsafeMutablePointer<Int>.allocate(capacity: columns)
@@ -167,6 +259,13 @@ public final class CSVWriter: RecordWriter {
             guard let bytes = record.baseAddress else { continue }
             cellWord.update(repeating: 0, count: columns)
             var i = 0
+            var collectionCell: [UInt8] = []
+            if let collections, !record.isEmpty {
+                var first = 0
+                let id = Int(truncatingIfNeeded: CSVSpool.readVarint(record, &first))
+                let shape = id >= 0 && id < collections.ofNode.count ? collections.ofNode[id] : -1
+                if shape >= 0 { collectionCell = collections.cells[shape] }
+            }
             while i < record.count {
                 let id = Int(truncatingIfNeeded: CSVSpool.readVarint(record, &i))
                 let word = CSVSpool.readVarint(record, &i)
@@ -181,8 +280,12 @@ public final class CSVWriter: RecordWriter {
             }
             // The row's cells come from this record, so its length plus separators bounds the row.
             let rowStart = out.count
-            out.reserve(record.count + columns + 2)
+            out.reserve(record.count + collectionCell.count + columns + 2)
             var p = out.base + rowStart
+            if !collectionCell.isEmpty {
+                collectionCell.withUnsafeBufferPointer { cell in _ = memcpy(p, cell.baseAddress!, cell.count) }
+                p += collectionCell.count
+            }
             for column in 0..<columns {
                 if column > 0 {
                     p[0] = delimiter

@@ -7,7 +7,7 @@ public enum XMLFormat {
     public static let descriptor = FormatDescriptor(
         name: "xml", extensions: ["xml"],
         summary: "XML: <dataset> with an element per collection and per record (libxml2, no entities, no network)",
-        reader: XMLFormatReader(), writer: XMLFormatWriter())
+        scalarsAreText: true, reader: XMLFormatReader(), writer: XMLFormatWriter())
 }
 
 /// Makes `XMLRecordReader`s.

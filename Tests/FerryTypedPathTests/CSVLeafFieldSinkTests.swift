@@ -134,7 +134,7 @@ import Testing
                 try expected.write(Record(collection: "c", value: model.value, location: location))
                 let made = rendered(model, output)
                 let stream = try #require(made, "record \(index) given up", sourceLocation: sourceLocation)
-                try stream.withUnsafeBufferPointer { try actual.writeLeafStream($0, table: table) }
+                try stream.withUnsafeBufferPointer { try actual.writeLeafStream($0, table: table, collection: "c") }
             case .general(let value):
                 try expected.write(Record(collection: "c", value: value, location: location))
                 try actual.write(Record(collection: "c", value: value, location: location))

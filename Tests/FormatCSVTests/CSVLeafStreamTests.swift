@@ -4,7 +4,7 @@ import Testing
 
 @testable import FormatCSV
 
-/// `CSVWriter.writeLeafStream(_:table:)` against `CSVWriter.write(_:)`: a record's leaf stream
+/// `CSVWriter.writeLeafStream(_:table:collection:)` against `CSVWriter.write(_:)`: a record's leaf stream
 /// must make the same shape nodes, in the same order, mark the same leaves and spool the same
 /// bytes as the record's value, record after record, mixed with records written as values.
 @Suite struct CSVLeafStreamTests {
@@ -42,7 +42,7 @@ import Testing
             try expected.write(record)
             if streamed(index) {
                 let bytes = stream(of: value, keys: keys, encoder: encoder)
-                try bytes.withUnsafeBufferPointer { try actual.writeLeafStream($0, table: tableList[tables(index) % 2]) }
+                try bytes.withUnsafeBufferPointer { try actual.writeLeafStream($0, table: tableList[tables(index) % 2], collection: "c") }
             } else {
                 try actual.write(record)
             }
@@ -144,7 +144,7 @@ import Testing
         let encoder = CSVLeafEncoder(format: writer.cellFormat)
         for value in values.prefix(2) {
             try Self.stream(of: value, keys: table.keys, encoder: encoder).withUnsafeBufferPointer {
-                try writer.writeLeafStream($0, table: table)
+                try writer.writeLeafStream($0, table: table, collection: "c")
             }
         }
         try writer.finish()
@@ -162,7 +162,7 @@ import Testing
             encoder.appendTag(CSVLeafStream.memberTag(index, .leaf), into: &buffer)
             encoder.appendString("x\(index)", into: &buffer)
             encoder.appendEnd(into: &buffer)
-            try buffer.withBytes { try writer.writeLeafStream($0, table: table) }
+            try buffer.withBytes { try writer.writeLeafStream($0, table: table, collection: "c") }
         }
         try writer.finish()
         #expect(String(decoding: sink.bytes, as: UTF8.self) == "label\r\nx0\r\nx2\r\n")
@@ -178,7 +178,7 @@ import Testing
         let writer = try CSVWriter(MemorySink(), options: WriteOptions(csvSafe: true))
         let table = CSVLeafTable(keys: ["a"], format: CSVCellFormat())
         let bytes = Self.stream(of: ["a": "=x"], keys: table.keys, encoder: CSVLeafEncoder(format: table.format))
-        #expect(throws: FerryError.self) { try bytes.withUnsafeBufferPointer { try writer.writeLeafStream($0, table: table) } }
+        #expect(throws: FerryError.self) { try bytes.withUnsafeBufferPointer { try writer.writeLeafStream($0, table: table, collection: "c") } }
     }
 
     @Test func malformedStreamsThrowAndSpoolNothing() throws {
@@ -192,11 +192,11 @@ import Testing
             // Every cut-short stream, and the whole one with a byte more.
             for length in 0..<bytes.count {
                 #expect(throws: FerryError.self) {
-                    try bytes.withUnsafeBufferPointer { try writer.writeLeafStream(UnsafeBufferPointer(rebasing: $0[..<length]), table: table) }
+                    try bytes.withUnsafeBufferPointer { try writer.writeLeafStream(UnsafeBufferPointer(rebasing: $0[..<length]), table: table, collection: "c") }
                 }
                 #expect(writer.pending.count == 0)
             }
-            #expect(throws: FerryError.self) { try (bytes + [0]).withUnsafeBufferPointer { try writer.writeLeafStream($0, table: table) } }
+            #expect(throws: FerryError.self) { try (bytes + [0]).withUnsafeBufferPointer { try writer.writeLeafStream($0, table: table, collection: "c") } }
         }
         // A key index past the table, a key tag in a list, a cell longer than the stream.
         let writer = try CSVWriter(MemorySink())
@@ -204,7 +204,7 @@ import Testing
         for bytes: [UInt8] in [[UInt8(CSVLeafStream.memberTag(1, .leaf)), 2, 0x61, 0x62, 0],
                                [UInt8(CSVLeafStream.memberTag(0, .list)), UInt8(CSVLeafStream.memberTag(0, .leaf)), 0, 0, 0],
                                [UInt8(CSVLeafStream.memberTag(0, .leaf)), 40, 0x61, 0]] {
-            #expect(throws: FerryError.self) { try bytes.withUnsafeBufferPointer { try writer.writeLeafStream($0, table: table) } }
+            #expect(throws: FerryError.self) { try bytes.withUnsafeBufferPointer { try writer.writeLeafStream($0, table: table, collection: "c") } }
         }
     }
 }
