@@ -58,6 +58,10 @@ public struct Record: Sendable {
         return JSONPointer(tokens: tokens)
     }
 
+    /// The record's id for messages: the document id its container gives it, else its `id` field
+    /// when that is a string; nil when it has neither.
+    public var id: String? { documentID ?? value.objectValue?["id"]?.stringValue }
+
     /// The location of a field of this record: the record's location with `field` set to the
     /// pointer from the dataset root, and the line and column of the field when the locator finds
     /// it (else those of the record).
@@ -65,6 +69,7 @@ public struct Record: Sendable {
     public func location(of field: JSONPointer) -> SourceLocation {
         var result = location
         result.field = pointer.appending(field)
+        result.recordID = id
         if let position = locator?.position(of: field) {
             result.position = position
         }

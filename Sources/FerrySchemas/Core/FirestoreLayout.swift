@@ -106,6 +106,8 @@ enum FirestoreLayout {
     static func document(_ value: Value, collection: String, context: RecordContext, documentID: String?, parent: String?,
         label: Label, nested: Bool) -> [Document]
     {
+        var context = context
+        if nested || documentID != nil { context.recordID = nonEmpty((value.objectValue)?["id"]) ?? documentID }
         guard case .object(var object) = value else {
             return [Document(collection: collection, value: value, context: context, labelSource: label)]
         }
@@ -119,7 +121,7 @@ enum FirestoreLayout {
             if let own = nonEmpty(object["wordBookID"]) {
                 if own != parent {
                     diagnostics.append(.error(.invalidValue,
-                        "\(label.text): wordBookID \"\(own)\" differs from its parent word book \"\(parent)\"",
+                        "wordBookID \(quoted: own) differs from its parent word book \(quoted: parent)",
                         at: context.location(of: "/wordBookID")))
                 }
             } else {
