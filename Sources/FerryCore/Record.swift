@@ -58,9 +58,12 @@ public struct Record: Sendable {
         return JSONPointer(tokens: tokens)
     }
 
-    /// The record's id for messages: the document id its container gives it, else its `id` field
-    /// when that is a string; nil when it has neither.
-    public var id: String? { documentID ?? value.objectValue?["id"]?.stringValue }
+    /// The record's id for messages: its `id` field when that is a non-empty string, else the
+    /// document id its container gives it; nil when it has neither.
+    public var id: String? {
+        if let own = value.objectValue?["id"]?.stringValue, !own.isEmpty { return own }
+        return documentID
+    }
 
     /// The location of a field of this record: the record's location with `field` set to the
     /// pointer from the dataset root, and the line and column of the field when the locator finds

@@ -155,6 +155,24 @@ import Testing
         #expect(!junit.stdout.contains("\nf.json"))
     }
 
+    /// The colour printer (standard error a terminal: run under `script`) escapes the same parts.
+    @Test func colourLinesEscapeToo() throws {
+        guard let script = toolOnPath("script") else { return }
+        let box = try Sandbox()
+        let input = try Self.write("jsonl", in: box)
+        let command = "'\(ferryExecutable().path)' validate \(input)"
+        let run = try runTool("/usr/bin/env", ["-u", "NO_COLOR", "TERM=xterm", script, "-qec", command, "/dev/null"], in: box.url)
+        #expect(run.status == 1)
+        // The terminal ends lines with CR LF; the colour codes are Ferry's own.
+        #expect(run.output.contains("\u{1B}[1;31merror:\u{1B}[0m"))
+        let plain = run.output.replacingOccurrences(of: "\r\n", with: "\n")
+            .replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        Self.expectOnlyPrintable(plain)
+        let lines = plain.split(separator: "\n").map(String.init)
+        #expect(lines.count == Self.payloads.count + 1)
+        #expect(lines.contains(#"in.jsonl:6:87: error: /wineTastingNotes/4/createdAt: createdAt "\nf.json:1:1: error: forged [type-error]" is not an RFC 3339 instant (YYYY-MM-DDTHH:MM:SSZ) (id "n-4") [invalid-value]"#))
+    }
+
     /// A file name holding a line break and a forged diagnostic is escaped where it is printed.
     @Test func hostileFileName() throws {
         let box = try Sandbox()

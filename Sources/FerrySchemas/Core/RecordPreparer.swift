@@ -125,7 +125,6 @@ public struct RecordPreparer: @unchecked Sendable {
             let migration = MigrationContext(options: options, timeZone: timeZone, recordContext: document.context)
             migration.sourceCollection = currentCollection
             migration.targetCollection = newCollection
-            migration.labelSource = document.labelSource
             migration.recordIndex = sourceIndex
             let old = Record(collection: currentCollection, value: value, location: document.context.location(),
                 locator: document.context.record.locator)

@@ -16,13 +16,6 @@ public final class MigrationContext {
     public internal(set) var recordContext: RecordContext
     /// The problems reported for the current record.
     public internal(set) var diagnostics: [Diagnostic] = []
-    /// How messages name the current record: `whiskeyNotes record 3`, `words document "w1"`.
-    public internal(set) var recordLabel: String {
-        get { labelSource.text }
-        set { labelSource = .text(newValue) }
-    }
-    /// The parts of `recordLabel`, joined only when a message needs them.
-    var labelSource = FirestoreLayout.Label.text("record")
     /// The current record's 0-based index in its source collection (derived ids use it).
     public internal(set) var recordIndex: Int = 0
 
