@@ -188,6 +188,20 @@ import Testing
         ])
     }
 
+    /// A filter's excerpt shows its text on one escaped line, the caret under the bad character.
+    @Test func hostileFilterExpression() throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json")
+        let run = try box.ferry(["convert", "notes-v1.json", "--where", "ratng\r\u{7} > 4\nferry: error: forged", "-o", "out.json"])
+        #expect(run.status == 2)
+        Self.expectOnlyPrintable(run.stderr)
+        #expect(Array(run.stderrLines.prefix(3)) == [
+            #"--where:1:7: error: unexpected character '\u{07}' [usage]"#,
+            #"    ratng\r\u0007 > 4\nferry: error: forged"#,
+            "           ^",
+        ])
+    }
+
     /// A hostile argument in a usage error stays on its line too.
     @Test func hostileArgument() throws {
         let run = try runFerry(["validate", "--bogus\nferry: error: forged"])
