@@ -48,7 +48,7 @@ public enum FerryMain {
             let names = commands.map { $0.configuration.name }
             let nearest = names.min { EditDistance.between($0, name) < EditDistance.between($1, name) }
             let hint = nearest.map { EditDistance.between($0, name) <= 2 ? "; did you mean '\($0)'?" : "" } ?? ""
-            StandardError.write("ferry: error: unknown command '\(name)'\(hint)\n\n" + overview)
+            StandardError.write("ferry: error: unknown command '\(DiagnosticText.escaped(name))'\(hint)\n\n" + overview)
             return ExitStatus.usage.rawValue
         }
         return run(command, Array(arguments.dropFirst())).rawValue
@@ -64,14 +64,15 @@ public enum FerryMain {
             StandardOutput.write(HelpFormatter.help(configuration))
             return .success
         } catch let error as UsageError {
-            StandardError.write("ferry \(configuration.name): error: \(error.message)\nusage: \(HelpFormatter.usage(configuration))\n"
+            // The message quotes arguments, which may hold anything: escaped like every diagnostic.
+            StandardError.write("ferry \(configuration.name): error: \(DiagnosticText.escaped(error.message))\nusage: \(HelpFormatter.usage(configuration))\n"
                 + "See 'ferry \(configuration.name) --help'.\n")
             return .usage
         } catch let error as FerryError {
             StandardError.write(error.diagnostic.description + "\n")
             return error.exitStatus
         } catch {
-            StandardError.write("ferry: error: unexpected error: \(error) [internal-error]\n")
+            StandardError.write("ferry: error: unexpected error: \(DiagnosticText.escaped(String(describing: error))) [internal-error]\n")
             return .internalError
         }
     }

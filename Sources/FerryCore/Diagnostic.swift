@@ -1,5 +1,6 @@
 /// One problem found in the input, with its position: what validation collects and what the CLI
-/// prints compiler-style (`FILE[:MEMBER]:LINE:COL: error: MESSAGE [code]`, DESIGN.md "Errors").
+/// prints compiler-style (`FILE[:MEMBER]:LINE:COL: error: POINTER: MESSAGE (id "ID") [code]`, DESIGN.md
+/// "Errors").
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How bad it is. Errors fail the run (exit 1 or the code's own status); warnings and notes do not.
     public enum Severity: String, Sendable, Hashable, Codable, Comparable {
@@ -54,12 +55,40 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The exit status this diagnostic asks for: 0 for warnings and notes, else the code's status.
     public var exitStatus: ExitStatus { severity == .error ? code.exitStatus : .success }
 
-    /// The compiler-style line: `notes.json:14:7: error: rating 7 is out of range 0...5 [out-of-range]`,
-    /// followed by the excerpt's lines, indented, when there is one.
+    /// The compiler-style line, `FILE[:MEMBER][:LINE[:COL]]: SEVERITY: [POINTER: ]MESSAGE[ (id "ID")] [code]`:
+    /// `notes.json:14:7: error: /wineTastingNotes/0/rating: rating 7 is out of range 0...5 (id "w1") [out-of-range]`,
+    /// followed by the excerpt's lines, each indented by four spaces, when there is one. Every
+    /// part is escaped (`DiagnosticText.escaped`), so the line is always one line whatever the
+    /// input holds, and each excerpt line stays one line too.
     public var description: String {
-        let prefix = location.description
-        let line = (prefix.isEmpty ? "ferry" : prefix) + ": \(severity.rawValue): \(message) [\(code.rawValue)]"
+        var line = headPosition + ": \(severity.rawValue): " + body + " [\(code.rawValue)]"
         guard let excerpt else { return line }
-        return line + excerpt.split(separator: "\n", omittingEmptySubsequences: false).map { "\n    " + $0 }.joined()
+        for part in excerpt.split(separator: "\n", omittingEmptySubsequences: false) {
+            line += "\n    " + DiagnosticText.escaped(String(part))
+        }
+        return line
+    }
+
+    /// The position part of the line, escaped: the location's prefix, or `ferry` when it has none.
+    public var headPosition: String {
+        let prefix = location.description
+        return prefix.isEmpty ? "ferry" : prefix
+    }
+
+    /// The line after the severity, escaped, without the code: the field's JSON Pointer from the
+    /// dataset root when the diagnostic is about a field of a record (`/words/3/studyState: `),
+    /// the message, and the record's id when it has one (` (id "w-503")`). The GitHub and JUnit
+    /// reports carry this same text.
+    public var body: String {
+        var text = ""
+        if let field = location.field, !field.tokens.isEmpty {
+            text += DiagnosticText.escaped(field.description) + ": "
+        }
+        text += DiagnosticText.escaped(message)
+        // A message that quotes the id already (`duplicate id "b-1"`) does not repeat it.
+        if let id = location.recordID, !message.contains(DiagnosticText.quoted(id)) {
+            text += " (id " + DiagnosticText.quoted(id) + ")"
+        }
+        return text
     }
 }

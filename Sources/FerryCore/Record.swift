@@ -58,6 +58,13 @@ public struct Record: Sendable {
         return JSONPointer(tokens: tokens)
     }
 
+    /// The record's id for messages: its `id` field when that is a non-empty string, else the
+    /// document id its container gives it; nil when it has neither.
+    public var id: String? {
+        if let own = value.objectValue?["id"]?.stringValue, !own.isEmpty { return own }
+        return documentID
+    }
+
     /// The location of a field of this record: the record's location with `field` set to the
     /// pointer from the dataset root, and the line and column of the field when the locator finds
     /// it (else those of the record).
@@ -65,6 +72,7 @@ public struct Record: Sendable {
     public func location(of field: JSONPointer) -> SourceLocation {
         var result = location
         result.field = pointer.appending(field)
+        result.recordID = id
         if let position = locator?.position(of: field) {
             result.position = position
         }

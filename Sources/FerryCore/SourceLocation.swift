@@ -34,11 +34,14 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     public var recordIndex: Int?
     /// The field, as a pointer from the dataset root.
     public var field: JSONPointer?
+    /// The id of the record the problem is in, when it has one (its `id` field, or the document id
+    /// a Firestore export keys it by); text diagnostics end their message with `(id "ID")`.
+    public var recordID: String?
 
     @inlinable
     public init(
         file: String? = nil, member: String? = nil, line: Int? = nil, column: Int? = nil,
-        collection: String? = nil, recordIndex: Int? = nil, field: JSONPointer? = nil
+        collection: String? = nil, recordIndex: Int? = nil, field: JSONPointer? = nil, recordID: String? = nil
     ) {
         self.file = file
         self.member = member
@@ -47,6 +50,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         self.collection = collection
         self.recordIndex = recordIndex
         self.field = field
+        self.recordID = recordID
     }
 
     /// The line and column, when both are known.
@@ -61,11 +65,13 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The compiler-style prefix: `FILE[:MEMBER][:LINE[:COL]]` (DESIGN.md "Errors").
+    /// The compiler-style prefix: `FILE[:MEMBER][:LINE[:COL]]` (DESIGN.md "Errors"), the file and
+    /// member names escaped (`DiagnosticText.escaped`) so that a name holding a line break cannot
+    /// split its diagnostics.
     public var description: String {
         var parts: [String] = []
-        if let file { parts.append(file) }
-        if let member { parts.append(member) }
+        if let file { parts.append(DiagnosticText.escaped(file)) }
+        if let member { parts.append(DiagnosticText.escaped(member)) }
         if let line {
             parts.append(String(line))
             if let column { parts.append(String(column)) }

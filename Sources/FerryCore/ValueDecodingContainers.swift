@@ -49,7 +49,7 @@ struct ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
                 DecodingError.Context(
                     codingPath: codingPath,
                     debugDescription: ValueCodingMessage.at(
-                        codingPath + [key], "required member \"\(key.stringValue)\" is missing")))
+                        codingPath + [key], "required member \(quoted: key.stringValue) is missing")))
         }
         return value
     }

@@ -94,7 +94,7 @@ final class ValueDecodingContext {
         case .iso8601:
             let text = try unboxString(value, at: codingPath)
             guard let date = RFC3339DateText.parse(text) else {
-                throw corrupted("expected an RFC 3339 date-time with an offset, found \"\(text)\"", codingPath)
+                throw corrupted("expected an RFC 3339 date-time with an offset, found \(quoted: text)", codingPath)
             }
             return date
         }
@@ -110,7 +110,7 @@ final class ValueDecodingContext {
 
     func unboxURL(_ value: Value, at codingPath: [any CodingKey]) throws -> URL {
         let text = try unboxString(value, at: codingPath)
-        guard let url = URL(string: text) else { throw corrupted("invalid URL \"\(text)\"", codingPath) }
+        guard let url = URL(string: text) else { throw corrupted("invalid URL \(quoted: text)", codingPath) }
         return url
     }
 

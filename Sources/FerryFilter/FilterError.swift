@@ -32,15 +32,18 @@ public struct FilterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `column N: message`.
     public var description: String { "column \(column): \(message)" }
 
-    /// Two lines: the filter text, then `^~~~` under the offending part (a tab in the text is
-    /// repeated in the second line so the caret stays aligned). No trailing newline.
+    /// Two lines: the filter text, escaped as every diagnostic is (`DiagnosticText.escaped`: a
+    /// line break or control in the text is shown as `\n`, `\u0007`, so the text stays one line
+    /// and cannot forge one), then `^~~~` under the offending part, padded by the width each
+    /// character before it takes once escaped, so the caret stays under it. No trailing newline.
     /// - Parameter source: the filter text the error was found in.
     public func caretLine(for source: String) -> String {
         var marker = ""
         var index = 1
         for scalar in source.unicodeScalars {
             guard index < column else { break }
-            marker.unicodeScalars.append(scalar == "\t" ? "\t" : " ")
+            let width = DiagnosticText.escaped(String(scalar)).unicodeScalars.count
+            marker += String(repeating: " ", count: width)
             index += 1
         }
         while index < column {
@@ -48,7 +51,7 @@ public struct FilterError: Error, Sendable, Hashable, CustomStringConvertible {
             index += 1
         }
         marker += "^" + String(repeating: "~", count: length - 1)
-        return source + "\n" + marker
+        return DiagnosticText.escaped(source) + "\n" + marker
     }
 
     /// The error as a usage diagnostic: `filter:1:COL: error: MESSAGE [usage]`.

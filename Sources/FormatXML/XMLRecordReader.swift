@@ -167,7 +167,7 @@ extension XMLRecordReader: XMLParseHandler {
                 if attribute.name == "domain" { header.domain = attribute.value }
                 if attribute.name == "schemaVersion" {
                     guard let version = Int(attribute.value) else {
-                        parser?.stop(.error(.unknownVersion, "schemaVersion \"\(attribute.value)\" is not an integer",
+                        parser?.stop(.error(.unknownVersion, "schemaVersion \(quoted: attribute.value) is not an integer",
                                             at: location(position)))
                         return
                     }
@@ -206,7 +206,7 @@ extension XMLRecordReader: XMLParseHandler {
                 case "list": frames[top].marker = .list
                 case "object": frames[top].marker = .object
                 case "null": frames[top].marker = .null
-                default: problem("unknown type=\"\(attribute.value)\" (list, object or null)", frame: top)
+                default: problem("unknown type=\(quoted: attribute.value) (list, object or null)", frame: top)
                 }
             }
         }

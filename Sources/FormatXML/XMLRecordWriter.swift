@@ -61,7 +61,7 @@ public final class XMLRecordWriter: RecordWriter {
     /// - Throws: `FerryError(.usage)` when a record name is not an XML name.
     public init(_ sink: any ByteSink, options: WriteOptions = WriteOptions(), recordNames: [String: String] = [:]) throws {
         for (collection, name) in recordNames.sorted(by: { $0.key < $1.key }) where !XMLName.isNCName(name) {
-            throw FerryError(.usage, "record element name \"\(name)\" of collection \(collection) is not an XML name")
+            throw FerryError(.usage, "record element name \(quoted: name) of collection \(collection) is not an XML name")
         }
         self.sink = sink
         self.options = options

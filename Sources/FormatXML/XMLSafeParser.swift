@@ -126,7 +126,7 @@ final class XMLSafeParser {
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
         if let encoding {
             guard let encoder = xmlFindCharEncodingHandler(encoding) else {
-                throw FerryError(.invalidEncoding, "unknown encoding \"\(encoding)\"", at: location)
+                throw FerryError(.invalidEncoding, "unknown encoding \(quoted: encoding)", at: location)
             }
             xmlSwitchToEncoding(context, encoder)
         }

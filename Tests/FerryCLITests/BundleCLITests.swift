@@ -79,7 +79,7 @@ import Testing
         let run = try box.ferry(["validate", "novideo.tar"])
         #expect(run.status == 1)
         #expect(run.errors == [
-            #"novideo.tar:data/stories.json:18:19: error: Story "s1": media/1/path names media/Stories/s1/clip1.MOV, which is not in the bundle [missing-media]"#,
+            #"novideo.tar:data/stories.json:18:19: error: /stories/0/media/1/path: media/1/path names "media/Stories/s1/clip1.MOV", which is not in the bundle (id "s1") [missing-media]"#,
             "novideo.tar:media/Stories/s1/clip1.MOV: error: listed in the manifest but not in the bundle [missing-file]",
         ])
         // Line 18, column 19 of data/stories.json is the path value of the story's second media item.

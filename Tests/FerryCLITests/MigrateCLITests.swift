@@ -15,7 +15,7 @@ import Testing
         #expect(run.status == 0)
         #expect(run.stdout == "")
         #expect(run.stderrLines == [
-            #"notes-v1.json:126:15: warning: coffeeNotes record 1 (id "c-002"): look "thick crema, hazel" has no place in CoffeeTastingNote; dropped [lossy-drop]"#,
+            #"notes-v1.json:126:15: warning: /coffeeNotes/1/look: look "thick crema, hazel" has no place in CoffeeTastingNote; dropped (id "c-002") [lossy-drop]"#,
             "notes-v1.json: notes v1 -> v2: wineTastingNotes 4, coffeeTastingNotes 2, whiskeyTastingNotes 1, cocktailTastingNotes 1 (8 records, 0 errors, 1 warning) -> out.json",
         ])
         let first = try box.text("out.json")
@@ -165,8 +165,8 @@ import Testing
         let run = try box.ferry(["migrate", "broken/vocabulary-v1-invalid.json", "--to-version", "2", "-o", "out.json"])
         #expect(run.status == 1)
         #expect(run.stderrLines == [
-            "broken/vocabulary-v1-invalid.json:13:5: error: words record 0 has no id [missing-field]",
-            #"broken/vocabulary-v1-invalid.json:30:21: error: words record 1 (id "w2"): studyState 7 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) [invalid-value]"#,
+            "broken/vocabulary-v1-invalid.json:13:5: error: /words/0/id: id is missing [missing-field]",
+            #"broken/vocabulary-v1-invalid.json:30:21: error: /words/1/studyState: studyState 7 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) (id "w2") [invalid-value]"#,
             "broken/vocabulary-v1-invalid.json: note: nothing was written because of the errors above; --lenient writes the valid records [assumption]",
             "broken/vocabulary-v1-invalid.json: vocabulary v1 -> v2: wordBooks 1, words 0 (1 record, 2 errors, 0 warnings); nothing written",
         ])
@@ -190,8 +190,8 @@ import Testing
         let run = try box.ferry(["migrate", "words.json", "--to-version", "2", "-o", "out.json"])
         #expect(run.status == 1)
         #expect(run.errors == [
-            "words.json:4:5: error: words record 1 has no id [missing-field]",
-            #"words.json:5:108: error: words record 2 (id "x7"): studyState 7 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) [invalid-value]"#,
+            "words.json:4:5: error: /words/1/id: id is missing [missing-field]",
+            #"words.json:5:108: error: /words/2/studyState: studyState 7 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) (id "x7") [invalid-value]"#,
         ])
         #expect(try box.list() == ["words.json"])
 
@@ -200,7 +200,7 @@ import Testing
         #expect(lenient.stdout.split(separator: "\n").map { $0.contains("\"id\":\"x7\"") && $0.contains("\"studyState\":\"undefined\"") }
             == [false, false, false, true])
         #expect(lenient.stdout.split(separator: "\n").count == 4)
-        #expect(lenient.errors == ["words.json:4:5: error: words record 1 has no id [missing-field]"])
+        #expect(lenient.errors == ["words.json:4:5: error: /words/1/id: id is missing [missing-field]"])
     }
 
     @Test func validateBrokenNotesSampleReportsEveryError() throws {
@@ -210,9 +210,9 @@ import Testing
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(run.errors == [
-            "broken/notes-v2-invalid.json:21:17: error: rating 7 is out of range 0...5 [out-of-range]",
-            "broken/notes-v2-invalid.json:38:20: error: tastes/0/value 1.4 is out of range 0...1 [out-of-range]",
-            #"broken/notes-v2-invalid.json:25:13: error: duplicate id "b-1" in wineTastingNotes: first at line 6 (/wineTastingNotes/0) [duplicate-id]"#,
+            #"broken/notes-v2-invalid.json:21:17: error: /wineTastingNotes/0/rating: rating 7 is out of range 0...5 (id "b-1") [out-of-range]"#,
+            #"broken/notes-v2-invalid.json:38:20: error: /wineTastingNotes/1/tastes/0/value: tastes/0/value 1.4 is out of range 0...1 (id "b-1") [out-of-range]"#,
+            #"broken/notes-v2-invalid.json:25:13: error: /wineTastingNotes/1/id: duplicate id "b-1" in wineTastingNotes: first at line 6 (/wineTastingNotes/0) [duplicate-id]"#,
         ])
     }
 
@@ -236,8 +236,8 @@ import Testing
         let run = try box.ferry(["validate", "coffee.json"])
         #expect(run.status == 1)
         #expect(run.errors == [
-            "coffee.json:\(rating): error: rating 7 is out of range 0...5 [out-of-range]",
-            #"coffee.json:\#(duplicate): error: duplicate id "k1" in coffeeTastingNotes: first at line 2 (/coffeeTastingNotes/0) [duplicate-id]"#,
+            #"coffee.json:\#(rating): error: /coffeeTastingNotes/0/rating: rating 7 is out of range 0...5 (id "k1") [out-of-range]"#,
+            #"coffee.json:\#(duplicate): error: /coffeeTastingNotes/2/id: duplicate id "k1" in coffeeTastingNotes: first at line 2 (/coffeeTastingNotes/0) [duplicate-id]"#,
         ])
     }
 

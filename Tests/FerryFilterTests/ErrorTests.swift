@@ -145,9 +145,14 @@ import Testing
         #expect(e.caretLine(for: "rating CONTAINS \"x\"") == "rating CONTAINS \"x\"\n       ^~~~~~~~")
         let end = try #require(error("title =="))
         #expect(end.caretLine(for: "title ==") == "title ==\n        ^")
-        // Columns count Unicode scalars; tabs are kept so the caret lines up.
+        // Columns count Unicode scalars; a tab is shown as \t and the caret moves by its two characters.
         let wide = try #require(error("\ttitre == 'é' ~ x"))
-        #expect(wide.caretLine(for: "\ttitre == 'é' ~ x") == "\ttitre == 'é' ~ x\n\t             ^")
+        #expect(wide.caretLine(for: "\ttitre == 'é' ~ x") == "\\ttitre == 'é' ~ x\n               ^")
+        // A control or line break in the text is escaped, and the caret moves by its escaped width.
+        let bell = try #require(error("ratng\r\u{7} > 4\nferry: error: forged"))
+        #expect(bell.column == 7)
+        #expect(bell.caretLine(for: "ratng\r\u{7} > 4\nferry: error: forged")
+            == #"ratng\r\u0007 > 4\nferry: error: forged"# + "\n       ^")
     }
 
     @Test func variablesHoldingObjectsAreRefused() throws {

@@ -48,7 +48,7 @@ import Testing
             "error dangling-reference 2:3 /words/1/wordBookID", "error dangling-reference 2:3 /words/2/wordBookID",
         ])
         #expect(result.log.diagnostics.map(\.message) == [
-            "words record 0 has no id", "words record 0 has no wordBookID", "timestamp is empty (required in Word)",
+            "id is missing", "wordBookID is missing", "timestamp is empty (required in Word)",
             "timestamp is missing (required in Word)", "wordBookID \"b1\" names no word book of the dataset",
             "wordBookID \"b1\" names no word book of the dataset",
         ])

@@ -63,7 +63,7 @@ struct ConversionRunner {
 /// One-line summaries of what a run did.
 enum Summary {
     static func line(for report: DatasetReport, action: ConversionRequest.Action) -> String {
-        var text = report.input + ":"
+        var text = DiagnosticText.escaped(report.input) + ":"
         if let domain = report.domain {
             text += " \(domain.rawValue) v\(report.sourceVersion.map(String.init) ?? "?")"
             if let target = report.targetVersion, target != report.sourceVersion { text += " -> v\(target)" }
@@ -77,7 +77,7 @@ enum Summary {
         text += ", \(report.warningCount) warning\(report.warningCount == 1 ? "" : "s"))"
         switch action {
         case .convert:
-            if let output = report.output { text += " -> " + (output == "-" ? "standard output" : output) } else { text += "; nothing written" }
+            if let output = report.output { text += " -> " + (output == "-" ? "standard output" : DiagnosticText.escaped(output)) } else { text += "; nothing written" }
         case .dryRun:
             text += "; dry run, nothing written"
         case .validate:

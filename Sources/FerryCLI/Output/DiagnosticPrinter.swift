@@ -46,16 +46,23 @@ public final class DiagnosticPrinter: @unchecked Sendable {
         }
     }
 
+    /// The diagnostic's line, in colour on a terminal: the same escaped parts as
+    /// `Diagnostic.description`, so colour never lets data through unescaped.
     private func render(_ diagnostic: Diagnostic) -> String {
         guard color else { return diagnostic.description }
-        let prefix = diagnostic.location.description
         let severityColor: String
         switch diagnostic.severity {
         case .error: severityColor = "\u{1B}[1;31m"
         case .warning: severityColor = "\u{1B}[1;35m"
         case .note: severityColor = "\u{1B}[1;36m"
         }
-        return "\u{1B}[1m\(prefix.isEmpty ? "ferry" : prefix):\u{1B}[0m \(severityColor)\(diagnostic.severity.rawValue):\u{1B}[0m \(diagnostic.message) [\(diagnostic.code.rawValue)]"
+        var text = "\u{1B}[1m\(diagnostic.headPosition):\u{1B}[0m \(severityColor)\(diagnostic.severity.rawValue):\u{1B}[0m "
+        text += "\(diagnostic.body) [\(diagnostic.code.rawValue)]"
+        // The excerpt lines (already escaped) follow the coloured line as they do the plain one.
+        if let newline = diagnostic.description.firstIndex(of: "\n") {
+            text += diagnostic.description[newline...]
+        }
+        return text
     }
 }
 

@@ -49,6 +49,7 @@ enum ReportFormat: String, CaseIterable {
         if let collection = l.collection { parts.append("\"collection\": \(quote(collection))") }
         if let index = l.recordIndex { parts.append("\"record\": \(index)") }
         if let field = l.field { parts.append("\"field\": \(quote(field.description))") }
+        if let id = l.recordID { parts.append("\"id\": \(quote(id))") }
         return "{" + parts.joined(separator: ", ") + "}"
     }
 
@@ -58,7 +59,7 @@ enum ReportFormat: String, CaseIterable {
         out += "<testsuites tests=\"\(reports.count)\" failures=\"\(failures)\">\n"
         out += "  <testsuite name=\"ferry\" tests=\"\(reports.count)\" failures=\"\(failures)\">\n"
         for report in reports {
-            out += "    <testcase classname=\"ferry\" name=\(xmlQuote(report.input))"
+            out += "    <testcase classname=\"ferry\" name=\(xmlQuote(DiagnosticText.escaped(report.input)))"
             let errors = report.diagnostics.filter { $0.severity == .error }
             if errors.isEmpty {
                 out += "/>\n"
@@ -76,11 +77,13 @@ enum ReportFormat: String, CaseIterable {
         var out = ""
         for d in reports.flatMap(\.diagnostics) where d.severity != .note {
             var properties: [String] = []
-            if let file = d.location.file { properties.append("file=\(githubEscape(file, property: true))") }
+            if let file = d.location.file { properties.append("file=\(githubEscape(DiagnosticText.escaped(file), property: true))") }
             if let line = d.location.line { properties.append("line=\(line)") }
             if let column = d.location.column { properties.append("col=\(column)") }
             properties.append("title=\(githubEscape(d.code.rawValue, property: true))")
-            out += "::\(d.severity == .error ? "error" : "warning") \(properties.joined(separator: ","))::\(githubEscape(d.message, property: false))\n"
+            // The message is the text line's body (pointer, message, id), escaped, so data cannot
+            // end the command or start another.
+            out += "::\(d.severity == .error ? "error" : "warning") \(properties.joined(separator: ","))::\(githubEscape(d.body, property: false))\n"
         }
         return out
     }

@@ -50,7 +50,7 @@ public final class DatasetProcessor {
                 "cannot migrate \(domain.rawValue) down from version \(sourceVersion) to \(targetVersion) (no down-migration)")
         }
         guard let timeZone = TimeZone(identifier: options.timeZone) else {
-            throw FerryError(.usage, "unknown time zone \"\(options.timeZone)\" (an IANA name such as UTC or Asia/Tokyo)")
+            throw FerryError(.usage, "unknown time zone \(quoted: options.timeZone) (an IANA name such as UTC or Asia/Tokyo)")
         }
         self.domain = domain
         self.sourceVersion = sourceVersion
@@ -180,9 +180,12 @@ public final class DatasetProcessor {
     private func noteTimeZoneIfNeeded(collection: String, context: RecordContext) {
         guard domain == .petStory, sourceVersion == 1, targetVersion == 2, collection == "members", !timeZoneNoted else { return }
         timeZoneNoted = true
+        // About the whole dataset, placed at its first member: no field, no record id.
+        var location = context.location()
+        location.field = nil
+        location.recordID = nil
         report([.note(.assumption,
-            "calendar days (birthDate, since) are taken in time zone \(options.timeZone) (--time-zone)",
-            at: context.location())])
+            "calendar days (birthDate, since) are taken in time zone \(options.timeZone) (--time-zone)", at: location)])
     }
 
     // MARK: Integrity
@@ -219,7 +222,7 @@ public final class DatasetProcessor {
 
     /// Reports the `duplicate-id` error of a second record with `id`.
     private func reportDuplicate(id: String, in collection: String, first: IDTable.FirstSeen, at location: SourceLocation) {
-        var message = "duplicate id \"\(id)\" in \(collection): first at"
+        var message = "duplicate id \(quoted: id) in \(collection): first at"
         if let line = first.line { message += " line \(line)" }
         if let field = first.field { message += (first.line == nil ? " " : " (") + field.description + (first.line == nil ? "" : ")") }
         report([.error(.duplicateID, message, at: location)])

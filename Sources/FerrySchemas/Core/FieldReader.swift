@@ -95,11 +95,11 @@ public struct FieldReader: FieldSource {
                 if member.key == "$collection" || ignoring.contains(member.key) { continue }
                 if type.field(named: member.key) == nil {
                     diagnostics.append(
-                        .error(.unknownField, "unknown field \"\(member.key)\" in \(type.name)",
+                        .error(.unknownField, "unknown field \(quoted: member.key) in \(type.name)",
                             at: context.location(of: JSONPointer(tokens: [member.key]))))
                 } else if !seen.insert(member.key).inserted {
                     diagnostics.append(
-                        .error(.invalidValue, "field \"\(member.key)\" appears twice in \(type.name)",
+                        .error(.invalidValue, "field \(quoted: member.key) appears twice in \(type.name)",
                             at: context.location(of: JSONPointer(tokens: [member.key]))))
                 }
             }
@@ -663,7 +663,7 @@ extension Value {
         switch self {
         case .string(let s):
             let cut = s.count > 40 ? String(s.prefix(40)) + "…" : s
-            return "\"" + cut + "\""
+            return DiagnosticText.quoted(cut)
         case .number(let text): return text
         case .integer(let i): return String(i)
         case .double(let d): return NumberText.ecmaScript(d) ?? String(d)
@@ -721,7 +721,7 @@ extension FieldReader {
     /// field's.
     public static func mediaPathError(_ path: String, at context: RecordContext) -> Diagnostic {
         .error(.invalidValue,
-            "\(context.displayName) \"\(path)\" is not a relative path with \"/\" separators inside the dataset",
+            "\(context.displayName) \(quoted: path) is not a relative path with \"/\" separators inside the dataset",
             at: context.location())
     }
 

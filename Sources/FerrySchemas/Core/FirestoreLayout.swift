@@ -13,32 +13,8 @@ enum FirestoreLayout {
         var value: Value
         /// Where it stands inside the raw record.
         var context: RecordContext
-        /// How messages name it: `words record 3`, `words document "w1"` (built when a message needs it).
-        var label: String { labelSource.text }
-        var labelSource: Label
         /// Problems found while taking it apart.
         var diagnostics: [Diagnostic] = []
-    }
-
-    /// How messages name a document, kept in parts: most records never need the text.
-    enum Label: Sendable {
-        /// `words record 3` (`?` without an index).
-        case record(String, Int?)
-        /// `words document "w1"`.
-        case key(String, String)
-        /// `words document 3`.
-        case index(String, Int)
-        /// The text as it is.
-        case text(String)
-
-        var text: String {
-            switch self {
-            case .record(let collection, let index): return "\(collection) record \(index.map(String.init) ?? "?")"
-            case .key(let collection, let key): return "\(collection) document \"\(key)\""
-            case .index(let collection, let index): return "\(collection) document \(index)"
-            case .text(let text): return text
-            }
-        }
     }
 
     /// The parent word book of a sub-collection path `wordBooks/<id>/words`, nil for other names.
@@ -52,10 +28,9 @@ enum FirestoreLayout {
     /// (only the id from a keyed collection applies there).
     static func documents(of record: Record, context: RecordContext, nested: Bool) -> [Document] {
         let collection = record.collection ?? ""
-        let label = Label.record(collection, record.location.recordIndex)
         guard nested else {
             return document(record.value, collection: collection, context: context, documentID: record.documentID,
-                parent: nil, label: label, nested: false)
+                parent: nil, nested: false)
         }
         if collection == "__collections__", let name = record.documentID {
             var rootContext = context
@@ -70,10 +45,10 @@ enum FirestoreLayout {
         }
         if let (parent, name) = subCollectionParent(collection) {
             return document(record.value, collection: name, context: context, documentID: record.documentID,
-                parent: parent, label: label, nested: true)
+                parent: parent, nested: true)
         }
         return document(record.value, collection: collection, context: context, documentID: record.documentID,
-            parent: nil, label: label, nested: true)
+            parent: nil, nested: true)
     }
 
     /// The documents of a collection value: an object keyed by document id, or an array.
@@ -83,18 +58,18 @@ enum FirestoreLayout {
             var result: [Document] = []
             for member in members.members {
                 result += document(member.value, collection: collection, context: context.appending(member.key),
-                    documentID: member.key, parent: parent, label: .key(collection, member.key), nested: true)
+                    documentID: member.key, parent: parent, nested: true)
             }
             return result
         case .array(let items):
             var result: [Document] = []
             for (index, item) in items.enumerated() {
                 result += document(item, collection: collection, context: context.appending(index), documentID: nil,
-                    parent: parent, label: .index(collection, index), nested: true)
+                    parent: parent, nested: true)
             }
             return result
         default:
-            var bad = Document(collection: collection, value: value, context: context, labelSource: .text(collection))
+            var bad = Document(collection: collection, value: value, context: context)
             bad.diagnostics.append(.error(.typeError,
                 "collection \(collection): expected an object keyed by document id or a list, found \(value.shortDescription)",
                 at: context.location()))
@@ -104,10 +79,15 @@ enum FirestoreLayout {
 
     /// One document and the documents of its sub-collections (after it).
     static func document(_ value: Value, collection: String, context: RecordContext, documentID: String?, parent: String?,
-        label: Label, nested: Bool) -> [Document]
+        nested: Bool) -> [Document]
     {
+        var context = context
+        if !context.isAtRoot || !context.hasRecordBase {
+            // A document inside its raw record: the raw record's id is not its own.
+            context.recordID = nonEmpty(value.objectValue?["id"]) ?? documentID
+        }
         guard case .object(var object) = value else {
-            return [Document(collection: collection, value: value, context: context, labelSource: label)]
+            return [Document(collection: collection, value: value, context: context)]
         }
         var diagnostics: [Diagnostic] = []
         let ownID = nonEmpty(object["id"]) ?? documentID
@@ -119,7 +99,7 @@ enum FirestoreLayout {
             if let own = nonEmpty(object["wordBookID"]) {
                 if own != parent {
                     diagnostics.append(.error(.invalidValue,
-                        "\(label.text): wordBookID \"\(own)\" differs from its parent word book \"\(parent)\"",
+                        "wordBookID \(quoted: own) differs from its parent word book \(quoted: parent)",
                         at: context.location(of: "/wordBookID")))
                 }
             } else {
@@ -148,7 +128,7 @@ enum FirestoreLayout {
                 }
             }
         }
-        var document = Document(collection: collection, value: .object(object), context: context, labelSource: label)
+        var document = Document(collection: collection, value: .object(object), context: context)
         document.diagnostics = diagnostics
         if children.isEmpty { return [document] }  // the usual record: one array, not two
         return [document] + children

@@ -12,15 +12,33 @@ public struct RecordContext: Sendable {
         let explicitBase: JSONPointer?
         let options: DecodingOptions
         let sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?
+        /// The id a Firestore layout gives a document inside the raw record; nil: the record's own.
+        let documentID: DocumentID?
 
         var base: JSONPointer { explicitBase ?? record.pointer }
 
-        init(record: Record, base: JSONPointer?, options: DecodingOptions, sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?) {
+        init(record: Record, base: JSONPointer?, options: DecodingOptions, sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?,
+            documentID: DocumentID? = nil)
+        {
             self.record = record
             self.explicitBase = base
             self.options = options
             self.sourcePointer = sourcePointer
+            self.documentID = documentID
         }
+
+        func with(
+            record: Record? = nil, base: JSONPointer?? = .none, options: DecodingOptions? = nil,
+            sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?? = .none, documentID: DocumentID?? = .none
+        ) -> Shared {
+            Shared(record: record ?? self.record, base: base ?? explicitBase, options: options ?? self.options,
+                sourcePointer: sourcePointer ?? self.sourcePointer, documentID: documentID ?? self.documentID)
+        }
+    }
+
+    /// The id of a document a Firestore layout finds inside a raw record (nil when it has none).
+    struct DocumentID: Sendable {
+        var id: String?
     }
 
     private var shared: Shared
@@ -28,7 +46,7 @@ public struct RecordContext: Sendable {
     /// The record as read (its location and locator give positions).
     public var record: Record {
         get { shared.record }
-        set { shared = Shared(record: newValue, base: shared.base, options: shared.options, sourcePointer: shared.sourcePointer) }
+        set { shared = shared.with(record: newValue, base: .some(shared.base)) }
     }
     /// The pointer of the value being decoded, relative to the record's value (`/tastes/0`).
     public var path: JSONPointer {
@@ -67,18 +85,18 @@ public struct RecordContext: Sendable {
     /// layout nests documents inside one raw record.
     public var base: JSONPointer {
         get { shared.base }
-        set { shared = Shared(record: shared.record, base: newValue, options: shared.options, sourcePointer: shared.sourcePointer) }
+        set { shared = shared.with(base: .some(newValue)) }
     }
     /// Decoding options (date strategy, CSV scalars, time zone).
     public var options: DecodingOptions {
         get { shared.options }
-        set { shared = Shared(record: shared.record, base: shared.explicitBase, options: newValue, sourcePointer: shared.sourcePointer) }
+        set { shared = shared.with(options: newValue) }
     }
     /// After a migration: maps a pointer in the new shape (`/alcoholByVolume`) to the field of the
     /// source record it came from (`/alcohol`), so diagnostics point at the source.
     public var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? {
         get { shared.sourcePointer }
-        set { shared = Shared(record: shared.record, base: shared.explicitBase, options: shared.options, sourcePointer: newValue) }
+        set { shared = shared.with(sourcePointer: .some(newValue)) }
     }
 
     public init(
@@ -144,6 +162,17 @@ public struct RecordContext: Sendable {
         return sourcePointer?(full) ?? full
     }
 
+    /// The id of the record (or Firestore document) for messages: the document's id when a
+    /// Firestore layout set one, else the record's own id, except inside a raw record whose id
+    /// is a collection name or path (`base` set).
+    public internal(set) var recordID: String? {
+        get {
+            if let documentID = shared.documentID { return documentID.id }
+            return hasRecordBase ? record.id : nil
+        }
+        set { shared = shared.with(documentID: .some(DocumentID(id: newValue))) }
+    }
+
     /// `location()` without its `field`: the record's location with the line and column of this
     /// value. Builds no pointer when this is the record's own root and no migration maps it (the
     /// usual record), which is all a writer's location needs.
@@ -167,11 +196,13 @@ public struct RecordContext: Sendable {
             // The record's own root (the usual case): no pointers to join or map.
             var result = locationWithoutField()
             result.field = base
+            result.recordID = recordID
             return result
         }
         let source = sourcePath(of: relative)
         var result = record.location
         result.field = base.appending(source)
+        result.recordID = recordID
         if let locator = record.locator {
             var tokens = source.tokens
             while true {

@@ -125,7 +125,6 @@ public struct RecordPreparer: @unchecked Sendable {
             let migration = MigrationContext(options: options, timeZone: timeZone, recordContext: document.context)
             migration.sourceCollection = currentCollection
             migration.targetCollection = newCollection
-            migration.labelSource = document.labelSource
             migration.recordIndex = sourceIndex
             let old = Record(collection: currentCollection, value: value, location: document.context.location(),
                 locator: document.context.record.locator)
@@ -139,7 +138,7 @@ public struct RecordPreparer: @unchecked Sendable {
                 }
             } catch {
                 if !migration.hasErrors {
-                    migration.error(.invalidValue, "\(migration.recordName(id: nil)): \(error)", at: .root)
+                    migration.error(.invalidValue, "\(error)", at: .root)
                 }
             }
             if !migration.diagnostics.isEmpty {
@@ -167,7 +166,7 @@ public struct RecordPreparer: @unchecked Sendable {
                 migration.diagnostics.removeAll()
                 do { try didMigrate(old, &value, migration) } catch {
                     if !migration.hasErrors {
-                        migration.error(.invalidValue, "\(migration.recordName(id: nil)): \(error)", at: .root)
+                        migration.error(.invalidValue, "\(error)", at: .root)
                     }
                 }
                 if !migration.diagnostics.isEmpty {
@@ -200,13 +199,13 @@ public struct RecordPreparer: @unchecked Sendable {
                 guard let id = member.stringValue else { continue }
                 references.append(PendingReference(collection: "members", id: id,
                     location: context.location(of: JSONPointer(tokens: ["taggedMemberIds", String(index)])),
-                    message: "taggedMemberIds[\(index)] \"\(id)\" names no member of the dataset"))
+                    message: "taggedMemberIds[\(index)] \(quoted: id) names no member of the dataset"))
             }
         }
         if collection == "words", targetVersion == 2, let bookID = object["wordBookID"]?.stringValue, !bookID.isEmpty {
             references.append(PendingReference(collection: "wordBooks", id: bookID,
                 location: context.location(of: "/wordBookID"),
-                message: "wordBookID \"\(bookID)\" names no word book of the dataset"))
+                message: "wordBookID \(quoted: bookID) names no word book of the dataset"))
         }
         return references
     }
@@ -232,11 +231,12 @@ public struct RecordPreparer: @unchecked Sendable {
             }
             if stem.hasPrefix("media/") { stem.removeFirst(6) }
             if !catalog.files(withStem: stem).contains(path) {
-                let owner = model.recordID.map { "\(type(of: model).recordType.name) \"\($0)\"" } ?? "record"
-                let message = "\(owner): \(field.description.dropFirst()) names \(path), which is not in the bundle"
+                let message = "\(field.description.dropFirst()) names \(quoted: path), which is not in the bundle"
+                var location = context.location(of: field)
+                if let id = model.recordID { location.recordID = id }
                 diagnostics.append(notExported
-                    ? .warning(.mediaNotFound, message + " (kind unknown: not exported)", at: context.location(of: field))
-                    : .error(.missingMedia, message, at: context.location(of: field)))
+                    ? .warning(.mediaNotFound, message + " (kind unknown: not exported)", at: location)
+                    : .error(.missingMedia, message, at: location))
             }
         }
         return diagnostics
@@ -246,7 +246,7 @@ public struct RecordPreparer: @unchecked Sendable {
         guard case .object(let object) = value else { return }
         for member in object.members where type.field(named: member.key) == nil && !DatasetProcessor.isDefault(member.value) {
             context.warning(.lossyDrop,
-                "\(context.recordName(id: object["id"]?.stringValue)): \(member.key) has no place in \(type.name); dropped",
+                "\(member.key) has no place in \(type.name); dropped",
                 at: JSONPointer(tokens: [member.key]))
         }
     }

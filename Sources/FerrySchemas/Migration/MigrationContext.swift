@@ -16,13 +16,6 @@ public final class MigrationContext {
     public internal(set) var recordContext: RecordContext
     /// The problems reported for the current record.
     public internal(set) var diagnostics: [Diagnostic] = []
-    /// How messages name the current record: `whiskeyNotes record 3`, `words document "w1"`.
-    public internal(set) var recordLabel: String {
-        get { labelSource.text }
-        set { labelSource = .text(newValue) }
-    }
-    /// The parts of `recordLabel`, joined only when a message needs them.
-    var labelSource = FirestoreLayout.Label.text("record")
     /// The current record's 0-based index in its source collection (derived ids use it).
     public internal(set) var recordIndex: Int = 0
 
@@ -32,8 +25,17 @@ public final class MigrationContext {
         self.recordContext = recordContext
     }
 
-    /// The location of a field of the old record (a pointer relative to it: `/finish/length`).
-    public func location(of field: JSONPointer) -> SourceLocation { recordContext.location(of: field) }
+    /// The current record's id, when the closure knows it better than the record's `id` field
+    /// (a domain whose id has another name); diagnostics end with `(id "ID")` (nil: the record's own).
+    public var recordID: String?
+
+    /// The location of a field of the old record (a pointer relative to it: `/finish/length`),
+    /// carrying the record's id.
+    public func location(of field: JSONPointer) -> SourceLocation {
+        var location = recordContext.location(of: field)
+        if let recordID, !recordID.isEmpty { location.recordID = recordID }
+        return location
+    }
 
     /// Reports an error.
     public func error(_ code: Diagnostic.Code, _ message: String, at field: JSONPointer) {
@@ -53,12 +55,6 @@ public final class MigrationContext {
     /// True when the current record has errors.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    /// A name for the current record in messages: `whiskeyNotes record 3 (id "w1")`.
-    public func recordName(id: String?) -> String {
-        var name = recordLabel
-        if let id, !id.isEmpty, !name.contains("\"\(id)\"") { name += " (id \"\(id)\")" }
-        return name
-    }
 }
 
 /// Thrown by a migration closure to abandon a record whose problems it already reported.

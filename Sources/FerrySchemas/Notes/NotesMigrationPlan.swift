@@ -45,7 +45,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
         let target = targetTypes[context.targetCollection]
         let has = { (field: String) in target?.index(ofField: field) != nil }
         let id = v1["id"]?.stringValue
-        var name: String { context.recordName(id: id) }
+        context.recordID = id
 
         if id == nil {
             let title = v1["title"]?.stringValue ?? ""
@@ -60,7 +60,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
             v2["alcoholByVolume"] = .double(alcohol)
         } else if dropIsLossy(alcohol: alcohol) {
             context.warning(.lossyDrop,
-                "\(name): alcohol \(NumberText.ecmaScript(alcohol) ?? "") has no place in \(target?.name ?? "V2"); dropped",
+                "alcohol \(NumberText.ecmaScript(alcohol) ?? "") has no place in \(target?.name ?? "V2"); dropped",
                 at: "/alcohol")
         }
 
@@ -71,7 +71,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
         } else {
             v2["look"] = nil
             if dropIsLossy(look: look) {
-                context.warning(.lossyDrop, "\(name): look \"\(look)\" has no place in \(target?.name ?? "V2"); dropped",
+                context.warning(.lossyDrop, "look \(quoted: look) has no place in \(target?.name ?? "V2"); dropped",
                     at: "/look")
             }
         }
@@ -83,7 +83,7 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
             v2["smells"] = nil
             if dropIsLossy(smellCount: smells.count) {
                 context.warning(.lossyDrop,
-                    "\(name): \(smells.count) smell(s) have no place in \(target?.name ?? "V2"); dropped", at: "/smells")
+                    "\(smells.count) smell(s) have no place in \(target?.name ?? "V2"); dropped", at: "/smells")
             }
         }
 
@@ -102,12 +102,12 @@ public enum NotesMigrationPlan: SchemaMigrationPlan {
                     note = joinFinishNote(original: original, note: note)
                     length = NotesV2.FinishLength.medium.rawValue
                     context.warning(.lossyChange,
-                        "\(name): finish.length \"\(original)\" is not short, medium or long; set to medium, the text moved to finish.note",
+                        "finish.length \(quoted: original) is not short, medium or long; set to medium, the text moved to finish.note",
                         at: "/finish/length")
                 } else {
                     length = original  // the record ends with this error: the value is never read
                     context.error(.invalidValue,
-                        "\(name): finish.length \"\(original)\" is not short, medium or long (--lenient maps it to medium)",
+                        "finish.length \(quoted: original) is not short, medium or long (--lenient maps it to medium)",
                         at: "/finish/length")
                 }
             }

@@ -34,10 +34,10 @@ public enum PetStoryMigrationPlan: SchemaMigrationPlan {
     public static let migrateV1toV2: MigrationStage.RecordMigration = { old, new, context in
         guard case .object(let v1) = old.value, case .object(var v2) = new else { return }
         let id = v1["id"]?.stringValue ?? ""
-        let name = context.recordName(id: id)
+        context.recordID = id.isEmpty ? nil : id
         switch context.targetCollection {
         case "profiles":
-            if let path = findImage(stem: "ProfileImages/\(id)", field: "/id", name: name, context: context) {
+            if let path = findImage(stem: "ProfileImages/\(id)", field: "/id", context: context) {
                 v2["image"] = .object(["path": .string(path)])
             }
         case "members":
@@ -48,7 +48,7 @@ public enum PetStoryMigrationPlan: SchemaMigrationPlan {
                     v2[field] = .string(CalendarDay(instant: instant, in: context.timeZone).description)
                 }
             }
-            if let path = findImage(stem: "MemberImages/\(id)", field: "/id", name: name, context: context) {
+            if let path = findImage(stem: "MemberImages/\(id)", field: "/id", context: context) {
                 v2["image"] = .object(["path": .string(path)])
             }
         case "stories":
@@ -59,7 +59,7 @@ public enum PetStoryMigrationPlan: SchemaMigrationPlan {
                 let stem = "Stories/\(id)/\(mediaID)"
                 guard let catalog = context.options.media else {
                     context.warning(.mediaNotFound,
-                        "\(name): media \"\(mediaID)\" was not exported with this JSON file; kind set to unknown",
+                        "media \(quoted: mediaID) was not exported with this JSON file; kind set to unknown",
                         at: field)
                     media.append(mediaItem(id: mediaID, kind: .unknown, path: "media/" + stem))
                     continue
@@ -67,12 +67,12 @@ public enum PetStoryMigrationPlan: SchemaMigrationPlan {
                 let files = catalog.files(withStem: stem).sorted()
                 switch files.count {
                 case 0:
-                    context.error(.missingMedia, "\(name): no file for media \"\(mediaID)\" (\(stem).*)", at: field)
+                    context.error(.missingMedia, "no file for media \(quoted: mediaID) (\(DiagnosticText.quoted(stem + ".*")))", at: field)
                 case 1:
                     media.append(mediaItem(id: mediaID, kind: PetStoryV2.MediaKind(path: files[0]), path: files[0]))
                 default:
                     context.error(.invalidValue,
-                        "\(name): \(files.count) files for media \"\(mediaID)\": \(files.joined(separator: ", "))", at: field)
+                        "\(files.count) files for media \(quoted: mediaID): \(files.map(DiagnosticText.quoted).joined(separator: ", "))", at: field)
                 }
             }
             v2["media"] = .array(media)
@@ -82,9 +82,9 @@ public enum PetStoryMigrationPlan: SchemaMigrationPlan {
             case (nil, nil):
                 break
             case (_?, nil):
-                context.error(.invalidValue, "\(name): lat without lng; a location needs both", at: "/lat")
+                context.error(.invalidValue, "lat without lng; a location needs both", at: "/lat")
             case (nil, _?):
-                context.error(.invalidValue, "\(name): lng without lat; a location needs both", at: "/lng")
+                context.error(.invalidValue, "lng without lat; a location needs both", at: "/lng")
             }
         default:
             break
@@ -98,11 +98,11 @@ public enum PetStoryMigrationPlan: SchemaMigrationPlan {
 
     /// The one image file of a profile or member, nil when there is none (or no catalog); two
     /// files are an error.
-    static func findImage(stem: String, field: JSONPointer, name: String, context: MigrationContext) -> String? {
+    static func findImage(stem: String, field: JSONPointer, context: MigrationContext) -> String? {
         guard let catalog = context.options.media else { return nil }
         let files = catalog.files(withStem: stem).sorted()
         if files.count > 1 {
-            context.error(.invalidValue, "\(name): \(files.count) image files: \(files.joined(separator: ", "))", at: field)
+            context.error(.invalidValue, "\(files.count) image files: \(files.map(DiagnosticText.quoted).joined(separator: ", "))", at: field)
             return nil
         }
         return files.first

@@ -28,9 +28,9 @@ public enum VocabularyMigrationPlan: SchemaMigrationPlan {
     public static let migrateV1toV2: MigrationStage.RecordMigration = { old, new, context in
         guard case .object(let v1) = old.value, case .object(var v2) = new else { return }
         let id = v1["id"]?.stringValue ?? ""
-        let name = context.recordName(id: id)
+        context.recordID = id.isEmpty ? nil : id
         if id.isEmpty {
-            context.error(.missingField, "\(name) has no id", at: "/id")
+            context.error(.missingField, "id is missing", at: "/id")
         }
         let timestampField = context.targetCollection == "wordBooks" ? "createdAt" : "timestamp"
         v2["timestamp"] = nil
@@ -38,27 +38,27 @@ public enum VocabularyMigrationPlan: SchemaMigrationPlan {
             let (cut, lost) = read.instant.truncatedToMilliseconds()
             if lost {
                 context.warning(.lossyPrecision,
-                    "\(name): timestamp has \(read.instant.nanoseconds) nanoseconds; cut to milliseconds (\(cut))",
+                    "timestamp has \(read.instant.nanoseconds) nanoseconds; cut to milliseconds (\(cut))",
                     at: "/timestamp")
             }
             v2[timestampField] = .string(cut.description)
         } else {
-            context.error(.missingField, "\(name) has no timestamp", at: "/timestamp")
+            context.error(.missingField, "timestamp is missing", at: "/timestamp")
         }
         if context.targetCollection == "words" {
             if (v1["wordBookID"]?.stringValue ?? "").isEmpty {
-                context.error(.missingField, "\(name) has no wordBookID", at: "/wordBookID")
+                context.error(.missingField, "wordBookID is missing", at: "/wordBookID")
             }
             let state = v1["studyState"]?.int64Value ?? -1
             if let mapped = VocabularyV1.studyStates[state] {
                 v2["studyState"] = .string(mapped.rawValue)
             } else if context.options.mode == .lenient {
                 v2["studyState"] = .string(VocabularyV2.StudyState.undefined.rawValue)
-                context.warning(.lossyChange, "\(name): studyState \(state) is not 0, 1 or 2; set to \"undefined\"",
+                context.warning(.lossyChange, "studyState \(state) is not 0, 1 or 2; set to \"undefined\"",
                     at: "/studyState")
             } else {
                 context.error(.invalidValue,
-                    "\(name): studyState \(state) is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined)",
+                    "studyState \(state) is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined)",
                     at: "/studyState")
             }
         }
