@@ -25,6 +25,8 @@ public struct Converter: Sendable {
         let target: OutputTarget
         do {
             target = request.action == .convert ? try OutputTarget.resolve(request.output, inputs: request.inputs) : .standardOutput
+            // Before any input is read: no output may be an input or another output.
+            try OutputPlan.check(request, target: target, registry: registry)
         } catch {
             let diagnostic = Self.diagnostic(for: error)
             report(diagnostic)
@@ -232,9 +234,7 @@ public struct Converter: Sendable {
         options.header = plan.outputHeader
         options.collections = plan.collections
         options.recordTypeNames = plan.recordTypeNames
-        var stem = URL(fileURLWithPath: Compression.forPath(input).innerPath).deletingPathExtension().lastPathComponent
-        if stem.hasSuffix(".tar") { stem.removeLast(4) }
-        if input == "-" { stem = "stdin" }
+        let stem = OutputRouter.stem(of: input)
         let schema = plan.domain.flatMap { domain in plan.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
         return OutputRouter(target: target, format: format, options: options, stem: stem,
                             ownFolder: request.inputs.count > 1, registry: registry, schema: schema, dataFormat: request.dataFormat)

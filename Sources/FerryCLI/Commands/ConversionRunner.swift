@@ -24,7 +24,15 @@ struct ConversionRunner {
             throw UsageError("unknown report format '\(name)'; use text, json, junit or github")
         }
         self.report = report
-        reportFile = arguments?.value("report-file")
+        reportFile = try arguments.flatMap(Self.reportFile)
+    }
+
+    /// `--report-file`, which must name a file.
+    /// - Throws: `UsageError` for an empty path (it names no file, and its folder would be swept).
+    static func reportFile(_ arguments: ParsedArguments) throws -> String? {
+        let file = arguments.value("report-file")
+        if file == "" { throw UsageError("--report-file needs a file name, not ''") }
+        return file
     }
 
     func run(_ request: ConversionRequest) throws -> ExitStatus {

@@ -42,6 +42,7 @@ struct ConvertCommand: FerryCommand {
         let common = try CommonOptions(arguments, into: &request)
         runner = try ConversionRunner(common: common, arguments: arguments)
         request.output = arguments.value("output")
+        if request.output == "" { throw UsageError("-o needs a file, a folder (DIR/) or - for standard output, not ''") }
         request.outputFormat = arguments.value("to")
         if let format = request.outputFormat, common.registry.format(named: format) == nil {
             throw FerryError(.unknownFormat, "unknown output format '\(format)'; `ferry formats` lists them")
