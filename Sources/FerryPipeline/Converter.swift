@@ -24,9 +24,7 @@ public struct Converter: Sendable {
     public func run(_ request: ConversionRequest, report: @escaping @Sendable (Diagnostic) -> Void) -> [DatasetReport] {
         let target: OutputTarget
         do {
-            target = request.action == .convert ? try OutputTarget.resolve(request.output, inputs: request.inputs) : .standardOutput
-            // Before any input is read: no output may be an input or another output.
-            try OutputPlan.check(request, target: target, registry: registry)
+            target = try plannedTarget(request)
         } catch {
             let diagnostic = Self.diagnostic(for: error)
             report(diagnostic)
@@ -47,6 +45,21 @@ public struct Converter: Sendable {
             result.diagnostics = log.diagnostics
             return result
         }
+    }
+
+    /// Decides where the request's output goes and checks, before any input is read, that no
+    /// output (nor the report) is an input or another output (`OutputPlan`). `run` does it too;
+    /// a caller that writes the report itself calls this first, so a refused run writes nothing.
+    /// - Throws: `FerryError(.usage)` naming both sides of a clash, or for a bad `-o`.
+    public func checkOutputs(_ request: ConversionRequest) throws {
+        _ = try plannedTarget(request)
+    }
+
+    /// `checkOutputs`, returning the output target.
+    private func plannedTarget(_ request: ConversionRequest) throws -> OutputTarget {
+        let target = request.action == .convert ? try OutputTarget.resolve(request.output, inputs: request.inputs) : .standardOutput
+        try OutputPlan.check(request, target: target, registry: registry)
+        return target
     }
 
     private func convert(

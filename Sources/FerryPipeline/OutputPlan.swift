@@ -40,9 +40,10 @@ public struct OutputPlan: Sendable {
     struct Output: Sendable {
         /// The path as it will be shown (`./n.json`, `out/`).
         var shown: String
-        /// The input that writes it, as named and as shown.
+        /// The input that writes it, as named ("" for the report).
         var input: String
-        var inputShown: String
+        /// Who writes it, for messages: the input as shown and quoted, or `--report-file`.
+        var writer: String
         var shape: Shape
         var path: PlannedPath
     }
@@ -58,18 +59,23 @@ public struct OutputPlan: Sendable {
 
     /// Plans the outputs of `jobs` and checks them.
     /// - Parameters:
+    ///   - report: `--report-file`, written besides the outputs.
     ///   - show: how a path is named in messages (a pipeline strips its own folder).
     ///   - sameNameHint: the advice given when two inputs (as named, not as shown) would write one output.
     /// - Throws: `FerryError(.usage)` naming both sides of the first clash: an output that is, or
     ///   would replace, an input (or a file of a folder input), or two inputs writing one output.
     public static func check(
-        _ jobs: [Job], registry: FormatRegistry, show: (String) -> String = { $0 }, sameNameHint: (String, String) -> String
+        _ jobs: [Job], report: String? = nil, registry: FormatRegistry, show: (String) -> String = { $0 },
+        sameNameHint: (String, String) -> String
     ) throws {
         var outputs: [Output] = []
         for job in jobs {
             outputs += planned(job, registry: registry).map {
-                Output(shown: show($0.path), input: job.input, inputShown: show(job.input), shape: $0.shape, path: PlannedPath($0.path))
+                Output(shown: show($0.path), input: job.input, writer: "'\(show(job.input))'", shape: $0.shape, path: PlannedPath($0.path))
             }
+        }
+        if let report, report != "-" {
+            outputs.append(Output(shown: report, input: "", writer: "--report-file", shape: .file, path: PlannedPath(report)))
         }
         var inputs: [InputFile] = []
         var seenInputs: Set<String> = []
@@ -85,7 +91,7 @@ public struct OutputPlan: Sendable {
     /// - Throws: what `check` throws.
     static func check(_ request: ConversionRequest, target: OutputTarget, registry: FormatRegistry) throws {
         let jobs = request.inputs.map { Job(input: $0, target: target, request: request) }
-        try check(jobs, registry: registry) { _, _ in "inputs of one name cannot share a folder output; convert them to different folders" }
+        try check(jobs, report: request.reportFile, registry: registry) { _, _ in "inputs of one name cannot share a folder output; convert them to different folders" }
     }
 
     private func checkInputs() throws {
@@ -109,11 +115,11 @@ public struct OutputPlan: Sendable {
     private func checkOutputs(sameNameHint: (String, String) -> String) throws {
         for (index, first) in outputs.enumerated() {
             for second in outputs[(index + 1)...] where first.input != second.input && first.meets(second) {
-                let hint = sameNameHint(first.input, second.input)
+                let hint = first.input.isEmpty || second.input.isEmpty ? "give --report-file another name" : sameNameHint(first.input, second.input)
                 if first.shown == second.shown {
-                    throw FerryError(.usage, "the output '\(first.shown)' would be written from both '\(first.inputShown)' and '\(second.inputShown)'; \(hint)")
+                    throw FerryError(.usage, "the output '\(first.shown)' would be written from both \(first.writer) and \(second.writer); \(hint)")
                 }
-                throw FerryError(.usage, "the output '\(second.shown)' of '\(second.inputShown)' would overwrite the output '\(first.shown)' of '\(first.inputShown)'; \(hint)")
+                throw FerryError(.usage, "the output '\(second.shown)' of \(second.writer) would overwrite the output '\(first.shown)' of \(first.writer); \(hint)")
             }
         }
     }

@@ -186,11 +186,14 @@ public struct PipelineRunner: Sendable {
     /// the output of another input (`OutputPlan`).
     /// - Throws: `FerryError(.usage)` naming both sides and, for two inputs of one output, how the
     ///   template could tell them apart, or for an empty template.
+    /// - Parameter reportFile: `--report-file`, written after the run.
     public func checkOutputs(
-        _ definition: PipelineDefinition, pipelinePath: String, inputs: [PipelineInput], variables: [String: String]
+        _ definition: PipelineDefinition, pipelinePath: String, inputs: [PipelineInput], variables: [String: String],
+        reportFile: String? = nil
     ) throws {
-        guard let output = definition.output else { return }
-        if output.path.isEmpty { throw FerryError(.usage, "/output/path: the output path template is empty") }
+        let output = definition.output ?? PipelineDefinition.Output(path: "", format: nil)
+        guard definition.output != nil || reportFile != nil else { return }
+        if definition.output != nil, output.path.isEmpty { throw FerryError(.usage, "/output/path: the output path template is empty") }
         let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
         var jobs: [OutputPlan.Job] = []
         for input in inputs {
@@ -201,7 +204,7 @@ public struct PipelineRunner: Sendable {
             jobs.append(OutputPlan.Job(input: input.path, target: target, request: request))
         }
         let show = { (path: String) in path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path }
-        try OutputPlan.check(jobs, registry: registry, show: show) { first, second in
+        try OutputPlan.check(jobs, report: reportFile, registry: registry, show: show) { first, second in
             if !output.path.contains("{path}"), Self.pathVariable(first, base: base) != Self.pathVariable(second, base: base) {
                 return "add {path} (the input's path without its extensions) to the output template '\(output.path)'"
             }

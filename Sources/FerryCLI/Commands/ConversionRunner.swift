@@ -35,7 +35,12 @@ struct ConversionRunner {
         return file
     }
 
+    /// - Throws: `FerryError(.usage)` before anything is read when an output or the report would
+    ///   replace an input or another output (`Converter.checkOutputs`); what writing the report throws.
     func run(_ request: ConversionRequest) throws -> ExitStatus {
+        var request = request
+        request.reportFile = reportFile
+        try Converter(registry: common.registry).checkOutputs(request)
         let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
         let verbose = common.verbose
         let progress = ProgressBar.make(quiet: common.quiet)

@@ -59,7 +59,7 @@ struct RunCommand: FerryCommand {
         let progress = ProgressBar.make(quiet: quiet)
         defer { progress?.finish() }
         let runner = PipelineRunner(registry: .withExternalAdapters(timeout: Double(timeout)), progress: progress?.meter)
-        try runner.checkOutputs(definition, pipelinePath: pipeline, inputs: inputs, variables: variables)
+        try runner.checkOutputs(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, reportFile: reportFile)
         let base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().standardizedFileURL.path + "/"
         let reports = runner.run(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, overrideJobs: jobs) { diagnostic in
             if diagnostic.severity == .note && diagnostic.location.file == nil { return }
