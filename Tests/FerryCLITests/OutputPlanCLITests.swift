@@ -95,7 +95,7 @@ import Testing
     }
 
     /// The two commands of the report, in every domain: `-o ./` and `-o .` beside the input.
-    @Test(arguments: commands, ["notes-v1.json", "pet-story-v1.json", "vocabulary-v1-backup-restore.json"])
+    @Test(arguments: commands, ["notes-v1.json", "pet-story-v1.json", "vocabulary-v1-backup-restore.json", "vocabulary-v1-node-firestore.json"])
     func writingBesideTheInputIsRefusedInEveryDomain(command: [String], sample: String) throws {
         let box = try Sandbox()
         try box.copySample(sample, to: "n.json")
@@ -163,15 +163,22 @@ import Testing
         #expect(try box.list() == ["x.json", "x.jsonl"])
     }
 
-    /// A folder input's files are inputs too: a folder bundle written over the folder is refused.
-    @Test func aFolderInputsFilesAreInputs() throws {
+    /// A folder input's files are inputs too: a folder bundle written over the folder (a CSV
+    /// folder, an app Documents folder) is refused.
+    @Test(arguments: commands, ["csv/", "docs"])
+    func aFolderInputsFilesAreInputs(command: [String], folder: String) throws {
         let box = try Sandbox()
         try box.copySample("notes-v1.json")
-        #expect(try box.ferry(["convert", "notes-v1.json", "--to", "csv", "-o", "csv/", "-q"]).status == 0)
+        if folder == "docs" {
+            try box.copySample("pet-story-v1-documents", to: "docs")
+        } else {
+            #expect(try box.ferry(["convert", "notes-v1.json", "--to", "csv", "-o", "csv/", "-q"]).status == 0)
+        }
         let before = try Self.snapshot(box)
-        let run = try box.ferry(["convert", "csv/", "--to", "tar", "-o", "csv/"])
+        let run = try box.ferry(command + [folder, "--to", "tar", "-o", folder])
+        let first = folder == "docs" ? "docs/MemberImages/m1.JPG" : "csv/cocktailNotes.csv"
         #expect(run.status == 2)
-        #expect(run.errors == ["ferry: error: the output folder 'csv/' would be replaced whole, and it holds the input 'csv/cocktailNotes.csv'; inputs are never modified [usage]"])
+        #expect(run.errors == ["ferry: error: the output folder '\(folder)' would be replaced whole, and it holds the input '\(first)'; inputs are never modified [usage]"])
         #expect(try Self.snapshot(box) == before)
     }
 
