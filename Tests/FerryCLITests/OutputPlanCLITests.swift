@@ -281,7 +281,8 @@ import Testing
 
     /// Rewriting an output keeps the mode of the file it replaces.
     @Test(arguments: [(["-o", "n.json"], "n.json"), (["--to", "jsonl", "-o", "n.jsonl"], "n.jsonl"), (["--to", "xml", "-o", "n.xml"], "n.xml"),
-                      (["--to", "csv", "-o", "csv/"], "csv/wineNotes.csv"), (["-o", "n.json", "--report", "junit", "--report-file", "r.xml"], "r.xml")])
+                      (["--to", "csv", "-o", "csv/"], "csv/wineNotes.csv"), (["-o", "n.tar"], "n.tar"), (["-o", "n.tar.gz"], "n.tar.gz"),
+                      (["-o", "n.json", "--report", "junit", "--report-file", "r.xml"], "r.xml")])
     func aReplacedOutputKeepsItsMode(arguments: [String], file: String) throws {
         let box = try Sandbox()
         try box.copySample("notes-v1.json")
