@@ -94,33 +94,97 @@ public struct OutputPlan: Sendable {
         try check(jobs, report: request.reportFile, registry: registry) { _, _ in "inputs of one name cannot share a folder output; convert them to different folders" }
     }
 
-    private func checkInputs() throws {
-        for output in outputs {
-            for input in inputs {
-                if let reason = output.overwrites(input.path) {
-                    let what = output.shape == .file ? "the output '\(output.shown)'" : "the output folder '\(output.shown)'"
-                    switch reason {
-                    case .sameFile(let linked):
-                        throw FerryError(.usage, "\(what) is the input '\(input.shown)'\(linked ? " (a hard link to it)" : ""); inputs are never modified")
-                    case .inside:
-                        throw FerryError(.usage, "\(what) would be replaced whole, and it holds the input '\(input.shown)'; inputs are never modified")
-                    case .collectionFile(let ext):
-                        throw FerryError(.usage, "\(what) gets one <collection>.\(ext) file per collection, and the input '\(input.shown)' is such a file there; inputs are never modified")
-                    }
+    /// The outputs by what they claim, each key to the first output (by index) claiming it, so
+    /// that a run of many inputs is checked in time linear in its files, not quadratic.
+    private struct Claims {
+        var files: [String: Int] = [:]
+        var identities: [PlannedPath.Identity: Int] = [:]
+        var trees: [String: Int] = [:]
+        /// `folder + "/*." + ext` of each folder that gets one file per collection.
+        var collections: [String: Int] = [:]
+
+        init(_ outputs: [Output]) {
+            for (index, output) in outputs.enumerated() {
+                switch output.shape {
+                case .file:
+                    if files[output.path.resolved] == nil { files[output.path.resolved] = index }
+                    if let identity = output.path.identity, identities[identity] == nil { identities[identity] = index }
+                case .tree:
+                    if trees[output.path.resolved] == nil { trees[output.path.resolved] = index }
+                case .collectionFiles(let ext):
+                    let key = Self.collectionKey(output.path.resolved, ext: ext)
+                    if collections[key] == nil { collections[key] = index }
                 }
+            }
+        }
+
+        static func collectionKey(_ folder: String, ext: String) -> String { folder + "/*." + ext.lowercased() }
+
+        /// The key of the collection folder a file at `path` would be one of.
+        static func collectionKey(ofFile path: String) -> String? {
+            let name = path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+            return collectionKey(PlannedPath.folder(of: path), ext: String(name[name.index(after: dot)...]))
+        }
+
+        /// The folder bundles `path` lies in (or is), nearest first.
+        func trees(holding path: String) -> [Int] {
+            var found: [Int] = []
+            var current = path
+            while true {
+                if let index = trees[current] { found.append(index) }
+                guard current != "/" else { return found }
+                current = PlannedPath.folder(of: current)
             }
         }
     }
 
-    private func checkOutputs(sameNameHint: (String, String) -> String) throws {
-        for (index, first) in outputs.enumerated() {
-            for second in outputs[(index + 1)...] where first.input != second.input && first.meets(second) {
-                let hint = first.input.isEmpty || second.input.isEmpty ? "give --report-file another name" : sameNameHint(first.input, second.input)
-                if first.shown == second.shown {
-                    throw FerryError(.usage, "the output '\(first.shown)' would be written from both \(first.writer) and \(second.writer); \(hint)")
-                }
-                throw FerryError(.usage, "the output '\(second.shown)' of \(second.writer) would overwrite the output '\(first.shown)' of \(first.writer); \(hint)")
+    private func checkInputs() throws {
+        let claims = Claims(outputs)
+        for input in inputs {
+            if let index = claims.files[input.path.resolved] {
+                throw refusal(outputs[index], input, "is the input '\(input.shown)'")
             }
+            if let identity = input.path.identity, let index = claims.identities[identity] {
+                throw refusal(outputs[index], input, "is the input '\(input.shown)' (a hard link to it)")
+            }
+            if let index = claims.trees(holding: input.path.resolved).first {
+                throw refusal(outputs[index], input, "would be replaced whole, and it holds the input '\(input.shown)'")
+            }
+            if let key = Claims.collectionKey(ofFile: input.path.resolved), let index = claims.collections[key],
+               case .collectionFiles(let ext) = outputs[index].shape
+            {
+                throw refusal(outputs[index], input, "gets one <collection>.\(ext) file per collection, and the input '\(input.shown)' is such a file there")
+            }
+        }
+    }
+
+    private func refusal(_ output: Output, _ input: InputFile, _ what: String) -> FerryError {
+        let named = output.shape == .file ? "the output '\(output.shown)'" : "the output folder '\(output.shown)'"
+        return FerryError(.usage, "\(named) \(what); inputs are never modified")
+    }
+
+    private func checkOutputs(sameNameHint: (String, String) -> String) throws {
+        let claims = Claims(outputs)
+        for (index, output) in outputs.enumerated() {
+            var others: [Int] = []
+            switch output.shape {
+            case .file:
+                others += [claims.files[output.path.resolved], output.path.identity.flatMap { claims.identities[$0] }].compactMap { $0 }
+                others += Claims.collectionKey(ofFile: output.path.resolved).flatMap { claims.collections[$0] }.map { [$0] } ?? []
+            case .tree:
+                others += claims.trees[output.path.resolved].map { [$0] } ?? []
+            case .collectionFiles(let ext):
+                others += claims.collections[Claims.collectionKey(output.path.resolved, ext: ext)].map { [$0] } ?? []
+            }
+            others += claims.trees(holding: output.path.resolved)
+            guard let other = others.first(where: { outputs[$0].input != output.input }) else { continue }
+            let (first, second) = other < index ? (outputs[other], output) : (output, outputs[other])
+            let hint = first.input.isEmpty || second.input.isEmpty ? "give --report-file another name" : sameNameHint(first.input, second.input)
+            if first.shown == second.shown {
+                throw FerryError(.usage, "the output '\(first.shown)' would be written from both \(first.writer) and \(second.writer); \(hint)")
+            }
+            throw FerryError(.usage, "the output '\(second.shown)' of \(second.writer) would overwrite the output '\(first.shown)' of \(first.writer); \(hint)")
         }
     }
 
@@ -184,52 +248,6 @@ public struct OutputPlan: Sendable {
             if FileManager.default.fileExists(atPath: path, isDirectory: &childIsFolder), !childIsFolder.boolValue { found.append(path) }
         }
         return found.sorted()
-    }
-}
-
-extension OutputPlan.Output {
-    /// How an output would overwrite an input file.
-    enum Overwrite {
-        /// The same file, `true` when only the device and inode say so (a hard link).
-        case sameFile(linked: Bool)
-        /// The input lies in a folder written whole.
-        case inside
-        /// The input is a `<name>.EXT` file of the folder that gets one per collection.
-        case collectionFile(ext: String)
-    }
-
-    /// How this output would overwrite `file`, nil when it leaves it alone.
-    func overwrites(_ file: PlannedPath) -> Overwrite? {
-        switch shape {
-        case .file:
-            if path.resolved == file.resolved { return .sameFile(linked: false) }
-            if let identity = path.identity, identity == file.identity { return .sameFile(linked: true) }
-        case .tree:
-            if path.contains(file.resolved) { return .inside }
-        case .collectionFiles(let ext):
-            if PlannedPath.folder(of: file.resolved) == path.resolved, file.resolved.lowercased().hasSuffix("." + ext.lowercased()) {
-                return .collectionFile(ext: ext)
-            }
-        }
-        return nil
-    }
-
-    /// True when this output and `other` could write one file.
-    func meets(_ other: OutputPlan.Output) -> Bool {
-        switch (shape, other.shape) {
-        case (.file, .file):
-            return overwrites(other.path) != nil
-        case (.tree, _):
-            return path.contains(other.path.resolved) || other.path.contains(path.resolved)
-        case (_, .tree):
-            return other.meets(self)
-        case (.collectionFiles, .file):
-            return overwrites(other.path) != nil
-        case (.file, .collectionFiles):
-            return other.overwrites(path) != nil
-        case (.collectionFiles(let ext), .collectionFiles(let otherExt)):
-            return path.resolved == other.path.resolved && ext.lowercased() == otherExt.lowercased()
-        }
     }
 }
 
