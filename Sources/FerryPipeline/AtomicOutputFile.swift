@@ -25,6 +25,9 @@ public final class AtomicOutputFile {
     private var finished = false
     /// True when writing a device or FIFO in place (no temporary file, no rename).
     private let inPlace: Bool
+    /// The permission bits of the regular file being replaced, which the new file keeps (a rename
+    /// would otherwise give it the temporary file's 0644 less the umask).
+    private let replacedMode: mode_t?
 
     /// The marker in temporary file names, followed by the writer's process id.
     static let marker = ".ferry-tmp-"
@@ -37,7 +40,9 @@ public final class AtomicOutputFile {
         let folder = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
         var status = stat()
-        if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG, (status.st_mode & S_IFMT) != S_IFDIR {
+        let exists = stat(path, &status) == 0
+        replacedMode = exists && (status.st_mode & S_IFMT) == S_IFREG ? status.st_mode & 0o7777 : nil
+        if exists, (status.st_mode & S_IFMT) != S_IFREG, (status.st_mode & S_IFMT) != S_IFDIR {
             inPlace = true
             temporaryPath = path
             descriptor = open(path, O_WRONLY | O_CLOEXEC)
@@ -70,6 +75,7 @@ public final class AtomicOutputFile {
         guard !finished else { return }
         do {
             try sink.flush()
+            if let replacedMode, !inPlace { fchmod(descriptor, replacedMode) }
             guard fsync(descriptor) == 0 || errno == EINVAL else {
                 throw FerryError(.outputUnwritable, "cannot write the output: \(String(cString: strerror(errno)))",
                                  at: SourceLocation(file: path))

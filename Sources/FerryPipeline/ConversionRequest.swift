@@ -18,6 +18,9 @@ public struct ConversionRequest: Sendable {
     public var inputs: [String]
     /// `-o`: a file, a folder (ending in `/` or existing), `-` or nil for standard output.
     public var output: String?
+    /// `--report-file`: written by the caller after the run, yet part of the run's output plan,
+    /// so that it never replaces an input or an output.
+    public var reportFile: String?
     /// `--from`.
     public var inputFormat: String?
     /// `--to`.

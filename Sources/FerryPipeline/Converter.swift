@@ -24,7 +24,7 @@ public struct Converter: Sendable {
     public func run(_ request: ConversionRequest, report: @escaping @Sendable (Diagnostic) -> Void) -> [DatasetReport] {
         let target: OutputTarget
         do {
-            target = request.action == .convert ? try OutputTarget.resolve(request.output, inputs: request.inputs) : .standardOutput
+            target = try plannedTarget(request)
         } catch {
             let diagnostic = Self.diagnostic(for: error)
             report(diagnostic)
@@ -45,6 +45,21 @@ public struct Converter: Sendable {
             result.diagnostics = log.diagnostics
             return result
         }
+    }
+
+    /// Decides where the request's output goes and checks, before any input is read, that no
+    /// output (nor the report) is an input or another output (`OutputPlan`). `run` does it too;
+    /// a caller that writes the report itself calls this first, so a refused run writes nothing.
+    /// - Throws: `FerryError(.usage)` naming both sides of a clash, or for a bad `-o`.
+    public func checkOutputs(_ request: ConversionRequest) throws {
+        _ = try plannedTarget(request)
+    }
+
+    /// `checkOutputs`, returning the output target.
+    private func plannedTarget(_ request: ConversionRequest) throws -> OutputTarget {
+        let target = request.action == .convert ? try OutputTarget.resolve(request.output, inputs: request.inputs) : .standardOutput
+        try OutputPlan.check(request, target: target, registry: registry)
+        return target
     }
 
     private func convert(
@@ -232,9 +247,7 @@ public struct Converter: Sendable {
         options.header = plan.outputHeader
         options.collections = plan.collections
         options.recordTypeNames = plan.recordTypeNames
-        var stem = URL(fileURLWithPath: Compression.forPath(input).innerPath).deletingPathExtension().lastPathComponent
-        if stem.hasSuffix(".tar") { stem.removeLast(4) }
-        if input == "-" { stem = "stdin" }
+        let stem = OutputRouter.stem(of: input)
         let schema = plan.domain.flatMap { domain in plan.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
         return OutputRouter(target: target, format: format, options: options, stem: stem,
                             ownFolder: request.inputs.count > 1, registry: registry, schema: schema, dataFormat: request.dataFormat)

@@ -200,7 +200,7 @@ final class OutputRouter {
             path = file
             try makeFolder((path as NSString).deletingLastPathComponent)
         case .folder(let folder):
-            var base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+            var base = Self.base(of: folder)
             if perCollectionFiles {
                 if ownFolder { base += "/" + stem }
                 path = base + "/" + key + "." + ext
@@ -235,12 +235,26 @@ final class OutputRouter {
             try makeFolder((path as NSString).deletingLastPathComponent)
             destination = BundleWriter.Destination.forPath(path)
         case .folder(let folder):
-            let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+            let base = Self.base(of: folder)
             destination = ownFolder ? .archive(path: base + "/" + stem + ".tar", compression: .none) : .folder(path: base)
         }
         let output = try BundleOutput(destination: destination, registry: registry, options: options, schema: schema, dataFormat: dataFormat)
         bundle = output
         return output
+    }
+
+    /// The name an input's own files take in a folder output: the input's file name without its
+    /// extensions (`x` for `x.tar.gz`), `stdin` for standard input.
+    static func stem(of input: String) -> String {
+        guard input != "-" else { return "stdin" }
+        var stem = URL(fileURLWithPath: Compression.forPath(input).innerPath).deletingPathExtension().lastPathComponent
+        if stem.hasSuffix(".tar") { stem.removeLast(4) }
+        return stem
+    }
+
+    /// A folder output's path without its final `/` (`""` for the root), to which `/NAME` is added.
+    static func base(of folder: String) -> String {
+        folder.hasSuffix("/") ? String(folder.dropLast()) : folder
     }
 
     private func makeFolder(_ path: String) throws {

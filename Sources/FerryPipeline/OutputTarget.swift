@@ -10,9 +10,9 @@ enum OutputTarget: Equatable {
     case folder(String)
 
     /// Decides the target from `-o`.
-    /// - Throws: `UsageError`-like `FerryError(.usage)` when several inputs go to one file, or an
-    ///   output names an input.
+    /// - Throws: `FerryError(.usage)` when several inputs go to one file, or the output is `""`.
     static func resolve(_ output: String?, inputs: [String]) throws -> OutputTarget {
+        if output == "" { throw FerryError(.usage, "the output path is empty; name a file, a folder (DIR/) or - for standard output") }
         guard let output, output != "-" else {
             if inputs.count > 1 {
                 throw FerryError(.usage, "several inputs need a folder output: -o DIR/")
@@ -25,10 +25,7 @@ enum OutputTarget: Equatable {
         if case .file = target, inputs.count > 1 {
             throw FerryError(.usage, "several inputs need a folder output: -o DIR/")
         }
-        let outputPath = canonicalPath(output)
-        for input in inputs where input != "-" && canonicalPath(input) == outputPath {
-            throw FerryError(.usage, "the output '\(output)' is one of the inputs; inputs are never modified")
-        }
+        // Whether it names an input, or another input's output, is `OutputPlan`'s check.
         return target
     }
 
@@ -36,9 +33,5 @@ enum OutputTarget: Equatable {
     func formatName(registry: FormatRegistry) -> String? {
         if case .file(let path) = self { return registry.format(forPath: Compression.forPath(path).innerPath)?.name }
         return nil
-    }
-
-    private static func canonicalPath(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }

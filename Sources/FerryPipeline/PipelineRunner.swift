@@ -76,7 +76,8 @@ public struct PipelineRunner: Sendable {
         }
     }
 
-    /// Runs every input of the pipeline.
+    /// Runs every input of the pipeline. Callers check the outputs first (`checkOutputs`): each
+    /// input's own conversion checks only its own output.
     /// - Parameters:
     ///   - overrideJobs: `--jobs`, else the file's `jobs`, else the number of cores.
     ///   - report: receives every diagnostic as it is found, from several threads.
@@ -152,14 +153,63 @@ public struct PipelineRunner: Sendable {
         return request
     }
 
-    /// Fills a path template: `{name}` is the input's file name without its extensions, `{ext}` the
-    /// extension of the output format.
+    /// Fills a path template: `{name}` is the input's file name without its extensions, `{path}`
+    /// the input's path from the pipeline's folder without its extensions (`2024/may/x` for
+    /// `2024/may/x.json`; an input outside that folder gives its absolute path without the first
+    /// `/`, so the output stays under the template's folder), `{ext}` the extension of the output
+    /// format.
     static func outputPath(_ template: String, input: String, base: String, registry: FormatRegistry, format: String?) -> String {
-        let fileName = URL(fileURLWithPath: input).lastPathComponent
-        let name = fileName.hasPrefix(".") ? fileName : String(fileName.prefix { $0 != "." })
         let ext = format.flatMap { registry.format(named: $0)?.extensions.first } ?? ""
-        let path = template.replacingOccurrences(of: "{name}", with: name).replacingOccurrences(of: "{ext}", with: ext)
+        let path = template.replacingOccurrences(of: "{name}", with: nameVariable(input))
+            .replacingOccurrences(of: "{path}", with: pathVariable(input, base: base))
+            .replacingOccurrences(of: "{ext}", with: ext)
         return path.hasPrefix("/") ? path : base + "/" + path
+    }
+
+    /// `{name}`: the file name without its extensions (a hidden file's name whole).
+    static func nameVariable(_ input: String) -> String {
+        let fileName = URL(fileURLWithPath: input).lastPathComponent
+        return fileName.hasPrefix(".") ? fileName : String(fileName.prefix { $0 != "." })
+    }
+
+    /// `{path}`: the input's path from `base` without its extensions.
+    static func pathVariable(_ input: String, base: String) -> String {
+        let trimmed = input.hasSuffix("/") ? String(input.dropLast()) : input
+        var relative = trimmed.hasPrefix(base + "/") ? String(trimmed.dropFirst(base.count + 1)) : trimmed
+        while relative.hasPrefix("/") { relative.removeFirst() }
+        let folder = (relative as NSString).deletingLastPathComponent
+        let name = nameVariable(relative)
+        return folder.isEmpty ? name : folder + "/" + name
+    }
+
+    /// Checks, before any input is read, that no output of the pipeline is one of its inputs or
+    /// the output of another input (`OutputPlan`).
+    /// - Throws: `FerryError(.usage)` naming both sides and, for two inputs of one output, how the
+    ///   template could tell them apart, or for an empty template.
+    /// - Parameter reportFile: `--report-file`, written after the run.
+    public func checkOutputs(
+        _ definition: PipelineDefinition, pipelinePath: String, inputs: [PipelineInput], variables: [String: String],
+        reportFile: String? = nil
+    ) throws {
+        let output = definition.output ?? PipelineDefinition.Output(path: "", format: nil)
+        guard definition.output != nil || reportFile != nil else { return }
+        if definition.output != nil, output.path.isEmpty { throw FerryError(.usage, "/output/path: the output path template is empty") }
+        let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
+        var jobs: [OutputPlan.Job] = []
+        for input in inputs {
+            // A request that cannot be made fails its input's own run, with its diagnostic there.
+            guard let request = try? makeRequest(definition, input: input.path, base: base, variables: variables),
+                  let target = try? OutputTarget.resolve(request.output, inputs: [input.path])
+            else { continue }
+            jobs.append(OutputPlan.Job(input: input.path, target: target, request: request))
+        }
+        let show = { (path: String) in path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path }
+        try OutputPlan.check(jobs, report: reportFile, registry: registry, show: show) { first, second in
+            if !output.path.contains("{path}"), Self.pathVariable(first, base: base) != Self.pathVariable(second, base: base) {
+                return "add {path} (the input's path without its extensions) to the output template '\(output.path)'"
+            }
+            return "the output template '\(output.path)' gives both one name, as they differ only in their extensions; rename one of them"
+        }
     }
 }
 

@@ -469,7 +469,10 @@ public final class BundleWriter {
             }
             try Self.writeAll(final, to: descriptor, at: manifestOffset, name: path)
         }
-        fchmod(descriptor, 0o644)
+        // A replaced archive keeps its mode, as every replaced output does.
+        var replaced = stat()
+        let kept = stat(path, &replaced) == 0 && (replaced.st_mode & S_IFMT) == S_IFREG ? replaced.st_mode & 0o7777 : nil
+        fchmod(descriptor, kept ?? 0o644)
         guard rename(temporary, path) == 0 else { throw unwritable("cannot rename the archive into place", path) }
         done = true
         return manifest

@@ -5,7 +5,7 @@ public enum ArgumentParser {
     public struct HelpRequested: Error, Sendable {}
 
     /// - Throws: `UsageError` for an unknown option (with the nearest known name), a missing value,
-    ///   or a positional count outside the command's range; `HelpRequested` for `--help`.
+    ///   a one-value option given twice, or a positional count outside the command's range; `HelpRequested` for `--help`.
     public static func parse(_ arguments: [String], for configuration: CommandConfiguration) throws -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
@@ -43,6 +43,10 @@ public enum ArgumentParser {
                     guard index < arguments.count else { throw UsageError("\(name) needs a value (\(spec.valueName))") }
                     value = arguments[index]
                     index += 1
+                }
+                // A second value of a one-value option would silently replace the first (a second -o).
+                if spec.kind == .single, let first = parsed.values[spec.key]?.first {
+                    throw UsageError("\(name) given twice ('\(first)', then '\(value)'); give it once")
                 }
                 parsed.values[spec.key, default: []].append(value)
             }

@@ -5,7 +5,7 @@ public struct OptionSpec: Sendable {
     public enum Kind: Sendable {
         /// A switch: present or absent (`--strict`).
         case flag
-        /// Takes one value (`--to csv`, `--to=csv`); given twice, the last wins.
+        /// Takes one value (`--to csv`, `--to=csv`); given twice, a usage error.
         case single
         /// Takes one value each time and may repeat (`--var A=1 --var B=2`).
         case repeating

@@ -24,10 +24,23 @@ struct ConversionRunner {
             throw UsageError("unknown report format '\(name)'; use text, json, junit or github")
         }
         self.report = report
-        reportFile = arguments?.value("report-file")
+        reportFile = try arguments.flatMap(Self.reportFile)
     }
 
+    /// `--report-file`, which must name a file.
+    /// - Throws: `UsageError` for an empty path (it names no file, and its folder would be swept).
+    static func reportFile(_ arguments: ParsedArguments) throws -> String? {
+        let file = arguments.value("report-file")
+        if file == "" { throw UsageError("--report-file needs a file name, not ''") }
+        return file
+    }
+
+    /// - Throws: `FerryError(.usage)` before anything is read when an output or the report would
+    ///   replace an input or another output (`Converter.checkOutputs`); what writing the report throws.
     func run(_ request: ConversionRequest) throws -> ExitStatus {
+        var request = request
+        request.reportFile = reportFile
+        try Converter(registry: common.registry).checkOutputs(request)
         let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
         let verbose = common.verbose
         let progress = ProgressBar.make(quiet: common.quiet)

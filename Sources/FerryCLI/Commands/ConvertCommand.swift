@@ -14,6 +14,7 @@ struct ConvertCommand: FerryCommand {
             A file of no known domain converts as plain records (schema-free), like Miller.
             The output is written to a temporary file and renamed into place only when complete: on an
             error nothing is written (--lenient writes the valid records) and the previous file stays.
+            An output that is an input, or that two inputs would write, is refused (exit 2) before anything is read.
             --csv-safe prefixes CSV cells that start with =, +, -, @, tab or CR with ' so spreadsheets do
             not run them as formulas (CSV injection).
             """ + "\n\n" + FerryMain.exitCodesHelp,
@@ -42,6 +43,7 @@ struct ConvertCommand: FerryCommand {
         let common = try CommonOptions(arguments, into: &request)
         runner = try ConversionRunner(common: common, arguments: arguments)
         request.output = arguments.value("output")
+        if request.output == "" { throw UsageError("-o needs a file, a folder (DIR/) or - for standard output, not ''") }
         request.outputFormat = arguments.value("to")
         if let format = request.outputFormat, common.registry.format(named: format) == nil {
             throw FerryError(.unknownFormat, "unknown output format '\(format)'; `ferry formats` lists them")

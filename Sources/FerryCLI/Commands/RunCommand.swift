@@ -46,7 +46,7 @@ struct RunCommand: FerryCommand {
         let name = arguments.value("report") ?? "text"
         guard let report = ReportFormat(rawValue: name) else { throw UsageError("unknown report format '\(name)'; use text, json, junit or github") }
         self.report = report
-        reportFile = arguments.value("report-file")
+        reportFile = try ConversionRunner.reportFile(arguments)
         maxErrors = try arguments.integer("max-errors", in: 0...Int.max)
         quiet = arguments.flag("quiet")
         timeout = try arguments.integer("adapter-timeout", in: 1...86_400) ?? 30
@@ -59,6 +59,7 @@ struct RunCommand: FerryCommand {
         let progress = ProgressBar.make(quiet: quiet)
         defer { progress?.finish() }
         let runner = PipelineRunner(registry: .withExternalAdapters(timeout: Double(timeout)), progress: progress?.meter)
+        try runner.checkOutputs(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, reportFile: reportFile)
         let base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().standardizedFileURL.path + "/"
         let reports = runner.run(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, overrideJobs: jobs) { diagnostic in
             if diagnostic.severity == .note && diagnostic.location.file == nil { return }

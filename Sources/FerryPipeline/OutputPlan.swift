@@ -1,0 +1,305 @@
+import FerryCore
+import FormatBundle
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every file a run would write, worked out before any input is read and checked against every
+/// input and every other output (DESIGN.md "Safety"): the check that keeps `-o .`, a folder that
+/// holds an input, symlinked folders, hard links and several inputs of one name from overwriting
+/// an input or one output with another.
+///
+/// Paths are compared resolved (`PlannedPath`): symlinks and `.`/`..` followed for the part of a
+/// path that exists, and existing files also by device and inode, so a hard link is the file it
+/// links to.
+public struct OutputPlan: Sendable {
+    /// What one input writes.
+    public struct Job: Sendable {
+        /// The input as named (`-` for standard input).
+        public var input: String
+        /// Where its output goes.
+        var target: OutputTarget
+        /// The request it runs with: its formats and inputs decide the output's file names.
+        public var request: ConversionRequest
+    }
+
+    /// The shape of one planned output.
+    enum Shape: Sendable, Equatable {
+        /// One file at the path.
+        case file
+        /// A folder written whole and renamed into place (a bundle folder): whatever it held goes.
+        case tree
+        /// One `<collection>.EXT` file per collection in the folder at the path; the collections
+        /// are known only once the data is read.
+        case collectionFiles(ext: String)
+    }
+
+    /// One output the run would write.
+    struct Output: Sendable {
+        /// The path as it will be shown (`./n.json`, `out/`).
+        var shown: String
+        /// The input that writes it, as named ("" for the report).
+        var input: String
+        /// Who writes it, for messages: the input as shown and quoted, or `--report-file`.
+        var writer: String
+        var shape: Shape
+        var path: PlannedPath
+    }
+
+    /// One file an input reads (a folder input stands for every file under it).
+    struct InputFile: Sendable {
+        var shown: String
+        var path: PlannedPath
+    }
+
+    let outputs: [Output]
+    let inputs: [InputFile]
+
+    /// Plans the outputs of `jobs` and checks them.
+    /// - Parameters:
+    ///   - report: `--report-file`, written besides the outputs.
+    ///   - show: how a path is named in messages (a pipeline strips its own folder).
+    ///   - sameNameHint: the advice given when two inputs (as named, not as shown) would write one output.
+    /// - Throws: `FerryError(.usage)` naming both sides of the first clash: an output that is, or
+    ///   would replace, an input (or a file of a folder input), or two inputs writing one output.
+    public static func check(
+        _ jobs: [Job], report: String? = nil, registry: FormatRegistry, show: (String) -> String = { $0 },
+        sameNameHint: (String, String) -> String
+    ) throws {
+        var outputs: [Output] = []
+        for job in jobs {
+            outputs += planned(job, registry: registry).map {
+                Output(shown: show($0.path), input: job.input, writer: "'\(show(job.input))'", shape: $0.shape, path: PlannedPath($0.path))
+            }
+        }
+        if let report, report != "-" {
+            outputs.append(Output(shown: report, input: "", writer: "--report-file", shape: .file, path: PlannedPath(report)))
+        }
+        var inputs: [InputFile] = []
+        var seenInputs: Set<String> = []
+        for job in jobs where job.input != "-" && seenInputs.insert(job.input).inserted {
+            inputs += files(of: job.input).map { InputFile(shown: show($0), path: PlannedPath($0)) }
+        }
+        let plan = OutputPlan(outputs: outputs, inputs: inputs)
+        try plan.checkInputs()
+        try plan.checkOutputs(sameNameHint: sameNameHint)
+    }
+
+    /// The plan of a `ferry convert | migrate` request: its inputs share `target`.
+    /// - Throws: what `check` throws.
+    static func check(_ request: ConversionRequest, target: OutputTarget, registry: FormatRegistry) throws {
+        let jobs = request.inputs.map { Job(input: $0, target: target, request: request) }
+        try check(jobs, report: request.reportFile, registry: registry) { _, _ in "inputs of one name cannot share a folder output; convert them to different folders" }
+    }
+
+    /// The outputs by what they claim, each key to the first output (by index) claiming it, so
+    /// that a run of many inputs is checked in time linear in its files, not quadratic.
+    private struct Claims {
+        var files: [String: Int] = [:]
+        var identities: [PlannedPath.Identity: Int] = [:]
+        var trees: [String: Int] = [:]
+        /// `folder + "/*." + ext` of each folder that gets one file per collection.
+        var collections: [String: Int] = [:]
+
+        init(_ outputs: [Output]) {
+            for (index, output) in outputs.enumerated() {
+                switch output.shape {
+                case .file:
+                    if files[output.path.resolved] == nil { files[output.path.resolved] = index }
+                    if let identity = output.path.identity, identities[identity] == nil { identities[identity] = index }
+                case .tree:
+                    if trees[output.path.resolved] == nil { trees[output.path.resolved] = index }
+                case .collectionFiles(let ext):
+                    let key = Self.collectionKey(output.path.resolved, ext: ext)
+                    if collections[key] == nil { collections[key] = index }
+                }
+            }
+        }
+
+        static func collectionKey(_ folder: String, ext: String) -> String { folder + "/*." + ext.lowercased() }
+
+        /// The key of the collection folder a file at `path` would be one of.
+        static func collectionKey(ofFile path: String) -> String? {
+            let name = path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+            return collectionKey(PlannedPath.folder(of: path), ext: String(name[name.index(after: dot)...]))
+        }
+
+        /// The folder bundles `path` lies in (or is), nearest first.
+        func trees(holding path: String) -> [Int] {
+            var found: [Int] = []
+            var current = path
+            while true {
+                if let index = trees[current] { found.append(index) }
+                guard current != "/" else { return found }
+                current = PlannedPath.folder(of: current)
+            }
+        }
+    }
+
+    private func checkInputs() throws {
+        let claims = Claims(outputs)
+        for input in inputs {
+            if let index = claims.files[input.path.resolved] {
+                throw refusal(outputs[index], input, "is the input '\(input.shown)'")
+            }
+            if let identity = input.path.identity, let index = claims.identities[identity] {
+                throw refusal(outputs[index], input, "is the input '\(input.shown)' (a hard link to it)")
+            }
+            if let index = claims.trees(holding: input.path.resolved).first {
+                throw refusal(outputs[index], input, "would be replaced whole, and it holds the input '\(input.shown)'")
+            }
+            if let key = Claims.collectionKey(ofFile: input.path.resolved), let index = claims.collections[key],
+               case .collectionFiles(let ext) = outputs[index].shape
+            {
+                throw refusal(outputs[index], input, "gets one <collection>.\(ext) file per collection, and the input '\(input.shown)' is such a file there")
+            }
+        }
+    }
+
+    private func refusal(_ output: Output, _ input: InputFile, _ what: String) -> FerryError {
+        let named = output.shape == .file ? "the output '\(output.shown)'" : "the output folder '\(output.shown)'"
+        return FerryError(.usage, "\(named) \(what); inputs are never modified")
+    }
+
+    private func checkOutputs(sameNameHint: (String, String) -> String) throws {
+        let claims = Claims(outputs)
+        for (index, output) in outputs.enumerated() {
+            var others: [Int] = []
+            switch output.shape {
+            case .file:
+                others += [claims.files[output.path.resolved], output.path.identity.flatMap { claims.identities[$0] }].compactMap { $0 }
+                others += Claims.collectionKey(ofFile: output.path.resolved).flatMap { claims.collections[$0] }.map { [$0] } ?? []
+            case .tree:
+                others += claims.trees[output.path.resolved].map { [$0] } ?? []
+            case .collectionFiles(let ext):
+                others += claims.collections[Claims.collectionKey(output.path.resolved, ext: ext)].map { [$0] } ?? []
+            }
+            others += claims.trees(holding: output.path.resolved)
+            guard let other = others.first(where: { outputs[$0].input != output.input }) else { continue }
+            let (first, second) = other < index ? (outputs[other], output) : (output, outputs[other])
+            let hint = first.input.isEmpty || second.input.isEmpty ? "give --report-file another name" : sameNameHint(first.input, second.input)
+            if first.shown == second.shown {
+                throw FerryError(.usage, "the output '\(first.shown)' would be written from both \(first.writer) and \(second.writer); \(hint)")
+            }
+            throw FerryError(.usage, "the output '\(second.shown)' of \(second.writer) would overwrite the output '\(first.shown)' of \(first.writer); \(hint)")
+        }
+    }
+
+    /// The outputs of one job, with the shapes `OutputRouter` gives them; none for standard output,
+    /// a dry run, or an input whose format cannot be told before reading it.
+    static func planned(_ job: Job, registry: FormatRegistry) -> [(path: String, shape: Shape)] {
+        guard job.request.action == .convert else { return [] }
+        let outputFormat = job.request.outputFormat.flatMap { registry.format(named: $0) }
+            ?? job.target.formatName(registry: registry).flatMap { registry.format(named: $0) }
+            ?? inputFormat(of: job.input, named: job.request.inputFormat, registry: registry)
+        switch job.target {
+        case .standardOutput:
+            return []
+        case .file(let path):
+            return [(path, .file)]
+        case .folder(let folder):
+            guard let format = outputFormat else { return [] }
+            let base = OutputRouter.base(of: folder)
+            let ownFolder = job.request.inputs.count > 1
+            let stem = OutputRouter.stem(of: job.input)
+            if format.isContainer { return ownFolder ? [(base + "/" + stem + ".tar", .file)] : [(folder, .tree)] }
+            let ext = format.extensions.first ?? format.name
+            if format.isSingleCollection { return [(ownFolder ? base + "/" + stem + "/" : folder, .collectionFiles(ext: ext))] }
+            return [(base + "/" + stem + "." + ext, .file)]
+        }
+    }
+
+    /// The input's format as `DatasetSource` will find it: `--from`, a bundle, a folder's first
+    /// data file, the extension, else the first bytes. Nil when none of these tells it.
+    static func inputFormat(of input: String, named: String?, registry: FormatRegistry) -> FormatDescriptor? {
+        if let named { return registry.format(named: named) }
+        guard input != "-" else { return nil }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else { return nil }
+        if isFolder.boolValue {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+            if !Set(names).isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories"]) {
+                return registry.formats.first { $0.isContainer }
+            }
+            return names.lazy.compactMap { registry.format(forPath: $0) }.first { $0.reader != nil && !$0.isContainer }
+        }
+        let (compression, inner) = Compression.forPath(input)
+        if let format = registry.format(forPath: inner) ?? registry.format(forPath: input) { return format }
+        guard compression == .none, let handle = FileHandle(forReadingAtPath: input) else { return nil }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 64 << 10)) ?? Data()
+        return registry.format(named: FormatSniffer.formatName(forHead: Array(head)))
+    }
+
+    /// The input itself, or every file under a folder input.
+    private static func files(of input: String) -> [String] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else { return [] }
+        guard isFolder.boolValue else { return [input] }
+        let base = input.hasSuffix("/") ? String(input.dropLast()) : input
+        var found: [String] = []
+        guard let walker = FileManager.default.enumerator(atPath: input) else { return [] }
+        while let name = walker.nextObject() as? String {
+            let path = base + "/" + name
+            var childIsFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &childIsFolder), !childIsFolder.boolValue { found.append(path) }
+        }
+        return found.sorted()
+    }
+}
+
+/// A path as the file system will take it: absolute, with symlinks and `.`/`..` followed for the
+/// part that exists (the rest, to be created, taken as written), and the device and inode of the
+/// file when it exists.
+struct PlannedPath: Sendable, Equatable {
+    /// Device and inode of an existing file or folder.
+    struct Identity: Sendable, Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    let resolved: String
+    let identity: Identity?
+
+    init(_ path: String) {
+        resolved = Self.resolve(path)
+        var status = stat()
+        identity = stat(resolved, &status) == 0 ? Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) : nil
+    }
+
+    /// True when `other` is this path or lies under it.
+    func contains(_ other: String) -> Bool {
+        other == resolved || other.hasPrefix(resolved == "/" ? "/" : resolved + "/")
+    }
+
+    /// The folder holding `path` (an absolute, resolved path).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `path` made absolute and resolved component by component, so that `..` after a symlink
+    /// goes where the file system goes (the symlink's target's parent), not where the text says.
+    static func resolve(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var resolved = "/"
+        for component in absolute.split(separator: "/") {
+            if component == "." { continue }
+            if component == ".." {
+                resolved = folder(of: resolved)
+                continue
+            }
+            let next = (resolved == "/" ? "/" : resolved + "/") + component
+            if let real = realpath(next, nil) {
+                resolved = String(cString: real)
+                free(real)
+            } else {
+                resolved = next
+            }
+        }
+        return resolved
+    }
+}
