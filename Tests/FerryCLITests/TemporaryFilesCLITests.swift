@@ -81,11 +81,29 @@ import Glibc
         return found.sorted()
     }
 
-    /// Starts ferry with `arguments` in the sandbox (`TMPDIR` its `tmp/`), without waiting.
+    /// Whether `env --default-signal` (coreutils 8.31 and later) can undo a signal this process
+    /// ignores (a test runner under `nohup` ignores SIGHUP, and a child inherits that).
+    static let envResetsSignals: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=HUP", "true"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    /// Starts ferry with `arguments` in the sandbox (`TMPDIR` its `tmp/`, the ending signals at
+    /// their default), without waiting.
     static func start(_ arguments: [String], in sandbox: Sandbox) throws -> Process {
         let process = Process()
-        process.executableURL = ferryExecutable()
-        process.arguments = arguments
+        if envResetsSignals {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["--default-signal=HUP,INT,TERM", ferryExecutable().path] + arguments
+        } else {
+            process.executableURL = ferryExecutable()
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = sandbox.url
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = sandbox.path + "/tmp"
@@ -107,9 +125,10 @@ import Glibc
         return process
     }
 
-    /// Whether `signal` is ignored in this process: a child inherits that and ferry keeps it so
+    /// Whether `signal` reaches ferry ignored: a child inherits that and ferry keeps it so
     /// (`nohup`), so the case cannot be tried.
     static func ignored(_ signal: Int32) -> Bool {
+        if envResetsSignals { return false }
         let previous = Glibc.signal(signal, SIG_IGN)
         Glibc.signal(signal, previous)
         return previous.map { unsafeBitCast($0, to: Int.self) == 1 } ?? false
