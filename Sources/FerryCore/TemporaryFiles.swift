@@ -24,7 +24,6 @@ public final class TemporaryFiles: @unchecked Sendable {
     private var registered: Set<String> = []
     private var closed = false
     private var sweptFolders: Set<String> = []
-    private var sweptTemporaryDirectory = false
 
     /// `$TMPDIR` (else `/tmp`), without a trailing `/`: where spool files and folders go.
     public static var directory: String {
