@@ -51,7 +51,10 @@ public enum FerryMain {
             StandardError.write("ferry: error: unknown command '\(DiagnosticText.escaped(name))'\(hint)\n\n" + overview)
             return ExitStatus.usage.rawValue
         }
-        return run(command, Array(arguments.dropFirst())).rawValue
+        let status = run(command, Array(arguments.dropFirst()))
+        // Whatever a command left registered (an object still alive on an error path) goes now.
+        TemporaryFiles.shared.finishRun()
+        return status.rawValue
     }
 
     private static func run(_ type: any FerryCommand.Type, _ arguments: [String]) -> ExitStatus {

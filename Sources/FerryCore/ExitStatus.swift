@@ -17,6 +17,8 @@ public struct ExitStatus: RawRepresentable, Sendable, Hashable, Comparable, Cust
     public static let outputUnwritable = ExitStatus(rawValue: 5)
     /// 70: an internal error (a bug).
     public static let internalError = ExitStatus(rawValue: 70)
+    /// 129: ended by SIGHUP (the terminal closed).
+    public static let hangUp = ExitStatus(rawValue: 129)
     /// 130: interrupted by SIGINT.
     public static let interrupted = ExitStatus(rawValue: 130)
     /// 143: terminated by SIGTERM.

@@ -108,7 +108,7 @@ public final class BundleReader {
     public init(path: String, options: Options = Options(), log: DiagnosticLog) throws {
         self.path = path
         self.options = options
-        self.spool = try SpoolFolder(prefix: "ferry-bundle")
+        self.spool = try SpoolFolder(kind: "bundle")
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) || path == "-" else {
             throw FerryError(.unreadableInput, "no such file or folder", at: SourceLocation(file: path))

@@ -152,7 +152,7 @@ public final class BundleWriter {
         self.formatWriter = writer
         self.dataExtension = format.extensions.first ?? format.name
         self.modificationTime = seconds
-        self.spool = try SpoolFolder(prefix: "ferry-bundle-out")
+        self.spool = try SpoolFolder(kind: "bundle-out")
     }
 
     deinit {
@@ -377,14 +377,31 @@ public final class BundleWriter {
         FerryError(.outputUnwritable, "\(what): \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
     }
 
-    /// `<parent>/.<name>.ferry-tmp-XXXXXX`: beside the destination, so `rename` stays on one file system.
-    private func siblingTemplate(_ path: String) -> [CChar] {
-        var trimmed = path
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-        let url = URL(fileURLWithPath: trimmed)
-        let parent = url.deletingLastPathComponent().path
-        return Array((parent + "/." + url.lastPathComponent + ".ferry-tmp-XXXXXX").utf8CString)
+    /// Puts the finished folder `temporary` in the place of the folder `destination`, then removes
+    /// the old one, which is at `temporary` after the swap. One `renameat2(RENAME_EXCHANGE)` where
+    /// the file system has it, so the destination is never absent; else the old folder is moved
+    /// aside first, and both stay this run's (registered) only once the new one is in place.
+    private func swapFolder(_ temporary: String, into destination: String, path: String) throws {
+        if Self.renameat2(AT_FDCWD, temporary, AT_FDCWD, destination, Self.renameExchange) == 0 {
+            TemporaryFiles.shared.remove(temporary)
+            return
+        }
+        let aside = temporary + ".old"
+        guard rename(destination, aside) == 0 else { throw unwritable("cannot replace the folder", path) }
+        guard rename(temporary, destination) == 0 else {
+            rename(aside, destination)
+            throw unwritable("cannot rename the folder into place", path)
+        }
+        TemporaryFiles.shared.release(temporary)
+        if TemporaryFiles.shared.adopt(aside) { TemporaryFiles.shared.remove(aside) }
     }
+
+    /// glibc's `renameat2` (stdio.h, declared only under `_GNU_SOURCE`).
+    @_silgen_name("renameat2")
+    private static func renameat2(_ oldFolder: Int32, _ old: UnsafePointer<CChar>, _ newFolder: Int32,
+                                  _ new: UnsafePointer<CChar>, _ flags: UInt32) -> Int32
+    /// linux/fs.h `RENAME_EXCHANGE`: swap the two names atomically.
+    private static let renameExchange: UInt32 = 2
 
     /// Copies a file's bytes to `write` in chunks of the pipeline's pool (no hashing).
     private func copySpool(_ spoolPath: String, into write: (UnsafeRawBufferPointer) throws -> Void) throws {
@@ -421,17 +438,12 @@ public final class BundleWriter {
     private func writeArchive(
         to path: String, compression: Compression, entries: [Entry], makeManifest: ([Entry]) -> BundleManifest
     ) throws -> BundleManifest {
-        var template = siblingTemplate(path)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
-        }
-        guard descriptor >= 0 else { throw unwritable("cannot create a temporary file", path) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let (temporary, descriptor) = try TemporaryFiles.shared.createFile(
+            beside: path, mode: 0o600, failure: "cannot create a temporary file")
         var done = false
         defer {
             close(descriptor)
-            if !done { unlink(temporary) }
+            if !done { TemporaryFiles.shared.remove(temporary) }
         }
         let sink = FileDescriptorSink(descriptor: descriptor, name: path)
         let writer = try ArchiveWriter(sink: sink, name: path, format: .tar, compression: compression)
@@ -475,6 +487,7 @@ public final class BundleWriter {
         fchmod(descriptor, kept ?? 0o644)
         guard rename(temporary, path) == 0 else { throw unwritable("cannot rename the archive into place", path) }
         done = true
+        TemporaryFiles.shared.release(temporary)
         return manifest
     }
 
@@ -501,15 +514,9 @@ public final class BundleWriter {
     private func writeFolder(to path: String, manifest: [UInt8], entries: [Entry])
         throws
     {
-        var template = siblingTemplate(path)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return false }
-            return mkdtemp(base) != nil
-        }
-        guard made else { throw unwritable("cannot create a temporary folder", path) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let temporary = try TemporaryFiles.shared.createFolder(beside: path, failure: "cannot create a temporary folder")
         var done = false
-        defer { if !done { try? FileManager.default.removeItem(atPath: temporary) } }
+        defer { if !done { TemporaryFiles.shared.remove(temporary) } }
         chmod(temporary, 0o755)
         try writeFile(temporary + "/manifest.json") { try $0.write(manifest) }
         var made_: Set<String> = []
@@ -545,16 +552,10 @@ public final class BundleWriter {
                 throw FerryError(.outputUnwritable, "a file is in the way of the output folder",
                                  at: SourceLocation(file: path))
             }
-            // Move the old folder aside, put the new one in place, then remove the old one.
-            let aside = temporary + ".old"
-            guard rename(trimmed, aside) == 0 else { throw unwritable("cannot replace the folder", path) }
-            guard rename(temporary, trimmed) == 0 else {
-                rename(aside, trimmed)
-                throw unwritable("cannot rename the folder into place", path)
-            }
-            try? FileManager.default.removeItem(atPath: aside)
+            try swapFolder(temporary, into: trimmed, path: path)
         } else {
             guard rename(temporary, trimmed) == 0 else { throw unwritable("cannot rename the folder into place", path) }
+            TemporaryFiles.shared.release(temporary)
         }
         done = true
     }

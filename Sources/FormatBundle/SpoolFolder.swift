@@ -5,30 +5,22 @@ import Foundation
 import Glibc
 #endif
 
-/// A private temporary folder (mode 0700, under `TMPDIR`) for spooled members and data files,
-/// removed with everything in it when this object goes away. Files in it are named by sequence
-/// number, never by a member path, so no member name can reach outside it.
+/// A private temporary folder (mode 0700, under `$TMPDIR`, `ferry-KIND.ferry-tmp-…`) for spooled
+/// members and data files, owned by the run (`TemporaryFiles`: removed with everything in it when
+/// this object goes away, on a signal, or by the next run's sweep after a kill). Files in it are
+/// named by sequence number, never by a member path, so no member name can reach outside it.
 final class SpoolFolder {
     let path: String
     private var counter = 0
 
+    /// - Parameter kind: names the folder (`bundle`, `bundle-out`).
     /// - Throws: `FerryError(.outputUnwritable)` when the folder cannot be created.
-    init(prefix: String) throws {
-        var base = FileManager.default.temporaryDirectory.path
-        if base.hasSuffix("/") { base.removeLast() }
-        var template = Array((base + "/\(prefix)-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard let pointer = buffer.baseAddress else { return false }
-            return mkdtemp(pointer) != nil
-        }
-        guard made else {
-            throw FerryError(.outputUnwritable, "cannot create a temporary folder in \(base): \(String(cString: strerror(errno)))")
-        }
-        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    init(kind: String) throws {
+        path = try TemporaryFiles.shared.createFolder(kind: kind)
     }
 
     deinit {
-        try? FileManager.default.removeItem(atPath: path)
+        TemporaryFiles.shared.remove(path)
     }
 
     /// A new file path in the folder (not yet created), ending with `suffix`.
@@ -41,11 +33,6 @@ final class SpoolFolder {
     /// - Throws: `FerryError(.outputUnwritable)`.
     func createFile(suffix: String = "") throws -> (path: String, descriptor: Int32) {
         let file = newFilePath(suffix: suffix)
-        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw FerryError(.outputUnwritable, "cannot create a spool file: \(String(cString: strerror(errno)))",
-                             at: SourceLocation(file: file))
-        }
-        return (file, fd)
+        return (file, try TemporaryFiles.shared.createFile(inRegisteredFolder: file))
     }
 }

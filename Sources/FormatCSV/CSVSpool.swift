@@ -25,18 +25,7 @@ final class CSVSpool {
 
     /// - Throws: `FerryError(.outputUnwritable)` when no temporary file can be made.
     init() throws {
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((directory + "/ferry-csv-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let path = buffer.baseAddress else { return -1 }
-            return mkstemp(path)
-        }
-        guard fd >= 0 else {
-            throw FerryError(.outputUnwritable, "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
-        }
-        template.withUnsafeBufferPointer { buffer in
-            if let path = buffer.baseAddress { _ = unlink(path) }
-        }
+        let fd = try TemporaryFiles.shared.createUnlinkedFile(kind: "csv-spool")
         descriptor = fd
         sink = FileDescriptorSink(descriptor: fd, name: "temporary CSV spool")
     }

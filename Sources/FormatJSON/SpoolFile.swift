@@ -16,19 +16,7 @@ final class SpoolFile {
     /// Creates the file in `$TMPDIR` (else `/tmp`).
     /// - Throws: `FerryError(.outputUnwritable)` when no temporary file can be made.
     init() throws {
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((directory + "/ferry-spool-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { p -> Int32 in
-            guard let base = p.baseAddress else { return -1 }
-            return mkstemp(base)
-        }
-        guard fd >= 0 else {
-            throw FerryError(
-                .outputUnwritable, "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
-        }
-        template.withUnsafeBufferPointer { p in
-            if let base = p.baseAddress { _ = unlink(base) }
-        }
+        let fd = try TemporaryFiles.shared.createUnlinkedFile(kind: "json-spool")
         descriptor = fd
     }
 

@@ -12,19 +12,7 @@ final class XMLSpoolFile {
 
     /// - Throws: `FerryError(.outputUnwritable)` when no temporary file can be created.
     init() throws {
-        var directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        if directory.isEmpty { directory = "/tmp" }
-        var template = Array((directory + "/ferry-xml-spool-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
-        }
-        guard fd >= 0 else {
-            throw FerryError(.outputUnwritable, "cannot create a temporary spool file: \(String(cString: strerror(errno)))")
-        }
-        template.withUnsafeBufferPointer { buffer in
-            if let base = buffer.baseAddress { _ = unlink(base) }
-        }
+        let fd = try TemporaryFiles.shared.createUnlinkedFile(kind: "xml-spool")
         descriptor = fd
         sink = FileDescriptorSink(descriptor: fd, name: "temporary spool file")
     }
