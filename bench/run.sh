@@ -88,13 +88,16 @@ target_check() {
   if [ "$failed" -gt 0 ]; then miss+=("$failed runs failed (bench/data/out/stderr.log)"); fi
   if [ -n "$min_ratio" ] && awk -v r="$ratio" -v m="$min_ratio" 'BEGIN {exit !(r < m)}'; then miss+=("ratio < $min_ratio"); fi
   if [ -n "$min_rate" ] && awk -v r="$rate" -v m="$min_rate" 'BEGIN {exit !(r < m)}'; then miss+=("rate < $min_rate/s"); fi
-  if [ "$rss" -ge 64 ]; then miss+=("RSS >= 64 MB"); fi
+  local max_rss=${MAX_RSS_MB:-64}
+  if [ "$rss" -ge "$max_rss" ]; then miss+=("RSS >= $max_rss MB"); fi
   if [ -n "${SAME_RSS_AS:-}" ] && awk -v a="$rss" -v b="$SAME_RSS_AS" 'BEGIN {exit !(a > b * 1.1 + 1)}'; then miss+=("RSS grew from $SAME_RSS_AS MB"); fi
   if [ ${#miss[@]} -eq 0 ]; then echo "met"; else local IFS=,; echo "not met: ${miss[*]}"; fi
 }
 
 # bench NAME FERRY_CMD PEER_CMD [records] [min ratio] [min records/s]
 # (In the environment: SAME_RSS_AS=MB: the peak RSS must not grow beyond that case's;
+# MAX_RSS_MB: the case's peak RSS target, default 64; VALUE_MB: the size of the one value the
+# case converts, to print peak RSS as a multiple of it;
 # FERRY_OUT, PEER_OUT: the paths each command writes, removed before each of its runs, untimed.)
 bench() {
   local name=$1 ferry_cmd=$2 peer_cmd=$3 records=${4:-} min_ratio=${5:-} min_rate=${6:-}
@@ -115,6 +118,7 @@ bench() {
     rate=$(awk -v n="$records" -v s="$fm" 'BEGIN {printf "%.0f", (s > 0 ? n / s : 0)}'); note="$rate records/s"
   fi
   local rssmb; rssmb=$(awk -v k="$rssm" 'BEGIN {printf "%.0f", k / 1024}')
+  if [ -n "${VALUE_MB:-}" ]; then note="peak RSS $(awk -v r="$rssmb" -v v="$VALUE_MB" 'BEGIN {printf "%.2f", r / v}')x the value"; fi
   LAST_RSS=$rssmb
   local target; target=$(target_check "$ratio" "$rate" "$rssmb" "$min_ratio" "$min_rate" "$failed")
   results+=("$name|$fm|$cm|$pm|$ratio|$rssmb MB|$note|$target")
@@ -151,6 +155,31 @@ if [ -f "$DATA/v2/big.xml" ]; then
   FERRY_OUT="$OUT/x.jsonl" bench "XML ($(du -m "$DATA/v2/big.xml" | cut -f1) MB) -> JSON Lines" "$FERRY convert $DATA/v2/big.xml --to jsonl -o $OUT/x.jsonl --quiet" "" "$RECORDS"
 fi
 
+# One long value: a record whose string is 250 MB. Converting it may cost about twice the value
+# (the reader's bytes of the record and the decoded string); the target is CSV under 600 MB.
+# JSON Lines and XML are measured against the same figure.
+LONG="$DATA/long-string.json"
+if [ ! -f "$LONG" ]; then
+  $FERRY migrate Samples/notes-v1.json --to-version 2 -o "$DATA/long-base.json" --quiet
+  python3 - "$DATA/long-base.json" "$LONG" <<'PY'
+import json, sys
+note = json.load(open(sys.argv[1]))["wineTastingNotes"][0]
+note.pop("imageData", None)
+note["think"] = "@@"
+before, after = json.dumps({"domain": "notes", "schemaVersion": 2, "wineTastingNotes": [note]}).split('"@@"')
+with open(sys.argv[2], "w") as out:
+    out.write(before + '"')
+    for _ in range(250):
+        out.write("x" * 1000000)
+    out.write('"' + after)
+PY
+fi
+for to in csv jsonl xml; do
+  FERRY_OUT="$OUT/long.$to" MAX_RSS_MB=600 VALUE_MB=250 bench "memory: one 250 MB string, notes V2 JSON -> $to" \
+    "$FERRY convert $LONG -o $OUT/long.$to --quiet" "" ""
+done
+rm -f "$OUT"/long.*
+
 # Bundles: pack and unpack a pet-story folder with MEDIA_MB of media, against bsdtar.
 MEDIA="$DATA/pets"
 if [ ! -d "$MEDIA/Stories" ] || [ "$(cat "$DATA/media-mb" 2>/dev/null)" != "$MEDIA_MB" ]; then
@@ -174,7 +203,7 @@ FERRY_OUT="$OUT/unpacked" PEER_OUT="$OUT/ub" bench "bundle unpack ${MEDIA_MB} MB
   echo "RSS = Ferry's peak resident memory. All figures are medians over the runs."
   echo
   echo "The first five cases are domain runs (wine notes, validated as SCHEMAS.md says); they keep every id for the uniqueness check (about 30 MB per million unique ids)."
-  echo "Target: issue 7's \"Done when\" for the case (ratio and rate minimums; 0.769 = within 1.3x of bsdtar's time; RSS under 64 MB everywhere, and at 4x the same as at 1x: within 10% + 1 MB, the spread of peak RSS between runs)."
+  echo "Target: issue 7's \"Done when\" for the case (ratio and rate minimums; 0.769 = within 1.3x of bsdtar's time; RSS under 64 MB everywhere but the one-long-string rows, under 600 MB there, and at 4x the same as at 1x: within 10% + 1 MB, the spread of peak RSS between runs)."
   echo
   echo "| case | Ferry s | Ferry CPU s | peer s | ratio | Ferry peak RSS | rate | target |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- |"

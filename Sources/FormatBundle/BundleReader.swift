@@ -20,7 +20,8 @@ import Glibc
 ///   memory), so later passes can read them; folders are read in place;
 /// - `manifest.json` is parsed;
 /// - a truncated or corrupt archive is `truncated-archive` / `malformed-archive` naming the last
-///   member reached; everything read up to there is still checked.
+///   member reached and the byte offset (`ArchiveReader`); everything read up to there is still
+///   checked.
 ///
 /// Problems go to the `DiagnosticLog`; `init` throws only when the input cannot be opened at all.
 public final class BundleReader {

@@ -90,6 +90,9 @@ func archiveErrorCode(forMessage message: String) -> Diagnostic.Code {
 ///
 /// Errors are `FerryError`s carrying libarchive's message and the member reached
 /// (`SourceLocation.member`): `truncated-archive` when the input ends early, else `malformed-archive`.
+/// Every message of a tar ends with where in the archive it went wrong: the byte offset (in the
+/// decompressed tar stream when the input is compressed) and the header or member being read
+/// (`Damaged tar archive at byte offset 1536, the header after member "a.txt"`).
 public final class ArchiveReader {
     /// What to read: tar (and an empty input as an empty archive), or one raw stream whose filters
     /// are detected (`gzip`, `zstd`, `xz`, ... or none).
@@ -108,8 +111,12 @@ public final class ArchiveReader {
     private let archive: OpaquePointer
     private let bridge: SourceBridge
     private let name: String
+    private let mode: Mode
     /// The member whose header was read last, for error locations.
     public private(set) var currentMember: String?
+    /// Where the header after `currentMember` starts in the tar stream: the end of its content,
+    /// padded to 512 bytes (0 before the first header).
+    private var nextHeaderOffset: Int64 = 0
 
     /// Opens `source` for reading.
     /// - Parameters:
@@ -129,6 +136,7 @@ public final class ArchiveReader {
         }
         self.archive = archive
         self.name = name
+        self.mode = mode
         self.bridge = SourceBridge(source: source, pool: pool)
         archive_read_support_filter_all(archive)
         switch mode {
@@ -150,7 +158,8 @@ public final class ArchiveReader {
         if status != ArchiveStatus.ok {
             let message = errorString(archive, fallback: "cannot open the archive")
             if let error = bridge.error { throw error }
-            throw FerryError(archiveErrorCode(forMessage: message), message, at: SourceLocation(file: name))
+            throw FerryError(archiveErrorCode(forMessage: message), message + whereReading(.header),
+                             at: SourceLocation(file: name))
         }
     }
 
@@ -169,10 +178,35 @@ public final class ArchiveReader {
 
     private func location() -> SourceLocation { SourceLocation(file: name, member: currentMember) }
 
-    private func failure(_ fallback: String) -> FerryError {
+    /// What was being read when an error came: a member header or a member's content.
+    private enum Part { case header, data }
+
+    private func failure(_ fallback: String, in part: Part) -> FerryError {
         if let error = bridge.error { return error }
         let message = errorString(archive, fallback: fallback)
-        return FerryError(archiveErrorCode(forMessage: message), message, at: location())
+        return FerryError(archiveErrorCode(forMessage: message), message + whereReading(part), at: location())
+    }
+
+    /// ` at byte offset N, the header after member "x"`: where reading stands, for a message.
+    /// A header's offset is where it starts (libarchive's header position, pax and GNU extension
+    /// headers included); a content error's is how far the tar stream was consumed. Both count
+    /// the decompressed stream, which the message says when the input is compressed.
+    private func whereReading(_ part: Part) -> String {
+        var offset = part == .header
+            ? Int64(archive_read_header_position(archive)) : Int64(archive_filter_bytes(archive, 0))
+        // After a fatal error libarchive answers ARCHIVE_FATAL (negative) instead: the header then
+        // stands where the last member's padded content ended.
+        if offset < 0 { offset = part == .header ? nextHeaderOffset : max(0, Int64(archive_filter_bytes(archive, 0))) }
+        // Filter 0 is the format's own stream; more than one means a decompressor sits below it.
+        let stream = archive_filter_count(archive) > 1 ? " of the decompressed archive" : ""
+        let at = " at byte offset \(offset)\(stream)"
+        guard mode == .tar else { return at }
+        switch (part, currentMember) {
+        case (.header, nil): return at + ", the first member header"
+        case (.header, let member?): return at + ", the header after member \"\(member)\""
+        case (.data, let member?): return at + ", in member \"\(member)\""
+        case (.data, nil): return at
+        }
     }
 
     /// Reads the next member header. The previous member's unread data is skipped.
@@ -185,17 +219,20 @@ public final class ArchiveReader {
         case ArchiveStatus.eof:
             return .end
         case ArchiveStatus.ok, ArchiveStatus.warn:
-            guard let entry = entryPointer else { throw failure("no member header") }
+            guard let entry = entryPointer else { throw failure("no member header", in: .header) }
             let info = withUTF8CType { Self.describe(entry) }
             currentMember = info.displayPath
             blockOffset = 0
+            // libarchive has consumed the member's headers: its content starts here.
+            let contentStart = Int64(archive_filter_bytes(archive, 0))
+            nextHeaderOffset = contentStart + ((info.size ?? 0) + 511) / 512 * 512
             let warning = status == ArchiveStatus.warn ? errorString(archive, fallback: "warning") : nil
             return .entry(info, warning: warning)
         case ArchiveStatus.retry:
-            let error = failure("damaged member header")
+            let error = failure("damaged member header", in: .header)
             return .damaged(error)
         default:
-            throw failure("cannot read the next member header")
+            throw failure("cannot read the next member header", in: .header)
         }
     }
 
@@ -253,7 +290,7 @@ public final class ArchiveReader {
     public func readData(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let n = archive_read_data(archive, base, buffer.count)
-        if n < 0 { throw failure("cannot read the member's data") }
+        if n < 0 { throw failure("cannot read the member's data", in: .data) }
         return n
     }
 
@@ -270,10 +307,10 @@ public final class ArchiveReader {
         let status = archive_read_data_block(archive, &block, &size, &offset)
         if status == ArchiveStatus.eof { return nil }
         guard status == ArchiveStatus.ok || status == ArchiveStatus.warn else {
-            throw failure("cannot read the member's data")
+            throw failure("cannot read the member's data", in: .data)
         }
         guard Int64(offset) == blockOffset else {
-            throw FerryError(.malformedArchive, "member data is not contiguous", at: location())
+            throw FerryError(.malformedArchive, "member data is not contiguous" + whereReading(.data), at: location())
         }
         blockOffset += Int64(size)
         let bytes = UnsafeRawBufferPointer(start: block, count: size)
@@ -289,7 +326,7 @@ public final class ArchiveReader {
     public func skipData() throws {
         let status = archive_read_data_skip(archive)
         if status != ArchiveStatus.ok && status != ArchiveStatus.eof {
-            throw failure("cannot skip the member's data")
+            throw failure("cannot skip the member's data", in: .data)
         }
     }
 }

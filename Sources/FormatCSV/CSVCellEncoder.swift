@@ -162,6 +162,69 @@ struct CSVCellEncoder {
         }
     }
 
+    /// What `appendString` makes of a string's bytes, without writing it: the cell's length, and
+    /// whether it is quoted and csv-safe prefixed.
+    struct StringCell {
+        var length: Int
+        var quoted: Bool
+        var prefixed: Bool
+    }
+
+    /// `StringCell` of `utf8` (not empty), in one pass over its bytes.
+    func measureString(_ utf8: UnsafeBufferPointer<UInt8>) -> StringCell {
+        var flags: UInt8 = 0
+        var quotes = 0
+        for byte in utf8 {
+            let entry = quoteTable[Int(byte)]
+            flags |= entry
+            quotes &+= Int(entry >> 1)
+        }
+        let first = utf8.first ?? 0
+        let prefixed = csvSafe && (first == UInt8(ascii: "=") || first == UInt8(ascii: "+")
+            || first == UInt8(ascii: "-") || first == UInt8(ascii: "@") || first == 0x09 || first == 0x0D)
+        let quoted = flags != 0
+        return StringCell(length: utf8.count + (prefixed ? 1 : 0) + (quoted ? 2 + quotes : 0), quoted: quoted, prefixed: prefixed)
+    }
+
+    /// Writes the cell `appendString` would append for `utf8` (without the length word) through
+    /// `write`, `piece` input bytes at a time rendered in `scratch`: a long string costs `scratch`
+    /// (at most twice `piece`), not a second copy of itself.
+    func writeString(_ utf8: UnsafeBufferPointer<UInt8>, as cell: StringCell, piece: Int, scratch: inout ByteBuffer,
+                     write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let source = utf8.baseAddress else { return }
+        scratch.count = 0
+        if cell.quoted { scratch.append(0x22) }
+        if cell.prefixed { scratch.append(UInt8(ascii: "'")) }
+        var k = 0
+        while k < utf8.count {
+            let m = min(utf8.count - k, piece)
+            scratch.reserve(2 * m + 1)
+            var p = scratch.base + scratch.count
+            if cell.quoted {
+                for i in k..<(k + m) {
+                    let byte = source[i]
+                    p[0] = byte
+                    p += 1
+                    if byte == 0x22 {
+                        p[0] = 0x22
+                        p += 1
+                    }
+                }
+            } else {
+                _ = memcpy(p, source + k, m)
+                p += m
+            }
+            k += m
+            if k == utf8.count && cell.quoted {
+                p[0] = 0x22
+                p += 1
+            }
+            scratch.count = p - scratch.base
+            try write(scratch.bytes)
+            scratch.count = 0
+        }
+    }
+
     /// `appendString` on the string's bytes.
     func appendString(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout ByteBuffer, lengthWord: Bool) {
         let n = utf8.count

@@ -223,7 +223,12 @@ public final class CSVReader: RecordReader {
             buffer = grown
             capacity = newCapacity
         }
-        let n = try input.read(into: UnsafeMutableRawBufferPointer(start: buffer + count, count: capacity - count))
+        // Never more than one byte past the record limit from the row's start: the scanner then
+        // runs out of bytes there and applies the limit (a bigger read would hand it the whole
+        // row, which it would take).
+        let beyond = maximumRecordBytes + 1 - (count - recordStart)
+        let room = beyond > 0 ? min(capacity - count, beyond) : capacity - count
+        let n = try input.read(into: UnsafeMutableRawBufferPointer(start: buffer + count, count: room))
         if n == 0 { atEnd = true } else { count += n }
         return shift
     }

@@ -57,9 +57,28 @@ final class CSVSpool {
 
     // MARK: - Writing and reading
 
-    /// Appends framed records.
+    /// Bytes handed to `write` so far: the file offset the next one lands at.
+    private(set) var offset: Int64 = 0
+
+    /// Appends framed records, or part of one whose length `patchLength` fills in later.
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         try sink.write(bytes)
+        offset += Int64(bytes.count)
+    }
+
+    /// Stores `length` in the length field at file offset `at`, for a record written in parts
+    /// (a long cell streamed to the file rather than gathered in memory).
+    /// - Throws: `FerryError(.outputUnwritable)` for a record of 4 GiB or more, or a failed write.
+    func patchLength(_ length: Int, at position: Int64) throws {
+        guard let length32 = UInt32(exactly: length) else {
+            throw FerryError(.outputUnwritable, "a record too large for the temporary CSV spool (\(length) bytes)")
+        }
+        try sink.flush()
+        var field = length32.littleEndian
+        let written = withUnsafeBytes(of: &field) { pwrite(descriptor, $0.baseAddress, 4, off_t(position)) }
+        guard written == 4 else {
+            throw FerryError(.outputUnwritable, "cannot write the temporary CSV spool: \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Flushes and moves back to the first record.
@@ -69,6 +88,58 @@ final class CSVSpool {
         source = FileDescriptorSource(descriptor: descriptor, name: "temporary CSV spool", closesOnDeinit: false)
         readBuffer.count = 0
         readStart = 0
+        readBufferOffset = 0
+    }
+
+    /// A record read back: its cells in memory, or, for a record longer than `largeRecordSize`,
+    /// where its cells lie in the file (read with `read(at:into:)`), so that a record holding a
+    /// 250 MB string is never read into memory whole.
+    enum Spooled {
+        case inMemory(UnsafeBufferPointer<UInt8>)
+        case inFile(offset: Int64, length: Int)
+    }
+
+    /// Records longer than this (1 MiB) are left in the file by `next()`.
+    static let largeRecordSize = 1 << 20
+
+    /// The file offset of `readBuffer`'s first byte.
+    private var readBufferOffset: Int64 = 0
+
+    /// The next record, valid until the next call; nil at the end.
+    func next() throws -> Spooled? {
+        if readBuffer.count - readStart < 4 {
+            try fill(4)
+            if readBuffer.count == readStart { return nil }
+            guard readBuffer.count - readStart >= 4 else { throw FerryError(.internalError, "the CSV spool file ended early") }
+        }
+        let at = readBuffer.base + readStart
+        let length = Int(at[0]) | Int(at[1]) << 8 | Int(at[2]) << 16 | Int(at[3]) << 24
+        guard length > Self.largeRecordSize else { return try nextRecord().map { .inMemory($0) } }
+        // Skip over it: what follows is read from the file's next byte after it.
+        let payload = readBufferOffset + Int64(readStart + 4)
+        readBuffer.count = 0
+        readStart = 0
+        readBufferOffset = payload + Int64(length)
+        lseek(descriptor, off_t(readBufferOffset), SEEK_SET)
+        return .inFile(offset: payload, length: length)
+    }
+
+    /// Reads up to `buffer.count` bytes at file offset `offset` (of a record `next()` left in the
+    /// file); fewer only at the end of the file.
+    /// - Throws: `FerryError(.internalError)` when the spool file cannot be read.
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let n = pread(descriptor, base + done, buffer.count - done, off_t(offset + Int64(done)))
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else {
+                throw FerryError(.internalError, "cannot read the temporary CSV spool: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
     }
 
     /// The next record's cells, valid until the next call; nil at the end.
@@ -93,6 +164,7 @@ final class CSVSpool {
     private func fill(_ needed: Int) throws {
         guard let source else { return }
         readBuffer.removeFirst(readStart)
+        readBufferOffset += Int64(readStart)
         readStart = 0
         readBuffer.reserve(max(Self.blockSize, needed - readBuffer.count))
         while readBuffer.count < needed {

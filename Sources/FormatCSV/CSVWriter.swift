@@ -29,6 +29,11 @@ import FerryCore
 /// - `options.csvSafe`: string cells and header names starting with `=`, `+`, `-`, `@`, tab or CR get
 ///   a `'` in front (OWASP "CSV Injection"); numbers and booleans are left alone.
 ///
+/// Memory: a string cell of at least 64 KiB is never gathered in memory. The first pass streams
+/// it, quoted and escaped piece by piece, from the string's bytes to the spool file; the second
+/// holds one spooled record and writes such a cell from it straight to the sink. A 250 MB string
+/// costs its own bytes and one spooled copy of its cell, not five copies.
+///
 /// A record can also come as a leaf stream made ahead, on another thread, with its cells already
 /// encoded (`writeLeafStream(_:table:collection:)`, `CSVLeafStream`): it is spooled exactly as its value would be.
 public final class CSVWriter: RecordWriter {
@@ -57,6 +62,13 @@ public final class CSVWriter: RecordWriter {
     /// How many bytes are gathered before a write, to the spool in the first pass and to the sink
     /// in the second.
     private static let blockSize = 64 * 1024
+    /// Where the record being spooled starts in `pending` (`CSVSpool.beginRecord`).
+    private var recordStart = 0
+    /// Set while part of the record being spooled is in the spool file already (a long string
+    /// streamed there): the file offset of its length field and how many of its bytes went.
+    private var flushedRecord: (offset: Int64, bytes: Int)?
+    /// Where a long string's cell is rendered piece by piece on its way to the spool.
+    private var scratch = ByteBuffer(capacity: 0)
 
     /// - Throws: `FerryError(.outputUnwritable)` when the temporary spool file cannot be created.
     public init(_ sink: any ByteSink, options: WriteOptions = WriteOptions()) throws {
@@ -81,11 +93,16 @@ public final class CSVWriter: RecordWriter {
             throw FerryError(.invalidValue, "a CSV row needs an object record, not a \(record.value.kindName)",
                              at: record.location)
         }
-        let start = CSVSpool.beginRecord(&pending)
+        recordStart = CSVSpool.beginRecord(&pending)
         var nextID = nodeCount
         select(collection: record.collection, nextID: &nextID)
-        spoolLeaves(record.value, node: shape, nextID: &nextID, into: &pending)
-        try endRecord(at: start, nextID: nextID)
+        do {
+            try spoolLeaves(record.value, node: shape, nextID: &nextID, into: &pending)
+        } catch {
+            flushedRecord = nil
+            throw error
+        }
+        try endRecord(at: recordStart, nextID: nextID)
     }
 
     /// Makes `shape` the shape of `collection`'s records, made (with the next id) on first use.
@@ -123,42 +140,76 @@ public final class CSVWriter: RecordWriter {
     /// - Throws: `FerryError(.outputUnwritable)` when spooling fails.
     func endRecord(at start: Int, nextID: Int) throws {
         nodeCount = nextID
-        if pending.count == start + 4 {
+        if flushedRecord == nil && pending.count == start + 4 {
             // A record with no cells still tells its collection (a row of a `$collection` file):
             // an empty cell of its shape's root, which no column holds.
             pending.appendVarint(UInt64(shape.id))
             pending.appendVarint(0)
         }
-        try CSVSpool.endRecord(&pending, at: start)
+        if let flushed = flushedRecord {
+            flushedRecord = nil
+            let length = flushed.bytes + pending.count
+            try spool.write(pending.bytes)
+            pending.count = 0
+            try spool.patchLength(length, at: flushed.offset)
+        } else {
+            try CSVSpool.endRecord(&pending, at: start)
+        }
         recordCount += 1
         if pending.count >= Self.blockSize {
             try spool.write(pending.bytes)
             pending.count = 0
+            // A leaf stream's long cell grew the buffer: give the memory back.
+            if pending.capacity > 16 * Self.blockSize { pending = ByteBuffer(capacity: Self.blockSize + 4096) }
+        }
+    }
+
+    /// Spools a long string's cell (length word, then the cell) with the record's bytes so far
+    /// handed to the spool file first, so that the cell goes from the string's own bytes to the
+    /// file without a copy of it in `out`.
+    private func spoolLongString(_ text: String, into out: inout ByteBuffer) throws {
+        var text = text
+        try text.withUTF8 { utf8 in
+            let cell = encoder.measureString(utf8)
+            out.appendVarint(UInt64(cell.length) << 1)
+            if let flushed = flushedRecord {
+                flushedRecord = (flushed.offset, flushed.bytes + out.count)
+            } else {
+                flushedRecord = (spool.offset + Int64(recordStart) , out.count - recordStart - 4)
+            }
+            try spool.write(out.bytes)
+            out.count = 0
+            try encoder.writeString(utf8, as: cell, piece: Self.blockSize, scratch: &scratch) { try spool.write($0) }
+            flushedRecord?.bytes += cell.length
         }
     }
 
     /// Merges `value` into the shape below `node` and spools its leaves in flattening order
     /// (`CSVFlattening.flatten`): members in order, list elements in order.
-    private func spoolLeaves(_ value: Value, node: CSVShape, nextID: inout Int, into out: inout ByteBuffer) {
+    private func spoolLeaves(_ value: Value, node: CSVShape, nextID: inout Int, into out: inout ByteBuffer) throws {
         // Members and elements are read in place (through the arrays' buffers) rather than copied out.
         switch value {
         case .object(let object):
-            object.members.withUnsafeBufferPointer { members in
+            try object.members.withUnsafeBufferPointer { members in
                 for position in members.indices {
                     let child = node.member(members[position].key, at: position, nextID: &nextID)
-                    spoolLeaves(members[position].value, node: child, nextID: &nextID, into: &out)
+                    try spoolLeaves(members[position].value, node: child, nextID: &nextID, into: &out)
                 }
             }
         case .array(let elements):
-            elements.withUnsafeBufferPointer { elements in
+            try elements.withUnsafeBufferPointer { elements in
                 for index in elements.indices {
-                    spoolLeaves(elements[index], node: node.element(index, nextID: &nextID), nextID: &nextID, into: &out)
+                    try spoolLeaves(elements[index], node: node.element(index, nextID: &nextID), nextID: &nextID, into: &out)
                 }
             }
         default:
             if !node.isLeaf { node.isLeaf = true }
             out.appendVarint(UInt64(node.id))
-            encoder.appendCell(value, into: &out)
+            if case .string(let text) = value, text.utf8.count >= Self.blockSize {
+                try spoolLongString(text, into: &out)
+            } else {
+                encoder.appendCell(value, into: &out)
+            }
         }
     }
 
@@ -255,7 +306,20 @@ public final class CSVWriter: RecordWriter {
         }
         let delimiter = options.delimiter
         var recordIndex = 0
-        while let record = try spool.nextRecord() {
+        while let spooled = try spool.next() {
+            let record: UnsafeBufferPointer<UInt8>
+            switch spooled {
+            case .inMemory(let cells):
+                record = cells
+            case .inFile(let offset, let length):
+                if out.count > 0 { try sink.write(out.bytes) }
+                out.count = 0
+                try writeRow(offset: offset, length: length, names: names, columnOfNode: columnOfNode,
+                             collections: collections, cellStart: cellStart, cellWord: cellWord,
+                             recordIndex: recordIndex, into: &out)
+                recordIndex += 1
+                continue
+            }
             guard let bytes = record.baseAddress else { continue }
             cellWord.update(repeating: 0, count: columns)
             var i = 0
@@ -278,9 +342,24 @@ public final class CSVWriter: RecordWriter {
                 }
                 i += length
             }
-            // The row's cells come from this record, so its length plus separators bounds the row.
+            // The row's cells come from this record; those shorter than a block, plus separators,
+            // bound what goes through `out`. Longer ones go from the record to the sink directly.
+            // A cell with no CSV form is found before any of its row is written.
+            var shortCells = 0
+            for column in 0..<columns {
+                let word = cellWord[column]
+                let length = Int(truncatingIfNeeded: word >> 1)
+                if length < Self.blockSize { shortCells += length }
+                if word & 1 != 0 {
+                    // The rows before this one go out, as they would have one by one.
+                    if out.count > 0 { try sink.write(out.bytes) }
+                    let number = String(decoding: UnsafeBufferPointer(start: bytes + cellStart[column], count: length), as: UTF8.self)
+                    throw FerryError(.invalidValue, "\(number) has no CSV form (record \(recordIndex), column \(names[column]))",
+                                     at: SourceLocation(file: options.fileName, recordIndex: recordIndex))
+                }
+            }
             let rowStart = out.count
-            out.reserve(record.count + collectionCell.count + columns + 2)
+            out.reserve(shortCells + collectionCell.count + columns + 2)
             var p = out.base + rowStart
             if !collectionCell.isEmpty {
                 collectionCell.withUnsafeBufferPointer { cell in _ = memcpy(p, cell.baseAddress!, cell.count) }
@@ -295,13 +374,13 @@ public final class CSVWriter: RecordWriter {
                 if word == 0 { continue }
                 let length = Int(truncatingIfNeeded: word >> 1)
                 let text = bytes + cellStart[column]
-                if word & 1 != 0 {
-                    // The rows before this one go out, as they would have one by one.
-                    out.count = rowStart
+                if length >= Self.blockSize {
+                    out.count = p - out.base
                     if out.count > 0 { try sink.write(out.bytes) }
-                    let number = String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)
-                    throw FerryError(.invalidValue, "\(number) has no CSV form (record \(recordIndex), column \(names[column]))",
-                                     at: SourceLocation(file: options.fileName, recordIndex: recordIndex))
+                    try sink.write(UnsafeRawBufferPointer(start: text, count: length))
+                    out.count = 0
+                    p = out.base
+                    continue
                 }
                 _ = memcpy(p, text, length)
                 p += length
@@ -315,5 +394,77 @@ public final class CSVWriter: RecordWriter {
                 out.count = 0
             }
         }
+    }
+
+    /// Writes the row of a record the spool left in its file (longer than
+    /// `CSVSpool.largeRecordSize`): its cells are located with small reads, then copied to the
+    /// sink a block at a time, so the record is never in memory whole. `cellStart` and `cellWord`
+    /// are scratch space of one entry per column; `out` is empty on entry and on return. With
+    /// `collections`, the row starts with its collection's cell, as in `writeRows`.
+    private func writeRow(offset: Int64, length: Int, names: [String], columnOfNode: UnsafeBufferPointer<Int>,
+                          collections: (cells: [[UInt8]], ofNode: [Int])?, cellStart: UnsafeMutablePointer<Int>, cellWord: UnsafeMutablePointer<UInt64>,
+                          recordIndex: Int, into out: inout ByteBuffer) throws {
+        let columns = names.count
+        cellWord.update(repeating: 0, count: columns)
+        let end = offset + Int64(length)
+        var position = offset
+        var window = [UInt8](repeating: 0, count: 20)
+        var firstNode: Int?
+        while position < end {
+            // Two varints (node id, length word) take at most 20 bytes.
+            let n = try window.withUnsafeMutableBytes { buffer in
+                try spool.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(20, end - position))]))
+            }
+            var i = 0
+            let (id, word) = window.withUnsafeBufferPointer { buffer -> (Int, UInt64) in
+                let bytes = UnsafeBufferPointer(rebasing: buffer[0..<n])
+                let id = Int(truncatingIfNeeded: CSVSpool.readVarint(bytes, &i))
+                return (id, CSVSpool.readVarint(bytes, &i))
+            }
+            position += Int64(i)
+            if firstNode == nil { firstNode = id }
+            let cellLength = Int(truncatingIfNeeded: word >> 1)
+            guard i > 0, Int64(cellLength) <= end - position else {
+                throw FerryError(.internalError, "a bad cell in the CSV spool file")
+            }
+            let column = id >= 0 && id < columnOfNode.count ? columnOfNode[id] : -1
+            if column >= 0 {
+                cellStart[column] = Int(position)
+                cellWord[column] = word
+            }
+            position += Int64(cellLength)
+        }
+        for column in 0..<columns where cellWord[column] & 1 != 0 {
+            var text = [UInt8](repeating: 0, count: Int(truncatingIfNeeded: cellWord[column] >> 1))
+            _ = try text.withUnsafeMutableBytes { try spool.read(at: Int64(cellStart[column]), into: $0) }
+            throw FerryError(.invalidValue, "\(String(decoding: text, as: UTF8.self)) has no CSV form (record \(recordIndex), column \(names[column]))",
+                             at: SourceLocation(file: options.fileName, recordIndex: recordIndex))
+        }
+        if let collections, let firstNode, firstNode >= 0, firstNode < collections.ofNode.count {
+            let shape = collections.ofNode[firstNode]
+            if shape >= 0 { for byte in collections.cells[shape] { out.append(byte) } }
+        }
+        for column in 0..<columns {
+            if column > 0 { out.append(options.delimiter) }
+            var remaining = Int(truncatingIfNeeded: cellWord[column] >> 1)
+            var at = Int64(cellStart[column])
+            while remaining > 0 {
+                let piece = min(remaining, Self.blockSize)
+                out.reserve(piece)
+                let n = try spool.read(at: at, into: UnsafeMutableRawBufferPointer(start: out.base + out.count, count: piece))
+                guard n == piece else { throw FerryError(.internalError, "the CSV spool file ended early") }
+                out.count += n
+                at += Int64(n)
+                remaining -= n
+                if out.count >= Self.blockSize {
+                    try sink.write(out.bytes)
+                    out.count = 0
+                }
+            }
+        }
+        out.append(0x0D)
+        out.append(0x0A)
+        try sink.write(out.bytes)
+        out.count = 0
     }
 }

@@ -182,4 +182,38 @@ final class ChunkedInput {
     func copy(_ range: Range<Int>) -> [UInt8] {
         Array(buffer[range])
     }
+
+    /// The bytes of `range`, which ends at or before `pos`, as an array of their own; every byte
+    /// before the range's end is dropped, so offsets move down by `range.upperBound` (`pos` is
+    /// adjusted already). A range of at least `handOverSize` bytes is handed over without a copy:
+    /// the buffer itself becomes the result and a fresh chunk-sized buffer takes the bytes after
+    /// it, so a 250 MB record is held once, not once here and once in its copy.
+    func take(_ range: Range<Int>) -> [UInt8] {
+        guard range.count >= Self.handOverSize else { return copy(range) }
+        advanceCursor(to: range.upperBound)
+        let tail = end - range.upperBound
+        var fresh = [UInt8](repeating: 0, count: max(chunkSize, tail + chunkSize / 2 + 1))
+        fresh.withUnsafeMutableBufferPointer { target in
+            buffer.withUnsafeBufferPointer { source in
+                guard let to = target.baseAddress, let from = source.baseAddress else { return }
+                to.update(from: from + range.upperBound, count: tail)
+            }
+        }
+        var taken = buffer
+        buffer = fresh
+        // `taken` is the only reference now: moving the range down and cutting the end is in place.
+        taken.withUnsafeMutableBufferPointer { p in
+            guard let base = p.baseAddress, range.lowerBound > 0 else { return }
+            base.update(from: base + range.lowerBound, count: range.count)
+        }
+        taken.removeLast(taken.count - range.count)
+        let shift = range.upperBound
+        end = tail
+        pos -= shift
+        if tracksPositions { cursorOffset -= shift }
+        return taken
+    }
+
+    /// The smallest range `take(_:)` hands over rather than copies (16 MiB).
+    static let handOverSize = 16 << 20
 }

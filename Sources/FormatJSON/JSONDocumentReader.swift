@@ -289,8 +289,8 @@ public final class JSONDocumentReader: RecordReader {
     /// Reads the value at the current position as a record.
     private func readRecord(collection: String?, documentID: String?, index: Int, depth: Int) throws -> Record {
         let (value, range, start) = try parseInPlace(depth: depth) { try $0.parseValue() }
-        let locator = JSONFieldLocator(bytes: input.copy(range), start: start)
         input.pos = range.upperBound
+        let locator = JSONFieldLocator(bytes: input.take(range), start: start)
         let location = SourceLocation(
             file: options.fileName, member: options.member, line: start.line, column: start.column,
             collection: collection, recordIndex: index)

@@ -35,6 +35,8 @@ private let refusingEntityLoaderInstalled: Bool = {
 ///   `unsafe-xml` at the declaration's line, before anything could be expanded; so does a DOCTYPE
 ///   naming an external DTD (`SYSTEM` / `PUBLIC`), which is never read. An internal subset with
 ///   only element, attribute-list and notation declarations is accepted.
+/// - A start tag with more than 10 000 attributes or more than 1 MiB of bytes is `too-large` at
+///   its `<`, refused by `XMLStartTagScan` before libxml2 parses it.
 /// - The first libxml2 error (`XML_ERR_ERROR` or `XML_ERR_FATAL`) stops the parse with
 ///   `malformed-xml`, at libxml2's line and column; warnings are ignored.
 final class XMLSafeParser {
@@ -49,15 +51,20 @@ final class XMLSafeParser {
     private var context: xmlParserCtxtPtr?
     private var chunk: [UInt8]
     private var attributeBuffer: [(name: String, value: String)] = []
+    private var tagScan: XMLStartTagScan
 
     /// - Parameters:
     ///   - source: the document's bytes, pulled `chunkSize` bytes at a time.
     ///   - location: file and member for diagnostics.
     ///   - handler: receives the events; not retained (its owner holds the parser).
     ///   - encoding: an encoding forced by `--encoding` (a name iconv knows), nil to detect it.
+    ///   - tagLimits: the start tag limits (`XMLStartTagScan`'s defaults unless a test says).
     init(source: any ByteSource, location: SourceLocation, handler: any XMLParseHandler,
-         encoding: String? = nil, chunkSize: Int = 64 * 1024) throws {
+         encoding: String? = nil, chunkSize: Int = 64 * 1024,
+         tagLimits: (attributes: Int, bytes: Int) = (XMLStartTagScan.maximumAttributes, XMLStartTagScan.maximumStartTagBytes)) throws {
         _ = refusingEntityLoaderInstalled
+        self.tagScan = XMLStartTagScan(encoding: encoding, maximumAttributes: tagLimits.attributes,
+                                       maximumBytes: tagLimits.bytes)
         self.source = source
         self.baseLocation = location
         self.handler = handler
@@ -131,6 +138,18 @@ final class XMLSafeParser {
             xmlSwitchToEncoding(context, encoder)
         }
         if initial == 0 { finishInput() }
+        // The first bytes are already with libxml2, which parses no start tag before its `>`.
+        if scanFails(initial) { return }
+    }
+
+    /// Runs the start tag pre-scan over the first `count` bytes of `chunk`; true when a start tag
+    /// passed a limit, in which case the parse is stopped with `too-large` at the tag.
+    private func scanFails(_ count: Int) -> Bool {
+        let violation = chunk.withUnsafeBytes { tagScan.scan(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        guard let violation else { return false }
+        stop(violation.diagnostic(at: baseLocation, maximumAttributes: tagScan.maximumAttributes,
+                                  maximumBytes: tagScan.maximumBytes))
+        return true
     }
 
     deinit {
@@ -153,6 +172,7 @@ final class XMLSafeParser {
             finishInput()
             return false
         }
+        if scanFails(n) { return false }
         ferry_xmlSilenceGenericErrors()
         chunk.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
