@@ -9,12 +9,14 @@ import Testing
 @Suite struct DetectionCLITests {
     /// One V1 sample per domain.
     static let samples = ["notes-v1.json", "pet-story-v1.json", "vocabulary-v1-node-firestore.json"]
-    /// The container and compression cells: tar bundles in every compression, and single JSON and
-    /// CSV files in every compression, all written by ferry itself (`-o data.<ending>`).
+    /// The container and compression cells: tar bundles in every compression, single JSON and CSV
+    /// files in every compression, JSON Lines and XML in one each, all written by ferry itself
+    /// (`-o data.<ending>`).
     static let endings = [
         "tar", "tar.gz", "tar.zst", "tar.xz", "tar.bz2",
         "json.gz", "json.zst", "json.xz", "json.bz2",
         "csv.gz", "csv.zst", "csv.xz", "csv.bz2",
+        "jsonl.gz", "xml.zst",
     ]
 
     static var cells: [(String, String)] { samples.flatMap { sample in endings.map { (sample, $0) } } }
