@@ -31,6 +31,9 @@ public struct ConversionRequest: Sendable {
     public var sourceVersion: Int?
     /// `--to-version`; nil keeps the version.
     public var targetVersion: Int?
+    /// `--schema-free`: read the input as plain records of no domain, whatever it looks like
+    /// (validation then checks well-formedness only).
+    public var schemaFree = false
     /// Reader options (collection, CSV dialect, encoding).
     public var read: ReadOptions
     /// Processing options (strict/lenient, dates, time zone).

@@ -80,6 +80,14 @@ public struct Converter: Sendable {
         request.processing.needsOutputValues = request.action != .validate || request.filter != nil || !source.media.isEmpty
         let mapping = try request.mapping.map(FieldMapping.load)
         let first = try source.next()
+        if let mapping {
+            // A mistyped name in the mapping is one usage error before any row is mapped.
+            var problems = mapping.problems(columns: source.columnNames, input: input)
+            if let last = problems.popLast() {
+                log.report(contentsOf: problems)
+                throw FerryError(last)
+            }
+        }
         let plan = try DatasetPlan.make(request: request, source: source, first: first, mapping: mapping, log: log)
         source.rejectsDuplicateHeaders = plan.processor != nil
         result.domain = plan.processor.map { _ in plan.domain } ?? nil

@@ -15,19 +15,27 @@ struct DatasetPlan {
 
     /// Detects the input's domain and version (flags, then the input's header, then collection
     /// names and field shapes) and sets up the processor.
+    /// `--schema-free` skips detection: the records pass through as plain records.
     /// - Throws: `FerryError(.unknownDomain)` when a version change is asked of data of no known
-    ///   domain, `.unknownVersion` for a down-migration or an unknown version.
+    ///   domain (unless the input is malformed: its syntax error is reported or thrown instead),
+    ///   `.unknownVersion` for a down-migration or an unknown version.
     static func make(
         request: ConversionRequest, source: DatasetSource, first: Record?, mapping: FieldMapping?, log: DiagnosticLog
     ) throws -> DatasetPlan {
         let collections = source.declaredCollections + [first?.collection].compactMap { $0 }
-        let detected = mapping.map { (domain: $0.domain, version: $0.schemaVersion) } ?? DomainDetector.detect(
+        let detected = request.schemaFree ? nil : mapping.map { (domain: $0.domain, version: $0.schemaVersion) } ?? DomainDetector.detect(
             domain: request.domain, version: request.sourceVersion, header: source.header,
             collections: collections, sample: first?.value)
         guard let detected else {
-            if request.domain != nil || request.targetVersion != nil {
-                throw FerryError(.unknownDomain, "cannot tell the domain and version of this input; name them with --domain and --schema-version",
-                                 at: SourceLocation(file: source.name))
+            if !request.schemaFree, request.domain != nil || request.targetVersion != nil {
+                // A malformed input says nothing reliable of its domain: its syntax error, with its
+                // position, is the one to show. The rest is read (and dropped) to find it; a reader
+                // that stops at it throws it from here.
+                while try source.next() != nil {}
+                if log.exitStatus < .malformedInput {
+                    throw FerryError(.unknownDomain, "cannot tell the domain and version of this input; name them with --domain and --schema-version",
+                                     at: SourceLocation(file: source.name))
+                }
             }
             return DatasetPlan(domain: nil, sourceVersion: source.header.schemaVersion, targetVersion: nil, processor: nil,
                                collections: [], recordTypeNames: [:], outputHeader: source.header)

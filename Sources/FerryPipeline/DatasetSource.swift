@@ -67,6 +67,15 @@ final class DatasetSource {
     private func noteColumnPositions() {
         guard let csv = current as? CSVReader else { return }
         columnPositions = Dictionary(csv.headerCells.map { ($0.name, $0.position) }, uniquingKeysWith: { first, _ in first })
+        lastColumnNames = csv.headerCells.map(\.name)
+    }
+
+    private var lastColumnNames: [String]?
+
+    /// The header names of the CSV file being read (or last read), in order; nil for other formats.
+    var columnNames: [String]? {
+        if let csv = current as? CSVReader { return csv.headerCells.map(\.name) }
+        return lastColumnNames
     }
 
     /// The header declared by the inputs read so far.
@@ -79,8 +88,9 @@ final class DatasetSource {
         return header
     }
 
-    /// Opens `path` (`-` for standard input). The format comes from `formatName` (`--from`), else
-    /// the file extension, else the first bytes.
+    /// Opens `path` (`-` for standard input). The format and compression come from `formatName`
+    /// (`--from`, such as `json` or `json.gz`), else the file name, else the first bytes (a tar, gzip,
+    /// zstd, xz or bzip2 stream is recognised by content too; see `InputProbe`).
     /// - Throws: `FerryError` with `unreadable-input` or `unknown-format`.
     init(
         path: String, formatName: String?, registry: FormatRegistry, options: ReadOptions, log: DiagnosticLog,
@@ -97,8 +107,11 @@ final class DatasetSource {
             throw FerryError(.unreadableInput, "no such file or folder", at: SourceLocation(file: path))
         }
         let bundleFormat = registry.formats.first { $0.isContainer }
-        if Self.isBundle(path, isFolder: isFolder.boolValue, formatName: formatName, registry: registry) {
-            let bundle = try BundleReader(path: path, log: log)
+        let isBundle = Self.isBundle(path, isFolder: isFolder.boolValue, formatName: formatName, registry: registry)
+        // A file or standard input whose name says nothing is opened first: its bytes may show a tar.
+        let probe = isBundle || isFolder.boolValue ? nil : try InputProbe.open(path: path, formatName: formatName, registry: registry)
+        if isBundle || probe?.isArchive == true {
+            let bundle = try probe.map { try BundleReader(path: path, source: $0.source, log: log) } ?? BundleReader(path: path, log: log)
             self.bundle = bundle
             self.parts = []
             self.formatName = bundleFormat?.name ?? "tar"
@@ -115,8 +128,9 @@ final class DatasetSource {
         }
         bundle = nil
         media = [:]
-        if isFolder.boolValue {
-            let parts = try Self.folderParts(path, formatName: formatName, registry: registry)
+        guard let probe, case .records(let format) = probe.kind else {
+            let parts = try Self.folderParts(
+                path, formatName: formatName.flatMap { InputProbe.requested($0, registry: registry)?.format.name }, registry: registry)
             guard let first = parts.first else {
                 throw FerryError(.unknownFormat, "the folder holds no file of a known format", at: SourceLocation(file: path))
             }
@@ -126,31 +140,13 @@ final class DatasetSource {
             self.scalarsAreText = parts.contains { $0.format.scalarsAreText }
             return
         }
-        let (compression, innerPath) = path == "-" ? (Compression.none, path) : Compression.forPath(path)
-        var source: any ByteSource = compression == .none ? try FileDescriptorSource(path: path) : try CompressedFileSource(path: path)
+        let innerPath = probe.innerPath
+        var stream = probe.source
         if let progress {
-            if compression == .none { progress.expect(bytes: Self.size(of: path)) }
-            source = CountingSource(source, meter: progress)
+            if probe.compression == .none { progress.expect(bytes: Self.size(of: path)) }
+            stream = CountingSource(stream, meter: progress)
         }
-        var format = formatName.flatMap { registry.format(named: $0) }
-        if let formatName, format == nil {
-            throw FerryError(.unknownFormat, "unknown format '\(formatName)'; `ferry formats` lists them", at: SourceLocation(file: path))
-        }
-        var stream = source
-        if format == nil, path != "-" {
-            format = registry.format(forPath: innerPath)
-            let ext = URL(fileURLWithPath: innerPath).pathExtension.lowercased()
-            if format == nil, !ext.isEmpty, !["txt", "dat", "data", "export", "backup", "bak"].contains(ext) {
-                throw FerryError(.unknownFormat, "no format reads '.\(ext)' files; name one with --from (`ferry formats` lists them)",
-                                 at: SourceLocation(file: path))
-            }
-        }
-        if format == nil {
-            let (head, replay) = try PrefixedSource.sniff(source)
-            stream = replay
-            format = registry.format(named: FormatSniffer.formatName(forHead: head))
-        }
-        guard let format, format.reader != nil else {
+        guard format.reader != nil else {
             throw FerryError(.unknownFormat, "cannot tell the format; name it with --from", at: SourceLocation(file: path))
         }
         // A one-collection file (CSV) names its collection after itself: `wineTastingNotes.csv`.
@@ -166,10 +162,11 @@ final class DatasetSource {
         self.derivedCollection = options.collection == nil ? collection : nil
     }
 
-    /// True for a tar (by extension or `--from tar`), a folder with `manifest.json` or `data/`, or a
+    /// True for a tar by name (by extension or `--from tar`; a tar found by content is
+    /// `InputProbe`'s), a folder with `manifest.json` or `data/`, or a
     /// folder laid out like the app's Documents folder (SCHEMAS.md "Bundle").
     private static func isBundle(_ path: String, isFolder: Bool, formatName: String?, registry: FormatRegistry) -> Bool {
-        if let formatName { return registry.format(named: formatName)?.isContainer ?? false }
+        if let formatName { return InputProbe.requested(formatName, registry: registry)?.format.isContainer ?? false }
         guard isFolder else { return path != "-" && (registry.format(forPath: path)?.isContainer ?? false) }
         let names = Set((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
         return !names.isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories"])

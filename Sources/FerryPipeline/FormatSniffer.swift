@@ -25,6 +25,12 @@ enum FormatSniffer {
         }
     }
 
+    /// True when `head` starts with a tar header: `ustar` at offset 257 (POSIX ustar and pax
+    /// `ustar\0`, GNU tar `ustar  `). Old v7 archives carry no magic and are not recognised.
+    static func isTar(_ head: [UInt8]) -> Bool {
+        head.count >= 262 && head[257..<262].elementsEqual("ustar".utf8)
+    }
+
     private static func isBlank(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }

@@ -4,9 +4,9 @@ import FerryCore
 /// pipeline uses `BundleReader` and `BundleWriter` directly, since a bundle is made of content
 /// formats and media, not a stream of records.
 public enum BundleFormat {
-    /// `tar`: `.tar`, `.tar.gz`, `.tgz`, `.tar.zst`, `.tar.xz` (SCHEMAS.md "Formats: Bundle").
+    /// `tar`: `.tar`, `.tar.gz`, `.tgz`, `.tar.zst`, `.tar.xz`, `.tar.bz2` (SCHEMAS.md "Formats: Bundle").
     public static let descriptor = FormatDescriptor(
-        name: "tar", extensions: ["tar", "tar.gz", "tgz", "tar.zst", "tar.xz"],
+        name: "tar", extensions: ["tar", "tar.gz", "tgz", "tar.zst", "tar.xz", "tar.bz2"],
         summary: "bundle: manifest.json, data/<collection>.<format> and media/ in a tar archive or a folder",
         isContainer: true, reader: nil, writer: nil)
 }

@@ -119,9 +119,25 @@ public final class BundleReader {
         if isFolder.boolValue {
             try scanFolder(into: &scan, log: log)
         } else {
-            try scanArchive(into: &scan, log: log)
+            try scanArchive(try FileDescriptorSource(path: path), knownSize: true, into: &scan, log: log)
         }
         finishScan(&scan, isFolder: isFolder.boolValue, log: log)
+    }
+
+    /// Scans a tar archive from a stream already opened (standard input or a file whose format was
+    /// found from its first bytes, possibly already decompressed), as `init(path:options:log:)` does.
+    /// - Parameters:
+    ///   - path: the input path as the user gave it (`-` for standard input), used in every location.
+    ///   - source: the archive's bytes, compressed or not.
+    /// - Throws: `FerryError(.outputUnwritable)` when no temporary folder can be created.
+    public init(path: String, source: any ByteSource, options: Options = Options(), log: DiagnosticLog) throws {
+        self.path = path
+        self.options = options
+        self.spool = try SpoolFolder(prefix: "ferry-bundle")
+        self.layout = .archive
+        var scan = Scan()
+        try scanArchive(source, knownSize: false, into: &scan, log: log)
+        finishScan(&scan, isFolder: false, log: log)
     }
 
     // MARK: - Scan pass
@@ -219,8 +235,9 @@ public final class BundleReader {
         return path.hasPrefix("media/")
     }
 
-    private func scanArchive(into scan: inout Scan, log: DiagnosticLog) throws {
-        let source = try FileDescriptorSource(path: path)
+    /// - Parameter knownSize: true when `source` is the file at `path` itself, so its size tells a
+    ///   truncated archive from a corrupt one.
+    private func scanArchive(_ source: any ByteSource, knownSize: Bool, into scan: inout Scan, log: DiagnosticLog) throws {
         let reader: ArchiveReader
         do {
             reader = try ArchiveReader(source: source, name: path, mode: .tar, pool: pipeline.pool)
@@ -229,7 +246,7 @@ public final class BundleReader {
             return
         }
         var info = stat()
-        let inputSize: Int64? = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
+        let inputSize: Int64? = knownSize && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
         var damagedInARow = 0
         // A damaged header is reported when the next event shows what it was: the input's end right
         // after it (nothing more consumed) means the archive was cut off in a header

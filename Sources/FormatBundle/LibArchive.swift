@@ -453,6 +453,8 @@ public final class ArchiveWriter {
             status = archive_write_add_filter_zstd(archive)
         case .xz:
             status = archive_write_add_filter_xz(archive)
+        case .bzip2:
+            status = archive_write_add_filter_bzip2(archive)
         }
         try check(status, "cannot set up \(compression) compression")
         if compression != .none || format == .raw {

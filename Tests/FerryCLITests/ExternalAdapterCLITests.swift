@@ -26,7 +26,7 @@ import Testing
         let run = try box.ferry(["formats"], environment: path(with: box.url.appendingPathComponent("plugins")))
         #expect(run.status == 0)
         #expect(run.stdout.split(separator: "\n").last == "toml    .toml                 read/write external adapter $TMP/plugins/ferry-format-toml")
-        #expect(run.stdout.contains("tar     .tar .tar.gz .tgz .tar.zst .tar.xz "))
+        #expect(run.stdout.contains("tar     .tar .tar.gz .tgz .tar.zst .tar.xz .tar.bz2 "))
         let json = try box.ferry(["formats", "--json"], environment: path(with: box.url.appendingPathComponent("plugins")))
         #expect(json.stdout.contains(#"{"name": "toml", "extensions": ["toml"], "reads": true, "writes": true, "builtIn": false}"#))
         let without = try box.ferry(["formats"], environment: ["PATH": "/usr/bin:/bin"])

@@ -128,4 +128,12 @@ import Testing
         #expect(DomainDetector.detect(domain: nil, version: nil, header: none, collections: ["__collections__"], sample: nil)! == (.vocabulary, 1))
         #expect(DomainDetector.detect(domain: nil, version: nil, header: none, collections: ["test"], sample: nil) == nil)
     }
+
+    /// CSV and XML cells are text: a studyState in digits is V1's integer, a word is V2's enumeration.
+    @Test(arguments: [("0", 1), ("1", 1), ("2", 1), ("-1", 1), ("17", 1), ("undefined", 2), ("success", 2), ("", 2), ("-", 2), ("1a", 2)])
+    func studyStateTextTellsTheVersion(text: String, version: Int) {
+        let detected = DomainDetector.detect(domain: nil, version: nil, header: DatasetHeader(), collections: ["words"],
+                                             sample: ["studyState": .string(text), "timestamp": "2023-07-22T04:31:40Z"])
+        #expect(detected! == (.vocabulary, version))
+    }
 }

@@ -15,9 +15,11 @@ public func ferryExecutable() -> URL {
     return Fixtures.packageRoot.appendingPathComponent(".build/debug/ferry")
 }
 
-/// Runs `ferry` with `arguments` in `directory` (default the package root), feeding `stdin`.
+/// Runs `ferry` with `arguments` in `directory` (default the package root), feeding `stdin`, or
+/// the bytes of the file `stdinFile` (binary input: a tar, a gzip stream).
 public func runFerry(
-    _ arguments: [String], in directory: URL? = nil, stdin: String? = nil, environment: [String: String] = [:]
+    _ arguments: [String], in directory: URL? = nil, stdin: String? = nil, stdinFile: URL? = nil,
+    environment: [String: String] = [:]
 ) throws -> FerryRun {
     let process = Process()
     process.executableURL = ferryExecutable()
@@ -32,7 +34,11 @@ public func runFerry(
     let input = Pipe()
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = input
+    if let stdinFile {
+        process.standardInput = try FileHandle(forReadingFrom: stdinFile)
+    } else {
+        process.standardInput = input
+    }
     try process.run()
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()

@@ -86,7 +86,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [("b.tar", Compression.none), ("b.tar.gz", .gzip), ("b.tar.zst", .zstd), ("b.tar.xz", .xz)])
+    @Test(arguments: [("b.tar", Compression.none), ("b.tar.gz", .gzip), ("b.tar.zst", .zstd), ("b.tar.xz", .xz), ("b.tar.bz2", .bzip2)])
     func writingTwiceGivesIdenticalBytes(name: String, compression: Compression) throws {
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

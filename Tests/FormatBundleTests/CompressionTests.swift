@@ -17,13 +17,29 @@ import Testing
         return memory.bytes
     }
 
-    @Test(arguments: [Compression.gzip, .zstd, .xz, .none])
+    @Test(arguments: [Compression.gzip, .zstd, .xz, .bzip2, .none])
     func roundTrip(compression: Compression) throws {
         let compressed = try compress(Self.text, compression)
         if compression != .none { #expect(compressed.count < Self.text.count / 10) }
         let back = try CompressedFileSource(source: MemorySource(compressed), name: "x").readAll()
         #expect(back == Self.text)
         #expect(try compress(Self.text, compression) == compressed)
+    }
+
+    /// Each stream ferry writes is recognised by its first bytes; plain text and a tar are not compressed.
+    @Test(arguments: [Compression.gzip, .zstd, .xz, .bzip2, .none])
+    func compressionIsRecognisedByContent(compression: Compression) throws {
+        let compressed = try compress(Self.text, compression)
+        #expect(Compression.forContent(compressed) == compression)
+        #expect(Compression.forContent(compressed.prefix(3)) == (compression == .gzip ? .gzip : .none))
+    }
+
+    @Test func contentThatOnlyResemblesAMagicNumberIsNotCompressed() {
+        #expect(Compression.forContent(Array("BZh".utf8)) == .none)
+        #expect(Compression.forContent(Array("BZhx...".utf8)) == .none)
+        #expect(Compression.forContent([0x1F]) == .none)
+        #expect(Compression.forContent([UInt8]()) == .none)
+        #expect(Compression.forPath("words.csv.bz2") == (.bzip2, "words.csv"))
     }
 
     @Test func gzipHeaderHasNoTimestampOrName() throws {
@@ -48,7 +64,7 @@ import Testing
         #expect(Compression.forPath("b.tar.zst") == (.zstd, "b.tar"))
         #expect(Compression.forPath("w.xml.xz") == (.xz, "w.xml"))
         #expect(Compression.forPath("w.csv") == (.none, "w.csv"))
-        #expect(BundleFormat.descriptor.extensions == ["tar", "tar.gz", "tgz", "tar.zst", "tar.xz"])
+        #expect(BundleFormat.descriptor.extensions == ["tar", "tar.gz", "tgz", "tar.zst", "tar.xz", "tar.bz2"])
         #expect(BundleFormat.descriptor.isContainer)
     }
 }

@@ -1,3 +1,5 @@
+import FerryCore
+
 /// Parses arguments against a `CommandConfiguration`: `--name value`, `--name=value`, `-o value`,
 /// flags, `--` to end options, and `-` as a positional (standard input or output).
 public enum ArgumentParser {
@@ -62,9 +64,7 @@ public enum ArgumentParser {
     }
 
     private static func unknownOptionMessage(_ name: String, configuration: CommandConfiguration) -> String {
-        let known = configuration.options.flatMap(\.names)
-        let nearest = known.min { EditDistance.between($0, name) < EditDistance.between($1, name) }
-        if let nearest, EditDistance.between(nearest, name) <= max(2, name.count / 3) {
+        if let nearest = EditDistance.suggestion(for: name, among: configuration.options.flatMap(\.names)) {
             return "unknown option '\(name)'; did you mean '\(nearest)'?"
         }
         return "unknown option '\(name)'"

@@ -10,6 +10,7 @@ struct CommonOptions {
         OptionSpec(["--from"], .single, value: "FORMAT", help: "Input format (json, jsonl, csv, xml, ...); default: the extension, else the content."),
         OptionSpec(["--domain"], .single, value: "DOMAIN", help: "Domain of the input: notes, pet-story or vocabulary; default: detected."),
         OptionSpec(["--schema-version"], .single, value: "N", help: "Schema version of the input when it does not say."),
+        OptionSpec(["--schema-free"], help: "Read the input as plain records of no domain, whatever it looks like (validate then checks well-formedness only)."),
         OptionSpec(["--collection"], .single, value: "NAME", help: "Collection of records that name none (a CSV file, a top-level array)."),
         OptionSpec(["--date-strategy"], .single, value: "S", help: "How numeric dates are read: deferredToDate (default), secondsSince1970, millisecondsSince1970, iso8601."),
         OptionSpec(["--time-zone"], .single, value: "ZONE", help: "IANA time zone for calendar days (default UTC; TZ is never read)."),
@@ -35,8 +36,8 @@ struct CommonOptions {
     var registry: FormatRegistry
 
     /// Fills the request's shared fields from the arguments.
-    /// - Throws: `UsageError` for an unknown domain, date strategy, time zone or delimiter, or
-    ///   `--strict` with `--lenient`.
+    /// - Throws: `UsageError` for an unknown domain, date strategy, time zone or delimiter,
+    ///   `--strict` with `--lenient`, or `--schema-free` with a domain, version or mapping option.
     init(_ arguments: ParsedArguments, into request: inout ConversionRequest) throws {
         quiet = arguments.flag("quiet")
         verbose = arguments.flag("verbose")
@@ -51,6 +52,10 @@ struct CommonOptions {
             request.domain = parsed
         }
         request.sourceVersion = try arguments.integer("schema-version", in: 1...Int.max)
+        request.schemaFree = arguments.flag("schema-free")
+        if request.schemaFree, let other = ["domain", "schema-version", "to-version", "map"].first(where: { arguments.value($0) != nil }) {
+            throw UsageError("--schema-free and --\(other) exclude each other: plain records have no domain or version")
+        }
         request.read.collection = arguments.value("collection")
         if let strategy = arguments.value("date-strategy") {
             guard let parsed = DateStrategy(rawValue: strategy) else {

@@ -24,6 +24,8 @@ public struct FieldMapping: Sendable {
     public var timeZone: String
     /// The mapping file, for locations.
     public var path: String
+    /// Finds an entry's line and column in the mapping file, for diagnostics about it.
+    var locator: JSONFieldLocator?
 
     /// Every source column some rule reads.
     var usedColumns: Set<String> { Set(fields.flatMap(\.rule.columns)) }
@@ -34,6 +36,8 @@ public struct FieldMapping: Sendable {
     public static func load(_ path: String) throws -> FieldMapping {
         let bytes = try FileDescriptorSource(path: path).readAll(limit: 16 << 20)
         let value = try JSONText.parse(bytes, options: ReadOptions(fileName: path))
-        return try MappingParser(path: path).parse(value)
+        var mapping = try MappingParser(path: path).parse(value)
+        mapping.locator = JSONFieldLocator(bytes: bytes, start: TextPosition(line: 1, column: 1))
+        return mapping
     }
 }

@@ -2,7 +2,9 @@ import FerryCore
 
 /// Finds the domain and schema version of an input (DESIGN.md "Detection").
 public enum DomainDetector {
-    /// Flags, then the input's header, then collection names and field shapes (Timestamp objects, integer studyState, `type`, `mediaContentIds` mean V1). Nil when no domain fits.
+    /// Flags, then the input's header, then collection names and field shapes and values (Timestamp
+    /// objects, an integer studyState, also written in digits as CSV and XML cells are, `type`,
+    /// `mediaContentIds` mean V1). Nil when no domain fits.
     ///
     /// - Parameters:
     ///   - domain, version: `--domain` and `--schema-version`, nil when not given.
@@ -62,11 +64,19 @@ public enum DomainDetector {
             if let first = firstDocument(object) { return versionFromShapes(domain, collections: [], sample: first) }
             if let timestamp = object["timestamp"], FirestoreTimestamp.isTimestampObject(timestamp) { return 1 }
             if object["studyState"]?.isNumber == true { return 1 }
+            // CSV and XML cells are text: a studyState written in digits is V1's integer, V2's is a word.
+            if let state = object["studyState"]?.stringValue, Self.isIntegerText(state) { return 1 }
             if object["__collections__"] != nil || object["subCollection"] != nil { return 1 }
             if object["createdAt"] != nil || object["studyState"]?.stringValue != nil { return 2 }
             if object["title"] != nil, object["timestamp"] != nil { return 1 }
             return 1
         }
+    }
+
+    /// True for an optionally signed run of ASCII digits (`0`, `2`, `-1`): an integer as a CSV cell writes it.
+    static func isIntegerText(_ text: String) -> Bool {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// A sample that is a whole document or a collection keyed by document id: its first record.

@@ -18,4 +18,17 @@ public enum EditDistance {
         }
         return previous[b.count]
     }
+
+    /// The candidate nearest to `name` when it is near enough to be a likely typo: at most two
+    /// edits, or a third of `name`'s length for longer names (as the CLI suggests options). Nil otherwise;
+    /// of equally near candidates, the first.
+    public static func suggestion(for name: String, among candidates: some Sequence<String>) -> String? {
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            let distance = between(candidate, name)
+            if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+        }
+        guard let best, best.distance <= max(2, name.count / 3) else { return nil }
+        return best.name
+    }
 }

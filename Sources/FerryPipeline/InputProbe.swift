@@ -1,0 +1,91 @@
+import FerryCore
+import FormatBundle
+import Foundation
+
+/// One input file or standard input, opened: its compression and format found from `--from`, else
+/// the file name, else the first bytes (DESIGN.md "Detection"), and a stream of its decompressed
+/// bytes positioned at the start.
+///
+/// Content wins only where the name says nothing: `notes.json` is read as JSON without a look at
+/// its bytes, while `-`, `backup` or `backup.gz` are sniffed. Compression is recognised by its
+/// magic number (gzip, zstd, xz, bzip2), then the decompressed bytes are sniffed again: a tar
+/// (`ustar` at offset 257) is a bundle, anything else a content format (`FormatSniffer`).
+struct InputProbe {
+    enum Kind {
+        /// A tar archive: read as a bundle.
+        case archive
+        /// A data file of this format.
+        case records(FormatDescriptor)
+    }
+
+    var kind: Kind
+    /// The decompressed bytes from the first one on.
+    var source: any ByteSource
+    var compression: Compression
+    /// The path without its compression ending (`notes.json` for `notes.json.gz`): names a
+    /// one-collection file's collection.
+    var innerPath: String
+
+    /// Extensions that say nothing about the content: such files are sniffed like extensionless ones.
+    static let neutralExtensions: Set<String> = ["txt", "dat", "data", "export", "backup", "bak"]
+
+    /// Opens `path` (`-` for standard input), a file, not a folder.
+    /// - Parameter formatName: `--from`, which may carry a compression ending (`json.gz`, `csv.zst`).
+    /// - Throws: `FerryError` with `unreadable-input` when the file cannot be opened,
+    ///   `unknown-format` for an unknown `--from` or an extension no format reads, and the
+    ///   decompressor's `malformed-archive` / `truncated-archive`.
+    static func open(path: String, formatName: String?, registry: FormatRegistry) throws -> InputProbe {
+        var (compression, innerPath) = path == "-" ? (Compression.none, path) : Compression.forPath(path)
+        var format: FormatDescriptor?
+        if let formatName {
+            guard let requested = requested(formatName, registry: registry) else {
+                throw FerryError(.unknownFormat, "unknown format '\(formatName)'; `ferry formats` lists them", at: SourceLocation(file: path))
+            }
+            format = requested.format
+            compression = requested.compression
+        } else if path != "-" {
+            format = registry.format(forPath: innerPath)
+            let ext = URL(fileURLWithPath: innerPath).pathExtension.lowercased()
+            if format == nil, !ext.isEmpty, !neutralExtensions.contains(ext) {
+                throw FerryError(.unknownFormat, "no format reads '.\(ext)' files; name one with --from (`ferry formats` lists them)",
+                                 at: SourceLocation(file: path))
+            }
+        }
+        let file = try FileDescriptorSource(path: path)
+        if let format {
+            let source: any ByteSource = compression == .none ? file : try CompressedFileSource(source: file, name: path)
+            return InputProbe(kind: format.isContainer ? .archive : .records(format), source: source,
+                              compression: compression, innerPath: innerPath)
+        }
+        var (head, stream) = try PrefixedSource.sniff(file)
+        if compression == .none { compression = Compression.forContent(head) }
+        if compression != .none {
+            (head, stream) = try PrefixedSource.sniff(try CompressedFileSource(source: stream, name: path))
+        }
+        if FormatSniffer.isTar(head) {
+            return InputProbe(kind: .archive, source: stream, compression: compression, innerPath: innerPath)
+        }
+        guard let sniffed = registry.format(named: FormatSniffer.formatName(forHead: head)), sniffed.reader != nil else {
+            throw FerryError(.unknownFormat, "cannot tell the format; name it with --from", at: SourceLocation(file: path))
+        }
+        return InputProbe(kind: .records(sniffed), source: stream, compression: compression, innerPath: innerPath)
+    }
+
+    /// The format and compression a `--from` value names: a format (`json`, `tar`) or a format with
+    /// a compression ending (`json.gz`, `csv.zst`, `xml.xz`, `jsonl.bz2`, `tar.gz`, `tgz`). Nil when
+    /// no known format is named.
+    static func requested(_ name: String, registry: FormatRegistry) -> (format: FormatDescriptor, compression: Compression)? {
+        if let format = registry.format(named: name) { return (format, .none) }
+        let (compression, inner) = Compression.forPath("." + name)
+        guard compression != .none, let format = registry.format(named: String(inner.dropFirst())) else { return nil }
+        return (format, compression)
+    }
+}
+
+extension InputProbe {
+    /// True when the input is a tar archive (a bundle).
+    var isArchive: Bool {
+        if case .archive = kind { return true }
+        return false
+    }
+}
