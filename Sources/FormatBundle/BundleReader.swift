@@ -133,7 +133,7 @@ public final class BundleReader {
     public init(path: String, source: any ByteSource, options: Options = Options(), log: DiagnosticLog) throws {
         self.path = path
         self.options = options
-        self.spool = try SpoolFolder(prefix: "ferry-bundle")
+        self.spool = try SpoolFolder(kind: "bundle")
         self.layout = .archive
         var scan = Scan()
         try scanArchive(source, knownSize: false, into: &scan, log: log)
