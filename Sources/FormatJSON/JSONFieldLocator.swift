@@ -75,6 +75,26 @@ public struct JSONFieldLocator: FieldLocating {
         }
     }
 
+    /// For an ASCII key at `start` (its opening quote) holding no backslash, and an ASCII `token`
+    /// (the caller checks): the offset past its closing quote and whether its bytes are `token`'s;
+    /// nil for a key with an escape (the parser unescapes it), with non-ASCII text (String
+    /// equality is canonical equivalence, not bytes), or one that does not close.
+    private static func plainKey(in p: UnsafeBufferPointer<UInt8>, at start: Int, equals token: inout String)
+        -> (end: Int, equal: Bool)?
+    {
+        var i = start + 1
+        while i < p.count, p[i] != JSONSyntax.quote {
+            if p[i] == JSONSyntax.backslash || p[i] >= 0x80 { return nil }
+            i += 1
+        }
+        guard i < p.count else { return nil }
+        let key = UnsafeBufferPointer(rebasing: p[(start + 1)..<i])
+        let equal = token.withUTF8 { own in
+            own.count == key.count && (key.isEmpty || memcmp(own.baseAddress!, key.baseAddress!, key.count) == 0)
+        }
+        return (i + 1, equal)
+    }
+
     /// The tokens and byte ranges of the members or elements of the object or array starting at
     /// `start`, in their order; nil for any other value.
     static func children(in p: UnsafeBufferPointer<UInt8>, at start: Int) -> [(token: String, range: Range<Int>)]? {
@@ -114,13 +134,24 @@ public struct JSONFieldLocator: FieldLocating {
             if p[i] == JSONSyntax.openBrace {
                 i = JSONSyntax.skipWhitespace(in: p, from: i + 1, to: end)
                 var found = false
+                var tokenBytes = token
+                let asciiToken = token.utf8.allSatisfy { $0 < 0x80 }
                 while i < end, p[i] == JSONSyntax.quote {
-                    var parser = JSONParser(bytes: p, range: i..<end, location: SourceLocation(), maximumDepth: .max)
-                    guard let key = try? parser.parseString() else { return nil }
-                    i = JSONSyntax.skipWhitespace(in: p, from: parser.index, to: end)
+                    let matches: Bool
+                    if asciiToken, let (keyEnd, equal) = plainKey(in: p, at: i, equals: &tokenBytes) {
+                        // No escape in the key: compared byte for byte, no String made.
+                        matches = equal
+                        i = keyEnd
+                    } else {
+                        var parser = JSONParser(bytes: p, range: i..<end, location: SourceLocation(), maximumDepth: .max)
+                        guard let key = try? parser.parseString() else { return nil }
+                        matches = key == token
+                        i = parser.index
+                    }
+                    i = JSONSyntax.skipWhitespace(in: p, from: i, to: end)
                     guard i < end, p[i] == JSONSyntax.colon else { return nil }
                     i = JSONSyntax.skipWhitespace(in: p, from: i + 1, to: end)
-                    if key == token {
+                    if matches {
                         found = true
                         break
                     }

@@ -84,15 +84,17 @@ enum FirestoreLayout {
         let path = context.path
         let locator = context.record.locator
         let locators = locator?.childLocators(of: path)
-        func childContext(_ token: String, _ appended: RecordContext) -> RecordContext {
+        func childContext(_ token: String, _ value: Value, _ appended: RecordContext) -> RecordContext {
             guard let locator, let child = locators?[token] else { return appended }
-            return appended.locating(with: SubtreeLocator(prefix: path.appending(token), inner: child, outer: locator))
+            var subtree = SubtreeLocator(prefix: path.appending(token), inner: child, outer: locator)
+            if let object = value.objectValue { subtree.absentMembers = filledMembers.filter { object[$0] == nil } }
+            return appended.locating(with: subtree)
         }
         switch value {
         case .object(let members):
             var result: [Document] = []
             for member in members.members {
-                let memberContext = childContext(member.key, context.appending(member.key))
+                let memberContext = childContext(member.key, member.value, context.appending(member.key))
                 result += document(member.value, collection: collection, context: memberContext, documentID: member.key,
                     parent: parent, label: .key(collection, member.key), nested: true)
             }
@@ -100,7 +102,7 @@ enum FirestoreLayout {
         case .array(let items):
             var result: [Document] = []
             for (index, item) in items.enumerated() {
-                let itemContext = childContext(String(index), context.appending(index))
+                let itemContext = childContext(String(index), item, context.appending(index))
                 result += document(item, collection: collection, context: itemContext, documentID: nil,
                     parent: parent, label: .index(collection, index), nested: true)
             }
@@ -165,6 +167,9 @@ enum FirestoreLayout {
         if children.isEmpty { return [document] }  // the usual record: one array, not two
         return [document] + children
     }
+
+    /// The members `document` fills in when the source lacks them.
+    static let filledMembers = ["id", "wordBookID"]
 
     static func nonEmpty(_ value: Value?) -> String? {
         guard case .string(let text)? = value, !text.isEmpty else { return nil }

@@ -12,6 +12,9 @@ struct SubtreeLocator: FieldLocating {
     let inner: any FieldLocating
     /// The record's locator, for fields outside `prefix`.
     let outer: any FieldLocating
+    /// Members known to be absent from the value at `prefix` (the ones `FirestoreLayout` fills in
+    /// from the key or the parent when the source lacks them): nil without scanning for them.
+    var absentMembers: [String] = []
 
     /// The pointer below `prefix` of `field`, nil when `field` is not below it.
     private func relative(_ field: JSONPointer) -> JSONPointer? {
@@ -21,6 +24,7 @@ struct SubtreeLocator: FieldLocating {
 
     func position(of field: JSONPointer) -> TextPosition? {
         guard let inside = relative(field) else { return outer.position(of: field) }
+        if inside.tokens.count == 1, absentMembers.contains(inside.tokens[0]) { return nil }
         return inner.position(of: inside)
     }
 
