@@ -4,7 +4,9 @@
 # peer/Ferry (above 1: Ferry is faster) and Ferry's peak RSS from /usr/bin/time -v.
 # Environment: BENCH_RECORDS (default 1000000), BENCH_MEDIA_MB (default 2048), RUNS (default 3),
 # BENCH_DIR (default bench/data, git-ignored), JOBS (Ferry's --jobs, default: the core count),
-# SHARED (default ../shared/bench: where gen_notes.py is).
+# SHARED (default ../shared/bench: where gen_notes.py is), BENCH_BOOKS and BENCH_WORDS (the
+# Firestore cases' word books and words per book, default 200 and 1000), ONLY (one section:
+# notes, memory, firestore or bundle; default all; bench/results.md then holds that section's rows).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RECORDS=${BENCH_RECORDS:-1000000}
@@ -15,6 +17,10 @@ DATA=${BENCH_DIR:-bench/data}
 SHARED=${SHARED:-../shared/bench}   # the data generator gen_notes.py (the repository's sibling shared/)
 FERRY=.build/release/ferry
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+BOOKS=${BENCH_BOOKS:-200}
+WORDS=${BENCH_WORDS:-1000}
+# runs SECTION: true when ONLY is unset or names SECTION.
+runs() { [ -z "${ONLY:-}" ] || [ "$ONLY" = "$1" ]; }
 
 need=""
 command -v mlr >/dev/null || need="$need miller"
@@ -23,7 +29,7 @@ command -v bsdtar >/dev/null || need="$need libarchive-tools"
 [ -x /usr/bin/time ] || need="$need time"
 if [ -n "$need" ]; then $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need; fi
 
-if [ ! -f "$SHARED/gen_notes.py" ]; then
+if runs notes && [ ! -f "$SHARED/gen_notes.py" ]; then
   echo "make bench: $SHARED/gen_notes.py not found; set SHARED to the folder that holds it (shared/bench beside this repository)" >&2
   exit 2
 fi
@@ -32,7 +38,7 @@ fi
 echo "building the release binary (swift build -c release --static-swift-stdlib; a few minutes the first time) ..."
 swift build -c release --product ferry --static-swift-stdlib >/dev/null
 mkdir -p "$DATA/v1" "$DATA/v2" "$DATA/out"
-if [ ! -f "$DATA/v2/notes.jsonl" ] || [ "$(cat "$DATA/records" 2>/dev/null)" != "$RECORDS" ]; then
+if runs notes && { [ ! -f "$DATA/v2/notes.jsonl" ] || [ "$(cat "$DATA/records" 2>/dev/null)" != "$RECORDS" ]; }; then
   echo "generating $RECORDS notes (V1 and V2) with $SHARED/gen_notes.py ..."
   rm -f "$DATA/v2/x4.csv" "$DATA/v2/big.xml"  # derived from the old size
   python3 "$SHARED/gen_notes.py" "$RECORDS" "$DATA/v2" --version 2
@@ -90,12 +96,14 @@ target_check() {
   if [ -n "$min_rate" ] && awk -v r="$rate" -v m="$min_rate" 'BEGIN {exit !(r < m)}'; then miss+=("rate < $min_rate/s"); fi
   local max_rss=${MAX_RSS_MB:-64}
   if [ "$rss" -ge "$max_rss" ]; then miss+=("RSS >= $max_rss MB"); fi
+  if [ -n "${MAX_SECONDS:-}" ] && awk -v s="$SECONDS_MEDIAN" -v m="$MAX_SECONDS" 'BEGIN {exit !(s > m)}'; then miss+=("time > ${MAX_SECONDS}s"); fi
   if [ -n "${SAME_RSS_AS:-}" ] && awk -v a="$rss" -v b="$SAME_RSS_AS" 'BEGIN {exit !(a > b * 1.1 + 1)}'; then miss+=("RSS grew from $SAME_RSS_AS MB"); fi
   if [ ${#miss[@]} -eq 0 ]; then echo "met"; else local IFS=,; echo "not met: ${miss[*]}"; fi
 }
 
 # bench NAME FERRY_CMD PEER_CMD [records] [min ratio] [min records/s]
 # (In the environment: SAME_RSS_AS=MB: the peak RSS must not grow beyond that case's;
+# MAX_SECONDS=S: Ferry's median wall time must not exceed S;
 # MAX_RSS_MB: the case's peak RSS target, default 64; VALUE_MB: the size of the one value the
 # case converts, to print peak RSS as a multiple of it;
 # FERRY_OUT, PEER_OUT: the paths each command writes, removed before each of its runs, untimed.)
@@ -120,6 +128,8 @@ bench() {
   local rssmb; rssmb=$(awk -v k="$rssm" 'BEGIN {printf "%.0f", k / 1024}')
   if [ -n "${VALUE_MB:-}" ]; then note="peak RSS $(awk -v r="$rssmb" -v v="$VALUE_MB" 'BEGIN {printf "%.2f", r / v}')x the value"; fi
   LAST_RSS=$rssmb
+  LAST_SECONDS=$fm
+  SECONDS_MEDIAN=$fm
   local target; target=$(target_check "$ratio" "$rate" "$rssmb" "$min_ratio" "$min_rate" "$failed")
   results+=("$name|$fm|$cm|$pm|$ratio|$rssmb MB|$note|$target")
   local peer_text="peer ${pm}s, ratio $ratio"; [ "$pm" = "-" ] && peer_text="no peer"
@@ -128,6 +138,7 @@ bench() {
 
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "running $RUNS runs per case on $(nproc) cores (load $LOAD_AT_START) ..."
+if runs notes; then
 FERRY_OUT="$OUT/a.jsonl" PEER_OUT="$OUT/b.jsonl" bench "CSV -> JSON Lines (mlr --icsv --ojsonl cat)" \
   "$FERRY convert $CSV --to jsonl -o $OUT/a.jsonl --quiet --jobs $JOBS" "mlr --icsv --ojsonl cat $CSV > $OUT/b.jsonl" "$RECORDS" 10
 FERRY_OUT="$OUT/a.csv" PEER_OUT="$OUT/b.csv" bench "JSON Lines -> CSV (mlr --ijsonl --ocsv unsparsify)" \
@@ -155,6 +166,9 @@ if [ -f "$DATA/v2/big.xml" ]; then
   FERRY_OUT="$OUT/x.jsonl" bench "XML ($(du -m "$DATA/v2/big.xml" | cut -f1) MB) -> JSON Lines" "$FERRY convert $DATA/v2/big.xml --to jsonl -o $OUT/x.jsonl --quiet" "" "$RECORDS"
 fi
 
+fi
+
+if runs memory; then
 # One long value: a record whose string is 250 MB. Converting it may cost about twice the value
 # (the reader's bytes of the record and the decoded string); the target is CSV under 600 MB.
 # JSON Lines and XML are measured against the same figure.
@@ -179,7 +193,35 @@ for to in csv jsonl xml; do
     "$FERRY convert $LONG -o $OUT/long.$to --quiet" "" ""
 done
 rm -f "$OUT"/long.*
+fi
 
+# Firestore exports (vocabulary V1): BOOKS word books of WORDS words in each export layout,
+# migrated to V2 against the same words in the flat envelope (the peer: ratio = flat seconds /
+# layout seconds, at least 0.667 = at most 1.5x the flat time), then at 4x the books (at most
+# 4.6x the 1x time: linear, not quadratic; peak RSS as at 1x). gen_vocabulary.py writes compact
+# JSON; the three migrate to the same bytes.
+if runs firestore; then
+  VOC="$DATA/vocabulary"
+  for scale in 1 4; do
+    if [ ! -f "$VOC/x$scale/node-firestore.json" ] || [ "$(cat "$VOC/x$scale/size" 2>/dev/null)" != "$BOOKS $WORDS" ]; then
+      echo "generating $((BOOKS * scale)) word books x $WORDS words with bench/gen_vocabulary.py ..."
+      python3 bench/gen_vocabulary.py "$VOC/x$scale" "$((BOOKS * scale))" "$WORDS"
+      echo "$BOOKS $WORDS" > "$VOC/x$scale/size"
+    fi
+  done
+  for layout in node-firestore backup-restore; do
+    FERRY_OUT="$OUT/$layout.json" PEER_OUT="$OUT/flat.json" bench \
+      "vocabulary V1 -> V2, $layout layout, $BOOKS x $WORDS words (peer: the same words flat)" \
+      "$FERRY migrate $VOC/x1/$layout.json --to-version 2 -o $OUT/$layout.json --quiet" \
+      "$FERRY migrate $VOC/x1/flat.json --to-version 2 -o $OUT/flat.json --quiet" "$((BOOKS * WORDS))" 0.667
+    limit=$(awk -v s="$LAST_SECONDS" 'BEGIN {printf "%.2f", s * 4.6}')
+    FERRY_OUT="$OUT/$layout-4.json" SAME_RSS_AS=$LAST_RSS MAX_SECONDS=$limit bench \
+      "vocabulary V1 -> V2, $layout layout, at 4x ($((BOOKS * 4)) x $WORDS words)" \
+      "$FERRY migrate $VOC/x4/$layout.json --to-version 2 -o $OUT/$layout-4.json --quiet" "" "$((BOOKS * WORDS * 4))"
+  done
+fi
+
+if runs bundle; then
 # Bundles: pack and unpack a pet-story folder with MEDIA_MB of media, against bsdtar.
 MEDIA="$DATA/pets"
 if [ ! -d "$MEDIA/Stories" ] || [ "$(cat "$DATA/media-mb" 2>/dev/null)" != "$MEDIA_MB" ]; then
@@ -191,6 +233,7 @@ FERRY_OUT="$OUT/pets.tar" PEER_OUT="$OUT/b.tar" bench "bundle pack ${MEDIA_MB} M
   "$FERRY convert $MEDIA -o $OUT/pets.tar --quiet" "bsdtar -cf $OUT/b.tar -C $MEDIA ." "" 0.769
 FERRY_OUT="$OUT/unpacked" PEER_OUT="$OUT/ub" bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
   "$FERRY convert $OUT/pets.tar -o $OUT/unpacked/ --quiet" "mkdir -p $OUT/ub; bsdtar -xf $OUT/b.tar -C $OUT/ub" "" 0.769
+fi
 
 {
   echo "# Benchmark results"

@@ -14,11 +14,20 @@ public struct JSONFieldLocator: FieldLocating {
     /// The record's bytes, as they stood in the input (a well-formed JSON value, possibly with
     /// leading whitespace).
     public let bytes: [UInt8]
-    /// The line and column of `bytes[0]`.
+    /// The line and column of the window's first byte (`bytes[0]` unless this locator is one of
+    /// `childLocators(of:)`).
     public let start: TextPosition
+    /// The value's bytes inside `bytes`: all of them, or one member's or element's (a child
+    /// locator shares its parent's bytes instead of copying them).
+    private let window: Range<Int>
 
     public init(bytes: [UInt8], start: TextPosition) {
+        self.init(bytes: bytes, window: bytes.indices, start: start)
+    }
+
+    init(bytes: [UInt8], window: Range<Int>, start: TextPosition) {
         self.bytes = bytes
+        self.window = window
         self.start = start
     }
 
@@ -26,7 +35,7 @@ public struct JSONFieldLocator: FieldLocating {
     public var singleLine: Int? {
         let hasNewline = bytes.withUnsafeBytes { raw -> Bool in
             guard let base = raw.baseAddress else { return false }
-            return memchr(base, Int32(JSONSyntax.newline), raw.count) != nil
+            return memchr(base + window.lowerBound, Int32(JSONSyntax.newline), window.count) != nil
         }
         return hasNewline ? nil : start.line
     }
@@ -34,10 +43,86 @@ public struct JSONFieldLocator: FieldLocating {
     /// The position of the first byte of the value at `field` (relative to the record), or nil
     /// when the pointer does not resolve.
     public func position(of field: JSONPointer) -> TextPosition? {
-        bytes.withUnsafeBufferPointer { p -> TextPosition? in
+        bytes.withUnsafeBufferPointer { all -> TextPosition? in
+            let p = UnsafeBufferPointer(rebasing: all[window])
             guard let offset = Self.offset(of: field, in: p) else { return nil }
             return JSONSyntax.position(in: p, from: 0, at: start, to: offset)
         }
+    }
+
+    /// Locators of the members (keyed by member key; the first of duplicate keys, as
+    /// `position(of:)` finds) or elements (keyed by 0-based decimal index) of the object or array
+    /// at `field`, found in one pass over it; each is a window on these same bytes. Nil when
+    /// `field` does not resolve to an object or an array.
+    public func childLocators(of field: JSONPointer) -> [String: any FieldLocating]? {
+        bytes.withUnsafeBufferPointer { all -> [String: any FieldLocating]? in
+            let p = UnsafeBufferPointer(rebasing: all[window])
+            guard let offset = Self.offset(of: field, in: p), let children = Self.children(in: p, at: offset) else {
+                return nil
+            }
+            var result: [String: any FieldLocating] = [:]
+            result.reserveCapacity(children.count)
+            // Each child's line and column counted on from the previous child's: one pass in all.
+            var mark = 0
+            var position = start
+            for child in children where result[child.token] == nil {
+                position = JSONSyntax.position(in: p, from: mark, at: position, to: child.range.lowerBound)
+                mark = child.range.lowerBound
+                let window = (window.lowerBound + child.range.lowerBound)..<(window.lowerBound + child.range.upperBound)
+                result[child.token] = JSONFieldLocator(bytes: bytes, window: window, start: position)
+            }
+            return result
+        }
+    }
+
+    /// For an ASCII key at `start` (its opening quote) holding no backslash, and an ASCII `token`
+    /// (the caller checks): the offset past its closing quote and whether its bytes are `token`'s;
+    /// nil for a key with an escape (the parser unescapes it), with non-ASCII text (String
+    /// equality is canonical equivalence, not bytes), or one that does not close.
+    private static func plainKey(in p: UnsafeBufferPointer<UInt8>, at start: Int, equals token: inout String)
+        -> (end: Int, equal: Bool)?
+    {
+        var i = start + 1
+        while i < p.count, p[i] != JSONSyntax.quote {
+            if p[i] == JSONSyntax.backslash || p[i] >= 0x80 { return nil }
+            i += 1
+        }
+        guard i < p.count else { return nil }
+        let key = UnsafeBufferPointer(rebasing: p[(start + 1)..<i])
+        let equal = token.withUTF8 { own in
+            own.count == key.count && (key.isEmpty || memcmp(own.baseAddress!, key.baseAddress!, key.count) == 0)
+        }
+        return (i + 1, equal)
+    }
+
+    /// The tokens and byte ranges of the members or elements of the object or array starting at
+    /// `start`, in their order; nil for any other value.
+    static func children(in p: UnsafeBufferPointer<UInt8>, at start: Int) -> [(token: String, range: Range<Int>)]? {
+        let end = p.count
+        guard start < end else { return nil }
+        let isObject = p[start] == JSONSyntax.openBrace
+        guard isObject || p[start] == JSONSyntax.openBracket else { return nil }
+        var result: [(token: String, range: Range<Int>)] = []
+        var i = JSONSyntax.skipWhitespace(in: p, from: start + 1, to: end)
+        while i < end, p[i] != JSONSyntax.closeBrace, p[i] != JSONSyntax.closeBracket {
+            let token: String
+            if isObject {
+                var parser = JSONParser(bytes: p, range: i..<end, location: SourceLocation(), maximumDepth: .max)
+                guard let key = try? parser.parseString() else { return nil }
+                i = JSONSyntax.skipWhitespace(in: p, from: parser.index, to: end)
+                guard i < end, p[i] == JSONSyntax.colon else { return nil }
+                i = JSONSyntax.skipWhitespace(in: p, from: i + 1, to: end)
+                token = key
+            } else {
+                token = String(result.count)
+            }
+            let valueEnd = JSONSyntax.skipValue(in: p, from: i)
+            result.append((token, i..<valueEnd))
+            i = JSONSyntax.skipWhitespace(in: p, from: valueEnd, to: end)
+            guard i < end, p[i] == JSONSyntax.comma else { break }
+            i = JSONSyntax.skipWhitespace(in: p, from: i + 1, to: end)
+        }
+        return result
     }
 
     /// The offset of the first byte of the value at `pointer`, or nil.
@@ -49,13 +134,24 @@ public struct JSONFieldLocator: FieldLocating {
             if p[i] == JSONSyntax.openBrace {
                 i = JSONSyntax.skipWhitespace(in: p, from: i + 1, to: end)
                 var found = false
+                var tokenBytes = token
+                let asciiToken = token.utf8.allSatisfy { $0 < 0x80 }
                 while i < end, p[i] == JSONSyntax.quote {
-                    var parser = JSONParser(bytes: p, range: i..<end, location: SourceLocation(), maximumDepth: .max)
-                    guard let key = try? parser.parseString() else { return nil }
-                    i = JSONSyntax.skipWhitespace(in: p, from: parser.index, to: end)
+                    let matches: Bool
+                    if asciiToken, let (keyEnd, equal) = plainKey(in: p, at: i, equals: &tokenBytes) {
+                        // No escape in the key: compared byte for byte, no String made.
+                        matches = equal
+                        i = keyEnd
+                    } else {
+                        var parser = JSONParser(bytes: p, range: i..<end, location: SourceLocation(), maximumDepth: .max)
+                        guard let key = try? parser.parseString() else { return nil }
+                        matches = key == token
+                        i = parser.index
+                    }
+                    i = JSONSyntax.skipWhitespace(in: p, from: i, to: end)
                     guard i < end, p[i] == JSONSyntax.colon else { return nil }
                     i = JSONSyntax.skipWhitespace(in: p, from: i + 1, to: end)
-                    if key == token {
+                    if matches {
                         found = true
                         break
                     }

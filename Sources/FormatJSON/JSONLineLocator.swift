@@ -30,6 +30,12 @@ struct JSONLineLocator: FieldLocating {
     /// The line's number: a JSON Lines line holds no line feed.
     var singleLine: Int? { line }
 
+    /// As `JSONFieldLocator.childLocators(of:)`, windows on the batch's buffer.
+    func childLocators(of field: JSONPointer) -> [String: any FieldLocating]? {
+        JSONFieldLocator(bytes: buffer, window: Int(start)..<Int(end), start: TextPosition(line: line, column: 1))
+            .childLocators(of: field)
+    }
+
     func position(of field: JSONPointer) -> TextPosition? {
         buffer.withUnsafeBufferPointer { all -> TextPosition? in
             let p = UnsafeBufferPointer(rebasing: all[Int(start)..<Int(end)])

@@ -53,18 +53,32 @@ enum FirestoreLayout {
 
     /// The documents of a collection value: an object keyed by document id, or an array.
     static func container(_ value: Value, collection: String, context: RecordContext, parent: String?) -> [Document] {
+        // Each document is located by a locator of its own bytes, all found in one pass: located
+        // through the record's, every document's diagnostics and id rescanned the record up to
+        // it, time quadratic in the documents of one collection.
+        let path = context.path
+        let locator = context.record.locator
+        let locators = locator?.childLocators(of: path)
+        func childContext(_ token: String, _ value: Value, _ appended: RecordContext) -> RecordContext {
+            guard let locator, let child = locators?[token] else { return appended }
+            var subtree = SubtreeLocator(prefix: path.appending(token), inner: child, outer: locator)
+            if let object = value.objectValue { subtree.absentMembers = filledMembers.filter { object[$0] == nil } }
+            return appended.locating(with: subtree)
+        }
         switch value {
         case .object(let members):
             var result: [Document] = []
             for member in members.members {
-                result += document(member.value, collection: collection, context: context.appending(member.key),
-                    documentID: member.key, parent: parent, nested: true)
+                let memberContext = childContext(member.key, member.value, context.appending(member.key))
+                result += document(member.value, collection: collection, context: memberContext, documentID: member.key,
+                    parent: parent, nested: true)
             }
             return result
         case .array(let items):
             var result: [Document] = []
             for (index, item) in items.enumerated() {
-                result += document(item, collection: collection, context: context.appending(index), documentID: nil,
+                let itemContext = childContext(String(index), item, context.appending(index))
+                result += document(item, collection: collection, context: itemContext, documentID: nil,
                     parent: parent, nested: true)
             }
             return result
@@ -133,6 +147,9 @@ enum FirestoreLayout {
         if children.isEmpty { return [document] }  // the usual record: one array, not two
         return [document] + children
     }
+
+    /// The members `document` fills in when the source lacks them.
+    static let filledMembers = ["id", "wordBookID"]
 
     static func nonEmpty(_ value: Value?) -> String? {
         guard case .string(let text)? = value, !text.isEmpty else { return nil }

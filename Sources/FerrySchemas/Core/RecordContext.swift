@@ -122,6 +122,16 @@ public struct RecordContext: Sendable {
         return copy
     }
 
+    /// This context with the record's locator replaced (`SubtreeLocator`); path, base and
+    /// everything else as they are.
+    func locating(with locator: any FieldLocating) -> RecordContext {
+        var record = shared.record
+        record.locator = locator
+        var copy = self
+        copy.shared = Shared(record: record, base: shared.explicitBase, options: shared.options, sourcePointer: shared.sourcePointer)
+        return copy
+    }
+
     /// This context with its path built, so that contexts appended to it share the pointer
     /// (a list's elements). A pending key stays pending: its elements' contexts hold the key and
     /// their index until a pointer is asked for.

@@ -1,0 +1,79 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Firestore export layouts end to end, on exports written by `bench/gen_vocabulary.py 2 3
+/// --indent 2` (Fixtures/firestore: the same 2 books x 3 words as the flat envelope, in both
+/// layouts) and on hand-made exports with problems two and three levels deep.
+@Suite struct FirestoreExportCLITests {
+    /// Each layout migrates to the bytes the flat envelope of the same words migrates to.
+    @Test(arguments: ["flat.json", "node-firestore.json", "backup-restore.json"])
+    func generatedExportMigratesToTheFlatEnvelopesOutput(layout: String) throws {
+        let box = try Sandbox()
+        try box.write(layout, try Fixtures.text("firestore/\(layout)", testFile: #filePath))
+        let run = try box.ferry(["migrate", layout, "--to-version", "2", "-o", "v2.json"])
+        #expect(run.status == 0)
+        #expect(run.stderrLines == [
+            "\(layout): vocabulary v1 -> v2: wordBooks 2, words 6 (8 records, 0 errors, 0 warnings) -> v2.json"
+        ])
+        expectGolden(try box.text("v2.json"), "firestore/vocabulary-v2.json")
+    }
+
+    /// node-firestore-import-export: a word with a sub-collection of its own (depth 3), words as a
+    /// list, words under a word; every problem at its line, column and pointer, as before
+    /// documents were located one by one.
+    @Test func nodeLayoutProblemsAtEveryDepth() throws {
+        let name = "node-depth3-errors.json"
+        let box = try Sandbox()
+        try box.write(name, try Fixtures.text("firestore/\(name)", testFile: #filePath))
+        let run = try box.ferry(["validate", name])
+        #expect(run.status == 1)
+        #expect(run.stderrLines == [
+            "\(name):24:25: error: unknown collection examples for domain vocabulary v1; its records are skipped [invalid-value]",
+            #"\#(name):41:29: error: words document "w3": wordBookID "other" differs from its parent word book "b1" [invalid-value]"#,
+            #"\#(name):55:29: error: b1/__collections__/words/w5/studyState: expected an integer, found "x" [type-error]"#,
+            "\(name):53:19: error: b1/__collections__/words/w5/timestamp is missing (required in Word) [missing-field]",
+            #"\#(name):69:21: error: duplicate id "w1" in words: first at line 15 (/__collections__/wordBooks/b1/__collections__/words/w1) [duplicate-id]"#,
+            "\(name):102:18: error: b3/title: expected a string, found 5 [type-error]",
+            "\(name):101:13: error: b3/timestamp is missing (required in WordBook) [missing-field]",
+            "\(name): vocabulary v1: wordBooks 2, words 5 (7 records, 7 errors, 0 warnings); invalid",
+        ])
+        let lenient = try box.ferry(["migrate", name, "--to-version", "2", "--lenient", "--to", "jsonl"])
+        #expect(lenient.status == 1)
+        #expect(lenient.stdout.split(separator: "\n").map { line in
+            line.split(separator: ",").prefix(3).joined(separator: ",")
+        } == [
+            #"{"domain": "vocabulary", "schemaVersion": 2}"#,
+            #"{"$collection":"wordBooks","id":"b1","title":"One""#,
+            #"{"$collection":"words","id":"w1","wordBookID":"b1""#,
+            #"{"$collection":"words","id":"w2","wordBookID":"b1""#,
+            #"{"$collection":"wordBooks","id":"b2","title":"Two""#,
+            #"{"$collection":"words","id":"w9","wordBookID":"b2""#,
+            #"{"$collection":"words","id":"deep","wordBookID":"w9""#,
+        ])
+        #expect(lenient.stderrLines.filter { !$0.contains(": error: ") } == [
+            #"\#(name):18:28: warning: words document "w1": timestamp has 123456789 nanoseconds; cut to milliseconds (2023-11-14T22:13:21.123Z) [lossy-precision]"#,
+            #"\#(name):32:29: warning: words document "w2": studyState 7 is not 0, 1 or 2; set to "undefined" [lossy-change]"#,
+            "\(name): vocabulary v1 -> v2: wordBooks 2, words 4 (6 records, 10 errors, 2 warnings) -> standard output",
+        ])
+        #expect(lenient.errors.contains(
+            #"\#(name):50:32: error: b1/__collections__/words/w4/kanjiImageURL "ftp://x" is not an absolute http(s) URL (or "") [invalid-value]"#))
+    }
+
+    /// firestore-backup-restore: a word with a `subCollection` of its own (depth 3), a top-level
+    /// `subCollection`, a duplicate id across books.
+    @Test func backupRestoreLayoutProblemsAtEveryDepth() throws {
+        let name = "backup-restore-depth3-errors.json"
+        let box = try Sandbox()
+        try box.write(name, try Fixtures.text("firestore/\(name)", testFile: #filePath))
+        let run = try box.ferry(["validate", name])
+        #expect(run.status == 1)
+        #expect(run.stderrLines == [
+            "\(name):28:23: error: unknown collection wordBooks/k1/words/b/notes for domain vocabulary v1; its records are skipped [invalid-value]",
+            "\(name):34:16: error: subCollection/wordBooks~1k1~1words/c/timestamp is missing (required in Word) [missing-field]",
+            #"\#(name):52:27: error: words document "a": wordBookID "k1" differs from its parent word book "k2" [invalid-value]"#,
+            #"\#(name):49:16: error: duplicate id "a" in words: first at line 11 (/wordBooks/0/subCollection/wordBooks~1k1~1words/a) [duplicate-id]"#,
+            "\(name): vocabulary v1: wordBooks 2, words 3 (5 records, 4 errors, 0 warnings); invalid",
+        ])
+    }
+}
