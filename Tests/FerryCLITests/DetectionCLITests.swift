@@ -131,7 +131,7 @@ import Testing
             """)
         let run = try box.ferry(["validate", "words.csv"])
         #expect(run.stderrLines == [
-            #"words.csv:2:8: error: wordBookID "kanji-1" names no word book of the dataset (column 'wordBookID') [dangling-reference]"#,
+            #"words.csv:2:8: error: /words/0/wordBookID: wordBookID "kanji-1" names no word book of the dataset (column 'wordBookID') (id "k-yama") [dangling-reference]"#,
             "words.csv: vocabulary v2: wordBooks 0, words 1 (1 record, 1 error, 0 warnings); invalid",
         ])
     }

@@ -29,10 +29,10 @@ import Testing
         let run = try box.ferry(["convert", "coffee.csv", "--map", "m.json", "-o", "c.json"])
         #expect(run.status == 2)
         #expect(run.stderrLines == [
-            "m.json:5:14: error: mapping /fields/title: source column 'Nmae' is not in the header of coffee.csv; did you mean 'Name'? (known: 'Name', 'Score', 'Notes') [usage]",
-            "m.json:7:16: error: mapping /fields/ratting: target field 'ratting' is not in CoffeeTastingNote (notes v2); did you mean 'rating'? (known: \(Self.fields)) [usage]",
-            "m.json:8:46: error: mapping /fields/tastes/list/0/object/lable: field 'lable' is not in Taste; did you mean 'label'? (known: 'label', 'value') [usage]",
-            "m.json:8:80: error: mapping /fields/tastes/list/0/object/value/from: source column 'Scor' is not in the header of coffee.csv; did you mean 'Score'? (known: 'Name', 'Score', 'Notes') [usage]",
+            "m.json:5:14: error: /fields/title: source column 'Nmae' is not in the header of coffee.csv; did you mean 'Name'? (known: 'Name', 'Score', 'Notes') [usage]",
+            "m.json:7:16: error: /fields/ratting: target field 'ratting' is not in CoffeeTastingNote (notes v2); did you mean 'rating'? (known: \(Self.fields)) [usage]",
+            "m.json:8:46: error: /fields/tastes/list/0/object/lable: field 'lable' is not in Taste; did you mean 'label'? (known: 'label', 'value') [usage]",
+            "m.json:8:80: error: /fields/tastes/list/0/object/value/from: source column 'Scor' is not in the header of coffee.csv; did you mean 'Score'? (known: 'Name', 'Score', 'Notes') [usage]",
             "coffee.csv: (0 records, 4 errors, 0 warnings); nothing written",
         ])
         #expect(!box.exists("c.json"))
@@ -45,7 +45,7 @@ import Testing
         let run = try box.ferry(["convert", "w.csv", "--map", "m.json", "-o", "w.json"])
         #expect(run.status == 2)
         #expect(run.stderrLines == [
-            "m.json:1:60: error: mapping /collection: collection 'word' is not in vocabulary v2; did you mean 'words'? (known: 'wordBooks', 'words') [usage]",
+            "m.json:1:60: error: /collection: collection 'word' is not in vocabulary v2; did you mean 'words'? (known: 'wordBooks', 'words') [usage]",
             "w.csv: (0 records, 1 error, 0 warnings); nothing written",
         ])
     }
@@ -78,8 +78,8 @@ import Testing
         let run = try box.ferry(["convert", input, "--map", "bad.json", "-o", "cqi.json"])
         #expect(run.status == 2)
         #expect(run.errors.count == 2)
-        #expect(run.errors.first?.hasPrefix("bad.json:14:66: error: mapping /fields/tastes/list/0/object/value/from: source column 'Aromaa' is not in the header of \(input); did you mean 'Aroma'? (known: '1', 'Species', ") == true)
-        #expect(run.errors.last == "bad.json:22:16: error: mapping /fields/ratting: target field 'ratting' is not in CoffeeTastingNote (notes v2); did you mean 'rating'? (known: \(Self.fields)) [usage]")
+        #expect(run.errors.first?.hasPrefix("bad.json:14:66: error: /fields/tastes/list/0/object/value/from: source column 'Aromaa' is not in the header of \(input); did you mean 'Aroma'? (known: '1', 'Species', ") == true)
+        #expect(run.errors.last == "bad.json:22:16: error: /fields/ratting: target field 'ratting' is not in CoffeeTastingNote (notes v2); did you mean 'rating'? (known: \(Self.fields)) [usage]")
         #expect(run.stderrLines.last == "\(input): (0 records, 2 errors, 0 warnings); nothing written")
     }
 }

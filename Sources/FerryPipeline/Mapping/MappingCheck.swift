@@ -78,7 +78,7 @@ extension FieldMapping {
         let list = known.map { "'\($0)'" }.joined(separator: ", ")
         var location = SourceLocation(file: path, field: pointer)
         location.position = locator?.position(of: pointer)
-        return .error(.usage, "mapping \(pointer): \(what) '\(name)' is not in \(owner)\(hint) (known: \(list))", at: location)
+        return .error(.usage, "\(what) '\(name)' is not in \(owner)\(hint) (known: \(list))", at: location)
     }
 
     /// `a`, `a.b` for `a.b.c`: the names a dotted header name unflattens below.
