@@ -59,6 +59,8 @@ public final class XMLRecordReader: RecordReader {
     private var frames: [Frame] = []
     private var top = -1
     private var recordProblem: Diagnostic?
+    /// Where each element of the record being built starts, by its pointer inside the record.
+    private var fieldPositions: [(field: JSONPointer, position: TextPosition)] = []
 
     /// Starts reading `source`.
     /// - Parameters:
@@ -106,6 +108,12 @@ public final class XMLRecordReader: RecordReader {
         var tokens: [String] = []
         if let collection { tokens.append(collection) }
         tokens.append(String(recordIndex))
+        return JSONPointer(tokens: tokens).appending(fieldPointer(to: index))
+    }
+
+    /// The pointer from the record to frame `index` (`/tastes/0`).
+    private func fieldPointer(to index: Int) -> JSONPointer {
+        var tokens: [String] = []
         if index >= 1 {
             for i in 1...index {
                 tokens.append(frames[i].isItem ? String(frames[i].indexInParent) : frames[i].key)
@@ -183,6 +191,7 @@ extension XMLRecordReader: XMLParseHandler {
             recordIndex = counts[key, default: 0]
             counts[key] = recordIndex + 1
             recordProblem = nil
+            fieldPositions.removeAll(keepingCapacity: true)
             top = 0
             if frames.isEmpty { frames.append(Frame()) }
             resetFrame(0, key: "", isItem: false, index: 0, position: position)
@@ -199,6 +208,7 @@ extension XMLRecordReader: XMLParseHandler {
             let isItem = name == "item"
             if !isItem { frames[parent].allItems = false }
             resetFrame(top, key: key, isItem: isItem, index: frames[parent].members.count, position: position)
+            fieldPositions.append((fieldPointer(to: top), position))
         }
         if depth >= 2 {
             for attribute in attributes where attribute.name == "type" {
@@ -242,7 +252,8 @@ extension XMLRecordReader: XMLParseHandler {
                 log.report(recordProblem)
                 return
             }
-            queue.append(Record(collection: collection, value: .object(members), location: recordLocation))
+            queue.append(Record(collection: collection, value: .object(members), location: recordLocation,
+                                locator: XMLFieldLocator(positions: fieldPositions)))
         default:
             let value = value(of: top)
             let key = frames[top].key

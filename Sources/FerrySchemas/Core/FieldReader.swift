@@ -606,12 +606,15 @@ public struct FieldReader: FieldSource {
 
     /// A required list whose elements `element` decodes (nil elements are dropped: reported).
     /// From text formats (CSV, XML) an absent list is an empty one: a CSV file has no cells to
-    /// write for `[]`, so reading it back must not call the list missing.
+    /// write for `[]`, so reading it back must not call the list missing. There an empty text
+    /// (`<smells/>`, `<smells></smells>`, an empty cell) is an empty list too: text formats have
+    /// no other way to spell one without a type marker.
     public mutating func array<T>(_ name: String,
         _ element: (Value, RecordContext, inout [Diagnostic]) -> T?) -> [T]
     {
         let (_, value) = locate(name, quietWhenMissing: context.options.scalarsAsText)
         guard let value else { return [] }
+        if context.options.scalarsAsText, value == .string("") { return [] }
         let fieldContext = context.appending(name).materialized()
         guard case .array(let items) = value else {
             diagnostics.append(.error(.typeError, "\(fieldContext.displayName): expected a list, found \(value.shortDescription)",
