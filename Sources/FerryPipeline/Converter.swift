@@ -78,6 +78,8 @@ public struct Converter: Sendable {
         // Validation writes nothing: without a filter or media to trace, no one reads the values
         // of the checked records, so the processor need not build them.
         request.processing.needsOutputValues = request.action != .validate || request.filter != nil || !source.media.isEmpty
+        // Validating an older version checks what its migration would reject, too.
+        request.processing.checksMigration = request.action == .validate
         let mapping = try request.mapping.map(FieldMapping.load)
         let first = try source.next()
         if let mapping {

@@ -20,6 +20,9 @@ public struct RecordPreparer: @unchecked Sendable {
     public let decodingOptions: DecodingOptions
     /// The stages between the two versions, with their collection renames.
     let stages: [Stage]
+    /// The stages from the target version to the latest, run only for their checks when
+    /// `options.checksMigration` is set (empty otherwise): the migration's errors are the data's.
+    let checkStages: [Stage]
     /// Source collection -> its model type (nil entries: unknown collections are looked up).
     let sourceModels: CollectionMap<any CollectionModel.Type>
 
@@ -44,16 +47,22 @@ public struct RecordPreparer: @unchecked Sendable {
         self.sourceSchema = sourceSchema
         self.decodingOptions = decodingOptions
         var stages: [Stage] = []
+        var checkStages: [Stage] = []
         for stage in plan.stages {
             let from = stage.fromVersion.versionIdentifier.major
             let to = stage.toVersion.versionIdentifier.major
-            guard from >= sourceVersion, to <= targetVersion else { continue }
             var models = CollectionMap<any CollectionModel.Type>()
             for model in stage.toVersion.models { models[model.collection] = model }
-            stages.append(Stage(stage: stage, toMajor: to, toVersion: stage.toVersion,
-                renames: CollectionMap(plan.collectionRenames(toVersion: to)), models: models))
+            let prepared = Stage(stage: stage, toMajor: to, toVersion: stage.toVersion,
+                renames: CollectionMap(plan.collectionRenames(toVersion: to)), models: models)
+            if from >= sourceVersion, to <= targetVersion {
+                stages.append(prepared)
+            } else if options.checksMigration, from >= targetVersion {
+                checkStages.append(prepared)
+            }
         }
         self.stages = stages
+        self.checkStages = checkStages
         var sourceModels = CollectionMap<any CollectionModel.Type>()
         for model in sourceSchema.models { sourceModels[model.collection] = model }
         self.sourceModels = sourceModels
@@ -78,9 +87,13 @@ public struct RecordPreparer: @unchecked Sendable {
     /// True when `report` would count an error among `diagnostics` (`--strict` makes lossy
     /// warnings errors).
     func hasErrors(_ diagnostics: [Diagnostic]) -> Bool {
+        hasErrors(diagnostics, mode: options.mode)
+    }
+
+    func hasErrors(_ diagnostics: [Diagnostic], mode: ProcessingMode) -> Bool {
         for diagnostic in diagnostics {
             if diagnostic.severity == .error { return true }
-            if options.mode == .strict, diagnostic.severity == .warning, diagnostic.code.rawValue.hasPrefix("lossy-") {
+            if mode == .strict, diagnostic.severity == .warning, diagnostic.code.rawValue.hasPrefix("lossy-") {
                 return true
             }
         }
@@ -95,7 +108,6 @@ public struct RecordPreparer: @unchecked Sendable {
             prepared.isUnknownCollection = true
             return prepared
         }
-        let sourceIndex = document.context.record.location.recordIndex ?? 0
 
         let model = modelType.init(value: document.value, at: document.context, diagnostics: &diagnostics)
         prepared.decodeDiagnostics = diagnostics
@@ -107,9 +119,48 @@ public struct RecordPreparer: @unchecked Sendable {
         prepared.references = references(document.value, collection: targetCollection, context: document.context)
         guard !hasErrors(diagnostics) else { return prepared }
 
+        if !checkStages.isEmpty {
+            // Validation of an older version: what the migration would reject is an error of the
+            // data now (its warnings are the migration's business, so only errors are kept).
+            var checks: [[Diagnostic]] = []
+            var checkOptions = options
+            checkOptions.mode = .normal
+            _ = migrate(document, model: model, value: model.value, through: checkStages, options: checkOptions,
+                diagnostics: &checks)
+            let errors = checks.joined().filter { $0.severity == .error }
+            if !errors.isEmpty {
+                prepared.stageDiagnostics.append(errors)
+                return prepared
+            }
+        }
         // The canonical value feeds the stages and the output; with neither, it is not built.
-        var value = stages.isEmpty && !options.needsOutputValues ? Value.null : model.value
-        var currentCollection = collection
+        let start = stages.isEmpty && !options.needsOutputValues ? Value.null : model.value
+        guard let migrated = migrate(document, model: model, value: start, through: stages, options: options,
+            diagnostics: &prepared.stageDiagnostics)
+        else { return prepared }
+        let (value, currentCollection, sourcePointer, targetModel) = migrated
+
+        var result = PreparedDocument.Result(value: value, collection: currentCollection, sourcePointer: sourcePointer)
+        if let id = targetModel.recordID, document.value.objectValue?["id"]?.stringValue?.isEmpty ?? true {
+            result.derivedID = id
+        }
+        if sourceVersion == targetVersion, targetVersion == 2, domain == .petStory, options.media != nil {
+            result.mediaDiagnostics = checkMediaPaths(targetModel, context: document.context)
+        }
+        prepared.result = result
+        return prepared
+    }
+
+    /// Runs `stages` on a decoded record (`value` is `model`'s canonical value, or `.null` when
+    /// nothing reads it). Each stage's problems are appended to `diagnostics`; nil after the first
+    /// stage with an error. Returns the value, collection, pointer map and model after the stages.
+    private func migrate(_ document: FirestoreLayout.Document, model: any CollectionModel, value: Value,
+        through stages: [Stage], options: ProcessingOptions, diagnostics: inout [[Diagnostic]])
+        -> (Value, String, (@Sendable (JSONPointer) -> JSONPointer)?, any CollectionModel)?
+    {
+        var value = value
+        var currentCollection = document.collection
+        let sourceIndex = document.context.record.location.recordIndex ?? 0
         var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
         var targetModel: any CollectionModel = model
 
@@ -117,10 +168,10 @@ public struct RecordPreparer: @unchecked Sendable {
             let to = stage.toMajor
             let newCollection = stage.renames[currentCollection] ?? currentCollection
             guard let newType = stage.models[newCollection] else {
-                prepared.stageDiagnostics.append([.error(.invalidValue,
+                diagnostics.append([.error(.invalidValue,
                     "collection \(currentCollection) has no counterpart in \(domain.rawValue) v\(to)",
                     at: document.context.location())])
-                return prepared
+                return nil
             }
             let migration = MigrationContext(options: options, timeZone: timeZone, recordContext: document.context)
             migration.sourceCollection = currentCollection
@@ -142,8 +193,8 @@ public struct RecordPreparer: @unchecked Sendable {
                 }
             }
             if !migration.diagnostics.isEmpty {
-                prepared.stageDiagnostics.append(migration.diagnostics)
-                if hasErrors(migration.diagnostics) { return prepared }
+                diagnostics.append(migration.diagnostics)
+                if hasErrors(migration.diagnostics, mode: options.mode) { return nil }
             }
 
             let plan = self.plan
@@ -158,8 +209,8 @@ public struct RecordPreparer: @unchecked Sendable {
             var newDiagnostics: [Diagnostic] = []
             let decoded = newType.init(value: new, at: newContext, diagnostics: &newDiagnostics)
             if !newDiagnostics.isEmpty {
-                prepared.stageDiagnostics.append(newDiagnostics)
-                if hasErrors(newDiagnostics) { return prepared }
+                diagnostics.append(newDiagnostics)
+                if hasErrors(newDiagnostics, mode: options.mode) { return nil }
             }
             value = decoded.value
             if case .custom(_, _, _, let didMigrate?) = stage.stage {
@@ -170,23 +221,14 @@ public struct RecordPreparer: @unchecked Sendable {
                     }
                 }
                 if !migration.diagnostics.isEmpty {
-                    prepared.stageDiagnostics.append(migration.diagnostics)
-                    if hasErrors(migration.diagnostics) { return prepared }
+                    diagnostics.append(migration.diagnostics)
+                    if hasErrors(migration.diagnostics, mode: options.mode) { return nil }
                 }
             }
             targetModel = decoded
             currentCollection = newCollection
         }
-
-        var result = PreparedDocument.Result(value: value, collection: currentCollection, sourcePointer: sourcePointer)
-        if let id = targetModel.recordID, document.value.objectValue?["id"]?.stringValue?.isEmpty ?? true {
-            result.derivedID = id
-        }
-        if sourceVersion == targetVersion, targetVersion == 2, domain == .petStory, options.media != nil {
-            result.mediaDiagnostics = checkMediaPaths(targetModel, context: document.context)
-        }
-        prepared.result = result
-        return prepared
+        return (value, currentCollection, sourcePointer, targetModel)
     }
 
     /// The references a record makes, as read, resolved when the processor finishes: a story's

@@ -1,0 +1,84 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// V1 validation applies every check the V1 -> V2 migration makes.
+@Suite struct MigrationChecksCLITests {
+    /// V1 data the migration would reject is invalid V1 data: `validate` reports exactly the
+    /// errors `migrate --to-version 2` stops at, in every data format.
+    @Test(arguments: ["json", "jsonl", "xml"])
+    func v1ValidationAppliesTheMigrationsChecks(format: String) throws {
+        let box = try Sandbox()
+        try box.write("vocabulary.json", """
+            {"wordBooks": [{"id": "b1", "title": "Book", "timestamp": {"_seconds": 1700000000, "_nanoseconds": 0}}],
+             "words": [
+              {"id": "w1", "wordBookID": "b1", "meaningText": "a", "ganaText": "a", "kanjiText": "a", "studyState": 3,
+               "timestamp": {"_seconds": 1700000001, "_nanoseconds": 0}},
+              {"id": "w2", "wordBookID": "b1", "meaningText": "b", "ganaText": "b", "kanjiText": "b", "studyState": -1,
+               "timestamp": {"_seconds": 1700000002, "_nanoseconds": 0}},
+              {"wordBookID": "b1", "meaningText": "c", "ganaText": "c", "kanjiText": "c", "studyState": 2,
+               "timestamp": {"_seconds": 1700000003, "_nanoseconds": 0}}]}
+            """)
+        try box.write("pet-story.json", """
+            {"domain": "pet-story", "schemaVersion": 1, "profiles": [],
+             "members": [{"id": "m1", "name": "Kuro", "since": "2020-01-01", "birthDate": "2019-05-01", "type": "cat",
+               "sex": "male", "bio": "", "createdAt": "2024-01-01T00:00:00Z"}],
+             "stories": [
+              {"id": "s1", "caption": "walk", "createdAt": "2024-01-02T00:00:00Z", "mediaContentIds": [], "lat": 35.6,
+               "taggedMemberIds": ["m1"]},
+              {"id": "s2", "caption": "nap", "createdAt": "2024-01-03T00:00:00Z", "mediaContentIds": [], "lng": 139.7,
+               "taggedMemberIds": []}]}
+            """)
+        try box.write("notes.json", """
+            {"domain": "notes", "schemaVersion": 1, "whiskeyNotes": [
+              {"id": "k1", "title": "Islay", "category": "single malt", "createdAt": "2024-01-01T00:00:00Z", "alcohol": 46,
+               "look": "amber", "smells": ["peat"], "tastes": [{"label": "smoke", "value": 0.9}],
+               "finish": {"length": "lingering", "note": "ash"}, "think": "", "rating": 4, "isFavorite": false},
+              {"id": "k2", "title": "Speyside", "category": "single malt", "createdAt": "2024-01-01T00:00:00Z", "alcohol": 40,
+               "look": "gold", "smells": [], "tastes": [{"label": "honey", "value": 1.5}],
+               "finish": {"length": "Short", "note": ""}, "think": "", "rating": 7, "isFavorite": false}]}
+            """)
+        let counts = ["vocabulary": 3, "pet-story": 2, "notes": 3]
+        for domain in ["vocabulary", "pet-story", "notes"] {
+            let input = "\(domain).\(format)"
+            if format != "json" {
+                let converted = try box.ferry(["convert", "\(domain).json", "-o", input])
+                #expect(converted.status == 0, "\(converted.stderr)")
+            }
+            let validated = try box.ferry(["validate", input])
+            let migrated = try box.ferry(["migrate", input, "--to-version", "2", "-o", "out.json"])
+            #expect(validated.status == 1, "\(input): \(validated.stderr)")
+            #expect(migrated.status == 1, "\(input)")
+            #expect(validated.errors.count == counts[domain], "\(input): \(validated.errors)")
+            #expect(validated.errors == migrated.errors, "\(input)")
+            #expect(!validated.diagnostics.contains { $0.contains("lossy-") }, "\(input)")
+        }
+        // The exact lines, for the JSON input.
+        if format == "json" {
+            let vocabulary = try box.ferry(["validate", "vocabulary.json"])
+            let text = try box.text("vocabulary.json")
+            #expect(vocabulary.errors == [
+                "vocabulary.json:\(position(of: "3,", in: text)): error: words record 0 (id \"w1\"): studyState 3 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) [invalid-value]",
+                "vocabulary.json:\(position(of: "-1", in: text)): error: words record 1 (id \"w2\"): studyState -1 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) [invalid-value]",
+                "vocabulary.json:\(position(of: "{\"wordBookID\"", in: text)): error: words record 2 has no id [missing-field]",
+            ])
+            let pets = try box.ferry(["validate", "pet-story.json"])
+            let petText = try box.text("pet-story.json")
+            #expect(pets.errors == [
+                "pet-story.json:\(position(of: "35.6", in: petText)): error: stories record 0 (id \"s1\"): lat without lng; a location needs both [invalid-value]",
+                "pet-story.json:\(position(of: "139.7", in: petText)): error: stories record 1 (id \"s2\"): lng without lat; a location needs both [invalid-value]",
+            ])
+        }
+    }
+
+    /// A V1 dataset the migration accepts stays valid, with no migration warning in `validate`.
+    @Test(arguments: ["notes-v1.json", "pet-story-v1.json", "vocabulary-v1-node-firestore.json",
+                      "vocabulary-v1-backup-restore.json", "pet-story-v1-documents"])
+    func validV1DatasetsStayValid(sample: String) throws {
+        let box = try Sandbox()
+        try box.copySample(sample)
+        let run = try box.ferry(["validate", sample])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.diagnostics.contains { $0.contains(": warning: ") }, "\(run.diagnostics)")
+    }
+}
