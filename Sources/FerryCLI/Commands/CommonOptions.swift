@@ -12,7 +12,7 @@ struct CommonOptions {
         OptionSpec(["--schema-version"], .single, value: "N", help: "Schema version of the input when it does not say."),
         OptionSpec(["--schema-free"], help: "Read the input as plain records of no domain, whatever it looks like (validate then checks well-formedness only)."),
         OptionSpec(["--collection"], .single, value: "NAME", help: "Collection of records that name none (a CSV file, a top-level array)."),
-        OptionSpec(["--date-strategy"], .single, value: "S", help: "How numeric dates are read: deferredToDate (default), secondsSince1970, millisecondsSince1970, iso8601."),
+        OptionSpec(["--date-strategy"], .single, value: "S", help: "How numeric dates are read: deferredToDate (default; secondsSince1970 in Firestore Timestamps), secondsSince1970, millisecondsSince1970, iso8601."),
         OptionSpec(["--time-zone"], .single, value: "ZONE", help: "IANA time zone for calendar days (default UTC; TZ is never read)."),
         OptionSpec(["--strict"], help: "Make lossy migration steps errors."),
         OptionSpec(["--lenient"], help: "Write the valid records and report the rest; fix what migration can."),

@@ -62,7 +62,7 @@ public final class DatasetProcessor {
         self.sourceSchema = source
         self.targetVersionedSchema = target
         self.decodingOptions = DecodingOptions(
-            dateStrategy: options.dateStrategy, scalarsAsText: options.scalarsAsText, timeZone: timeZone,
+            dateStrategy: options.explicitDateStrategy, scalarsAsText: options.scalarsAsText, timeZone: timeZone,
             timeZoneName: options.timeZone)
         self.preparer = RecordPreparer(
             domain: domain, sourceVersion: sourceVersion, targetVersion: targetVersion, options: options, timeZone: timeZone,
@@ -158,13 +158,13 @@ public final class DatasetProcessor {
 
     // MARK: Reporting
 
-    /// Reports diagnostics (strict mode turns lossy warnings into errors; assumption notes are
-    /// reported once per run). Returns true when any is an error.
+    /// Reports diagnostics (strict mode turns lossy warnings into errors; assumption notes and
+    /// warnings are reported once per run). Returns true when any is an error.
     @discardableResult
     private func report(_ diagnostics: [Diagnostic]) -> Bool {
         var hasError = false
         for var diagnostic in diagnostics {
-            if diagnostic.severity == .note, diagnostic.code == .assumption {
+            if diagnostic.code == .assumption, diagnostic.severity != .error {
                 guard reportedNotes.insert(diagnostic.message).inserted else { continue }
             }
             if options.mode == .strict, diagnostic.severity == .warning, diagnostic.code.rawValue.hasPrefix("lossy-") {

@@ -2,8 +2,14 @@ import Foundation
 
 /// What typed decoders need to know beyond the value itself.
 public struct DecodingOptions: Sendable {
-    /// How numbers in instant fields are read (`--date-strategy`).
-    public var dateStrategy: DateStrategy
+    /// How numbers in instant fields are read: `--date-strategy`, else `deferredToDate`.
+    public var dateStrategy: DateStrategy {
+        get { explicitDateStrategy ?? .deferredToDate }
+        set { explicitDateStrategy = newValue }
+    }
+    /// The strategy the user named, nil when none was: a Firestore Timestamp field then reads a
+    /// bare number as `secondsSince1970` (SCHEMAS.md "Numeric dates").
+    public var explicitDateStrategy: DateStrategy?
     /// True for CSV input: `"4.5"` in a number field is a number, `"true"` a Boolean, an absent
     /// required string is `""` (SCHEMAS.md "Formats: CSV").
     public var scalarsAsText: Bool
@@ -13,10 +19,10 @@ public struct DecodingOptions: Sendable {
     public var timeZoneName: String
 
     public init(
-        dateStrategy: DateStrategy = .deferredToDate, scalarsAsText: Bool = false, timeZone: TimeZone? = nil,
+        dateStrategy: DateStrategy? = nil, scalarsAsText: Bool = false, timeZone: TimeZone? = nil,
         timeZoneName: String? = nil
     ) {
-        self.dateStrategy = dateStrategy
+        self.explicitDateStrategy = dateStrategy
         self.scalarsAsText = scalarsAsText
         self.timeZone = timeZone ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current
         self.timeZoneName = timeZoneName ?? (timeZone == nil ? "UTC" : self.timeZone.identifier)

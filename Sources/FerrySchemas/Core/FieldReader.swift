@@ -467,6 +467,14 @@ public struct FieldReader: FieldSource {
     /// Reads an instant: an RFC 3339 string, or a number read with the date strategy (with an
     /// `assumption` note naming it). Sub-millisecond digits are kept (the caller cuts them).
     public static func instant(_ value: Value, at context: RecordContext, into diagnostics: inout [Diagnostic]) -> Instant? {
+        instant(value, at: context, strategy: context.options.dateStrategy, assumption: nil, into: &diagnostics)
+    }
+
+    /// `instant(_:at:into:)` with numbers read by `strategy`, and `assumption` reported for a
+    /// number instead of the note naming the strategy (nil: that note).
+    static func instant(_ value: Value, at context: RecordContext, strategy: DateStrategy, assumption: Diagnostic?,
+        into diagnostics: inout [Diagnostic]) -> Instant?
+    {
         var numberText: String?
         switch value {
         case .string(let text):
@@ -491,7 +499,6 @@ public struct FieldReader: FieldSource {
                 "\(context.displayName): expected an RFC 3339 instant, found \(value.shortDescription)", at: context.location()))
             return nil
         }
-        let strategy = context.options.dateStrategy
         guard strategy != .iso8601 else {
             diagnostics.append(.error(.typeError,
                 "\(context.displayName): expected an RFC 3339 string (--date-strategy iso8601), found number \(numberText)",
@@ -504,7 +511,7 @@ public struct FieldReader: FieldSource {
                 at: context.location()))
             return nil
         }
-        diagnostics.append(.note(.assumption, strategy.assumptionMessage, at: context.location()))
+        diagnostics.append(assumption ?? .note(.assumption, strategy.assumptionMessage, at: context.location()))
         return instant
     }
 
@@ -564,7 +571,15 @@ public struct FieldReader: FieldSource {
             return nil
         }
         if value.isNumber || (context.options.scalarsAsText && value.stringValue.map { DecimalText($0) != nil } == true) {
-            guard let instant = FieldReader.instant(value, at: fieldContext, into: &diagnostics) else { return nil }
+            // A bare number here comes from an export tool, which writes Unix time, not from
+            // `JSONEncoder`: seconds since 1970 unless the user names a strategy, and said loudly.
+            let strategy = context.options.explicitDateStrategy ?? .secondsSince1970
+            guard let instant = FieldReader.instant(value, at: fieldContext, strategy: strategy,
+                assumption: context.options.explicitDateStrategy == nil ? .warning(
+                    .assumption, "a number in a Firestore Timestamp field is read as \(strategy.unitDescription) (--date-strategy \(strategy.rawValue)); give --date-strategy to read it otherwise",
+                    at: fieldContext.location()) : nil,
+                into: &diagnostics)
+            else { return nil }
             return FirestoreTimestamp(instant: instant)
         }
         switch FirestoreTimestamp.read(value, scalarsAsText: context.options.scalarsAsText) {

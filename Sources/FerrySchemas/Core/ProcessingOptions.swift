@@ -13,8 +13,14 @@ public enum ProcessingMode: Sendable, Hashable {
 /// `--date-strategy`, `--time-zone`, and what the input is).
 public struct ProcessingOptions: Sendable {
     public var mode: ProcessingMode = .normal
-    /// How numeric dates are read.
-    public var dateStrategy: DateStrategy = .deferredToDate
+    /// How numeric dates are read: `--date-strategy`, else `deferredToDate`. Setting it names it.
+    public var dateStrategy: DateStrategy {
+        get { explicitDateStrategy ?? .deferredToDate }
+        set { explicitDateStrategy = newValue }
+    }
+    /// The strategy the user named (`--date-strategy`), nil when none was: a Firestore Timestamp
+    /// field then reads a bare number as `secondsSince1970` (SCHEMAS.md "Numeric dates").
+    public var explicitDateStrategy: DateStrategy?
     /// The IANA time zone of calendar-day rules (`--time-zone`, default UTC).
     public var timeZone: String = "UTC"
     /// The media files of a bundle or folder; nil for a lone JSON file (media not exported).
