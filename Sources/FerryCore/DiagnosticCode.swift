@@ -82,8 +82,10 @@ extension Diagnostic.Code {
     public static let raggedRow: Self = "ragged-row"
     /// A quoted field that never closes.
     public static let unterminatedQuote: Self = "unterminated-quote"
-    /// A quote inside an unquoted field, or text after a closing quote (RFC 4180 section 2).
+    /// Text after a closing quote (RFC 4180 section 2.7), or a missing header.
     public static let malformedCSV: Self = "malformed-csv"
+    /// A quote inside an unquoted field, kept as a character (a warning, once per field).
+    public static let strayQuote: Self = "stray-quote"
     /// Two header cells with one name, in a domain (exit 1).
     public static let duplicateHeader: Self = "duplicate-header"
     /// A source column that a field mapping does not use (a warning, once per column).
@@ -129,7 +131,7 @@ extension Diagnostic.Code {
         .typeError, .missingField, .unknownField, .outOfRange, .invalidValue, .duplicateID, .danglingReference,
         .lossyDrop, .lossyPrecision, .lossyChange, .missingMedia, .mediaNotFound, .malformedJSON, .tooDeep,
         .invalidEncoding, .tooLarge, .unreadableInput, .unknownFormat, .unknownDomain, .unknownVersion, .usage,
-        .outputUnwritable, .internalError, .assumption, .raggedRow, .unterminatedQuote, .malformedCSV,
+        .outputUnwritable, .internalError, .assumption, .raggedRow, .unterminatedQuote, .malformedCSV, .strayQuote,
         .duplicateHeader, .unmappedField, .malformedXML, .unsafeXML, .unsafePath, .truncatedArchive,
         .malformedArchive, .missingManifest, .checksumMismatch, .missingFile, .unlistedFile, .orphanMedia,
         .countMismatch, .duplicateMember, .adapterFailed,

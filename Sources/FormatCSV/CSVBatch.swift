@@ -105,6 +105,9 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         bytes.withUnsafeBufferPointer { buffer in
             guard let p = buffer.baseAddress else { return }
             while case .row = scanner.scan(p, base: base, count: buffer.count, atEnd: true) {
+                for position in scanner.strayQuotes {
+                    results.append(.problem(CSVRowScanner.strayQuoteWarning(at: context.location(position))))
+                }
                 // Handed on at once: tested first, the outcome was copied once more.
                 let outcome = decoder.outcome(scanner, p, base: base, count: buffer.count, offeringTo: taker, source: source)
                 if !Self.append(outcome, index: &index, to: &results) { break }

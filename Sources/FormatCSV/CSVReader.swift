@@ -400,6 +400,9 @@ public final class CSVReader: RecordReader {
         while true {
             switch scanner.scan(buffer, base: base, count: count, atEnd: atEnd) {
             case .row:
+                for position in scanner.strayQuotes {
+                    log.report(CSVRowScanner.strayQuoteWarning(at: location(position)))
+                }
                 return true
             case .end:
                 return false

@@ -96,6 +96,11 @@ struct CSVRowScanner {
     private var rowEnd = 0
     /// The first syntax error of the row.
     private(set) var rowError: RowError?
+    /// Where the row's unquoted cells that hold a quote have their first one (a warning each: the
+    /// quote is kept as a character, as Python's csv, Rust's csv and DuckDB keep it).
+    private(set) var strayQuotes: [TextPosition] = []
+    /// The index of the last cell `strayQuotes` has a position for (one warning per cell).
+    private var strayQuoteCell = -1
 
     /// The number of cells of the row.
     var cellCount: Int { walker.cursor - cells }
@@ -148,6 +153,10 @@ struct CSVRowScanner {
         if !inRow {
             var i = offset - base
             rowError = nil
+            if strayQuoteCell >= 0 {
+                strayQuotes.removeAll(keepingCapacity: true)
+                strayQuoteCell = -1
+            }
             if pendingLF {
                 if i == count {
                     return atEnd ? .end : .needMore
@@ -185,7 +194,7 @@ struct CSVRowScanner {
             case .rowEnd(let j, let byte):
                 return endRow(at: j, byte)
             case .strayQuote(let j):
-                fail(.malformedCSV, "a quote inside an unquoted field (RFC 4180 section 2.5: quote the whole field and double the quote)", row, j)
+                strayQuote(row, j)
             case .textAfterQuote(let k):
                 fail(.malformedCSV, "text after the closing quote of a field (RFC 4180 section 2.7: double a quote inside a quoted field)", row, k)
             case .quotedLineBreak(let j, let byte):
@@ -225,7 +234,7 @@ struct CSVRowScanner {
     private enum Event {
         /// The row ends at the line break `byte` at `at` (its last cell is added).
         case rowEnd(at: Int, UInt8)
-        /// A quote inside an unquoted cell (RFC 4180 section 2.5).
+        /// A quote inside an unquoted cell (RFC 4180 section 2.5): noted, and kept as text.
         case strayQuote(at: Int)
         /// Text right after a closing quote (section 2.7); the rest of the cell is plain text.
         case textAfterQuote(at: Int)
@@ -462,6 +471,23 @@ struct CSVRowScanner {
     private mutating func fail(_ code: Diagnostic.Code, _ message: String, _ row: UnsafePointer<UInt8>, _ i: Int) {
         guard rowError == nil else { return }
         rowError = RowError(code: code, message: message, position: position(ofOffset: rowStart + i, in: row, base: rowStart))
+    }
+
+    /// Notes the quote at offset `i` from the row's start, inside an unquoted cell, unless that
+    /// cell has one noted already. The quote stays in the cell's text (Docs/csv.md "Quotes").
+    @inline(never)
+    private mutating func strayQuote(_ row: UnsafePointer<UInt8>, _ i: Int) {
+        // Text after a closing quote is an error of its own already (`textAfterQuote`).
+        guard cellCount != strayQuoteCell, walker.cellFlags & CSVCell.opened == 0 else { return }
+        strayQuoteCell = cellCount
+        strayQuotes.append(position(ofOffset: rowStart + i, in: row, base: rowStart))
+    }
+
+    /// The warning for a stray quote at `location` (`CSVRowScanner.strayQuotes`).
+    static func strayQuoteWarning(at location: SourceLocation) -> Diagnostic {
+        .warning(.strayQuote,
+            "a quote inside an unquoted field is kept as a character (RFC 4180 section 2.5 would quote the whole field and double the quote)",
+            at: location)
     }
 
     /// Ends the row at the line break `byte` at offset `i` from the row's start.

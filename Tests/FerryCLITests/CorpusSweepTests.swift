@@ -136,8 +136,12 @@ import Glibc
             }
         case "csv-test-data" where name.hasPrefix("bad-"):
             // bad-header-wrong-header.csv only breaks the suite's own expected header (foo,bar,baz);
-            // read schema-free it is a fine CSV file.
-            if name != "bad-header-wrong-header.csv" {
+            // read schema-free it is a fine CSV file. A quote inside an unquoted field is kept as a
+            // character with a warning (as Python's csv, Rust's csv and DuckDB read it).
+            if name == "bad-unescaped-quote.csv" {
+                #expect(outcome.status == 0, "\(where_)")
+                #expect(outcome.codes == ["stray-quote"], "\(where_)")
+            } else if name != "bad-header-wrong-header.csv" {
                 #expect(outcome.status == 3, "\(where_)")
                 #expect(!outcome.codes.isDisjoint(with: ["malformed-csv", "ragged-row", "unterminated-quote"]), "\(where_)")
             }

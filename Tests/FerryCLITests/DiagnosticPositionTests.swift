@@ -168,6 +168,9 @@ import Glibc
             try write("a,b\n1,\"2\n", "x.csv", in: $0)
         },
         Case(code: "malformed-csv", arguments: ["validate", "x.csv"], expect: .text(field: false)) {
+            try write("a,b\n1,\"2\"x\n", "x.csv", in: $0)
+        },
+        Case(code: "stray-quote", arguments: ["validate", "x.csv"], expect: .text(field: false)) {
             try write("a,b\n1,2\"x\n", "x.csv", in: $0)
         },
         Case(code: "malformed-xml", arguments: ["validate", "x.xml"], expect: .text(field: false)) {

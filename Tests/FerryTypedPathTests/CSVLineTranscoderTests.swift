@@ -122,7 +122,7 @@ final class TranscoderComparison<T: FieldCodableCollection>: RawRecordTaker, @un
         for seed: UInt64 in 1...6 {
             let rows = Rows.randomRows(Rows.wineColumns, count: 400, seed: seed)
             let result = try Self.compare(Wine.self, Rows.csv(Rows.wineColumns, rows, lineEnd: seed % 2 == 0 ? "\r\n" : "\n"))
-            // Rows that are not CSV (a stray quote) are reported, not offered.
+            // Rows that are not CSV (text after a closing quote) are reported, not offered.
             #expect(result.rows > 350 && result.rows <= 400)
             #expect(result.taken > 20)
         }

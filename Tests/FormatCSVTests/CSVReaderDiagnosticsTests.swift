@@ -20,10 +20,21 @@ import FerryCore
         #expect(result.objects == [["a": "4", "b": "5"]])
     }
 
-    @Test func quoteInsideUnquotedField() {
-        let result = readCSV("a,b\n1,x\"y\n2,3\n")
-        #expect(result.problems == ["malformed-csv@2:4"])
-        #expect(result.objects == [["a": "2", "b": "3"]])
+    @Test func quoteInsideUnquotedFieldIsACharacterWithAWarning() {
+        // As Python's csv, Rust's csv and DuckDB read it: one warning per field, at its first quote.
+        let result = readCSV("a,b,c\n1,x\"y\"z,5\" ruler\n2,3,37°36'37.8\"N\n")
+        #expect(result.problems == ["stray-quote@2:4", "stray-quote@2:10", "stray-quote@3:15"])
+        #expect(result.diagnostics.map(\.severity) == [.warning, .warning, .warning])
+        #expect(result.diagnostics.first?.message
+            == "a quote inside an unquoted field is kept as a character (RFC 4180 section 2.5 would quote the whole field and double the quote)")
+        #expect(result.objects == [["a": "1", "b": "x\"y\"z", "c": "5\" ruler"], ["a": "2", "b": "3", "c": "37°36'37.8\"N"]])
+        #expect(readCSV("a,b\n1,x\"y\n2,3\n", chunk: 1).problems == ["stray-quote@2:4"])
+    }
+
+    @Test func quoteInHeaderIsACharacterWithAWarning() {
+        let result = readCSV("a,b\"\n1,2\n")
+        #expect(result.problems == ["stray-quote@1:4"])
+        #expect(result.objects == [["a": "1", "b\"": "2"]])
     }
 
     @Test func textAfterClosingQuote() {
@@ -34,8 +45,8 @@ import FerryCore
 
     @Test func malformedRowWithQuotedNewlineDoesNotShiftLaterRows() {
         // The bad row's later quoted cell still spans two lines; the next row starts after it.
-        let result = readCSV("a,b\nx\"y,\"p\nq\"\n2,3\n")
-        #expect(result.problems == ["malformed-csv@2:2"])
+        let result = readCSV("a,b\nx\"y,\"p\nq\"z\n2,3\n")
+        #expect(result.problems == ["stray-quote@2:2", "malformed-csv@3:3"])
         #expect(result.objects == [["a": "2", "b": "3"]])
         #expect(result.records.first?.location.line == 4)
     }

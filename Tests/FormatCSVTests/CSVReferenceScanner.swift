@@ -19,10 +19,12 @@ struct ScannedRow: Equatable, CustomStringConvertible {
     var end: TextPosition?
     /// `code@line:column message` of the row's first syntax error.
     var error: String?
+    /// `stray-quote@line:column` of the first quote of each unquoted cell that holds one.
+    var strays: [String] = []
 
     var description: String {
         let cellText = cells.map { "[\($0.start)..<\($0.end) f\($0.flags) \($0.line):\($0.column)]" }.joined()
-        return "row@\(line) \(cellText) end \(end?.description ?? "-") \(error ?? "")"
+        return "row@\(line) \(cellText) end \(end?.description ?? "-") \(error ?? "")\(strays.map { " " + $0 }.joined())"
     }
 }
 
@@ -89,7 +91,6 @@ struct CSVReferenceScanner {
         func add(_ start: Int, _ end: Int, _ flags: UInt8) {
             row.cells.append(.init(start: start, end: end, flags: flags, line: cellLine, column: cellColumn))
         }
-        let stray = "a quote inside an unquoted field (RFC 4180 section 2.5: quote the whole field and double the quote)"
         let after = "text after the closing quote of a field (RFC 4180 section 2.7: double a quote inside a quoted field)"
         while i < bytes.count {
             let b = bytes[i]
@@ -116,7 +117,7 @@ struct CSVReferenceScanner {
                 }
             case .unquoted, .garbage:
                 if b == Self.quote {
-                    if state == .unquoted { fail(stray, i) }
+                    if state == .unquoted { row.strays.append("stray-quote@\(line):\(column(i))") }
                     state = .garbage
                 } else if b == delimiter {
                     add(contentStart, i, afterQuote ? CSVCell.opened : 0)

@@ -47,7 +47,7 @@ import Testing
         let error = scanner.rowError.map { "\($0.code.rawValue)@\($0.position.line):\($0.position.column) \($0.message)" }
         let unterminated = scanner.rowError?.code == .unterminatedQuote
         return ScannedRow(cells: cells, line: scanner.rowLine, end: unterminated ? nil : scanner.rowEndPosition(in: p, base: base),
-                          error: error)
+                          error: error, strays: scanner.strayQuotes.map { "stray-quote@\($0.line):\($0.column)" })
     }
 
     private func expectSame(_ bytes: [UInt8], delimiter: UInt8 = UInt8(ascii: ","), chunks: [Int?] = [nil, 1, 2, 3, 5, 8, 13],
