@@ -77,15 +77,44 @@ enum ReportFormat: String, CaseIterable {
         var out = ""
         for d in reports.flatMap(\.diagnostics) where d.severity != .note {
             var properties: [String] = []
-            if let file = d.location.file { properties.append("file=\(githubEscape(DiagnosticText.escaped(file), property: true))") }
-            if let line = d.location.line { properties.append("line=\(line)") }
-            if let column = d.location.column { properties.append("col=\(column)") }
-            properties.append("title=\(githubEscape(d.code.rawValue, property: true))")
+            var title = d.code.rawValue
             // The message is the text line's body (pointer, message, id), escaped, so data cannot
             // end the command or start another.
-            out += "::\(d.severity == .error ? "error" : "warning") \(properties.joined(separator: ","))::\(githubEscape(d.body, property: false))\n"
+            var message = d.body
+            if let member = d.location.member {
+                // A member's line is not a line of the bundle: GitHub gets the file it can show
+                // (the member itself inside a folder bundle, else the archive, with no line), and
+                // the title and message name the bundle and the member.
+                let bundle = d.location.file ?? "-"
+                var place = DiagnosticText.escaped(bundle) + ":" + DiagnosticText.escaped(member)
+                title += " in \(place)"
+                if let line = d.location.line {
+                    place += ":\(line)"
+                    if let column = d.location.column { place += ":\(column)" }
+                }
+                message = "\(place): \(message)"
+                if isFolder(bundle) {
+                    properties.append("file=\(githubEscape(DiagnosticText.escaped(bundle + "/" + member), property: true))")
+                    if let line = d.location.line { properties.append("line=\(line)") }
+                    if let column = d.location.column { properties.append("col=\(column)") }
+                } else {
+                    properties.append("file=\(githubEscape(DiagnosticText.escaped(bundle), property: true))")
+                }
+            } else {
+                if let file = d.location.file { properties.append("file=\(githubEscape(DiagnosticText.escaped(file), property: true))") }
+                if let line = d.location.line { properties.append("line=\(line)") }
+                if let column = d.location.column { properties.append("col=\(column)") }
+            }
+            properties.append("title=\(githubEscape(title, property: true))")
+            out += "::\(d.severity == .error ? "error" : "warning") \(properties.joined(separator: ","))::\(githubEscape(message, property: false))\n"
         }
         return out
+    }
+
+    /// True when `path` is a folder (a folder bundle, whose members are files GitHub can show).
+    private static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// A JSON string literal.
