@@ -96,6 +96,9 @@ public struct DatasetReport: Sendable {
     /// holding a sub-collection is one); `recordCount` counts the records written or valid.
     public var recordsRead = 0
 
+    /// The media files of a bundle or folder input; nil for an input that holds none (a lone file).
+    public var media: MediaSummary?
+
     /// The total number of records.
     public var recordCount: Int { collections.reduce(0) { $0 + $1.count } }
 }

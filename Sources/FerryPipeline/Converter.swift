@@ -70,6 +70,7 @@ public struct Converter: Sendable {
         let source = try DatasetSource(
             path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log, progress: progress)
         result.format = source.formatDescription
+        result.media = source.bundle.map { MediaSummary(files: $0.mediaSizes) }
         if request.mapping == nil, ["csv", "tsv"].contains(source.formatName) { log.rewrite = Self.namingCSVColumn }
         var request = request
         if source.bundle != nil {

@@ -93,6 +93,12 @@ public final class BundleReader {
         files.filter { Self.isMediaPath($0.path, layout: layout) }
     }
 
+    /// The media files with their sizes (as `mediaFiles`), without waiting for any digest: their
+    /// `sha256` may be empty.
+    public var mediaSizes: [BundleMember] {
+        scannedFiles.filter { Self.isMediaPath($0.path, layout: layout) }
+    }
+
     /// The paths of `mediaFiles`, without waiting for any digest.
     public var mediaPaths: [String] {
         scannedFiles.map(\.path).filter { Self.isMediaPath($0, layout: layout) }

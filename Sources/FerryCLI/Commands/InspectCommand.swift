@@ -2,11 +2,12 @@ import FerryCore
 import FerryFormats
 import FerryPipeline
 
-/// `ferry inspect INPUT [--json]`: format, domain, version, collections and counts.
+/// `ferry inspect INPUT [--json]`: format, domain, version, collections, counts and, for a bundle
+/// or folder, its media (files, bytes, by kind, missing, orphans).
 struct InspectCommand: FerryCommand {
     static let configuration = CommandConfiguration(
         name: "inspect",
-        abstract: "Describe an input: format, domain and version (or schema-free), collections and counts.",
+        abstract: "Describe an input: format, domain and version (or schema-free), collections, counts and media.",
         discussion: "Reads the whole input; problems are counted, not printed (run `ferry validate` for them).\n\n"
             + FerryMain.exitCodesHelp,
         arguments: "INPUT", argumentCount: 1...1,
@@ -29,6 +30,12 @@ struct InspectCommand: FerryCommand {
             StandardError.write(fatal.description + "\n")
             return fatal.exitStatus
         }
+        // A tar (or a folder with `data/`) that is not a bundle has nothing to describe: the input
+        // is malformed for inspect, whatever validate counts it as.
+        if let notBundle = report.diagnostics.first(where: { $0.severity == .error && $0.code == .missingManifest }) {
+            StandardError.write(notBundle.description + "\n")
+            return .malformedInput
+        }
         StandardOutput.write(json ? Self.json(report) : Self.text(report))
         return .success
     }
@@ -43,6 +50,11 @@ struct InspectCommand: FerryCommand {
         out += "collections:\n"
         for collection in report.collections {
             out += "  \(collection.name.isEmpty ? "(records)" : collection.name): \(collection.count)\n"
+        }
+        if let media = report.media?.counting(report.diagnostics) {
+            let kinds = media.byKind.map { "\($0.kind) \($0.count)" }.joined(separator: ", ")
+            out += "media:       \(media.count) file\(media.count == 1 ? "" : "s"), \(media.bytes) bytes (\(kinds)); "
+                + "\(media.missing) missing, \(media.orphans) orphan\(media.orphans == 1 ? "" : "s")\n"
         }
         out += "records:     \(report.recordCount)"
         // Records read can be fewer than records out (a Firestore document holds its sub-collections):
@@ -59,6 +71,13 @@ struct InspectCommand: FerryCommand {
         out += "  \"schemaVersion\": \(report.sourceVersion.map(String.init) ?? "null"),\n  \"collections\": {"
         out += report.collections.map { "\n    \(ReportFormat.quote($0.name)): \($0.count)" }.joined(separator: ",")
         out += report.collections.isEmpty ? "},\n" : "\n  },\n"
+        if let media = report.media?.counting(report.diagnostics) {
+            out += "  \"media\": {\n    \"files\": \(media.count),\n    \"bytes\": \(media.bytes),\n    \"byKind\": {"
+            out += media.byKind.map { "\(ReportFormat.quote($0.kind)): \($0.count)" }.joined(separator: ", ")
+            out += "},\n    \"missing\": \(media.missing),\n    \"orphans\": \(media.orphans)\n  },\n"
+        } else {
+            out += "  \"media\": null,\n"
+        }
         out += "  \"records\": \(report.recordCount),\n  \"errors\": \(report.errorCount),\n  \"warnings\": \(report.warningCount)\n}\n"
         return out
     }
