@@ -293,6 +293,7 @@ import Testing
                 "whiskeyNotes": 1,
                 "cocktailNotes": 1
               },
+              "media": null,
               "records": 8,
               "errors": 0,
               "warnings": 0
