@@ -58,15 +58,15 @@ import Testing
             let vocabulary = try box.ferry(["validate", "vocabulary.json"])
             let text = try box.text("vocabulary.json")
             #expect(vocabulary.errors == [
-                "vocabulary.json:\(position(of: "3,", in: text)): error: words record 0 (id \"w1\"): studyState 3 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) [invalid-value]",
-                "vocabulary.json:\(position(of: "-1", in: text)): error: words record 1 (id \"w2\"): studyState -1 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) [invalid-value]",
-                "vocabulary.json:\(position(of: "{\"wordBookID\"", in: text)): error: words record 2 has no id [missing-field]",
+                "vocabulary.json:\(position(of: "3,", in: text)): error: /words/0/studyState: studyState 3 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) (id \"w1\") [invalid-value]",
+                "vocabulary.json:\(position(of: "-1", in: text)): error: /words/1/studyState: studyState -1 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) (id \"w2\") [invalid-value]",
+                "vocabulary.json:\(position(of: "{\"wordBookID\"", in: text)): error: /words/2/id: id is missing [missing-field]",
             ])
             let pets = try box.ferry(["validate", "pet-story.json"])
             let petText = try box.text("pet-story.json")
             #expect(pets.errors == [
-                "pet-story.json:\(position(of: "35.6", in: petText)): error: stories record 0 (id \"s1\"): lat without lng; a location needs both [invalid-value]",
-                "pet-story.json:\(position(of: "139.7", in: petText)): error: stories record 1 (id \"s2\"): lng without lat; a location needs both [invalid-value]",
+                "pet-story.json:\(position(of: "35.6", in: petText)): error: /stories/0/lat: lat without lng; a location needs both (id \"s1\") [invalid-value]",
+                "pet-story.json:\(position(of: "139.7", in: petText)): error: /stories/1/lng: lng without lat; a location needs both (id \"s2\") [invalid-value]",
             ])
         }
     }
