@@ -39,7 +39,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let first = format == "xml" ? "<timestamp>1700000000" : "1700000000"
         #expect(run.diagnostics == [
-            "\(input):\(position(of: first, in: text)): warning: a number in a Firestore Timestamp field is read as seconds since 1970-01-01T00:00:00Z (--date-strategy secondsSince1970); give --date-strategy to read it otherwise [assumption]",
+            "\(input):\(position(of: first, in: text)): warning: /wordBooks/0/timestamp: a number in a Firestore Timestamp field is read as seconds since 1970-01-01T00:00:00Z (--date-strategy secondsSince1970); give --date-strategy to read it otherwise (id \"b1\") [assumption]",
         ])
         let output = try box.text("v2.json")
         #expect(output.contains("\"createdAt\": \"2023-11-14T22:13:20Z\""))
@@ -48,7 +48,7 @@ import Testing
         let given = try box.ferry(["migrate", input, "--to-version", "2", "--date-strategy", "deferredToDate", "-o", "v2.json"])
         #expect(given.status == 0)
         #expect(given.diagnostics == [
-            "\(input):\(position(of: first, in: text)): note: numeric dates read as seconds since 2001-01-01T00:00:00Z (--date-strategy deferredToDate) [assumption]",
+            "\(input):\(position(of: first, in: text)): note: /wordBooks/0/timestamp: numeric dates read as seconds since 2001-01-01T00:00:00Z (--date-strategy deferredToDate) (id \"b1\") [assumption]",
         ])
         #expect(try box.text("v2.json").contains("\"createdAt\": \"2054-11-14T22:13:20Z\""))
     }

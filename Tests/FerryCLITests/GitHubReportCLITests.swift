@@ -30,7 +30,7 @@ import Testing
         let run = try box.ferry(["validate", "pets.tar", "--report", "github"])
         #expect(run.status == 1)
         #expect(run.stdout == """
-            ::error file=pets.tar,title=type-error in pets.tar%3Adata/stories.json::pets.tar:data/stories.json:23:21: location/latitude: expected a number, found "north"
+            ::error file=pets.tar,title=type-error in pets.tar%3Adata/stories.json::pets.tar:data/stories.json:23:21: /stories/0/location/latitude: location/latitude: expected a number, found "north" (id "s1")
             ::error file=pets.tar,title=checksum-mismatch in pets.tar%3Adata/stories.json::pets.tar:data/stories.json: \(Self.sums)
 
             """)
@@ -43,7 +43,7 @@ import Testing
         let run = try box.ferry(["validate", "pets", "--report", "github"])
         #expect(run.status == 1)
         #expect(run.stdout == """
-            ::error file=pets/data/stories.json,line=23,col=21,title=type-error in pets%3Adata/stories.json::pets:data/stories.json:23:21: location/latitude: expected a number, found "north"
+            ::error file=pets/data/stories.json,line=23,col=21,title=type-error in pets%3Adata/stories.json::pets:data/stories.json:23:21: /stories/0/location/latitude: location/latitude: expected a number, found "north" (id "s1")
             ::error file=pets/data/stories.json,title=checksum-mismatch in pets%3Adata/stories.json::pets:data/stories.json: \(Self.sums)
 
             """)
@@ -54,7 +54,7 @@ import Testing
         let box = try Sandbox()
         try box.write("n.json", #"{"domain": "notes", "schemaVersion": 2, "wineTastingNotes": [{"id": "w", "title": 5}]}"#)
         let run = try box.ferry(["validate", "n.json", "--report", "github"])
-        #expect(run.stdout.hasPrefix("::error file=n.json,line=1,col=83,title=type-error::title: expected a string, found 5\n"),
+        #expect(run.stdout.hasPrefix("::error file=n.json,line=1,col=83,title=type-error::/wineTastingNotes/0/title: title: expected a string, found 5 (id \"w\")\n"),
                 "\(run.stdout)")
     }
 }
