@@ -48,32 +48,32 @@ import Testing
         "notes v1 json": #"in.json:36:20: error: /wineNotes/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "w-002") [invalid-value]"#,
         "notes v1 jsonl": #"in.jsonl:3:91: error: /wineNotes/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "w-002") [invalid-value]"#,
         "notes v1 csv": #"in/wineNotes.csv:3:22: error: /wineNotes/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (column 'createdAt') (id "w-002") [invalid-value]"#,
-        "notes v1 xml": #"in.xml:31:5: error: /wineNotes/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "w-002") [invalid-value]"#,
+        "notes v1 xml": #"in.xml:35:7: error: /wineNotes/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "w-002") [invalid-value]"#,
         "notes v1 bundle": #"in:data/wineNotes.json:36:20: error: /wineNotes/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "w-002") [invalid-value]"#,
         "notes v2 json": #"in.json:45:20: error: /wineTastingNotes/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "w-002") [invalid-value]"#,
         "notes v2 jsonl": #"in.jsonl:3:98: error: /wineTastingNotes/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "w-002") [invalid-value]"#,
         "notes v2 csv": #"in/wineTastingNotes.csv:3:22: error: /wineTastingNotes/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (column 'createdAt') (id "w-002") [invalid-value]"#,
-        "notes v2 xml": #"in.xml:40:5: error: /wineTastingNotes/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "w-002") [invalid-value]"#,
+        "notes v2 xml": #"in.xml:44:7: error: /wineTastingNotes/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "w-002") [invalid-value]"#,
         "notes v2 bundle": #"in:data/wineTastingNotes.json:45:20: error: /wineTastingNotes/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "w-002") [invalid-value]"#,
         "pet-story v1 json": #"in.json:53:20: error: /stories/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "s2") [invalid-value]"#,
         "pet-story v1 jsonl": #"in.jsonl:6:67: error: /stories/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "s2") [invalid-value]"#,
         "pet-story v1 csv": #"in/stories.csv:3:11: error: /stories/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (column 'createdAt') (id "s2") [invalid-value]"#,
-        "pet-story v1 xml": #"in.xml:49:5: error: /stories/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "s2") [invalid-value]"#,
+        "pet-story v1 xml": #"in.xml:52:7: error: /stories/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "s2") [invalid-value]"#,
         "pet-story v1 bundle": #"in:data/stories.json:23:20: error: /stories/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "s2") [invalid-value]"#,
         "pet-story v2 json": #"in.json:63:20: error: /stories/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "s2") [invalid-value]"#,
         "pet-story v2 jsonl": #"in.jsonl:6:67: error: /stories/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "s2") [invalid-value]"#,
         "pet-story v2 csv": #"in/stories.csv:3:11: error: /stories/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (column 'createdAt') (id "s2") [invalid-value]"#,
-        "pet-story v2 xml": #"in.xml:59:5: error: /stories/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "s2") [invalid-value]"#,
+        "pet-story v2 xml": #"in.xml:62:7: error: /stories/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "s2") [invalid-value]"#,
         "pet-story v2 bundle": #"in:data/stories.json:33:20: error: /stories/1/createdAt: createdAt "2031-07-07T07:07:77Z" names a date or time that does not exist (id "s2") [invalid-value]"#,
         "vocabulary v1 json": #"in.json:27:25: error: /words/0/timestamp/_nanoseconds: timestamp/_nanoseconds is out of range (nanoseconds 0...999999999, years 0001...9999) (id "k-yama") [out-of-range]"#,
         "vocabulary v1 jsonl": #"in.jsonl:3:241: error: /words/0/timestamp/_nanoseconds: timestamp/_nanoseconds is out of range (nanoseconds 0...999999999, years 0001...9999) (id "k-yama") [out-of-range]"#,
         "vocabulary v1 csv": #"in/words.csv:2:52: error: /words/0/timestamp/_nanoseconds: timestamp/_nanoseconds is out of range (nanoseconds 0...999999999, years 0001...9999) (column 'timestamp._nanoseconds') (id "k-yama") [out-of-range]"#,
-        "vocabulary v1 xml": #"in.xml:14:5: error: /words/0/timestamp/_nanoseconds: timestamp/_nanoseconds is out of range (nanoseconds 0...999999999, years 0001...9999) (id "k-yama") [out-of-range]"#,
+        "vocabulary v1 xml": #"in.xml:26:9: error: /words/0/timestamp/_nanoseconds: timestamp/_nanoseconds is out of range (nanoseconds 0...999999999, years 0001...9999) (id "k-yama") [out-of-range]"#,
         "vocabulary v1 bundle": #"in:data/words.json:17:25: error: /words/0/timestamp/_nanoseconds: timestamp/_nanoseconds is out of range (nanoseconds 0...999999999, years 0001...9999) (id "k-yama") [out-of-range]"#,
         "vocabulary v2 json": #"in.json:22:20: error: /words/0/timestamp: timestamp "2031-07-07T07:07:77.250Z" names a date or time that does not exist (id "k-yama") [invalid-value]"#,
         "vocabulary v2 jsonl": #"in.jsonl:3:211: error: /words/0/timestamp: timestamp "2031-07-07T07:07:77.250Z" names a date or time that does not exist (id "k-yama") [invalid-value]"#,
         "vocabulary v2 csv": #"in/words.csv:2:47: error: /words/0/timestamp: timestamp "2031-07-07T07:07:77.250Z" names a date or time that does not exist (column 'timestamp') (id "k-yama") [invalid-value]"#,
-        "vocabulary v2 xml": #"in.xml:11:5: error: /words/0/timestamp: timestamp "2031-07-07T07:07:77.250Z" names a date or time that does not exist (id "k-yama") [invalid-value]"#,
+        "vocabulary v2 xml": #"in.xml:21:7: error: /words/0/timestamp: timestamp "2031-07-07T07:07:77.250Z" names a date or time that does not exist (id "k-yama") [invalid-value]"#,
         "vocabulary v2 bundle": #"in:data/words.json:15:20: error: /words/0/timestamp: timestamp "2031-07-07T07:07:77.250Z" names a date or time that does not exist (id "k-yama") [invalid-value]"#,
     ]
 
@@ -127,7 +127,10 @@ import Testing
         for options in [[], ["--no-typed-path"], ["--jobs", "2"]] {
             let run = try box.ferry(["validate", input] + options)
             #expect(run.status == 1, "\(options)")
-            #expect(run.errors.filter { !$0.hasSuffix("[checksum-mismatch]") } == [Self.expected[cell.description] ?? "?"],
+            // A V1 pet-story bundle made from the lone JSON holds no media: V1 validation applies the
+            // migration's media check too (missing-media), which is not this test's point.
+            #expect(run.errors.filter { !$0.hasSuffix("[checksum-mismatch]") && !$0.hasSuffix("[missing-media]") }
+                    == [Self.expected[cell.description] ?? "?"],
                     "\(options)")
         }
     }
