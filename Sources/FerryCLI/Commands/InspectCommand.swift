@@ -23,14 +23,29 @@ struct InspectCommand: FerryCommand {
         self.request = request
     }
 
+    /// Describes each dataset of the input (every data file of a folder of datasets, in order,
+    /// separated by a blank line; as a JSON array with --json when there are several).
+    /// - Returns: the worst status of a dataset that could not be read; data errors are counted only.
     func run() throws -> ExitStatus {
-        guard let report = Converter(registry: common.registry).run(request, report: { _ in }).first else { return .internalError }
-        if let fatal = report.diagnostics.first(where: { $0.severity == .error && $0.exitStatus > .invalidData }) {
-            StandardError.write(fatal.description + "\n")
-            return fatal.exitStatus
+        let reports = Converter(registry: common.registry).run(request, report: { _ in })
+        guard !reports.isEmpty else { return .internalError }
+        var status = ExitStatus.success
+        var described: [String] = []
+        for report in reports {
+            if let fatal = report.diagnostics.first(where: { $0.severity == .error && $0.exitStatus > .invalidData }) {
+                StandardError.write(fatal.description + "\n")
+                status = max(status, fatal.exitStatus)
+                continue
+            }
+            described.append(json ? Self.json(report) : Self.text(report))
         }
-        StandardOutput.write(json ? Self.json(report) : Self.text(report))
-        return .success
+        if json && reports.count > 1 {
+            let items = described.map { "  " + $0.dropLast().replacingOccurrences(of: "\n", with: "\n  ") }
+            StandardOutput.write("[\n" + items.joined(separator: ",\n") + "\n]\n")
+        } else {
+            StandardOutput.write(described.joined(separator: "\n"))
+        }
+        return status
     }
 
     private static func text(_ report: DatasetReport) -> String {
