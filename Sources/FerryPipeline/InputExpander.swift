@@ -12,7 +12,7 @@ public enum InputExpander {
     /// File endings of data inputs found in folders.
     static let dataExtensions: Set<String> = ["json", "jsonl", "ndjson", "csv", "tsv", "xml", "tar", "tgz", "gz", "zst", "xz"]
     /// Names that make a folder a dataset of its own (a bundle folder or an app's Documents folder).
-    static let bundleMarkers: Set<String> = ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories"]
+    static let bundleMarkers: Set<String> = ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories", "media"]
     /// Endings of the files of a folder of one dataset in a one-collection format.
     static let collectionFileExtensions: Set<String> = ["csv", "tsv"]
 

@@ -227,7 +227,7 @@ public struct OutputPlan: Sendable {
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else { return nil }
         if isFolder.boolValue {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-            if !Set(names).isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories"]) {
+            if !Set(names).isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories", "media"]) {
                 return registry.formats.first { $0.isContainer }
             }
             return names.lazy.compactMap { registry.format(forPath: $0) }.first { $0.reader != nil && !$0.isContainer }

@@ -239,7 +239,8 @@ final class OutputRouter {
             let base = Self.base(of: folder)
             let path = ownFolder ? base + "/" + stem + ".tar" : base
             // A bundle folder is renamed into place: its parent must exist, as a file's must.
-            try makeFolder((path as NSString).deletingLastPathComponent)
+            // (Split by hand: Foundation's deletingLastPathComponent has trapped on such paths.)
+            if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeFolder(String(path[..<slash])) }
             destination = ownFolder ? .archive(path: path, compression: .none) : .folder(path: base)
         }
         let output = try BundleOutput(destination: destination, registry: registry, options: options, schema: schema, dataFormat: dataFormat)

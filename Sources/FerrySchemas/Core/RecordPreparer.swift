@@ -182,7 +182,7 @@ public struct RecordPreparer: @unchecked Sendable {
         if let id = targetModel.recordID, document.value.objectValue?["id"]?.stringValue?.isEmpty ?? true {
             result.derivedID = id
         }
-        if sourceVersion == targetVersion, targetVersion == 2, domain == .petStory, options.media != nil {
+        if sourceVersion == targetVersion, domain == .petStory, options.media != nil {
             result.mediaDiagnostics = checkMediaPaths(targetModel, context: document.context)
         }
         prepared.result = result
@@ -210,7 +210,8 @@ public struct RecordPreparer: @unchecked Sendable {
         return references
     }
 
-    /// With a media catalog, every V2 media path must name a file (`missing-media`). A story item of
+    /// With a media catalog, every V2 media path must name a file (`missing-media`), and every V1
+    /// story media id one file (`checkMediaIDs`). A story item of
     /// kind `unknown` without a file is the mark a lone JSON export's migration leaves for media that
     /// were not exported (SCHEMAS.md "V1 -> V2 migration"): it stays a `media-not-found` warning.
     private func checkMediaPaths(_ model: any CollectionModel, context: RecordContext) -> [Diagnostic] {
@@ -224,6 +225,7 @@ public struct RecordPreparer: @unchecked Sendable {
             }
         }
         var diagnostics: [Diagnostic] = []
+        if let story = model as? PetStoryV1.Story { diagnostics += checkMediaIDs(of: story, catalog: catalog, context: context) }
         for (path, field, notExported) in paths {
             var stem = path
             if let slash = stem.lastIndex(of: "/"), let dot = stem.lastIndex(of: "."), dot > slash {
@@ -238,6 +240,25 @@ public struct RecordPreparer: @unchecked Sendable {
                     ? .warning(.mediaNotFound, message + " (kind unknown: not exported)", at: location)
                     : .error(.missingMedia, message, at: location))
             }
+        }
+        return diagnostics
+    }
+
+    /// A V1 story's media ids, checked as the migration finds their files
+    /// (`PetStoryMigrationPlan`): no file is `missing-media`, several are `invalid-value`, with the
+    /// migration's messages, so that validating a V1 folder or bundle finds what migrating it would.
+    private func checkMediaIDs(of story: PetStoryV1.Story, catalog: any MediaCatalog, context: RecordContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for (index, mediaID) in story.mediaContentIds.enumerated() {
+            let stem = "Stories/\(story.id)/\(mediaID)"
+            let files = catalog.files(withStem: stem).sorted()
+            guard files.count != 1 else { continue }
+            var location = context.location(of: JSONPointer(tokens: ["mediaContentIds", String(index)]))
+            location.recordID = story.id
+            diagnostics.append(files.isEmpty
+                ? .error(.missingMedia, "no file for media \(quoted: mediaID) (\(DiagnosticText.quoted(stem + ".*")))", at: location)
+                : .error(.invalidValue,
+                    "\(files.count) files for media \(quoted: mediaID): \(files.map(DiagnosticText.quoted).joined(separator: ", "))", at: location))
         }
         return diagnostics
     }
