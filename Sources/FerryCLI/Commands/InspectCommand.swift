@@ -7,7 +7,8 @@ struct InspectCommand: FerryCommand {
     static let configuration = CommandConfiguration(
         name: "inspect",
         abstract: "Describe an input: format, domain and version (or schema-free), collections and counts.",
-        discussion: "Reads the whole input; problems are counted, not printed (run `ferry validate` for them).\n\n"
+        discussion: "Reads the whole input; problems are counted, not printed (run `ferry validate` for them).\n"
+            + "A folder of datasets (not a bundle, Documents or CSV folder) is described file by file.\n\n"
             + FerryMain.exitCodesHelp,
         arguments: "INPUT", argumentCount: 1...1,
         options: [OptionSpec(["--json"], help: "Print the description as JSON.")] + CommonOptions.specs)

@@ -4,6 +4,13 @@ public protocol MediaCatalog: Sendable {
     /// Relative paths (with "/" separators, relative to the dataset root, e.g. "media/Stories/s1/m1.JPG")
     /// of the files whose path without extension equals `stem` (e.g. "Stories/s1/m1", matched under the root or its media/ folder), case-insensitive extension.
     func files(withStem stem: String) -> [String]
+    /// True when any story media file was exported (`Stories/...`, under the root or `media/`).
+    /// A bundle made from a lone JSON export holds none: its media were never exported.
+    var holdsStoryMedia: Bool { get }
+}
+
+extension MediaCatalog {
+    public var holdsStoryMedia: Bool { true }
 }
 
 /// A media catalog over a fixed list of relative paths (tests, and callers that already listed a folder).
@@ -29,4 +36,6 @@ public struct ListedMediaCatalog: MediaCatalog {
     }
 
     public func files(withStem stem: String) -> [String] { byStem[stem] ?? [] }
+
+    public var holdsStoryMedia: Bool { paths.contains { $0.hasPrefix("Stories/") || $0.hasPrefix("media/Stories/") } }
 }

@@ -248,6 +248,8 @@ public struct RecordPreparer: @unchecked Sendable {
     /// (`PetStoryMigrationPlan`): no file is `missing-media`, several are `invalid-value`, with the
     /// migration's messages, so that validating a V1 folder or bundle finds what migrating it would.
     private func checkMediaIDs(of story: PetStoryV1.Story, catalog: any MediaCatalog, context: RecordContext) -> [Diagnostic] {
+        // No story media at all: a bundle of a lone JSON export, whose media were never exported.
+        guard catalog.holdsStoryMedia else { return [] }
         var diagnostics: [Diagnostic] = []
         for (index, mediaID) in story.mediaContentIds.enumerated() {
             let stem = "Stories/\(story.id)/\(mediaID)"
