@@ -17,25 +17,31 @@ public struct Converter: Sendable {
         self.progress = progress
     }
 
-    /// Processes every input of `request`, each on its own, and reports each one.
+    /// Processes every dataset of `request`, each on its own, and reports each one: an input
+    /// file, or each data file under a folder of datasets (`DatasetInputs`), with its own domain,
+    /// version and ids.
     /// - Parameter report: receives every diagnostic as it is found (the CLI prints them).
-    /// - Returns: one report per input, in input order. Never throws: a failing input is a report
-    ///   with its diagnostics and exit status, and the other inputs still run.
+    /// - Returns: one report per dataset, in input order (a folder's files in byte order). Never
+    ///   throws: a failing dataset is a report with its diagnostics and exit status, and the
+    ///   others still run.
     public func run(_ request: ConversionRequest, report: @escaping @Sendable (Diagnostic) -> Void) -> [DatasetReport] {
         let target: OutputTarget
+        let (datasets, ownFolders) = DatasetInputs.expand(request.inputs)
         do {
-            target = try plannedTarget(request)
+            target = try plannedTarget(request, datasets: datasets.map(\.path))
         } catch {
             let diagnostic = Self.diagnostic(for: error)
             report(diagnostic)
             return [DatasetReport(input: request.inputs.first ?? "-", format: "", collections: [], errorCount: 1,
                                   warningCount: 0, status: diagnostic.exitStatus)]
         }
-        return request.inputs.map { input in
+        return datasets.map { dataset in
+            let input = dataset.path
             let log = DiagnosticLog(onReport: report)
             var result = DatasetReport(input: input, format: "", collections: [], errorCount: 0, warningCount: 0, status: .success)
             do {
-                try convert(input, request: request, target: target, log: log, into: &result)
+                let naming = OutputNaming(stem: dataset.stem, ownFolder: ownFolders)
+                try convert(input, request: request, target: target, naming: naming, log: log, into: &result)
             } catch {
                 log.report(Self.diagnostic(for: error))
             }
@@ -52,18 +58,28 @@ public struct Converter: Sendable {
     /// a caller that writes the report itself calls this first, so a refused run writes nothing.
     /// - Throws: `FerryError(.usage)` naming both sides of a clash, or for a bad `-o`.
     public func checkOutputs(_ request: ConversionRequest) throws {
-        _ = try plannedTarget(request)
+        _ = try plannedTarget(request, datasets: DatasetInputs.expand(request.inputs).datasets.map(\.path))
     }
 
-    /// `checkOutputs`, returning the output target.
-    private func plannedTarget(_ request: ConversionRequest) throws -> OutputTarget {
-        let target = request.action == .convert ? try OutputTarget.resolve(request.output, inputs: request.inputs) : .standardOutput
+    /// `checkOutputs`, returning the output target (`datasets`: the request's datasets, which
+    /// decide whether one file can take the output).
+    private func plannedTarget(_ request: ConversionRequest, datasets: [String]) throws -> OutputTarget {
+        let target = request.action == .convert ? try OutputTarget.resolve(request.output, inputs: datasets) : .standardOutput
         try OutputPlan.check(request, target: target, registry: registry)
         return target
     }
 
+    /// Where a dataset's output goes in a folder output.
+    struct OutputNaming {
+        /// `DatasetInput.stem`.
+        var stem: String
+        /// Whether the dataset gets its own file or folder in the folder output.
+        var ownFolder: Bool
+    }
+
     private func convert(
-        _ input: String, request: ConversionRequest, target: OutputTarget, log: DiagnosticLog, into result: inout DatasetReport
+        _ input: String, request: ConversionRequest, target: OutputTarget, naming: OutputNaming, log: DiagnosticLog,
+        into result: inout DatasetReport
     ) throws {
         var readOptions = request.read
         readOptions.fileName = input
@@ -106,7 +122,7 @@ public struct Converter: Sendable {
 
         var router: OutputRouter?
         if request.action == .convert {
-            router = try makeRouter(request: request, target: target, input: input, source: source, plan: plan)
+            router = try makeRouter(request: request, target: target, naming: naming, source: source, plan: plan)
         }
         var counts = CollectionCounter(order: plan.collections)
         /// `rendered`: the records' bytes made ahead on a worker (`--jobs`), one range per record.
@@ -241,7 +257,7 @@ public struct Converter: Sendable {
     }
 
     private func makeRouter(
-        request: ConversionRequest, target: OutputTarget, input: String, source: DatasetSource, plan: DatasetPlan
+        request: ConversionRequest, target: OutputTarget, naming: OutputNaming, source: DatasetSource, plan: DatasetPlan
     ) throws -> OutputRouter {
         if request.outputFormat == nil, case .file(let path) = target, target.formatName(registry: registry) == nil {
             let ext = URL(fileURLWithPath: Compression.forPath(path).innerPath).pathExtension.lowercased()
@@ -258,10 +274,9 @@ public struct Converter: Sendable {
         options.header = plan.outputHeader
         options.collections = plan.collections
         options.recordTypeNames = plan.recordTypeNames
-        let stem = OutputRouter.stem(of: input)
         let schema = plan.domain.flatMap { domain in plan.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
-        return OutputRouter(target: target, format: format, options: options, stem: stem,
-                            ownFolder: request.inputs.count > 1, registry: registry, schema: schema, dataFormat: request.dataFormat)
+        return OutputRouter(target: target, format: format, options: options, stem: naming.stem,
+                            ownFolder: naming.ownFolder, registry: registry, schema: schema, dataFormat: request.dataFormat)
     }
 
     /// The typed path for a domain run (issue 7): records go from bytes to model to bytes. Nil

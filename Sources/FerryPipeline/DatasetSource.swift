@@ -111,7 +111,10 @@ final class DatasetSource {
         // A file or standard input whose name says nothing is opened first: its bytes may show a tar.
         let probe = isBundle || isFolder.boolValue ? nil : try InputProbe.open(path: path, formatName: formatName, registry: registry)
         if isBundle || probe?.isArchive == true {
-            let bundle = try probe.map { try BundleReader(path: path, source: $0.source, log: log) } ?? BundleReader(path: path, log: log)
+            let bundleOptions = BundleReader.Options(
+                documentsDataFile: isFolder.boolValue ? DocumentsFolder.dataFile(in: path, domain: options.header.domain) : nil)
+            let bundle = try probe.map { try BundleReader(path: path, source: $0.source, log: log) }
+                ?? BundleReader(path: path, options: bundleOptions, log: log)
             self.bundle = bundle
             self.parts = []
             self.formatName = bundleFormat?.name ?? "tar"
@@ -169,7 +172,7 @@ final class DatasetSource {
         if let formatName { return InputProbe.requested(formatName, registry: registry)?.format.isContainer ?? false }
         guard isFolder else { return path != "-" && (registry.format(forPath: path)?.isContainer ?? false) }
         let names = Set((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
-        return !names.isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories"])
+        return !names.isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories", "media"])
     }
 
     /// The size of a regular file, 0 for anything else (standard input, a pipe).

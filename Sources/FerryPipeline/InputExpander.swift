@@ -1,4 +1,5 @@
 import FerryCore
+import FerrySchemas
 import Foundation
 
 #if canImport(Glibc)
@@ -11,7 +12,9 @@ public enum InputExpander {
     /// File endings of data inputs found in folders.
     static let dataExtensions: Set<String> = ["json", "jsonl", "ndjson", "csv", "tsv", "xml", "tar", "tgz", "gz", "zst", "xz"]
     /// Names that make a folder a dataset of its own (a bundle folder or an app's Documents folder).
-    static let bundleMarkers: Set<String> = ["manifest.json", "ProfileImages", "MemberImages", "Stories"]
+    static let bundleMarkers: Set<String> = ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories", "media"]
+    /// Endings of the files of a folder of one dataset in a one-collection format.
+    static let collectionFileExtensions: Set<String> = ["csv", "tsv"]
 
     /// - Returns: absolute paths of the inputs, in byte order.
     /// - Throws: `FerryError(.unreadableInput)` for a pattern that matches nothing.
@@ -36,18 +39,43 @@ public enum InputExpander {
         return (0..<Int(result.gl_pathc)).compactMap { index in result.gl_pathv[index].map { String(cString: $0) } }
     }
 
-    private static func datasets(at path: String, into found: inout Set<String>) {
+    /// True when the folder at `path` is one dataset, decided by what it holds: a bundle folder
+    /// (`manifest.json`, `data/`), an app Documents folder, or a folder whose data files are all
+    /// CSV (or TSV) files named after collections of one domain (`wineNotes.csv`, `tags.csv`).
+    /// Any other folder is a set of datasets, one per data file under it.
+    public static func isOneDataset(_ path: String) -> Bool {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }
+        if names.contains(where: bundleMarkers.contains) { return true }
+        var stems: Set<String> = []
+        for name in names {
+            let ext = (name as NSString).pathExtension.lowercased()
+            guard dataExtensions.contains(ext) else { continue }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            guard collectionFileExtensions.contains(ext) else { return false }
+            stems.insert(String(name.prefix { $0 != "." }))
+        }
+        guard !stems.isEmpty else { return false }
+        return Domain.allCases.contains { domain in
+            let collections = Set([1, 2].compactMap { DatasetSchema.schema(for: domain, version: $0) }.flatMap(\.collectionNames))
+            return stems.isSubset(of: collections)
+        }
+    }
+
+    /// Adds the datasets at `path`: the file itself, a folder of one dataset, or the data files
+    /// under a folder of several, recursively.
+    static func datasets(at path: String, into found: inout Set<String>) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
         guard isFolder.boolValue else {
             found.insert(path)
             return
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        if names.contains(where: bundleMarkers.contains) {
+        if isOneDataset(path) {
             found.insert(path)
             return
         }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         for name in names where !name.hasPrefix(".") {
             let child = path + "/" + name
             var childIsFolder: ObjCBool = false

@@ -23,6 +23,11 @@ public struct OutputPlan: Sendable {
         var target: OutputTarget
         /// The request it runs with: its formats and inputs decide the output's file names.
         public var request: ConversionRequest
+        /// The output's name in a folder output (`DatasetInput.stem`); nil: the input's base name.
+        var stem: String? = nil
+        /// Whether a folder output gives this input its own file or folder; nil: when the request
+        /// has several inputs.
+        var ownFolder: Bool? = nil
     }
 
     /// The shape of one planned output.
@@ -90,8 +95,9 @@ public struct OutputPlan: Sendable {
     /// The plan of a `ferry convert | migrate` request: its inputs share `target`.
     /// - Throws: what `check` throws.
     static func check(_ request: ConversionRequest, target: OutputTarget, registry: FormatRegistry) throws {
-        let jobs = request.inputs.map { Job(input: $0, target: target, request: request) }
-        try check(jobs, report: request.reportFile, registry: registry) { _, _ in "inputs of one name cannot share a folder output; convert them to different folders" }
+        let (datasets, ownFolders) = DatasetInputs.expand(request.inputs)
+        let jobs = datasets.map { Job(input: $0.path, target: target, request: request, stem: $0.stem, ownFolder: ownFolders) }
+        try check(jobs, report: request.reportFile, registry: registry) { _, _ in "inputs of one name in one folder cannot share a folder output; convert them to different folders" }
     }
 
     /// The outputs by what they claim, each key to the first output (by index) claiming it, so
@@ -203,8 +209,8 @@ public struct OutputPlan: Sendable {
         case .folder(let folder):
             guard let format = outputFormat else { return [] }
             let base = OutputRouter.base(of: folder)
-            let ownFolder = job.request.inputs.count > 1
-            let stem = OutputRouter.stem(of: job.input)
+            let ownFolder = job.ownFolder ?? (job.request.inputs.count > 1)
+            let stem = job.stem ?? OutputRouter.stem(of: job.input)
             if format.isContainer { return ownFolder ? [(base + "/" + stem + ".tar", .file)] : [(folder, .tree)] }
             let ext = format.extensions.first ?? format.name
             if format.isSingleCollection { return [(ownFolder ? base + "/" + stem + "/" : folder, .collectionFiles(ext: ext))] }
@@ -221,7 +227,7 @@ public struct OutputPlan: Sendable {
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else { return nil }
         if isFolder.boolValue {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-            if !Set(names).isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories"]) {
+            if !Set(names).isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories", "media"]) {
                 return registry.formats.first { $0.isContainer }
             }
             return names.lazy.compactMap { registry.format(forPath: $0) }.first { $0.reader != nil && !$0.isContainer }

@@ -26,7 +26,8 @@ final class OutputRouter {
     private let dataFormat: String?
 
     /// - Parameters:
-    ///   - stem: the input's name without extension, used for per-input files in a folder.
+    ///   - stem: the input's name without extension, used for per-input files in a folder; a
+    ///     dataset found in a folder of datasets has its path inside that folder (`2024/notes`).
     ///   - ownFolder: true when several inputs share the folder (each input then gets its own name).
     /// - Parameters:
     ///   - schema: the schema of the records written (bundles take external storage from it).
@@ -236,7 +237,11 @@ final class OutputRouter {
             destination = BundleWriter.Destination.forPath(path)
         case .folder(let folder):
             let base = Self.base(of: folder)
-            destination = ownFolder ? .archive(path: base + "/" + stem + ".tar", compression: .none) : .folder(path: base)
+            let path = ownFolder ? base + "/" + stem + ".tar" : base
+            // A bundle folder is renamed into place: its parent must exist, as a file's must.
+            // (Split by hand: Foundation's deletingLastPathComponent has trapped on such paths.)
+            if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeFolder(String(path[..<slash])) }
+            destination = ownFolder ? .archive(path: path, compression: .none) : .folder(path: base)
         }
         let output = try BundleOutput(destination: destination, registry: registry, options: options, schema: schema, dataFormat: dataFormat)
         bundle = output

@@ -32,9 +32,17 @@ public final class BundleReader {
         /// The largest `manifest.json` accepted, in bytes (default 64 MiB; it is held in memory).
         public var maximumManifestSize: Int
 
-        public init(maximumMemberSize: Int64 = 16 << 30, maximumManifestSize: Int = 64 << 20) {
+        /// For a folder without a manifest holding several JSON files at its root: picks the data
+        /// file among them (root-relative names, byte order), or nil when none is; the others are
+        /// then ignored with a note. Without it, or when it picks none, the folder is no bundle.
+        public var documentsDataFile: (@Sendable ([String]) -> String?)?
+
+        public init(maximumMemberSize: Int64 = 16 << 30, maximumManifestSize: Int = 64 << 20,
+                    documentsDataFile: (@Sendable ([String]) -> String?)? = nil)
+        {
             self.maximumMemberSize = maximumMemberSize
             self.maximumManifestSize = maximumManifestSize
+            self.documentsDataFile = documentsDataFile
         }
     }
 
@@ -45,7 +53,8 @@ public final class BundleReader {
         /// A folder with the bundle layout (`manifest.json`, `data/`, `media/`).
         case folder
         /// A folder like the app's Documents folder: `ProfileImages/`, `MemberImages/`, `Stories/`
-        /// beside exactly one JSON file, no manifest; the JSON file is the data.
+        /// at its root or under `media/`, beside one JSON file that is the data (or several, of
+        /// which `Options.documentsDataFile` picks it), no manifest.
         case documentsFolder(dataFile: String)
     }
 
@@ -237,6 +246,7 @@ public final class BundleReader {
     private static func isMediaPath(_ path: String, layout: Layout) -> Bool {
         if case .documentsFolder = layout {
             return path.hasPrefix("ProfileImages/") || path.hasPrefix("MemberImages/") || path.hasPrefix("Stories/")
+                || path.hasPrefix("media/")
         }
         return path.hasPrefix("media/")
     }
@@ -575,13 +585,19 @@ public final class BundleReader {
             return
         }
         let hasData = scannedFiles.contains { $0.path.hasPrefix("data/") } || scan.directories.contains("data")
-        if isFolder, !hasData, scan.rootJSONFiles.count == 1,
-           ["ProfileImages", "MemberImages", "Stories"].contains(where: { scan.directories.contains($0) })
+        let rootJSON = scan.rootJSONFiles.sorted { MemberPath.precedes($0, $1) }
+        if isFolder, !hasData, ["ProfileImages", "MemberImages", "Stories", "media"].contains(where: { scan.directories.contains($0) }),
+           let dataFile = rootJSON.count == 1 ? rootJSON[0] : options.documentsDataFile?(rootJSON)
         {
-            let dataFile = scan.rootJSONFiles[0]
             layout = .documentsFolder(dataFile: dataFile)
             log.report(.note(.assumption, "no manifest.json: read as the app's Documents folder; \(dataFile) is the "
                 + "data and media paths are relative to the folder", at: location(nil)))
+            // Root files that are neither the data nor media (settings, caches) are named, not read.
+            let ignored = scannedFiles.map(\.path).filter { !$0.contains("/") && $0 != dataFile }
+            if !ignored.isEmpty {
+                log.report(.note(.assumption, "not part of the dataset, ignored: "
+                    + ignored.map { "'\(DiagnosticText.escaped($0))'" }.joined(separator: ", "), at: location(nil)))
+            }
             return
         }
         log.report(.error(.missingManifest, hasData

@@ -54,6 +54,7 @@ struct ConversionRunner {
         try Self.writeReport(reports, as: report, to: reportFile)
         if !common.quiet {
             for report in reports { StandardError.write(Summary.line(for: report, action: request.action) + "\n") }
+            if reports.count > 1 { StandardError.write(Summary.total(of: reports, action: request.action) + "\n") }
         }
         return reports.map(\.status).max() ?? .success
     }
@@ -75,6 +76,22 @@ struct ConversionRunner {
 
 /// One-line summaries of what a run did.
 enum Summary {
+    /// The line after the summaries of several datasets:
+    /// `total: 6 datasets, 5 valid, 1 invalid (3 errors, 0 warnings)`; `written` and `failed` for a
+    /// conversion, `passed` and `failed` for a dry run.
+    static func total(of reports: [DatasetReport], action: ConversionRequest.Action) -> String {
+        let failed = reports.filter { $0.status > .success }.count
+        let (good, bad) = switch action {
+        case .convert: ("written", "failed")
+        case .dryRun: ("passed", "failed")
+        case .validate: ("valid", "invalid")
+        }
+        let errors = reports.reduce(0) { $0 + $1.errorCount }
+        let warnings = reports.reduce(0) { $0 + $1.warningCount }
+        return "total: \(reports.count) datasets, \(reports.count - failed) \(good), \(failed) \(bad)"
+            + " (\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"))"
+    }
+
     static func line(for report: DatasetReport, action: ConversionRequest.Action) -> String {
         var text = DiagnosticText.escaped(report.input) + ":"
         if let domain = report.domain {

@@ -15,6 +15,8 @@ struct ConvertCommand: FerryCommand {
             The output is written to a temporary file and renamed into place only when complete: on an
             error nothing is written (--lenient writes the valid records) and the previous file stays.
             An output that is an input, or that two inputs would write, is refused (exit 2) before anything is read.
+            A folder that is not a bundle, an app Documents folder or a CSV folder of one dataset holds
+            datasets: each file under it is converted on its own, and a folder output mirrors the tree.
             --csv-safe prefixes CSV cells that start with =, +, -, @, tab or CR with ' so spreadsheets do
             not run them as formulas (CSV injection).
             """ + "\n\n" + FerryMain.exitCodesHelp,

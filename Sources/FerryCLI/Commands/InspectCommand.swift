@@ -8,7 +8,8 @@ struct InspectCommand: FerryCommand {
     static let configuration = CommandConfiguration(
         name: "inspect",
         abstract: "Describe an input: format, domain and version (or schema-free), collections, counts and media.",
-        discussion: "Reads the whole input; problems are counted, not printed (run `ferry validate` for them).\n\n"
+        discussion: "Reads the whole input; problems are counted, not printed (run `ferry validate` for them).\n"
+            + "A folder of datasets (not a bundle, Documents or CSV folder) is described file by file.\n\n"
             + FerryMain.exitCodesHelp,
         arguments: "INPUT", argumentCount: 1...1,
         options: [OptionSpec(["--json"], help: "Print the description as JSON.")] + CommonOptions.specs)
@@ -24,20 +25,36 @@ struct InspectCommand: FerryCommand {
         self.request = request
     }
 
+    /// Describes each dataset of the input (every data file of a folder of datasets, in order,
+    /// separated by a blank line; as a JSON array with --json when there are several).
+    /// - Returns: the worst status of a dataset that could not be read; data errors are counted only.
     func run() throws -> ExitStatus {
-        guard let report = Converter(registry: common.registry).run(request, report: { _ in }).first else { return .internalError }
-        if let fatal = report.diagnostics.first(where: { $0.severity == .error && $0.exitStatus > .invalidData }) {
-            StandardError.write(fatal.description + "\n")
-            return fatal.exitStatus
+        let reports = Converter(registry: common.registry).run(request, report: { _ in })
+        guard !reports.isEmpty else { return .internalError }
+        var status = ExitStatus.success
+        var described: [String] = []
+        for report in reports {
+            if let fatal = report.diagnostics.first(where: { $0.severity == .error && $0.exitStatus > .invalidData }) {
+                StandardError.write(fatal.description + "\n")
+                status = max(status, fatal.exitStatus)
+                continue
+            }
+            // A tar (or a folder with `data/`) that is not a bundle has nothing to describe: the
+            // input is malformed for inspect, whatever validate counts it as.
+            if let notBundle = report.diagnostics.first(where: { $0.severity == .error && $0.code == .missingManifest }) {
+                StandardError.write(notBundle.description + "\n")
+                status = max(status, .malformedInput)
+                continue
+            }
+            described.append(json ? Self.json(report) : Self.text(report))
         }
-        // A tar (or a folder with `data/`) that is not a bundle has nothing to describe: the input
-        // is malformed for inspect, whatever validate counts it as.
-        if let notBundle = report.diagnostics.first(where: { $0.severity == .error && $0.code == .missingManifest }) {
-            StandardError.write(notBundle.description + "\n")
-            return .malformedInput
+        if json && reports.count > 1 {
+            let items = described.map { "  " + $0.dropLast().replacingOccurrences(of: "\n", with: "\n  ") }
+            StandardOutput.write("[\n" + items.joined(separator: ",\n") + "\n]\n")
+        } else {
+            StandardOutput.write(described.joined(separator: "\n"))
         }
-        StandardOutput.write(json ? Self.json(report) : Self.text(report))
-        return .success
+        return status
     }
 
     private static func text(_ report: DatasetReport) -> String {

@@ -1,0 +1,83 @@
+import FerryCore
+import FerrySchemas
+import FormatBundle
+import Foundation
+
+/// One dataset of a request: a file given on the command line, or one found in a folder of
+/// datasets, with the name its output takes in a folder output.
+public struct DatasetInput: Sendable, Equatable {
+    /// The dataset's path as it is read and shown (`backups/2024/notes.json`, `-`).
+    public var path: String
+    /// Its output's path in a folder output, relative to the folder and without extension
+    /// (`2024/notes`): the base name for a file named on the command line, the path inside the
+    /// folder for a file found in one, the path from the inputs' common folder when two would clash.
+    public var stem: String
+}
+
+/// Turns a request's inputs into datasets (DESIGN.md: "a dataset is a unit"): a folder that is
+/// neither a bundle, an app Documents folder nor a CSV folder of one dataset stands for every
+/// data file under it, each read, checked and written on its own, as `ferry run` does.
+public enum DatasetInputs {
+    /// The datasets of `inputs`, in argument order, each folder's files in byte order.
+    /// - Returns: the datasets and whether a folder output gives each its own file or folder
+    ///   (several datasets, or any found in a folder), rather than one folder for one dataset.
+    public static func expand(_ inputs: [String]) -> (datasets: [DatasetInput], ownFolders: Bool) {
+        var datasets: [DatasetInput] = []
+        var expanded = false
+        for input in inputs {
+            guard input != "-", isFolderOfDatasets(input) else {
+                datasets.append(DatasetInput(path: input, stem: OutputRouter.stem(of: input)))
+                continue
+            }
+            let base = OutputRouter.base(of: input)
+            var found: Set<String> = []
+            InputExpander.datasets(at: base, into: &found)
+            let files = found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            // An empty folder stays one input, so that reading it says what is missing.
+            guard !files.isEmpty else {
+                datasets.append(DatasetInput(path: input, stem: OutputRouter.stem(of: input)))
+                continue
+            }
+            expanded = true
+            for file in files {
+                let relative = String(file.dropFirst(base.count + 1))
+                datasets.append(DatasetInput(path: file, stem: stem(relative)))
+            }
+        }
+        if Set(datasets.map(\.stem)).count < datasets.count { mirror(&datasets) }
+        return (datasets, datasets.count > 1 || expanded)
+    }
+
+    /// True for a folder that holds several datasets: not a bundle folder (`manifest.json`,
+    /// `data/`), not an app Documents folder, not a CSV folder of one dataset.
+    public static func isFolderOfDatasets(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return false }
+        return !InputExpander.isOneDataset(OutputRouter.base(of: path))
+    }
+
+    /// `relative` (`2024/notes.json`) without the extensions of its file name (`2024/notes`).
+    private static func stem(_ relative: String) -> String {
+        guard let slash = relative.lastIndex(of: "/") else { return OutputRouter.stem(of: relative) }
+        return String(relative[...slash]) + OutputRouter.stem(of: String(relative[relative.index(after: slash)...]))
+    }
+
+    /// Gives every dataset its path from the common folder of the inputs as stem, so that
+    /// `a/n.json b/n.json -o out/` writes `out/a/n.json` and `out/b/n.json`. Stems that still
+    /// meet (`x.json` and `x.csv`) are left for `OutputPlan` to refuse.
+    private static func mirror(_ datasets: inout [DatasetInput]) {
+        let absolute = datasets.map { $0.path == "-" ? nil : URL(fileURLWithPath: $0.path).standardizedFileURL.path }
+        let folders = absolute.compactMap { $0.map { ($0 as NSString).deletingLastPathComponent } }
+        guard var common = folders.first?.split(separator: "/", omittingEmptySubsequences: true).map(String.init) else { return }
+        for folder in folders.dropFirst() {
+            let parts = folder.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+            common = Array(zip(common, parts).prefix { $0 == $1 }.map(\.0))
+        }
+        let prefix = "/" + common.joined(separator: "/")
+        for index in datasets.indices {
+            guard let path = absolute[index] else { continue }
+            let relative = prefix == "/" ? String(path.dropFirst()) : String(path.dropFirst(prefix.count + 1))
+            datasets[index].stem = stem(relative)
+        }
+    }
+}
