@@ -85,6 +85,46 @@ final class ChunkedInput {
         }
     }
 
+    /// Reads on until the object or array starting at `pos` is buffered whole, found by a scan
+    /// that only pairs brackets outside strings (the parser checks everything else), or until
+    /// `limit` bytes from `pos` are buffered, or the input ends. A large value is then parsed
+    /// once: parsing a growing prefix again after each read parsed it about twice over.
+    func requireContainer(limit: Int) throws {
+        var depth = 0
+        var inString = false
+        var i = pos
+        while true {
+            let (next, closed): (Int, Bool) = buffer.withUnsafeBufferPointer { p in
+                var j = i
+                while j < end {
+                    let byte = p[j]
+                    j += 1
+                    if inString {
+                        if byte == JSONSyntax.quote {
+                            inString = false
+                        } else if byte == JSONSyntax.backslash {
+                            j += 1  // the escaped byte, even past `end`: read on from there
+                        }
+                    } else if byte == JSONSyntax.quote {
+                        inString = true
+                    } else if byte == JSONSyntax.openBrace || byte == JSONSyntax.openBracket {
+                        depth += 1
+                    } else if byte == JSONSyntax.closeBrace || byte == JSONSyntax.closeBracket {
+                        depth -= 1
+                        if depth <= 0 { return (j, true) }
+                    }
+                }
+                return (j, false)
+            }
+            if closed { return }
+            i = next
+            if end - pos >= limit { return }
+            let (shift, added) = try fill(keeping: pos)
+            i -= shift
+            if !added { return }
+        }
+    }
+
     /// Skips JSON whitespace, reading more as needed.
     func skipWhitespace() throws {
         while true {

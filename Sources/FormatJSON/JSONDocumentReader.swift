@@ -260,6 +260,10 @@ public final class JSONDocumentReader: RecordReader {
         -> (result: T, range: Range<Int>, start: TextPosition)
     {
         let start = input.position(at: input.pos)
+        if let first = try input.peek(), first == JSONSyntax.openBrace || first == JSONSyntax.openBracket {
+            // Half the limit: a value near it reads on as before, so `too-large` is met the same way.
+            try input.requireContainer(limit: maximumRecordSize / 2)
+        }
         while true {
             let from = input.pos
             do {
