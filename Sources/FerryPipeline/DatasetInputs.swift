@@ -9,8 +9,8 @@ public struct DatasetInput: Sendable, Equatable {
     /// The dataset's path as it is read and shown (`backups/2024/notes.json`, `-`).
     public var path: String
     /// Its output's path in a folder output, relative to the folder and without extension
-    /// (`2024/notes`): the base name for a file named on the command line, the path inside the
-    /// folder for a file found in one, the path from the inputs' common folder when two would clash.
+    /// (`2024/notes`): the base name for a file named on the command line (two of one name are
+    /// refused by `OutputPlan`), the path inside the folder for a file found in one.
     public var stem: String
 }
 
@@ -44,7 +44,6 @@ public enum DatasetInputs {
                 datasets.append(DatasetInput(path: file, stem: stem(relative)))
             }
         }
-        if Set(datasets.map(\.stem)).count < datasets.count { mirror(&datasets) }
         return (datasets, datasets.count > 1 || expanded)
     }
 
@@ -60,24 +59,5 @@ public enum DatasetInputs {
     private static func stem(_ relative: String) -> String {
         guard let slash = relative.lastIndex(of: "/") else { return OutputRouter.stem(of: relative) }
         return String(relative[...slash]) + OutputRouter.stem(of: String(relative[relative.index(after: slash)...]))
-    }
-
-    /// Gives every dataset its path from the common folder of the inputs as stem, so that
-    /// `a/n.json b/n.json -o out/` writes `out/a/n.json` and `out/b/n.json`. Stems that still
-    /// meet (`x.json` and `x.csv`) are left for `OutputPlan` to refuse.
-    private static func mirror(_ datasets: inout [DatasetInput]) {
-        let absolute = datasets.map { $0.path == "-" ? nil : URL(fileURLWithPath: $0.path).standardizedFileURL.path }
-        let folders = absolute.compactMap { $0.map { ($0 as NSString).deletingLastPathComponent } }
-        guard var common = folders.first?.split(separator: "/", omittingEmptySubsequences: true).map(String.init) else { return }
-        for folder in folders.dropFirst() {
-            let parts = folder.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-            common = Array(zip(common, parts).prefix { $0 == $1 }.map(\.0))
-        }
-        let prefix = "/" + common.joined(separator: "/")
-        for index in datasets.indices {
-            guard let path = absolute[index] else { continue }
-            let relative = prefix == "/" ? String(path.dropFirst()) : String(path.dropFirst(prefix.count + 1))
-            datasets[index].stem = stem(relative)
-        }
     }
 }

@@ -97,7 +97,7 @@ public struct OutputPlan: Sendable {
     static func check(_ request: ConversionRequest, target: OutputTarget, registry: FormatRegistry) throws {
         let (datasets, ownFolders) = DatasetInputs.expand(request.inputs)
         let jobs = datasets.map { Job(input: $0.path, target: target, request: request, stem: $0.stem, ownFolder: ownFolders) }
-        try check(jobs, report: request.reportFile, registry: registry) { _, _ in "inputs of one name in one folder cannot share a folder output; convert them to different folders" }
+        try check(jobs, report: request.reportFile, registry: registry) { _, _ in "inputs of one name cannot share a folder output; convert them to different folders, or convert their common folder (a folder of datasets is mirrored)" }
     }
 
     /// The outputs by what they claim, each key to the first output (by index) claiming it, so

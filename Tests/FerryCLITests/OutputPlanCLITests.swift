@@ -64,6 +64,9 @@ import Testing
         let source = kind.name == "CSV folder" ? "csv/" + kind.input : kind.input
         try FileManager.default.createDirectory(at: box.url.appendingPathComponent("d"), withIntermediateDirectories: true)
         let input = folder == "." ? kind.input : folder + "/" + kind.input
+        if folder != "." {
+            try FileManager.default.createDirectory(at: box.url.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
         if source != input { try FileManager.default.moveItem(at: box.url.appendingPathComponent(source), to: box.url.appendingPathComponent(input)) }
         if kind.name == "CSV folder" { try box.remove("csv") }
         try box.remove("notes-v1.json")
@@ -129,26 +132,45 @@ import Testing
         }
     }
 
-    /// Several inputs of one name into one folder: each output mirrors its input's path from the
-    /// inputs' common folder (`out/d/...`, `out/e/...`), so neither overwrites the other.
+    /// Several inputs of one name into one folder: one output would overwrite the other. The
+    /// plan refuses, naming both inputs, and makes no folder.
     @Test(arguments: commands, Kind.all.filter { $0.name != "folder bundle" })
-    func inputsOfOneNameIntoOneFolderAreMirrored(command: [String], kind: Kind) throws {
+    func inputsOfOneNameIntoOneFolderAreRefused(command: [String], kind: Kind) throws {
         let (box, first) = try Self.sandbox(kind, in: "d")
         try FileManager.default.createDirectory(at: box.url.appendingPathComponent("e"), withIntermediateDirectories: true)
         let second = "e/" + kind.input
         try FileManager.default.copyItem(at: box.url.appendingPathComponent(first), to: box.url.appendingPathComponent(second))
-        let run = try box.ferry(command + [first, second, "-o", "out/", "-q"])
+        let before = try Self.snapshot(box)
+        let run = try box.ferry(command + [first, second, "-o", "out/"])
         let stem = String(kind.input.prefix { $0 != "." })
-        let migrated = command[0] == "migrate"
-        let outputs: [String] = switch kind.name {
-        case "CSV folder": ["\(stem)/\(migrated ? "wineTastingNotes" : "wineNotes").csv"]
-        case "tar bundle": ["\(stem).tar"]
-        default: [kind.input]
+        let output = switch kind.name {
+        case "CSV folder": "out/\(stem)/"
+        case "tar bundle": "out/\(stem).tar"
+        default: "out/" + kind.input
         }
+        #expect(run.status == 2)
+        #expect(run.errors == ["ferry: error: the output '\(output)' would be written from both '\(first)' and '\(second)'; \(Self.oneNameHint) [usage]"])
+        #expect(try Self.snapshot(box) == before)
+        #expect(!box.exists("out"))
+    }
+
+    /// The same two inputs in a folder of datasets given as the input: the folder output mirrors
+    /// the tree (`out/d/...`, `out/e/...`), so neither overwrites the other.
+    @Test(arguments: commands, Kind.all.filter { $0.name != "folder bundle" && $0.name != "CSV folder" })
+    func inputsOfOneNameInAFolderOfDatasetsAreMirrored(command: [String], kind: Kind) throws {
+        let (box, first) = try Self.sandbox(kind, in: "all/d")
+        try FileManager.default.createDirectory(at: box.url.appendingPathComponent("all/e"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: box.url.appendingPathComponent(first),
+                                         to: box.url.appendingPathComponent("all/e/" + kind.input))
+        let run = try box.ferry(command + ["all", "-o", "out/", "-q"])
+        let stem = String(kind.input.prefix { $0 != "." })
+        let output = kind.name == "tar bundle" ? "\(stem).tar" : kind.input
         #expect(run.status == 0)
         #expect(run.stderr == "")
-        #expect(try box.files(under: "out") == ["d", "e"].flatMap { folder in outputs.map { folder + "/" + $0 } })
+        #expect(try box.files(under: "out") == ["d/" + output, "e/" + output])
     }
+
+    static let oneNameHint = "inputs of one name cannot share a folder output; convert them to different folders, or convert their common folder (a folder of datasets is mirrored)"
 
     /// Inputs of one stem and different formats, converted to one format, meet in one file too.
     @Test(arguments: commands)
@@ -158,7 +180,7 @@ import Testing
         #expect(try box.ferry(["convert", "x.json", "-o", "x.jsonl", "-q"]).status == 0)
         let run = try box.ferry(command + ["x.json", "x.jsonl", "--to", "json", "-o", "out/"])
         #expect(run.status == 2)
-        #expect(run.errors == ["ferry: error: the output 'out/x.json' would be written from both 'x.json' and 'x.jsonl'; inputs of one name in one folder cannot share a folder output; convert them to different folders [usage]"])
+        #expect(run.errors == ["ferry: error: the output 'out/x.json' would be written from both 'x.json' and 'x.jsonl'; \(Self.oneNameHint) [usage]"])
         #expect(try box.list() == ["x.json", "x.jsonl"])
     }
 
