@@ -90,6 +90,7 @@ public struct OutputPlan: Sendable {
         let plan = OutputPlan(outputs: outputs, inputs: inputs)
         try plan.checkInputs()
         try plan.checkOutputs(sameNameHint: sameNameHint)
+        try plan.checkReplacedFolders()
     }
 
     /// The plan of a `ferry convert | migrate` request: its inputs share `target`.
@@ -162,6 +163,23 @@ public struct OutputPlan: Sendable {
             {
                 throw refusal(outputs[index], input, "gets one <collection>.\(ext) file per collection, and the input '\(input.shown)' is such a file there")
             }
+        }
+    }
+
+    /// A bundle folder output replaces its folder whole (it is swapped in when complete), so the
+    /// folder must be new, empty, or an earlier bundle (it holds `manifest.json`): files of the
+    /// user's in any other folder would be lost.
+    private func checkReplacedFolders() throws {
+        for output in outputs where output.shape == .tree {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: output.path.resolved, isDirectory: &isFolder), isFolder.boolValue,
+                  let names = try? FileManager.default.contentsOfDirectory(atPath: output.path.resolved),
+                  !names.isEmpty, !names.contains("manifest.json")
+            else { continue }
+            let sorted = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            let shown = sorted.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (sorted.count > 3 ? ", ..." : "")
+            throw FerryError(.usage, "the output folder '\(output.shown)' holds files that are not a Ferry bundle (\(shown)); "
+                + "a bundle folder output replaces its folder whole: give a new or empty folder, or an earlier bundle")
         }
     }
 

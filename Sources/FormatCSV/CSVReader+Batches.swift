@@ -79,6 +79,20 @@ extension CSVReader: BatchRecordReader {
         var items = batch.takeItems()
         if indexShift != 0 { Self.renumber(&items, by: indexShift) }
         indexShift += batch.indexedCount - batch.predictedCount
+        if recordsNameCollections {
+            for k in items.indices {
+                switch items[k] {
+                case .record(var record):
+                    numberInCollection(&record)
+                    items[k] = .record(record)
+                case .taken(var record, let payload):
+                    numberInCollection(&record)
+                    items[k] = .taken(record, payload)
+                case .problem, .failure:
+                    continue
+                }
+            }
+        }
         return items
     }
 

@@ -87,6 +87,9 @@ public final class CSVReader: RecordReader {
     /// `--jobs`: how far the record indices predicted for the batches cut so far are behind the
     /// rows' real ones (the batches' own counts; see `items(from:)`).
     var indexShift = 0
+    /// In a `$collection` file, the next record index of each collection: a record's index counts
+    /// the records of its own collection, as in JSON Lines (its pointer is `/<collection>/<index>`).
+    var collectionIndexes: [String: Int] = [:]
     /// The first data row, scanned early in no-header mode to count the columns.
     var heldRow = false
     /// `--jobs`: the row at the scan point is read on its own (see `nextBatch(limit:)`).
@@ -286,6 +289,9 @@ public final class CSVReader: RecordReader {
 
     private func readHeader() throws {
         guard try scanRow() else {
+            // A bundle's member of a collection with no records is empty (it has no columns to
+            // name); the manifest's count says how many records it holds.
+            if options.member != nil { return }
             throw FerryError(.malformedCSV, "the input is empty: a header row was expected",
                              at: location(TextPosition(line: 1, column: 1)))
         }
@@ -371,6 +377,7 @@ public final class CSVReader: RecordReader {
                 // (`.taken` never comes here: rows read one by one are not offered to a taker.)
                 record.location.recordIndex = dataIndex + indexShift
                 dataIndex += 1
+                if recordsNameCollections { numberInCollection(&record) }
                 return record
             case .failure(let error):
                 dataIndex += 1
@@ -378,6 +385,14 @@ public final class CSVReader: RecordReader {
             }
         }
         return nil
+    }
+
+    /// Gives `record` the next index of its collection (a `$collection` file).
+    func numberInCollection(_ record: inout Record) {
+        let key = record.collection ?? ""
+        let index = collectionIndexes[key, default: 0]
+        collectionIndexes[key] = index + 1
+        record.location.recordIndex = index
     }
 
     /// What the next row gives, nil at the end of the input.

@@ -64,6 +64,28 @@ import Testing
         }
     }
 
+    /// A collection with no records: its CSV member is empty (no columns to name) and reads back
+    /// as no records, in every data format, tar and folder, at both versions.
+    @Test(arguments: [1, 2], dataFormats)
+    func anEmptyCollectionReadsBack(version: Int, dataFormat: String) throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "sample.json")
+        var dataset = try JSONSerialization.jsonObject(with: Data(try box.bytes("sample.json"))) as! [String: Any]
+        dataset["coffeeNotes"] = [Any]()
+        try box.write("empty.json", bytes: Array(try JSONSerialization.data(withJSONObject: dataset)))
+        let canonical = version == 1
+            ? ["convert", "empty.json", "-o", "in.json", "--quiet"]
+            : ["migrate", "empty.json", "--to-version", "2", "-o", "in.json", "--quiet"]
+        #expect(try box.ferry(canonical).status == 0)
+        let input = try box.bytes("in.json")
+        for container in Self.containers {
+            #expect(try box.ferry(["convert", "in.json", "--to", "tar", "--data-format", dataFormat, "-o", container, "--quiet"]).status == 0)
+            let back = try box.ferry(["convert", container, "-o", "back.json", "--quiet"])
+            #expect(back.status == 0, "\(dataFormat) \(container): \(back.stderr)")
+            #expect(try box.bytes("back.json") == input, "\(dataFormat) \(container)")
+        }
+    }
+
     /// The cases the report named: a notes V2 bundle in CSV (numbers and Booleans were strings,
     /// empty lists missing) and a pet-story V2 bundle in XML (`location/latitude` a string).
     @Test(arguments: ["csv", "xml"])

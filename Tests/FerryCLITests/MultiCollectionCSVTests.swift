@@ -92,6 +92,27 @@ import Testing
         #expect(run.errors.first?.hasSuffix("[type-error]") == true)
     }
 
+    /// A row's pointer counts the records of its own collection, as a JSON Lines line's does: the
+    /// second coffee row is `/coffeeTastingNotes/1`, though a whiskey row came first; read one row
+    /// at a time and in batches alike.
+    @Test(arguments: ["1", "2"])
+    func aRowsPointerCountsItsCollection(jobs: String) throws {
+        let box = try Sandbox()
+        let row = { (collection: String, id: String, rating: String) in
+            "\(collection),\(id),Kenya,filter,2024-01-02T00:00:00Z,,\"\",\(rating),false\r\n"
+        }
+        try box.write("all.csv", "$collection,id,title,category,createdAt,smells.1.label,think,rating,isFavorite\r\n"
+            + row("whiskeyTastingNotes", "k1", "3") + row("coffeeTastingNotes", "c1", "4") + row("coffeeTastingNotes", "c2", "high"))
+        let run = try box.ferry(["validate", "all.csv", "--domain", "notes", "--schema-version", "2", "--jobs", jobs])
+        #expect(run.status == 1)
+        #expect(run.errors == [
+            #"all.csv:2:1: error: /whiskeyTastingNotes/0/alcoholByVolume: alcoholByVolume is missing (required in WhiskeyTastingNote) (column 'alcoholByVolume') (id "k1") [missing-field]"#,
+            #"all.csv:2:1: error: /whiskeyTastingNotes/0/look: look is missing (required in WhiskeyTastingNote) (column 'look') (id "k1") [missing-field]"#,
+            #"all.csv:2:1: error: /whiskeyTastingNotes/0/finish: finish is missing (required in WhiskeyTastingNote) (column 'finish') (id "k1") [missing-field]"#,
+            #"all.csv:4:61: error: /coffeeTastingNotes/1/rating: rating: expected a number, found "high" (column 'rating') (id "c2") [type-error]"#,
+        ])
+    }
+
     /// One collection still writes a plain CSV; a folder still gets a file per collection.
     @Test func oneCollectionAndFoldersAreUnchanged() throws {
         let box = try Sandbox()

@@ -172,6 +172,27 @@ import Testing
 
     static let oneNameHint = "inputs of one name cannot share a folder output; convert them to different folders, or convert their common folder (a folder of datasets is mirrored)"
 
+    /// A bundle folder output replaces its folder whole: over a folder of the user's own files it
+    /// is refused before anything is read, and the files stay; over an earlier bundle it goes on.
+    @Test(arguments: [
+        ["convert", "notes-v1.json", "--to", "tar", "-o", "mine/"],
+        ["migrate", "pet-story-v1-documents", "--to-version", "2", "-o", "mine/"],
+    ])
+    func aBundleFolderOverTheUsersFilesIsRefused(command: [String]) throws {
+        let box = try Sandbox()
+        try box.copySample(command[1])
+        try box.write("mine/thesis.txt", "precious\n")
+        try box.write("mine/photos/p.jpg", "x")
+        let run = try box.ferry(command)
+        #expect(run.status == 2)
+        #expect(run.errors == ["ferry: error: the output folder 'mine/' holds files that are not a Ferry bundle ('photos', 'thesis.txt'); a bundle folder output replaces its folder whole: give a new or empty folder, or an earlier bundle [usage]"])
+        #expect(try box.files(under: "mine") == ["photos/p.jpg", "thesis.txt"])
+        try box.remove("mine")
+        #expect(try box.ferry(command + ["--quiet"]).status == 0)
+        #expect(try box.ferry(command + ["--quiet"]).status == 0, "an earlier bundle is replaced")
+        #expect(box.exists("mine/manifest.json"))
+    }
+
     /// Inputs of one stem and different formats, converted to one format, meet in one file too.
     @Test(arguments: commands)
     func inputsOfOneStemAndTwoFormatsAreRefused(command: [String]) throws {
