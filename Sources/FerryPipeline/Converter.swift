@@ -239,7 +239,7 @@ public struct Converter: Sendable {
             if let router, !router.carriesMedia, !copied.isEmpty {
                 let examples = copied.keys.sorted().prefix(2).joined(separator: ", ")
                 let message = "\(copied.count) media file\(copied.count == 1 ? "" : "s") (\(examples)\(copied.count > 2 ? ", ..." : "")) "
-                    + "cannot go into a plain data file and are left out; the records keep their paths. Write a bundle (-o NAME.tar or DIR/) to keep them"
+                    + "cannot go into a plain data file and are left out; the records keep their paths. Write a bundle (-o NAME.tar, or --to tar -o DIR/) to keep them"
                 log.report(Diagnostic(request.processing.mode == .strict ? .error : .warning, .lossyDrop, message,
                                       at: SourceLocation(file: input)))
                 if request.processing.mode == .strict {
@@ -269,6 +269,10 @@ public struct Converter: Sendable {
         let formatName = request.outputFormat ?? target.formatName(registry: registry) ?? source.formatName
         guard let format = registry.format(named: formatName), format.writer != nil || format.isContainer else {
             throw FerryError(.unknownFormat, "unknown output format '\(formatName)'; `ferry formats` lists them")
+        }
+        if let dataFormat = request.dataFormat, !format.isContainer {
+            throw FerryError(.usage, "--data-format \(dataFormat) names the data format inside a bundle, and the output is "
+                + "\(format.name), not a bundle: add --to tar (or -o NAME.tar)")
         }
         var options = request.write
         options.header = plan.outputHeader

@@ -86,6 +86,19 @@ import Testing
         }
     }
 
+    /// `--data-format` without a bundle output would be ignored: it is a usage error, nothing written.
+    @Test(arguments: [["-o", "out/"], ["-o", "out.json"], ["--to", "jsonl"]])
+    func aDataFormatWithoutABundleIsAUsageError(output: [String]) throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json")
+        let run = try box.ferry(["convert", "notes-v1.json", "--data-format", "csv"] + output)
+        #expect(run.status == 2)
+        let format = output.last == "jsonl" ? "jsonl" : "json"
+        #expect(run.errors == ["ferry: error: --data-format csv names the data format inside a bundle, and the output is \(format), not a bundle: add --to tar (or -o NAME.tar) [usage]"])
+        #expect(run.stdout == "")
+        #expect(try box.list() == ["notes-v1.json"])
+    }
+
     /// The cases the report named: a notes V2 bundle in CSV (numbers and Booleans were strings,
     /// empty lists missing) and a pet-story V2 bundle in XML (`location/latitude` a string).
     @Test(arguments: ["csv", "xml"])
