@@ -53,7 +53,7 @@ import Testing
         try dataset.prepare(in: box)
         let input = try box.bytes("in.json")
         for container in Self.containers {
-            let write = try box.ferry(["convert", dataset.source, "--data-format", dataFormat, "-o", container, "--quiet"])
+            let write = try box.ferry(["convert", dataset.source, "--to", "tar", "--data-format", dataFormat, "-o", container, "--quiet"])
             #expect(write.status == 0, "\(dataset) \(dataFormat) \(container): \(write.stderr)")
             let validate = try box.ferry(["validate", container, "--quiet"])
             #expect(validate.status == 0, "\(dataset) \(dataFormat) \(container)")
