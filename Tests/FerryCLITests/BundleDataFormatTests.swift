@@ -53,7 +53,7 @@ import Testing
         try dataset.prepare(in: box)
         let input = try box.bytes("in.json")
         for container in Self.containers {
-            let write = try box.ferry(["convert", dataset.source, "--to", "tar", "--data-format", dataFormat, "-o", container, "--quiet"])
+            let write = try box.ferry(["convert", dataset.source, "--data-format", dataFormat, "-o", container, "--quiet"])
             #expect(write.status == 0, "\(dataset) \(dataFormat) \(container): \(write.stderr)")
             let validate = try box.ferry(["validate", container, "--quiet"])
             #expect(validate.status == 0, "\(dataset) \(dataFormat) \(container)")
@@ -86,8 +86,9 @@ import Testing
         }
     }
 
-    /// `--data-format` without a bundle output would be ignored: it is a usage error, nothing written.
-    @Test(arguments: [["-o", "out/"], ["-o", "out.json"], ["--to", "jsonl"]])
+    /// `--data-format` with an output that is not a bundle would be ignored: it is a usage error,
+    /// nothing written. (With a folder output, `-o DIR/`, it asks for a bundle folder.)
+    @Test(arguments: [["-o", "out.json"], ["--to", "jsonl"], ["--to", "json", "-o", "out/"]])
     func aDataFormatWithoutABundleIsAUsageError(output: [String]) throws {
         let box = try Sandbox()
         try box.copySample("notes-v1.json")

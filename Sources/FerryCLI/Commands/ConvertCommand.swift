@@ -1,3 +1,4 @@
+import Foundation
 import FerryCore
 import FerryFormats
 import FerryPipeline
@@ -30,7 +31,7 @@ struct ConvertCommand: FerryCommand {
             OptionSpec(["--where"], .single, value: "EXPR", help: "Keep records matching an NSPredicate-format filter: 'rating >= 4 AND title CONTAINS[c] \"pinot\"'; 'stories: ...' limits it to one collection."),
             OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
             OptionSpec(["--map"], .single, value: "FILE", help: "A field mapping (JSON) that brings foreign records into a domain (Docs/mappings.md)."),
-            OptionSpec(["--data-format"], .single, value: "FORMAT", help: "Format of the data files inside a bundle output (default json)."),
+            OptionSpec(["--data-format"], .single, value: "FORMAT", help: "Format of the data files inside a bundle output (default json); with -o DIR/ it makes a bundle folder."),
         ] + ConversionRunner.reportSpecs + CommonOptions.specs)
 
     var request: ConversionRequest
@@ -58,6 +59,16 @@ struct ConvertCommand: FerryCommand {
         request.variables = try VariableParsing.parse(arguments.values("var"))
         request.mapping = arguments.value("map")
         request.dataFormat = arguments.value("data-format")
+        if let dataFormat = request.dataFormat, common.registry.format(named: dataFormat) == nil {
+            throw FerryError(.unknownFormat, "unknown data format '\(dataFormat)'; `ferry formats` lists them")
+        }
+        // A data format is what a bundle holds: with a folder output (DIR/) it asks for a bundle folder.
+        if request.dataFormat != nil, request.outputFormat == nil, let output = request.output, output != "-" {
+            var isFolder: ObjCBool = false
+            if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue) {
+                request.outputFormat = common.registry.formats.first { $0.isContainer }?.name
+            }
+        }
         if (request.output == nil || request.output == "-"), action == .convert, runner.report != .text, runner.reportFile == nil {
             throw UsageError("--report \(runner.report.rawValue) with the data on standard output needs --report-file FILE")
         }
