@@ -44,10 +44,17 @@ public final class JSONLinesWriter: PrerenderingWriter {
     public func write(_ record: Record) throws {
         guard !finished else { throw FerryError(.internalError, "record written after the JSON Lines output was finished") }
         let mark = out.bytes.count
+        // A long string goes to the sink piece by piece rather than gathered in `out` whole.
+        out.longStringSink = sink
+        out.uncheckedValue = record.value
+        defer {
+            out.longStringSink = nil
+            out.uncheckedValue = nil
+        }
         do {
             try Self.appendLine(collection: record.collection, value: record.value, location: record.location, to: &out)
         } catch {
-            out.bytes.truncate(to: mark)
+            out.bytes.truncate(to: min(mark, out.bytes.count))
             throw error
         }
         if out.bytes.count >= Self.flushThreshold { try flushOut() }
