@@ -26,8 +26,15 @@ struct JSONSerializer: ~Copyable {
     /// The value being written, not yet checked by `checkWritable`; set with `longStringSink`.
     var uncheckedValue: Value?
 
+    /// Throw `LongStringDeclined` at a string of `longStringThreshold` bytes or more, rather than
+    /// gather it: renderers on other threads leave such a record to the writer, which streams it.
+    var declinesLongStrings = false
+
     /// The smallest string (UTF-8 bytes) streamed to `longStringSink`, and the piece size.
-    static let longStringThreshold = 64 * 1024
+    static let longStringThreshold = JSONLinesWriter.longStringThreshold
+
+    /// What a serializer that `declinesLongStrings` throws at a long string.
+    struct LongStringDeclined: Error {}
 
     init(pretty: Bool, maximumDepth: Int = 512, capacity: Int = 64 * 1024) {
         self.pretty = pretty
@@ -79,7 +86,8 @@ struct JSONSerializer: ~Copyable {
         case .number(let text):
             appendRaw(text)
         case .string(let text):
-            if longStringSink != nil, text.utf8.count >= Self.longStringThreshold {
+            if longStringSink != nil || declinesLongStrings, text.utf8.count >= Self.longStringThreshold {
+                guard !declinesLongStrings else { throw LongStringDeclined() }
                 try appendLongString(text)
             } else {
                 appendString(text)

@@ -40,9 +40,49 @@ import Testing
                 try writer.write(Record(collection: record.collection, value: record.value, location: SourceLocation()))
             }
             try writer.finish()
-            let expected = writer.renderer.render(records).bytes
+            let expected = try Self.wholeLines(records)
             #expect(sink.bytes == expected, "size \(size), shift \(shift)")
             #expect(sink.largestWrite <= 7 * 64 * 1024, "size \(size), shift \(shift)")
+        }
+    }
+
+    /// The lines made in one buffer, as the writer makes them without a sink to stream to.
+    static func wholeLines(_ records: [(collection: String?, value: Value)]) throws -> [UInt8] {
+        var out = JSONSerializer(pretty: false)
+        for record in records {
+            guard case .object(let object) = record.value, let collection = record.collection else {
+                try out.appendValue(record.value)
+                out.appendASCII("\n")
+                continue
+            }
+            out.appendASCII("{\"$collection\":")
+            out.appendString(collection)
+            for member in object.members {
+                out.appendASCII(",")
+                out.appendKey(member.key)
+                try out.appendValue(member.value)
+            }
+            out.appendASCII("}\n")
+        }
+        return out.bytes.array
+    }
+
+    /// Renderers (`--jobs`) leave a record holding a long string to `write(_:)`, which streams it,
+    /// and render the others as before.
+    @Test func rendererLeavesRecordsWithLongStringsToTheWriter() throws {
+        for length in [JSONLinesWriter.longStringThreshold - 1, JSONLinesWriter.longStringThreshold] {
+            let records = Self.records(String(repeating: "x", count: length))
+            let rendered = JSONLinesWriter(sink: MemorySink()).renderer.render(records)
+            let first = try Self.wholeLines([records[0]]).count
+            let second = try Self.wholeLines([records[1]]).count
+            let third = try Self.wholeLines([records[2]]).count
+            if length < JSONLinesWriter.longStringThreshold {
+                #expect(rendered.ranges == [0..<first, first..<first + second, first + second..<first + second + third])
+                #expect(rendered.bytes == (try Self.wholeLines(records)))
+            } else {
+                #expect(rendered.ranges == [0..<first, nil, first..<first + third])
+                #expect(rendered.bytes == (try Self.wholeLines([records[0], records[2]])))
+            }
         }
     }
 
