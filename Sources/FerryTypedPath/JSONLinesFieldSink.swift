@@ -51,7 +51,8 @@ struct JSONLinesFieldSink: FieldSink {
     /// True once a member was written in the current object (the next one needs a comma).
     private var needsComma = false
     /// True when something could not be written as the writer writes it (NaN, infinity, a value
-    /// nested too deeply): the line must be dropped.
+    /// nested too deeply), or is a string the writer streams (`JSONLinesWriter.longStringThreshold`
+    /// bytes or more): the line must be dropped.
     private(set) var failed = false
 
     init(buffer: UnsafeMutablePointer<ByteBuffer>, skipsCollectionMember: Bool) {
@@ -100,6 +101,8 @@ struct JSONLinesFieldSink: FieldSink {
 
     mutating func add(_ key: String, _ text: String) {
         guard beginMember(key) else { return }
+        // A long value is left to the writer, which streams it rather than gather it here.
+        guard text.utf8.count < JSONLinesWriter.longStringThreshold else { return failed = true }
         buffer.pointee.appendJSONString(text)
     }
 
@@ -134,6 +137,7 @@ struct JSONLinesFieldSink: FieldSink {
         buffer.pointee.append(UInt8(ascii: "["))
         for index in strings.indices {
             if index > 0 { buffer.pointee.append(UInt8(ascii: ",")) }
+            guard strings[index].utf8.count < JSONLinesWriter.longStringThreshold else { return failed = true }
             buffer.pointee.appendJSONString(strings[index])
         }
         buffer.pointee.append(UInt8(ascii: "]"))

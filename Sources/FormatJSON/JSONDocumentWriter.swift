@@ -95,9 +95,9 @@ public final class JSONDocumentWriter: RecordWriter {
             do {
                 if arrayCount > 0 { out.bytes.append(JSONSyntax.comma) }
                 out.appendNewline(indent: 1)
-                try out.appendValue(record.value, indent: 1)
+                try appendStreaming(record.value, indent: 1)
             } catch {
-                out.bytes.truncate(to: mark)
+                out.bytes.truncate(to: min(mark, out.bytes.count))
                 throw error
             }
             arrayCount += 1
@@ -117,9 +117,9 @@ public final class JSONDocumentWriter: RecordWriter {
                 do {
                     if openCount > 0 { out.bytes.append(JSONSyntax.comma) }
                     out.appendNewline(indent: 2)
-                    try out.appendValue(record.value, indent: 2)
+                    try appendStreaming(record.value, indent: 2)
                 } catch {
-                    out.bytes.truncate(to: mark)
+                    out.bytes.truncate(to: min(mark, out.bytes.count))
                     throw error
                 }
                 openCount += 1
@@ -168,6 +168,18 @@ public final class JSONDocumentWriter: RecordWriter {
         out.bytes.append(JSONSyntax.newline)
         try flushOut()
         try sink.flush()
+    }
+
+    /// Appends a record's value going straight out: a long string in it goes to the sink piece by
+    /// piece (`JSONSerializer.longStringSink`) rather than gathered in `out` whole.
+    private func appendStreaming(_ value: Value, indent level: Int) throws {
+        out.longStringSink = sink
+        out.uncheckedValue = value
+        defer {
+            out.longStringSink = nil
+            out.uncheckedValue = nil
+        }
+        try out.appendValue(value, indent: level)
     }
 
     // MARK: - Pieces of the document

@@ -19,6 +19,12 @@ public final class JSONLinesWriter: PrerenderingWriter {
 
     private static let flushThreshold = 64 * 1024
 
+    /// The smallest string value (UTF-8 bytes) `write(_:)` sends to the sink piece by piece
+    /// rather than gathering its line whole; `renderer` leaves a record holding one to `write(_:)`
+    /// (its range nil), and so does any renderer that means to make the same bytes in as little
+    /// memory.
+    public static let longStringThreshold = 64 * 1024
+
     /// - Parameters:
     ///   - sink: where the lines go.
     ///   - options: `header` for the header line (`pretty` is ignored: lines are always compact).
@@ -44,16 +50,24 @@ public final class JSONLinesWriter: PrerenderingWriter {
     public func write(_ record: Record) throws {
         guard !finished else { throw FerryError(.internalError, "record written after the JSON Lines output was finished") }
         let mark = out.bytes.count
+        // A long string goes to the sink piece by piece rather than gathered in `out` whole.
+        out.longStringSink = sink
+        out.uncheckedValue = record.value
+        defer {
+            out.longStringSink = nil
+            out.uncheckedValue = nil
+        }
         do {
             try Self.appendLine(collection: record.collection, value: record.value, location: record.location, to: &out)
         } catch {
-            out.bytes.truncate(to: mark)
+            out.bytes.truncate(to: min(mark, out.bytes.count))
             throw error
         }
         if out.bytes.count >= Self.flushThreshold { try flushOut() }
     }
 
-    /// Makes lines on any thread, exactly as `write(_:)` makes them.
+    /// Makes lines on any thread, exactly as `write(_:)` makes them; a record holding a string of
+    /// `longStringThreshold` bytes or more gets no line (nil range), for `write(_:)` to stream.
     public var renderer: any RecordRenderer { Renderer() }
 
     /// Writes lines `renderer` made (one or more in a row).
@@ -114,6 +128,7 @@ public final class JSONLinesWriter: PrerenderingWriter {
     private struct Renderer: RecordRenderer {
         func render(_ records: [(collection: String?, value: Value)]) -> RenderedRecords {
             var out = JSONSerializer(pretty: false, capacity: 1024 * max(records.count, 1))
+            out.declinesLongStrings = true
             var ranges: [Range<Int>?] = []
             ranges.reserveCapacity(records.count)
             for record in records {

@@ -16,6 +16,26 @@ struct JSONSerializer: ~Copyable {
     /// The deepest nesting written; deeper values throw `too-deep` rather than risk the stack.
     let maximumDepth: Int
 
+    /// Where a string value of `longStringThreshold` bytes or more goes, piece by piece, once what
+    /// is buffered is written: so a long value is not gathered whole a second time, nor copied by
+    /// the buffer's doubling growth. Nil (the default, and in renderers) keeps everything in `bytes`.
+    /// Text already written cannot be taken back, so the first long string checks `uncheckedValue`
+    /// (the whole value being written) first: a value that would throw throws before anything of
+    /// it reaches the sink.
+    var longStringSink: (any ByteSink)?
+    /// The value being written, not yet checked by `checkWritable`; set with `longStringSink`.
+    var uncheckedValue: Value?
+
+    /// Throw `LongStringDeclined` at a string of `longStringThreshold` bytes or more, rather than
+    /// gather it: renderers on other threads leave such a record to the writer, which streams it.
+    var declinesLongStrings = false
+
+    /// The smallest string (UTF-8 bytes) streamed to `longStringSink`, and the piece size.
+    static let longStringThreshold = JSONLinesWriter.longStringThreshold
+
+    /// What a serializer that `declinesLongStrings` throws at a long string.
+    struct LongStringDeclined: Error {}
+
     init(pretty: Bool, maximumDepth: Int = 512, capacity: Int = 64 * 1024) {
         self.pretty = pretty
         self.maximumDepth = maximumDepth
@@ -66,7 +86,12 @@ struct JSONSerializer: ~Copyable {
         case .number(let text):
             appendRaw(text)
         case .string(let text):
-            appendString(text)
+            if longStringSink != nil || declinesLongStrings, text.utf8.count >= Self.longStringThreshold {
+                guard !declinesLongStrings else { throw LongStringDeclined() }
+                try appendLongString(text)
+            } else {
+                appendString(text)
+            }
         case .array(let elements):
             guard !elements.isEmpty else {
                 appendASCII("[]")
@@ -100,6 +125,61 @@ struct JSONSerializer: ~Copyable {
             }
             appendNewline(indent: level)
             bytes.append(JSONSyntax.closeBrace)
+        }
+    }
+
+    /// Writes what is buffered, then `text` quoted and escaped in pieces of `longStringThreshold`
+    /// bytes, each written to `longStringSink` as soon as it is escaped.
+    /// - Throws: the sink's write errors.
+    private mutating func appendLongString(_ text: String) throws {
+        guard let sink = longStringSink else { return appendString(text) }
+        if let value = uncheckedValue {
+            try checkWritable(value)
+            uncheckedValue = nil
+        }
+        bytes.append(JSONSyntax.quote)
+        var copy = text
+        try copy.withUTF8 { utf8 in
+            var offset = 0
+            while offset < utf8.count {
+                let end = min(offset + Self.longStringThreshold, utf8.count)
+                bytes.appendJSONEscapedPiece(UnsafeBufferPointer(rebasing: utf8[offset..<end]))
+                try bytes.withBytes { try sink.write(UnsafeRawBufferPointer($0)) }
+                bytes.removeAll()
+                offset = end
+            }
+        }
+        bytes.append(JSONSyntax.quote)
+    }
+
+    /// Throws what `appendValue(value, indent:depth:)` would throw, in the same order, without
+    /// writing: NaN and infinities (`invalid-value`), containers past `maximumDepth` (`too-deep`).
+    /// Returns whether `value` holds a string of `longStringThreshold` bytes or more.
+    @discardableResult
+    func checkWritable(_ value: Value, depth: Int = 0) throws -> Bool {
+        switch value {
+        case .null, .bool, .integer, .number:
+            return false
+        case .double(let double):
+            if !double.isFinite {
+                throw FerryError(
+                    .invalidValue, "\(double) has no JSON form: NaN and infinities cannot be written (RFC 8259 section 6)")
+            }
+            return false
+        case .string(let text):
+            return text.utf8.count >= Self.longStringThreshold
+        case .array(let elements):
+            guard !elements.isEmpty else { return false }
+            try checkDepth(depth + 1)
+            var long = false
+            for element in elements where try checkWritable(element, depth: depth + 1) { long = true }
+            return long
+        case .object(let object):
+            guard !object.isEmpty else { return false }
+            try checkDepth(depth + 1)
+            var long = false
+            for member in object.members where try checkWritable(member.value, depth: depth + 1) { long = true }
+            return long
         }
     }
 

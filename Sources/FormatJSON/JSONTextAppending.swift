@@ -355,6 +355,18 @@ extension ByteBuffer {
         try serializer.appendValue(value, indent: 0, depth: depth)
     }
 
+    /// Appends UTF-8 text escaped as `appendJSONQuoted(_:)` escapes it, without the quotes. The
+    /// escaping is byte by byte, so a text split anywhere (inside a multi-byte character too) and
+    /// appended piece by piece gives the same bytes as the whole.
+    mutating func appendJSONEscapedPiece(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let count = utf8.count
+        guard let start = utf8.baseAddress, count > 0 else { return }
+        reserve(count + Self.plainCopySlack)
+        let copied = Self.copyPlainJSONText(start, count: count, to: base + self.count)
+        self.count += copied
+        if copied < count { appendJSONEscaping(start, from: copied, count: count) }
+    }
+
     @inline(__always)
     static func needsJSONEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == JSONSyntax.quote || byte == JSONSyntax.backslash

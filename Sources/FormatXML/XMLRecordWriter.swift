@@ -51,6 +51,13 @@ public final class XMLRecordWriter: RecordWriter {
     private var spoolBuffer: [UInt8] = []
     private var path: [String] = []
     private var currentRecord: Record?
+    /// Where a text of `longTextThreshold` bytes or more goes while a record is rendered (the
+    /// output, or the collection's spool file), piece by piece, rather than gathered in `buffer`
+    /// whole: a long value then costs about its own size, not two or three times it.
+    private var longTextTarget: ((UnsafeRawBufferPointer) throws -> Void)?
+    /// The shortest text (UTF-8 bytes) that goes out piece by piece, and the piece size; tests
+    /// raise it to get the whole-buffer rendering to compare with.
+    var longTextThreshold = 64 * 1024
     private var finished = false
 
     /// - Parameters:
@@ -87,7 +94,10 @@ public final class XMLRecordWriter: RecordWriter {
         }
         if known.insert(collection).inserted { order.append(collection) }
         currentRecord = record
-        defer { currentRecord = nil }
+        defer {
+            currentRecord = nil
+            longTextTarget = nil
+        }
         let recordName = recordNames[collection] ?? Self.defaultRecordName
         if collection == order[0] {
             if !streamedOpen {
@@ -95,6 +105,7 @@ public final class XMLRecordWriter: RecordWriter {
                 streamedOpen = true
                 try openCollection(collection)
             }
+            longTextTarget = { [sink] in try sink.write($0) }
             try renderRecord(object, name: recordName)
             if buffer.count >= 32 * 1024 { try flushBuffer() }
         } else {
@@ -110,6 +121,7 @@ public final class XMLRecordWriter: RecordWriter {
                 swap(&buffer, &spoolBuffer)
                 spoolBuffer.removeAll(keepingCapacity: true)
             }
+            longTextTarget = { try spool.write($0) }
             try renderRecord(object, name: recordName)
             try spool.write(buffer)
         }
@@ -316,7 +328,11 @@ public final class XMLRecordWriter: RecordWriter {
             append("/>")
         } else {
             buffer.append(UInt8(ascii: ">"))
-            try escape(text, inAttribute: false)
+            if let target = longTextTarget, text.utf8.count >= longTextThreshold {
+                try escapeLong(text, to: target)
+            } else {
+                try escape(text, inAttribute: false)
+            }
             endTag(key, literal: isItem)
         }
         newline()
@@ -326,36 +342,58 @@ public final class XMLRecordWriter: RecordWriter {
     /// characters XML 1.0 section 2.2 excludes.
     private func escape(_ text: String, inAttribute: Bool) throws {
         var text = text
-        var bad: UInt32?
-        text.withUTF8 { bytes in
-            var i = 0
-            let n = bytes.count
-            while i < n {
-                let b = bytes[i]
-                switch b {
-                case UInt8(ascii: "&"): append("&amp;")
-                case UInt8(ascii: "<"): append("&lt;")
-                case UInt8(ascii: ">"): append("&gt;")
-                case 0x0D: append("&#13;")
-                case UInt8(ascii: "\"") where inAttribute: append("&quot;")
-                case 0x09 where inAttribute: append("&#9;")
-                case 0x0A where inAttribute: append("&#10;")
-                case 0x09, 0x0A: buffer.append(b)
-                case 0x00..<0x20:
-                    bad = UInt32(b)
-                    return
-                case 0xEF where i + 2 < n && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
-                    bad = bytes[i + 2] == 0xBE ? 0xFFFE : 0xFFFF
-                    return
-                default: buffer.append(b)
+        if let bad = text.withUTF8({ escape($0, inAttribute: inAttribute) }) { throw unwritable(bad) }
+    }
+
+    /// Appends `text` escaped for element content, going out to `longTextTarget` piece by piece:
+    /// what is buffered first, then each piece of up to `longTextThreshold` bytes once escaped.
+    /// Pieces end on a character boundary, so U+FFFE and U+FFFF are found as in one pass.
+    private func escapeLong(_ text: String, to target: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var text = text
+        try text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                var end = min(offset + longTextThreshold, bytes.count)
+                while end < bytes.count && end > offset + 1 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+                if let bad = escape(UnsafeBufferPointer(rebasing: bytes[offset..<end]), inAttribute: false) {
+                    throw unwritable(bad)
                 }
-                i += 1
+                try buffer.withUnsafeBytes { try target($0) }
+                buffer.removeAll(keepingCapacity: true)
+                offset = end
             }
         }
-        if let bad {
-            let hex = String(bad, radix: 16, uppercase: true)
-            throw FerryError(.invalidValue, "U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex) cannot be written in XML 1.0",
-                             at: fieldLocation())
+    }
+
+    private func unwritable(_ bad: UInt32) -> FerryError {
+        let hex = String(bad, radix: 16, uppercase: true)
+        return FerryError(.invalidValue, "U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex) cannot be written in XML 1.0",
+                          at: fieldLocation())
+    }
+
+    /// Appends `bytes` escaped; the first character XML 1.0 excludes, if any (appending stops there).
+    private func escape(_ bytes: UnsafeBufferPointer<UInt8>, inAttribute: Bool) -> UInt32? {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            switch b {
+            case UInt8(ascii: "&"): append("&amp;")
+            case UInt8(ascii: "<"): append("&lt;")
+            case UInt8(ascii: ">"): append("&gt;")
+            case 0x0D: append("&#13;")
+            case UInt8(ascii: "\"") where inAttribute: append("&quot;")
+            case 0x09 where inAttribute: append("&#9;")
+            case 0x0A where inAttribute: append("&#10;")
+            case 0x09, 0x0A: buffer.append(b)
+            case 0x00..<0x20:
+                return UInt32(b)
+            case 0xEF where i + 2 < n && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
+                return bytes[i + 2] == 0xBE ? 0xFFFE : 0xFFFF
+            default: buffer.append(b)
+            }
+            i += 1
         }
+        return nil
     }
 }

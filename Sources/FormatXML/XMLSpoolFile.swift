@@ -22,6 +22,9 @@ final class XMLSpoolFile {
     /// Appends rendered bytes.
     func write(_ bytes: [UInt8]) throws { try sink.write(bytes) }
 
+    /// Appends rendered bytes.
+    func write(_ bytes: UnsafeRawBufferPointer) throws { try sink.write(bytes) }
+
     /// Copies everything written so far to `target`.
     func copy(to target: any ByteSink) throws {
         try sink.flush()

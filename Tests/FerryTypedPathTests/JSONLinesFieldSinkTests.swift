@@ -221,6 +221,17 @@ import Testing
         }
     }
 
+    /// A string the writer streams (64 KiB or more) is left to it: gathered here it would cost
+    /// the whole line in the buffer.
+    @Test func longStringsAreLeftToTheWriter() throws {
+        for length in [JSONLinesWriter.longStringThreshold - 1, JSONLinesWriter.longStringThreshold] {
+            let model = NotesV2.Taste(label: String(repeating: "é", count: length / 2) + (length % 2 == 1 ? "x" : ""), score: 1)
+            let (ok, bytes) = Self.rendered(model, collection: "c", prefix: [1, 2, 3])
+            #expect(ok == (length < JSONLinesWriter.longStringThreshold))
+            #expect(bytes == (ok ? try Self.written(model.value, collection: "c") : []))
+        }
+    }
+
     // MARK: Fields written as values, and a field named `$collection`
 
     /// A test model with every kind of field a sink takes, including a built `Value`.
