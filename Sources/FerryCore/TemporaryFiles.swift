@@ -196,17 +196,28 @@ public final class TemporaryFiles: @unchecked Sendable {
     // MARK: - Helpers
 
     /// Removes a file, or a folder and everything under it, without following symbolic links.
-    /// Another thread may still be adding files to a folder, so the removal is tried again.
+    /// Another thread may still be adding files to a folder (a signal's cleanup runs beside the
+    /// writer), so the folder is first renamed out of its way: a file made under the old path
+    /// then fails instead of landing in a folder being emptied. The new name keeps the owner's
+    /// fields, so a run killed during the removal still leaves a name the next run sweeps.
+    /// Two threads may remove one folder at once (a writer ending after a signal, and the
+    /// signal's cleanup): each finishes the removal under the moved name, so the one that exits
+    /// the process never leaves the other's half-done.
     static func removeTree(_ path: String) {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return }
-        if (status.st_mode & S_IFMT) != S_IFDIR {
-            unlink(path)
-            return
+        let moved = path + "-removed"
+        if lstat(path, &status) == 0 {
+            if (status.st_mode & S_IFMT) != S_IFDIR {
+                unlink(path)
+                return
+            }
+            _ = rename(path, moved)
         }
-        for _ in 0..<5 {
-            if (try? FileManager.default.removeItem(atPath: path)) != nil { return }
-            if lstat(path, &status) != 0 { return }
+        for target in [path, moved] {
+            for _ in 0..<100 {
+                guard lstat(target, &status) == 0 else { break }
+                if (try? FileManager.default.removeItem(atPath: target)) != nil { break }
+            }
         }
     }
 

@@ -152,7 +152,8 @@ import Glibc
         for _ in 0..<4 where !landed {
             let sandbox = try prepare()
             let process = try interrupt(testCase, with: signal, in: sandbox, besideOutput: besideOutput)
-            #expect(try leftovers(sandbox) == [], sourceLocation: sourceLocation)
+            let left = try leftovers(sandbox)
+            #expect(left == [], sourceLocation: sourceLocation)
             #expect(process.terminationReason == .exit, sourceLocation: sourceLocation)
             guard process.terminationStatus == status else {
                 #expect(process.terminationStatus == 0, "ended by itself before the signal", sourceLocation: sourceLocation)
