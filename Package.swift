@@ -2,12 +2,9 @@
 import PackageDescription
 
 // Shared by every Swift target.
+// No unsafe flags: SwiftPM refuses a package with them as a versioned dependency.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
-    // Release builds check exclusive access at compile time only: the run-time checks
-    // (swift_beginAccess) cost ~1k instructions per record on the typed path (issue 7, measured
-    // with callgrind). Debug builds, which the tests use, keep them.
-    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
 let package = Package(
