@@ -201,15 +201,7 @@ struct CSVCellEncoder {
             scratch.reserve(2 * m + 1)
             var p = scratch.base + scratch.count
             if cell.quoted {
-                for i in k..<(k + m) {
-                    let byte = source[i]
-                    p[0] = byte
-                    p += 1
-                    if byte == 0x22 {
-                        p[0] = 0x22
-                        p += 1
-                    }
-                }
+                p = Self.copyDoublingQuotes(source + k, count: m, to: p)
             } else {
                 _ = memcpy(p, source + k, m)
                 p += m
@@ -287,17 +279,27 @@ struct CSVCellEncoder {
         } else {
             // Each byte, and each quote again (such cells are short: a byte loop beats a search and
             // a copy per quote).
-            for k in 0..<n {
-                let byte = source[k]
-                p[0] = byte
-                p += 1
-                if byte == 0x22 {
-                    p[0] = 0x22
-                    p += 1
-                }
-            }
+            p = Self.copyDoublingQuotes(source, count: n, to: p)
         }
         if quoted { p[0] = 0x22 }
         out.count += length
+    }
+
+    /// Copies `count` bytes from `source` to `target`, each `"` twice (RFC 4180 section 2.7);
+    /// returns the position after the last byte written.
+    @inline(__always)
+    private static func copyDoublingQuotes(_ source: UnsafePointer<UInt8>, count: Int,
+                                           to target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var p = target
+        for k in 0..<count {
+            let byte = source[k]
+            p[0] = byte
+            p += 1
+            if byte == 0x22 {
+                p[0] = 0x22
+                p += 1
+            }
+        }
+        return p
     }
 }

@@ -107,13 +107,7 @@ final class CSVSpool {
 
     /// The next record, valid until the next call; nil at the end.
     func next() throws -> Spooled? {
-        if readBuffer.count - readStart < 4 {
-            try fill(4)
-            if readBuffer.count == readStart { return nil }
-            guard readBuffer.count - readStart >= 4 else { throw FerryError(.internalError, "the CSV spool file ended early") }
-        }
-        let at = readBuffer.base + readStart
-        let length = Int(at[0]) | Int(at[1]) << 8 | Int(at[2]) << 16 | Int(at[3]) << 24
+        guard let length = try nextLength() else { return nil }
         guard length > Self.largeRecordSize else { return try nextRecord().map { .inMemory($0) } }
         // Skip over it: what follows is read from the file's next byte after it.
         let payload = readBufferOffset + Int64(readStart + 4)
@@ -142,15 +136,20 @@ final class CSVSpool {
         return done
     }
 
-    /// The next record's cells, valid until the next call; nil at the end.
-    func nextRecord() throws -> UnsafeBufferPointer<UInt8>? {
+    /// The length of the next record (its 4-byte little-endian prefix, left unread); nil at the end.
+    private func nextLength() throws -> Int? {
         if readBuffer.count - readStart < 4 {
             try fill(4)
             if readBuffer.count == readStart { return nil }
             guard readBuffer.count - readStart >= 4 else { throw FerryError(.internalError, "the CSV spool file ended early") }
         }
         let at = readBuffer.base + readStart
-        let length = Int(at[0]) | Int(at[1]) << 8 | Int(at[2]) << 16 | Int(at[3]) << 24
+        return Int(at[0]) | Int(at[1]) << 8 | Int(at[2]) << 16 | Int(at[3]) << 24
+    }
+
+    /// The next record's cells, valid until the next call; nil at the end.
+    func nextRecord() throws -> UnsafeBufferPointer<UInt8>? {
+        guard let length = try nextLength() else { return nil }
         if readBuffer.count - readStart < 4 + length {
             try fill(4 + length)
             guard readBuffer.count - readStart >= 4 + length else { throw FerryError(.internalError, "the CSV spool file ended early") }
