@@ -46,17 +46,23 @@ public struct Record: Sendable {
     public var location: SourceLocation
     /// Finds the positions of fields inside the record, when the reader can.
     public var locator: (any FieldLocating)?
+    /// True when the record was read from a format whose scalars are all text
+    /// (`FormatDescriptor.scalarsAreText`: CSV cells, XML text), so a schema types them. Set per
+    /// file or bundle member by whoever knows its format, so the members of one dataset in
+    /// different formats are each typed as a plain input of their own format is.
+    public var scalarsAreText: Bool
 
     @inlinable
     public init(
         collection: String?, documentID: String? = nil, value: Value, location: SourceLocation,
-        locator: (any FieldLocating)? = nil
+        locator: (any FieldLocating)? = nil, scalarsAreText: Bool = false
     ) {
         self.collection = collection
         self.documentID = documentID
         self.value = value
         self.location = location
         self.locator = locator
+        self.scalarsAreText = scalarsAreText
     }
 
     /// The pointer of this record from the dataset root: `/<collection>/<index>`.

@@ -87,7 +87,11 @@ public struct Converter: Sendable {
             path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log, progress: progress)
         result.format = source.formatDescription
         result.media = source.bundle.map { MediaSummary(files: $0.mediaSizes) }
-        if request.mapping == nil, ["csv", "tsv"].contains(source.formatName) { log.rewrite = Self.namingCSVColumn }
+        let columns = source.columnSources
+        if request.mapping == nil, !columns.isEmpty {
+            // A field of a CSV file, or of a bundle's CSV member, is named as its column too.
+            log.rewrite = { diagnostic in columns.contains(diagnostic.location) ? Self.namingCSVColumn(diagnostic) : diagnostic }
+        }
         var request = request
         if source.bundle != nil {
             request.processing.media = ListedMediaCatalog(paths: source.media.keys.sorted())

@@ -13,9 +13,11 @@ final class DatasetSource {
     /// The input's kind for people: the format, or `bundle folder` / `app Documents folder`.
     var formatDescription: String { bundleDescription ?? formatName }
     private var bundleDescription: String?
-    /// True when the input's data formats give scalars as text (`FormatDescriptor.scalarsAreText`:
+    /// True when every data format of the input gives scalars as text (`FormatDescriptor.scalarsAreText`:
     /// CSV, XML), whether it is a file, a folder of such files or a bundle holding them: a
-    /// domain's records are then typed by the schema the same way for all three.
+    /// domain's records are then typed by the schema the same way for all three. Where formats
+    /// mix (a bundle with `data/notes.json` and `data/wine.csv`), each record carries its own
+    /// file's or member's `Record.scalarsAreText` instead.
     let scalarsAreText: Bool
     /// Collections known before reading: the file stems of a folder input (less those of files
     /// whose records name their own collections, once read).
@@ -46,20 +48,44 @@ final class DatasetSource {
         var source: (any ByteSource)?
     }
 
-    /// True once the data is known to belong to a domain: a CSV file with a duplicated header
-    /// name is then an error (`duplicate-header`), not renamed as in schema-free mode (SCHEMAS.md "CSV").
+    /// True once the data is known to belong to a domain: a CSV file (or CSV bundle member) with a
+    /// duplicated header name is then an error (`duplicate-header`), not renamed as in
+    /// schema-free mode (SCHEMAS.md "CSV").
     var rejectsDuplicateHeaders = false {
-        didSet { if rejectsDuplicateHeaders { checkDuplicateHeaders() } }
-    }
-    private var currentPath = ""
-
-    private func checkDuplicateHeaders() {
-        guard rejectsDuplicateHeaders, let csv = current as? CSVReader else { return }
-        for (name, position) in csv.duplicateHeaderCells {
-            log.report(.error(.duplicateHeader, "the header names '\(name)' more than once; a domain's fields are unique",
-                              at: SourceLocation(file: currentPath, line: position.line, column: position.column)))
+        didSet {
+            guard rejectsDuplicateHeaders else { return }
+            for (reader, location) in uncheckedHeaders { checkDuplicateHeaders(of: reader, at: location) }
+            uncheckedHeaders = []
         }
     }
+    /// CSV readers started before the domain was known, with where their file is.
+    private var uncheckedHeaders: [(CSVReader, SourceLocation)] = []
+    /// Whether the records of the file being read have text scalars (its format's).
+    private var currentScalarsAreText = false
+
+    /// Checks the header of a file or bundle member just started, now or once the domain is known.
+    private func headerStarted(_ reader: any RecordReader, at location: SourceLocation) {
+        guard let csv = reader as? CSVReader else { return }
+        if rejectsDuplicateHeaders {
+            checkDuplicateHeaders(of: csv, at: location)
+        } else {
+            uncheckedHeaders.append((csv, location))
+        }
+    }
+
+    private func checkDuplicateHeaders(of csv: CSVReader, at file: SourceLocation) {
+        for (name, position) in csv.duplicateHeaderCells {
+            var location = file
+            location.position = position
+            log.report(.error(.duplicateHeader, "the header names '\(name)' more than once; a domain's fields are unique",
+                              at: location))
+        }
+    }
+
+    /// The formats whose records are columns (CSV, TSV): their field diagnostics name the column.
+    static let columnFormats: Set<String> = ["csv", "tsv"]
+    /// The files and bundle members of the input read by a format of `columnFormats`.
+    private(set) var columnSources = ColumnSources()
 
     /// Where each column's header cell stands in the last CSV file read (empty for other formats).
     private(set) var columnPositions: [String: TextPosition] = [:]
@@ -124,9 +150,13 @@ final class DatasetSource {
             case .documentsFolder: self.bundleDescription = "app Documents folder"
             }
             self.declaredCollections = bundle.manifest?.collections.map(\.name) ?? []
-            self.scalarsAreText = bundle.dataFormats(registry: registry).contains { $0.scalarsAreText }
+            let members = bundle.dataMembers(registry: registry)
+            self.scalarsAreText = !members.isEmpty && members.allSatisfy { $0.format.scalarsAreText }
+            self.columnSources.members = Set(members.filter { Self.columnFormats.contains($0.format.name) }.map(\.member))
             self.media = Self.mediaTable(bundle)
-            self.current = try bundle.makeRecordReader(registry: registry, options: options, log: log)
+            self.current = try bundle.makeRecordReader(registry: registry, options: options, log: log) { [weak self] member, reader in
+                self?.headerStarted(reader, at: SourceLocation(file: path, member: member))
+            }
             return
         }
         bundle = nil
@@ -140,7 +170,8 @@ final class DatasetSource {
             self.parts = parts
             self.formatName = first.format.name
             self.declaredCollections = parts.compactMap(\.collection)
-            self.scalarsAreText = parts.contains { $0.format.scalarsAreText }
+            self.scalarsAreText = parts.allSatisfy { $0.format.scalarsAreText }
+            self.columnSources.files = Set(parts.filter { Self.columnFormats.contains($0.format.name) }.map(\.displayName))
             return
         }
         let innerPath = probe.innerPath
@@ -162,6 +193,7 @@ final class DatasetSource {
         self.formatName = format.name
         self.declaredCollections = collection.map { [$0] } ?? []
         self.scalarsAreText = format.scalarsAreText
+        if Self.columnFormats.contains(format.name) { self.columnSources.isWhole = true }
         self.derivedCollection = options.collection == nil ? collection : nil
     }
 
@@ -219,7 +251,10 @@ final class DatasetSource {
     func next() throws -> Record? {
         while true {
             if let current {
-                if let record = try current.next() { return record }
+                if var record = try current.next() {
+                    if currentScalarsAreText { record.scalarsAreText = true }
+                    return record
+                }
                 noteColumnPositions()
                 mergedHeader.domain = mergedHeader.domain ?? current.header.domain
                 mergedHeader.schemaVersion = mergedHeader.schemaVersion ?? current.header.schemaVersion
@@ -236,14 +271,34 @@ final class DatasetSource {
                 source = CountingSource(source, meter: progress)
             }
             guard let reader = part.format.reader else { continue }
-            current = try reader.makeReader(source, options: partOptions, log: log)
-            currentPath = part.displayName
+            let started = try reader.makeReader(source, options: partOptions, log: log)
+            current = started
+            currentScalarsAreText = part.format.scalarsAreText
             if current?.recordsNameCollections == true, let stem = part.collection, stem != options.collection {
                 // `notes.csv` holding a `$collection` column: the rows name the collections.
                 declaredCollections.removeAll { $0 == stem }
                 if derivedCollection == stem { derivedCollection = nil }
             }
-            checkDuplicateHeaders()
+            headerStarted(started, at: SourceLocation(file: part.displayName))
         }
+    }
+}
+
+/// The files (as diagnostics name them) and bundle members of an input whose records are columns
+/// (CSV, TSV), so a diagnostic about one of their fields may name the column
+/// (`Converter.namingCSVColumn`) while the input's other files are left as they are.
+struct ColumnSources: Sendable {
+    /// True when the input is one such file: every diagnostic is about it.
+    var isWhole = false
+    var files: Set<String> = []
+    var members: Set<String> = []
+
+    var isEmpty: Bool { !isWhole && files.isEmpty && members.isEmpty }
+
+    /// True when `location` is in one of the files or members.
+    func contains(_ location: SourceLocation) -> Bool {
+        if isWhole { return true }
+        if let member = location.member { return members.contains(member) }
+        return location.file.map(files.contains) ?? false
     }
 }

@@ -690,7 +690,15 @@ public final class BundleReader {
     /// (members no registered format reads are left out): what the records read will be like, for
     /// instance whether their scalars are text to be typed by a schema (`scalarsAreText`).
     public func dataFormats(registry: FormatRegistry) -> [FormatDescriptor] {
-        dataPlan().compactMap { Self.format(of: $0.member, declared: $0.format, registry: registry) }
+        dataMembers(registry: registry).map(\.format)
+    }
+
+    /// The data members in reading order with the content format each is read by, as
+    /// `dataFormats(registry:)` (members no registered format reads are left out).
+    public func dataMembers(registry: FormatRegistry) -> [(member: String, format: FormatDescriptor)] {
+        dataPlan().compactMap { plan in
+            Self.format(of: plan.member, declared: plan.format, registry: registry).map { (plan.member, $0) }
+        }
     }
 
     /// The format of a data member: its extension's, else the manifest's `format` name.
@@ -707,18 +715,25 @@ public final class BundleReader {
     ///   - registry: the content formats (FormatBundle knows none itself).
     ///   - options: passed to each content reader with `fileName`, `member` and `collection` set.
     ///   - log: receives the content readers' diagnostics and `missing-file` for absent data members.
+    ///   - memberStarted: called with each member's path and its content reader when reading of
+    ///     the member starts (before its first record), for checks of what the reader found in the
+    ///     member's own header (a CSV header's repeated names).
     /// - Throws: `FerryError(.unknownFormat)` naming the member when no registered format reads it.
-    public func makeRecordReader(registry: FormatRegistry, options: ReadOptions, log: DiagnosticLog) throws
-        -> any RecordReader
-    {
+    ///
+    /// Each record carries `scalarsAreText` of its member's format, so one bundle may mix formats.
+    public func makeRecordReader(
+        registry: FormatRegistry, options: ReadOptions, log: DiagnosticLog,
+        memberStarted: ((String, any RecordReader) -> Void)? = nil
+    ) throws -> any RecordReader {
         var steps: [BundleRecordReader.Step] = []
         for (member, collection, formatName) in dataPlan() {
-            guard let formatReader = Self.format(of: member, declared: formatName, registry: registry)?.reader else {
+            guard let format = Self.format(of: member, declared: formatName, registry: registry), let formatReader = format.reader else {
                 throw FerryError(.unknownFormat, "no format reads this data member", at: location(member))
             }
-            steps.append(BundleRecordReader.Step(member: member, collection: collection, reader: formatReader))
+            steps.append(BundleRecordReader.Step(
+                member: member, collection: collection, reader: formatReader, scalarsAreText: format.scalarsAreText))
         }
-        return BundleRecordReader(bundle: self, steps: steps, options: options, log: log)
+        return BundleRecordReader(bundle: self, steps: steps, options: options, log: log, memberStarted: memberStarted)
     }
 
     // MARK: - Verification

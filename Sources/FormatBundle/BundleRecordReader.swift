@@ -7,6 +7,8 @@ final class BundleRecordReader: RecordReader {
         var member: String
         var collection: String?
         var reader: any FormatReader
+        /// The member format's `FormatDescriptor.scalarsAreText`, stamped on its records.
+        var scalarsAreText: Bool
     }
 
     private let bundle: BundleReader
@@ -16,12 +18,17 @@ final class BundleRecordReader: RecordReader {
     private let log: DiagnosticLog
     private var current: (reader: any RecordReader, step: Step)?
     private var innerHeader = DatasetHeader()
+    private let memberStarted: ((String, any RecordReader) -> Void)?
 
-    init(bundle: BundleReader, steps: [Step], options: ReadOptions, log: DiagnosticLog) {
+    init(
+        bundle: BundleReader, steps: [Step], options: ReadOptions, log: DiagnosticLog,
+        memberStarted: ((String, any RecordReader) -> Void)? = nil
+    ) {
         self.bundle = bundle
         self.steps = steps
         self.options = options
         self.log = log
+        self.memberStarted = memberStarted
     }
 
     /// The manifest's header; for a Documents folder, the data file's own.
@@ -49,6 +56,7 @@ final class BundleRecordReader: RecordReader {
                 }
                 if var record {
                     stamp(&record.location, member: step.member)
+                    record.scalarsAreText = step.scalarsAreText
                     if record.collection == nil {
                         record.collection = step.collection
                         if record.location.collection == nil { record.location.collection = step.collection }
@@ -77,7 +85,9 @@ final class BundleRecordReader: RecordReader {
             })
             do {
                 let source = try bundle.open(step.member)
-                current = (try step.reader.makeReader(source, options: memberOptions, log: memberLog), step)
+                let reader = try step.reader.makeReader(source, options: memberOptions, log: memberLog)
+                current = (reader, step)
+                memberStarted?(step.member, reader)
             } catch let error as FerryError {
                 var diagnostic = error.diagnostic
                 stamp(&diagnostic.location, member: step.member)

@@ -99,10 +99,16 @@ public struct RecordContext: Sendable {
         set { shared = shared.with(sourcePointer: .some(newValue)) }
     }
 
+    /// The context of `record`'s value at `path`. `options.scalarsAsText` is set as well when the
+    /// record says its scalars are text (`Record.scalarsAreText`).
     public init(
         record: Record, path: JSONPointer = .root, base: JSONPointer? = nil, options: DecodingOptions = DecodingOptions(),
         sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
     ) {
+        var options = options
+        // A record from a text format (a CSV member of a bundle of JSON) is typed as that format's
+        // plain input is, whatever the dataset's other files are.
+        if record.scalarsAreText { options.scalarsAsText = true }
         self.shared = Shared(record: record, base: base, options: options, sourcePointer: sourcePointer)
         self.parentPath = path
     }
