@@ -55,18 +55,45 @@ public struct PipelineRunner: Sendable {
     }
 
     /// The inputs of a pipeline, optionally one shard of them.
+    ///
+    /// A file found by expanding a folder or a glob is left out when it is the pipeline file, the
+    /// report file, or an output of the run (the output template filled for any input found, or a
+    /// file inside such an output folder): `"inputs": ["./"]` beside the pipeline file reads
+    /// neither the file nor what an earlier run wrote. A file the pipeline names itself stays an
+    /// input (an output that is an input is then `checkOutputs`' usage error).
     /// - Parameters:
     ///   - pipelinePath: the pipeline file; patterns are relative to its folder.
     ///   - shard: `(k, n)` keeps the inputs whose shard (SHA-256 of the NFC relative path) is `k` (1-based) of `n`.
-    public static func inputs(of definition: PipelineDefinition, pipelinePath: String, shard: (Int, Int)?) throws -> [PipelineInput] {
+    ///   - reportFile: `--report-file`, relative to the working folder.
+    ///   - registry: the formats, for `{ext}` in the output template.
+    public static func inputs(
+        of definition: PipelineDefinition, pipelinePath: String, shard: (Int, Int)?, reportFile: String? = nil,
+        registry: FormatRegistry
+    ) throws -> [PipelineInput] {
         let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
         var seen: Set<String> = []
         var all: [PipelineInput] = []
+        var named: Set<String> = []  // files the pipeline names as they are, no folder or glob
         for input in definition.inputs {
             let map = input.map.map { $0.hasPrefix("/") ? $0 : base + "/" + $0 }
             for path in try InputExpander.expand([input.path], relativeTo: base) where seen.insert(path).inserted {
                 all.append(PipelineInput(path: path, map: map))
             }
+            let literal = input.path.hasPrefix("/") ? input.path : base + "/" + input.path
+            if !input.path.contains(where: { "*?[".contains($0) }) { named.insert(Self.standardized(literal)) }
+        }
+        var own: Set<String> = [Self.standardized(pipelinePath)]
+        if let reportFile { own.insert(Self.standardized(reportFile)) }
+        var outputs: Set<String> = []
+        if let output = definition.output, !output.path.isEmpty {
+            for input in all {
+                outputs.insert(Self.standardized(outputPath(output.path, input: input.path, base: base, registry: registry, format: output.format)))
+            }
+        }
+        all.removeAll { input in
+            let path = Self.standardized(input.path)
+            guard !named.contains(path) else { return false }
+            return own.contains(path) || outputs.contains(path) || outputs.contains { path.hasPrefix($0 + "/") }
         }
         all.sort { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
         guard let (k, n) = shard else { return all }
@@ -74,6 +101,11 @@ public struct PipelineRunner: Sendable {
             let relative = input.path.hasPrefix(base + "/") ? String(input.path.dropFirst(base.count + 1)) : input.path
             return ShardSelector.shard(of: relative, count: n) == k
         }
+    }
+
+    /// `path` absolute (from the working folder), without `.`, `..` or a final `/`, to compare.
+    private static func standardized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// Runs every input of the pipeline. Callers check the outputs first (`checkOutputs`): each

@@ -54,11 +54,13 @@ struct RunCommand: FerryCommand {
 
     func run() throws -> ExitStatus {
         let definition = try PipelineRunner.load(pipeline)
-        let inputs = try PipelineRunner.inputs(of: definition, pipelinePath: pipeline, shard: shard)
+        let registry = FormatRegistry.withExternalAdapters(timeout: Double(timeout))
+        let inputs = try PipelineRunner.inputs(
+            of: definition, pipelinePath: pipeline, shard: shard, reportFile: reportFile, registry: registry)
         let printer = DiagnosticPrinter(limit: maxErrors, quiet: quiet)
         let progress = ProgressBar.make(quiet: quiet)
         defer { progress?.finish() }
-        let runner = PipelineRunner(registry: .withExternalAdapters(timeout: Double(timeout)), progress: progress?.meter)
+        let runner = PipelineRunner(registry: registry, progress: progress?.meter)
         try runner.checkOutputs(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, reportFile: reportFile)
         let base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().standardizedFileURL.path + "/"
         let reports = runner.run(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, overrideJobs: jobs) { diagnostic in
