@@ -29,6 +29,12 @@ struct CommonOptions {
         OptionSpec(["--verbose", "-v"], help: "Print notes and per-input details."),
     ]
 
+    /// `specs` less the options a command does not honour (keys: `lenient` for `--lenient`):
+    /// its `--help` lists only what it acts on, and the others are unknown options to it (exit 2).
+    static func specs(excluding keys: Set<String>) -> [OptionSpec] {
+        specs.filter { !keys.contains($0.key) }
+    }
+
     var quiet: Bool
     var verbose: Bool
     var maxErrors: Int?

@@ -98,7 +98,8 @@ struct MigrateCommand: FerryCommand {
             OptionSpec(["--dry-run"], help: "Migrate and validate, write nothing."),
             OptionSpec(["--csv-safe"], help: "CSV output: prefix cells starting with = + - @ tab CR with '."),
             OptionSpec(["--compact"], help: "JSON and XML documents: no indentation."),
-        ] + ConversionRunner.reportSpecs + CommonOptions.specs)
+        // A migration needs a domain: schema-free records (and their CSV typing) have none.
+        ] + ConversionRunner.reportSpecs + CommonOptions.specs(excluding: ["schema-free", "infer-types"]))
 
     var convert: ConvertCommand
 

@@ -12,7 +12,10 @@ struct InspectCommand: FerryCommand {
             + "A folder of datasets (not a bundle, Documents or CSV folder) is described file by file.\n\n"
             + FerryMain.exitCodesHelp,
         arguments: "INPUT", argumentCount: 1...1,
-        options: [OptionSpec(["--json"], help: "Print the description as JSON.")] + CommonOptions.specs)
+        // Inspect prints no diagnostics, summary or progress and writes nothing: the options about
+        // those, --lenient and the schema-free CSV typing (no count changes) do nothing here.
+        options: [OptionSpec(["--json"], help: "Print the description as JSON.")]
+            + CommonOptions.specs(excluding: ["lenient", "infer-types", "max-errors", "quiet", "verbose"]))
 
     var request: ConversionRequest
     var json: Bool

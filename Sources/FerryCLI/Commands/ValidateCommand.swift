@@ -15,7 +15,9 @@ struct ValidateCommand: FerryCommand {
             --report-file). Data of no known domain is checked for well-formedness only.
             """ + "\n\n" + FerryMain.exitCodesHelp,
         arguments: "INPUT...", argumentCount: 1...Int.max,
-        options: ConversionRunner.reportSpecs + CommonOptions.specs)
+        // Validation writes nothing, so --lenient has nothing to keep; typing schema-free CSV cells
+        // changes no verdict (and would mistype a domain's text cells).
+        options: ConversionRunner.reportSpecs + CommonOptions.specs(excluding: ["lenient", "infer-types"]))
 
     var request: ConversionRequest
     var runner: ConversionRunner
