@@ -57,6 +57,10 @@ public struct ConversionRequest: Sendable {
     /// Domain records of a JSON Lines or CSV input go from bytes to model to bytes when they can
     /// (issue 7's typed path); false sends every record through a `Value` (same output, slower).
     public var usesTypedPath = true
+    /// Files that are no data wherever they stand (a pipeline's own file and report), as
+    /// standardized absolute paths: a folder input neither reads them nor counts them when
+    /// deciding whether it is one dataset (a CSV folder beside its pipeline file).
+    public var ignoredFiles: Set<String> = []
 
     public init(action: Action, inputs: [String]) {
         self.action = action

@@ -26,7 +26,7 @@ public struct Converter: Sendable {
     ///   others still run.
     public func run(_ request: ConversionRequest, report: @escaping @Sendable (Diagnostic) -> Void) -> [DatasetReport] {
         let target: OutputTarget
-        let (datasets, ownFolders) = DatasetInputs.expand(request.inputs)
+        let (datasets, ownFolders) = DatasetInputs.expand(request.inputs, ignoring: request.ignoredFiles)
         do {
             target = try plannedTarget(request, datasets: datasets.map(\.path))
         } catch {
@@ -58,7 +58,7 @@ public struct Converter: Sendable {
     /// a caller that writes the report itself calls this first, so a refused run writes nothing.
     /// - Throws: `FerryError(.usage)` naming both sides of a clash, or for a bad `-o`.
     public func checkOutputs(_ request: ConversionRequest) throws {
-        _ = try plannedTarget(request, datasets: DatasetInputs.expand(request.inputs).datasets.map(\.path))
+        _ = try plannedTarget(request, datasets: DatasetInputs.expand(request.inputs, ignoring: request.ignoredFiles).datasets.map(\.path))
     }
 
     /// `checkOutputs`, returning the output target (`datasets`: the request's datasets, which
@@ -84,7 +84,8 @@ public struct Converter: Sendable {
         var readOptions = request.read
         readOptions.fileName = input
         let source = try DatasetSource(
-            path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log, progress: progress)
+            path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log, progress: progress,
+            ignoring: request.ignoredFiles)
         result.format = source.formatDescription
         result.media = source.bundle.map { MediaSummary(files: $0.mediaSizes) }
         let columns = source.columnSources

@@ -19,19 +19,20 @@ public struct DatasetInput: Sendable, Equatable {
 /// data file under it, each read, checked and written on its own, as `ferry run` does.
 public enum DatasetInputs {
     /// The datasets of `inputs`, in argument order, each folder's files in byte order.
+    /// - Parameter ignoring: files that are no data (`ConversionRequest.ignoredFiles`).
     /// - Returns: the datasets and whether a folder output gives each its own file or folder
     ///   (several datasets, or any found in a folder), rather than one folder for one dataset.
-    public static func expand(_ inputs: [String]) -> (datasets: [DatasetInput], ownFolders: Bool) {
+    public static func expand(_ inputs: [String], ignoring: Set<String> = []) -> (datasets: [DatasetInput], ownFolders: Bool) {
         var datasets: [DatasetInput] = []
         var expanded = false
         for input in inputs {
-            guard input != "-", isFolderOfDatasets(input) else {
+            guard input != "-", isFolderOfDatasets(input, ignoring: ignoring) else {
                 datasets.append(DatasetInput(path: input, stem: OutputRouter.stem(of: input)))
                 continue
             }
             let base = OutputRouter.base(of: input)
             var found: Set<String> = []
-            InputExpander.datasets(at: base, into: &found)
+            InputExpander.datasets(at: base, into: &found, ignoring: ignoring)
             let files = found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             // An empty folder stays one input, so that reading it says what is missing.
             guard !files.isEmpty else {
@@ -49,10 +50,10 @@ public enum DatasetInputs {
 
     /// True for a folder that holds several datasets: not a bundle folder (`manifest.json`,
     /// `data/`), not an app Documents folder, not a CSV folder of one dataset.
-    public static func isFolderOfDatasets(_ path: String) -> Bool {
+    public static func isFolderOfDatasets(_ path: String, ignoring: Set<String> = []) -> Bool {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return false }
-        return !InputExpander.isOneDataset(OutputRouter.base(of: path))
+        return !InputExpander.isOneDataset(OutputRouter.base(of: path), ignoring: ignoring)
     }
 
     /// `relative` (`2024/notes.json`) without the extensions of its file name (`2024/notes`).

@@ -117,10 +117,11 @@ final class DatasetSource {
     /// Opens `path` (`-` for standard input). The format and compression come from `formatName`
     /// (`--from`, such as `json` or `json.gz`), else the file name, else the first bytes (a tar, gzip,
     /// zstd, xz or bzip2 stream is recognised by content too; see `InputProbe`).
+    /// `ignoring`: files of a folder input that are no data (`ConversionRequest.ignoredFiles`).
     /// - Throws: `FerryError` with `unreadable-input` or `unknown-format`.
     init(
         path: String, formatName: String?, registry: FormatRegistry, options: ReadOptions, log: DiagnosticLog,
-        progress: ProgressMeter? = nil
+        progress: ProgressMeter? = nil, ignoring: Set<String> = []
     ) throws {
         self.progress = progress
         self.name = path
@@ -163,7 +164,8 @@ final class DatasetSource {
         media = [:]
         guard let probe, case .records(let format) = probe.kind else {
             let parts = try Self.folderParts(
-                path, formatName: formatName.flatMap { InputProbe.requested($0, registry: registry)?.format.name }, registry: registry)
+                path, formatName: formatName.flatMap { InputProbe.requested($0, registry: registry)?.format.name }, registry: registry,
+                ignoring: ignoring)
             guard let first = parts.first else {
                 throw FerryError(.unknownFormat, "the folder holds no file of a known format", at: SourceLocation(file: path))
             }
@@ -225,11 +227,14 @@ final class DatasetSource {
     }
 
     /// The readable files of a folder, sorted by name, each named after its collection.
-    private static func folderParts(_ folder: String, formatName: String?, registry: FormatRegistry) throws -> [Part] {
+    private static func folderParts(
+        _ folder: String, formatName: String?, registry: FormatRegistry, ignoring: Set<String>
+    ) throws -> [Part] {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
         var parts: [Part] = []
         for name in names {
             let path = (folder as NSString).appendingPathComponent(name)
+            if !ignoring.isEmpty, ignoring.contains(InputExpander.standardized(path)) { continue }
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
             let format = formatName.flatMap { registry.format(named: $0) } ?? registry.format(forPath: name)

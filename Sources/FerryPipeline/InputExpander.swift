@@ -16,9 +16,11 @@ public enum InputExpander {
     /// Endings of the files of a folder of one dataset in a one-collection format.
     static let collectionFileExtensions: Set<String> = ["csv", "tsv"]
 
+    /// - Parameter ignoring: standardized paths of files that are no data (a pipeline's own
+    ///   file): they neither make a folder a set of datasets nor are found in one.
     /// - Returns: absolute paths of the inputs, in byte order.
     /// - Throws: `FerryError(.unreadableInput)` for a pattern that matches nothing.
-    public static func expand(_ patterns: [String], relativeTo base: String) throws -> [String] {
+    public static func expand(_ patterns: [String], relativeTo base: String, ignoring: Set<String> = []) throws -> [String] {
         var found: Set<String> = []
         for pattern in patterns {
             let absolute = pattern.hasPrefix("/") ? pattern : base + "/" + pattern
@@ -26,7 +28,8 @@ public enum InputExpander {
             guard !matches.isEmpty else {
                 throw FerryError(.unreadableInput, "the input pattern '\(pattern)' matches nothing", at: SourceLocation(file: pattern))
             }
-            for match in matches { datasets(at: match, into: &found) }
+            // `./` matches `BASE/.`: named without the `.`, the folder's `{name}` is its own.
+            for match in matches { datasets(at: match.hasSuffix("/.") ? String(match.dropLast(2)) : match, into: &found, ignoring: ignoring) }
         }
         return found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
@@ -43,8 +46,11 @@ public enum InputExpander {
     /// (`manifest.json`, `data/`), an app Documents folder, or a folder whose data files are all
     /// CSV (or TSV) files named after collections of one domain (`wineNotes.csv`, `tags.csv`).
     /// Any other folder is a set of datasets, one per data file under it.
-    public static func isOneDataset(_ path: String) -> Bool {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }
+    /// `ignoring`: standardized paths of files left out of the decision (`expand`).
+    public static func isOneDataset(_ path: String, ignoring: Set<String> = []) -> Bool {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { name in
+            !name.hasPrefix(".") && (ignoring.isEmpty || !ignoring.contains(standardized(path + "/" + name)))
+        }
         if names.contains(where: bundleMarkers.contains) { return true }
         var stems: Set<String> = []
         for name in names {
@@ -64,14 +70,14 @@ public enum InputExpander {
 
     /// Adds the datasets at `path`: the file itself, a folder of one dataset, or the data files
     /// under a folder of several, recursively.
-    static func datasets(at path: String, into found: inout Set<String>) {
+    static func datasets(at path: String, into found: inout Set<String>, ignoring: Set<String> = []) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
         guard isFolder.boolValue else {
             found.insert(path)
             return
         }
-        if isOneDataset(path) {
+        if isOneDataset(path, ignoring: ignoring) {
             found.insert(path)
             return
         }
@@ -81,10 +87,16 @@ public enum InputExpander {
             var childIsFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: child, isDirectory: &childIsFolder) else { continue }
             if childIsFolder.boolValue {
-                datasets(at: child, into: &found)
-            } else if dataExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                datasets(at: child, into: &found, ignoring: ignoring)
+            } else if dataExtensions.contains((name as NSString).pathExtension.lowercased()),
+                      ignoring.isEmpty || !ignoring.contains(standardized(child)) {
                 found.insert(child)
             }
         }
+    }
+
+    /// `path` absolute (from the working folder), without `.`, `..` or a final `/`, to compare.
+    public static func standardized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 }

@@ -96,7 +96,7 @@ public struct OutputPlan: Sendable {
     /// The plan of a `ferry convert | migrate` request: its inputs share `target`.
     /// - Throws: what `check` throws.
     static func check(_ request: ConversionRequest, target: OutputTarget, registry: FormatRegistry) throws {
-        let (datasets, ownFolders) = DatasetInputs.expand(request.inputs)
+        let (datasets, ownFolders) = DatasetInputs.expand(request.inputs, ignoring: request.ignoredFiles)
         let jobs = datasets.map { Job(input: $0.path, target: target, request: request, stem: $0.stem, ownFolder: ownFolders) }
         try check(jobs, report: request.reportFile, registry: registry) { _, _ in "inputs of one name cannot share a folder output; convert them to different folders, or convert their common folder (a folder of datasets is mirrored)" }
     }

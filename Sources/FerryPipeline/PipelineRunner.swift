@@ -71,19 +71,18 @@ public struct PipelineRunner: Sendable {
         registry: FormatRegistry
     ) throws -> [PipelineInput] {
         let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
+        let own = ownFiles(pipelinePath: pipelinePath, reportFile: reportFile)
         var seen: Set<String> = []
         var all: [PipelineInput] = []
         var named: Set<String> = []  // files the pipeline names as they are, no folder or glob
         for input in definition.inputs {
             let map = input.map.map { $0.hasPrefix("/") ? $0 : base + "/" + $0 }
-            for path in try InputExpander.expand([input.path], relativeTo: base) where seen.insert(path).inserted {
+            for path in try InputExpander.expand([input.path], relativeTo: base, ignoring: own) where seen.insert(path).inserted {
                 all.append(PipelineInput(path: path, map: map))
             }
             let literal = input.path.hasPrefix("/") ? input.path : base + "/" + input.path
             if !input.path.contains(where: { "*?[".contains($0) }) { named.insert(Self.standardized(literal)) }
         }
-        var own: Set<String> = [Self.standardized(pipelinePath)]
-        if let reportFile { own.insert(Self.standardized(reportFile)) }
         var outputs: Set<String> = []
         if let output = definition.output, !output.path.isEmpty {
             for input in all {
@@ -104,20 +103,25 @@ public struct PipelineRunner: Sendable {
     }
 
     /// `path` absolute (from the working folder), without `.`, `..` or a final `/`, to compare.
-    private static func standardized(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
+    private static func standardized(_ path: String) -> String { InputExpander.standardized(path) }
+
+    /// The pipeline file and the report file: no data, wherever a folder input finds them.
+    static func ownFiles(pipelinePath: String, reportFile: String?) -> Set<String> {
+        Set([pipelinePath] + (reportFile.map { [$0] } ?? [])).reduce(into: []) { $0.insert(standardized($1)) }
     }
 
     /// Runs every input of the pipeline. Callers check the outputs first (`checkOutputs`): each
     /// input's own conversion checks only its own output.
     /// - Parameters:
     ///   - overrideJobs: `--jobs`, else the file's `jobs`, else the number of cores.
+    ///   - reportFile: `--report-file`, which a folder input does not read.
     ///   - report: receives every diagnostic as it is found, from several threads.
     /// - Returns: one report per input, in input order.
     public func run(
         _ definition: PipelineDefinition, pipelinePath: String, inputs: [PipelineInput], variables: [String: String],
-        overrideJobs: Int?, report: @escaping @Sendable (Diagnostic) -> Void
+        overrideJobs: Int?, reportFile: String? = nil, report: @escaping @Sendable (Diagnostic) -> Void
     ) -> [DatasetReport] {
+        let own = Self.ownFiles(pipelinePath: pipelinePath, reportFile: reportFile)
         let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
         let jobs = max(1, overrideJobs ?? definition.options?.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let results = ReportSlots(count: inputs.count)
@@ -128,7 +132,7 @@ public struct PipelineRunner: Sendable {
             queue.addOperation {
                 let reports: [DatasetReport]
                 do {
-                    var request = try makeRequest(definition, input: input.path, base: base, variables: variables)
+                    var request = try makeRequest(definition, input: input.path, base: base, variables: variables, ignoring: own)
                     if let map = input.map { request.mapping = map }
                     reports = Converter(registry: registry, progress: progress).run(request) { ordered.add($0, input: index) }
                 } catch {
@@ -146,8 +150,12 @@ public struct PipelineRunner: Sendable {
     }
 
     /// The conversion request for one input.
-    func makeRequest(_ definition: PipelineDefinition, input: String, base: String, variables: [String: String]) throws -> ConversionRequest {
+    /// `ignoring`: the pipeline's own files (`ownFiles`), which a folder input neither reads nor counts.
+    func makeRequest(
+        _ definition: PipelineDefinition, input: String, base: String, variables: [String: String], ignoring: Set<String> = []
+    ) throws -> ConversionRequest {
         var request = ConversionRequest(action: definition.output == nil ? .validate : .convert, inputs: [input])
+        request.ignoredFiles = ignoring
         let options = definition.options
         if options?.strict == true { request.processing.mode = .strict }
         if options?.lenient == true { request.processing.mode = .lenient }
@@ -230,7 +238,8 @@ public struct PipelineRunner: Sendable {
         var jobs: [OutputPlan.Job] = []
         for input in inputs {
             // A request that cannot be made fails its input's own run, with its diagnostic there.
-            guard let request = try? makeRequest(definition, input: input.path, base: base, variables: variables),
+            guard let request = try? makeRequest(definition, input: input.path, base: base, variables: variables,
+                                                 ignoring: Self.ownFiles(pipelinePath: pipelinePath, reportFile: reportFile)),
                   let target = try? OutputTarget.resolve(request.output, inputs: [input.path])
             else { continue }
             jobs.append(OutputPlan.Job(input: input.path, target: target, request: request))

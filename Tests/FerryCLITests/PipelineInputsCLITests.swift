@@ -57,6 +57,23 @@ import Testing
         #expect(try box.files(under: "job/out") == written)
     }
 
+    /// A CSV folder of one dataset beside its pipeline file stays one dataset: the pipeline file
+    /// neither makes the folder a set of CSV files, each a dataset of its own, nor is read as a
+    /// collection of it.
+    @Test func aCSVFolderBesideItsPipelineIsOneDataset() throws {
+        let box = try Sandbox()
+        try box.write("notes.json", GeneratedBackups.json(domain: "notes", version: 2))
+        #expect(try box.ferry(["convert", "notes.json", "--to", "csv", "-o", "job/", "-q"]).status == 0)
+        try box.write("job/pipeline.json", #"{"inputs": ["./"], "steps": [], "output": {"path": "../out/{name}.json"}}"#)
+        let run = try box.ferry(["run", "job/pipeline.json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderrLines == [
+            "$TMP/job: notes v2: wineTastingNotes 3, coffeeTastingNotes 0, whiskeyTastingNotes 3, cocktailTastingNotes 0 (6 records, 0 errors, 0 warnings) -> $TMP/job/../out/job.json",
+            "run: 1 converted, 0 failed, 0 warnings",
+        ])
+        #expect(try box.ferry(["convert", "notes.json", "-q"]).stdout == box.text("out/job.json"))
+    }
+
     /// A file the pipeline names itself stays an input: naming an output is refused as before.
     @Test func anOutputNamedAsAnInputIsStillRefused() throws {
         let box = try Self.folder(output: "{name}.json", inputs: "notes.json")

@@ -63,7 +63,8 @@ struct RunCommand: FerryCommand {
         let runner = PipelineRunner(registry: registry, progress: progress?.meter)
         try runner.checkOutputs(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, reportFile: reportFile)
         let base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().standardizedFileURL.path + "/"
-        let reports = runner.run(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, overrideJobs: jobs) { diagnostic in
+        let reports = runner.run(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, overrideJobs: jobs,
+                                 reportFile: reportFile) { diagnostic in
             if diagnostic.severity == .note && diagnostic.location.file == nil { return }
             printer.print(diagnostic)
         }
