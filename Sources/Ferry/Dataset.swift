@@ -93,7 +93,7 @@ public struct Dataset<Schema: VersionedSchema>: Sendable {
     /// The typed model of a canonical record of this schema.
     static func model(of record: Record, hidden: String? = nil) throws(FerryError) -> any CollectionModel {
         guard let collection = record.collection, let type = Schema.codableModel(forCollection: collection) else {
-            throw FerryError(.unknownField,
+            throw FerryError(.invalidValue,
                 "\(Schema.domain.rawValue) version \(Schema.versionIdentifier.major) has no collection \(quoted: record.collection ?? "")",
                 at: record.location)
         }
@@ -131,9 +131,8 @@ public struct Dataset<Schema: VersionedSchema>: Sendable {
         }
         var migrated: [any CollectionModel] = []
         for record in records {
-            for result in processor.process(record) {
-                if let model = try? Dataset<Target>.model(of: result) { migrated.append(model) }
-            }
+            // The processor returns only records it validated at the target version: each decodes.
+            for result in processor.process(record) { migrated.append(try Dataset<Target>.model(of: result)) }
         }
         processor.finish()
         guard log.errorCount == 0 else { throw .failed(diagnostics + log.diagnostics) }

@@ -57,7 +57,7 @@ public struct ModelStream<Schema: VersionedSchema>: AsyncSequence, Sendable {
                 counts[record.collection ?? ""] = index + 1
                 let located = Record(collection: record.collection, value: record.value,
                                      location: SourceLocation(collection: record.collection, recordIndex: index))
-                return try Dataset<Schema>.model(of: located, hidden: scratch?.path)
+                return try Dataset<Schema>.model(of: located)
             } catch {
                 done = true
                 throw .wrapping(error)
