@@ -135,7 +135,6 @@ enum DocSnippets {
     static func writePackage(_ snippets: [Snippet]) throws -> URL {
         let root = Fixtures.packageRoot.appendingPathComponent(".build/doc-snippets/package")
         let sources = root.appendingPathComponent("Sources/Snippets")
-        try? FileManager.default.removeItem(at: sources)
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
         let manifest = """
             // swift-tools-version: 6.0
@@ -149,12 +148,23 @@ enum DocSnippets {
             )
 
             """
-        try Data(manifest.utf8).write(to: root.appendingPathComponent("Package.swift"))
+        try writeIfChanged(manifest, to: root.appendingPathComponent("Package.swift"))
+        var names: Set<String> = []
         for (index, snippet) in snippets.enumerated() {
             let name = "snippet\(index + 1)"
-            try Data(snippet.source(name: name).utf8).write(to: sources.appendingPathComponent("\(name).swift"))
+            names.insert("\(name).swift")
+            try writeIfChanged(snippet.source(name: name), to: sources.appendingPathComponent("\(name).swift"))
+        }
+        for stale in try FileManager.default.contentsOfDirectory(atPath: sources.path) where !names.contains(stale) {
+            try FileManager.default.removeItem(at: sources.appendingPathComponent(stale))
         }
         return root
+    }
+
+    /// Leaves a file that already holds `text` untouched, so the next build has nothing to redo.
+    private static func writeIfChanged(_ text: String, to url: URL) throws {
+        if let old = try? Data(contentsOf: url), old == Data(text.utf8) { return }
+        try Data(text.utf8).write(to: url)
     }
 
     /// Builds the package; returns the exit status and what the build printed.
