@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FERRY := .build/debug/ferry
 OUT := out
 
-.PHONY: deps build release test run bench clean-out fuzz
+.PHONY: deps build release test consumer run bench clean-out fuzz
 
 ## deps: install the C libraries Ferry links (Debian packages), only when missing.
 deps:
@@ -36,6 +36,23 @@ test: deps
 	rm -rf .build/plugin-check
 	$(SWIFT) package --allow-writing-to-package-directory ferry-convert --to jsonl -o .build/plugin-check/ --quiet
 	@ls .build/plugin-check/*.jsonl >/dev/null
+	$(MAKE) consumer
+
+## consumer: Samples/swift-consumer, an app package that depends on Ferry by path, built as an
+## app builds it (its copy of Ferry's modules in .build/library-consumers, shared with the Docs
+## snippet test), its tests run, both examples run and their outputs compared byte for byte.
+CONSUMER := Samples/swift-consumer
+CONSUMER_FLAGS := --package-path $(CONSUMER) --scratch-path .build/library-consumers
+CONSUMER_BIN := .build/library-consumers/debug
+CONSUMER_OUT := .build/consumer-check
+consumer: deps
+	$(SWIFT) build $(CONSUMER_FLAGS) --build-tests
+	$(SWIFT) test $(CONSUMER_FLAGS) --skip-build
+	rm -rf $(CONSUMER_OUT) && mkdir -p $(CONSUMER_OUT)
+	$(CONSUMER_BIN)/favourite-notes Samples/notes-v1.json $(CONSUMER_OUT)/favourites.csv
+	cmp $(CONSUMER_OUT)/favourites.csv $(CONSUMER)/Tests/ConsumerTests/Fixtures/favourites.csv
+	$(CONSUMER_BIN)/reading-log $(CONSUMER)/Data/reading-log-v1.jsonl $(CONSUMER_OUT)/reading-log-v2.jsonl
+	cmp $(CONSUMER_OUT)/reading-log-v2.jsonl $(CONSUMER)/Tests/ConsumerTests/Fixtures/reading-log-v2.jsonl
 
 ## run: the main job on the samples of all three domains: migrate V1 data to V2 (the pet diary's
 ## app Documents folder, with its photos and videos, into a tar bundle), then validate the result.

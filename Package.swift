@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "FerrySchemas", targets: ["FerrySchemas"]),
         .library(name: "FerryFormats", targets: ["FerryFormats"]),
         .library(name: "FerryPipeline", targets: ["FerryPipeline"]),
+        // The one import for Swift programs: the libraries above re-exported, plus a small facade.
+        .library(name: "Ferry", targets: ["Ferry"]),
         .executable(name: "ferry", targets: ["ferry"]),
         .plugin(name: "FerryValidatePlugin", targets: ["FerryValidatePlugin"]),
         .plugin(name: "FerryConvertPlugin", targets: ["FerryConvertPlugin"]),
@@ -66,6 +68,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "FerryCLI", dependencies: ["FerryPipeline"], swiftSettings: swiftSettings),
+        .target(
+            name: "Ferry",
+            dependencies: ["FerryCore", "FerrySchemas", "FerryFilter", "FerryFormats", "FerryPipeline"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(name: "ferry", dependencies: ["FerryCLI"], swiftSettings: swiftSettings),
 
         // MARK: - SwiftPM command plugins (thin: they find and run the `ferry` tool)
@@ -133,6 +140,12 @@ let package = Package(
         .testTarget(
             name: "FerryFilterTests",
             dependencies: ["FerryFilter", "FerryTestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FerryTests",
+            dependencies: ["Ferry", "ferry", "FerryTestSupport"],   // "ferry": the library's output is compared with the CLI's
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

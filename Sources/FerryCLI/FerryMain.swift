@@ -4,7 +4,7 @@ import FerryPipeline
 /// The `ferry` command line as a library: the executable's `main.swift` only calls `run`.
 public enum FerryMain {
     /// The version printed by `--version`.
-    public static let version = "0.1.0"
+    public static let version = FerryVersion.current
 
     static var commands: [any FerryCommand.Type] {
         [ConvertCommand.self, MigrateCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, SchemaCommand.self, FormatsCommand.self]

@@ -84,8 +84,3 @@ final class BundleOutput {
         return newest?.truncatedToMilliseconds().instant.description ?? "1970-01-01T00:00:00Z"
     }
 }
-
-/// The version Ferry writes into manifests and prints for `--version`.
-public enum FerryVersion {
-    public static let current = "0.1.0"
-}

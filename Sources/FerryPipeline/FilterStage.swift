@@ -44,7 +44,7 @@ struct FilterStage {
 extension FilterSchema {
     /// The filter's view of a dataset schema: each collection's fields with the types the filter
     /// language compares (numbers, strings, instants, days, lists, objects, enumerations).
-    init(datasetSchema schema: DatasetSchema) {
+    public init(datasetSchema schema: DatasetSchema) {
         var collections: [String: [String: FilterFieldType]] = [:]
         for collection in schema.collections {
             collections[collection.name] = Self.fields(of: collection.recordType)
