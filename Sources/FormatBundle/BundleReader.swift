@@ -280,8 +280,19 @@ public final class BundleReader {
     /// regular file, else its bytes spooled to the private folder first (standard input).
     /// - Parameter isFile: true when `source` is the file at `path` itself.
     private func scanArchiveInput(_ source: any ByteSource, isFile: Bool, into scan: inout Scan, log: DiagnosticLog) throws {
-        let head = try ReplayedHeadSource.readHead(of: source, count: 4)
-        let input = ReplayedHeadSource(head: head, rest: source)
+        // A regular file is looked at with pread(2), which leaves it positioned at its start, so
+        // a tar is read exactly as before (its pool chunks aligned with the file).
+        let head: [UInt8]
+        let input: any ByteSource
+        if isFile, let file = source as? FileDescriptorSource, Self.regularFileSize(path) != nil {
+            var bytes = [UInt8](repeating: 0, count: 4)
+            let n = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, 4, 0) }
+            head = Array(bytes.prefix(max(n, 0)))
+            input = source
+        } else {
+            head = try ReplayedHeadSource.readHead(of: source, count: 4)
+            input = ReplayedHeadSource(head: head, rest: source)
+        }
         guard ArchiveContainer.forContent(head) == .zip else {
             try scanArchive(input, knownSize: isFile, into: &scan, log: log)
             return
@@ -466,7 +477,8 @@ public final class BundleReader {
         let limit = options.maximumMemberSize
         // A tar member's size is where its content ends; a zip member's inflates to what it may:
         // more than its header declares is a bomb hiding from the checks made at the header.
-        let declared = entry.size ?? Int64.max
+        // (A sparse tar member's map may outgrow its size too; the member limit catches that.)
+        let declared = entry.isSparse ? Int64.max : entry.size ?? Int64.max
         func count(_ n: Int, total: Int64) throws {
             if total > declared {
                 throw FerryError(.tooLarge, "the member inflates to more than the \(declared) bytes its header declares: "

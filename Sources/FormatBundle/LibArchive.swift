@@ -425,7 +425,8 @@ final class ArchiveMemberSource: ByteSource {
 // MARK: - Writing
 
 /// Writes a tar archive (pax interchange format, restricted: plain ustar headers unless a name needs
-/// a pax record) or a single raw compressed stream, through a compression filter, into a `ByteSink`.
+/// a pax record), a zip, or a single raw compressed stream, through a compression filter, into a
+/// `ByteSink`.
 ///
 /// Reproducibility: gzip output carries no timestamp and no file name (`timestamp` option off);
 /// zstd and xz run single-threaded; names are written as UTF-8 under a UTF-8 ctype locale.

@@ -25,11 +25,14 @@ final class ReplayedHeadSource: ByteSource {
         return Array(head[0..<filled])
     }
 
+    /// The head's bytes first, the buffer then filled on from the rest in the same call, so reads
+    /// after it see the buffer sizes they would have seen without it.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard offset < head.count else { return try rest.read(into: buffer) }
         let n = min(buffer.count, head.count - offset)
         head.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + n)])) }
         offset += n
-        return n
+        guard offset == head.count, n < buffer.count else { return n }
+        return n + (try rest.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[n...])))
     }
 }

@@ -110,6 +110,18 @@ import Testing
             "\nzip     .zip                  read/write bundle: manifest.json, data/<collection>.<format> and media/ in a zip archive\n"))
     }
 
+    /// A folder of backups holding a zip validates it with the rest, each on its own.
+    @Test func aFolderOfBackupsTakesItsZips() throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "backups/notes.json")
+        #expect(try box.ferry(["convert", "backups/notes.json", "-o", "backups/2024/notes.zip", "--quiet"]).status == 0)
+        let run = try box.ferry(["validate", "backups/"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stderrLines
+        #expect(lines.contains { $0.hasPrefix("backups/2024/notes.zip: notes v1: ") && $0.hasSuffix("; valid") }, "\(run.stderr)")
+        #expect(lines.contains { $0.hasPrefix("backups/notes.json: notes v1: ") && $0.hasSuffix("; valid") }, "\(run.stderr)")
+    }
+
     /// Tars of the shared hostile suites with nothing zip cannot hold (no hard links, fifos or
     /// backslashes), rebuilt as zip at test time: `validate` prints the tar's diagnostics, the
     /// file name aside, and exits as it does.

@@ -129,6 +129,35 @@ import Testing
         ])
     }
 
+    /// A member with a password is named and left unread; the others are read.
+    @Test func anEncryptedMemberIsNotRead() throws {
+        let tool = ["/usr/bin/zip", "/bin/zip"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let tool else {
+            print("skipped: zip absent")
+            return
+        }
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("secret".utf8).write(to: dir.appendingPathComponent("a.txt"))
+        try Data("plain".utf8).write(to: dir.appendingPathComponent("b.txt"))
+        for (file, password) in [("a.txt", ["-P", "pw"]), ("b.txt", [])] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.currentDirectoryURL = dir
+            process.arguments = ["-q", "-X"] + password + ["e.zip", file]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        let log = DiagnosticLog()
+        let reader = try BundleReader(path: dir.appendingPathComponent("e.zip").path, log: log)
+        #expect(log.diagnostics.filter { $0.severity == .error }.map { "\($0.code) \($0.location.member ?? "-") \($0.message)" } == [
+            "unreadable-input a.txt member is encrypted; not read",
+            "missing-manifest - no manifest.json: this is not a Ferry bundle",
+        ])
+        #expect(reader.files.map(\.path) == ["b.txt"])
+    }
+
     // MARK: - Bombs
 
     /// A gigabyte of zeros in about a megabyte: refused at its header, before any of it is
