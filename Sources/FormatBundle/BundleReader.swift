@@ -114,6 +114,8 @@ public final class BundleReader {
         maximumTotal: options.maximumTotalSize, ratio: options.maximumExpansionRatio, allowance: options.expansionAllowance)
     /// The archive's size in bytes when it is a file, for the expansion ratio; else nil.
     private var archiveInputSize: Int64?
+    /// The compressed bytes consumed so far when the archive arrives decompressed already.
+    private var compressedBytesRead: (() -> Int64?)?
 
     /// What the manifest declares (empty for a Documents folder: the data file's own envelope says it).
     public var header: DatasetHeader { manifest?.header ?? DatasetHeader() }
@@ -282,6 +284,9 @@ public final class BundleReader {
     private func scanArchiveInput(_ source: any ByteSource, isFile: Bool, into scan: inout Scan, log: DiagnosticLog) throws {
         // A regular file is looked at with pread(2), which leaves it positioned at its start, so
         // a tar is read exactly as before (its pool chunks aligned with the file).
+        if let decompressing = source as? any DecompressingSource, decompressing.compressedBytesRead != nil {
+            compressedBytesRead = { decompressing.compressedBytesRead }
+        }
         let head: [UInt8]
         let input: any ByteSource
         if isFile, let file = source as? FileDescriptorSource, Self.regularFileSize(path) != nil {
@@ -347,6 +352,10 @@ public final class BundleReader {
     ///   from a corrupt one and bounds the expansion ratio.
     private func scanMembers(of reader: ArchiveReader, inputSize: Int64?, into scan: inout Scan, log: DiagnosticLog) throws {
         archiveInputSize = inputSize
+        // An archive decompressed before it reached libarchive (standard input sniffed as gzip)
+        // expands all the same: its compressed file's size, when it is one, bounds the headers.
+        let expands = reader.expandsInput || compressedBytesRead != nil
+        let compressedSize = expands ? inputSize ?? (compressedBytesRead != nil ? Self.regularFileSize(path) : nil) : nil
         var damagedInARow = 0
         // A damaged header is reported when the next event shows what it was: the input's end right
         // after it (nothing more consumed) means the archive was cut off in a header
@@ -411,7 +420,7 @@ public final class BundleReader {
                 continue
             }
             if let size = entry.size,
-               let problem = expansion.admit(declaredSize: size, compressedInput: reader.expandsInput ? inputSize : nil)
+               let problem = expansion.admit(declaredSize: size, compressedInput: compressedSize)
             {
                 // Stops here: skipping the member would mean decompressing it all the same.
                 log.report(.error(.tooLarge, problem, at: location(member)))
@@ -484,7 +493,7 @@ public final class BundleReader {
                 throw FerryError(.tooLarge, "the member inflates to more than the \(declared) bytes its header declares: "
                     + "a decompression bomb; not read further")
             }
-            try expansion.count(n, inputBytes: archiveInputSize ?? reader.inputPosition)
+            try expansion.count(n, inputBytes: archiveInputSize ?? compressedBytesRead?() ?? reader.inputPosition)
         }
         if entry.isSparse {
             var total: Int64 = 0

@@ -1,5 +1,13 @@
 import FerryCore
 
+/// A source that decompresses what it reads (`CompressedFileSource`, or a source replaying one's
+/// first bytes): how many compressed bytes it has consumed, so a tar that arrives already
+/// decompressed (standard input sniffed as gzip) still has its expansion checked.
+public protocol DecompressingSource: ByteSource {
+    /// The compressed bytes consumed so far; nil when the source does not decompress.
+    var compressedBytesRead: Int64? { get }
+}
+
 /// Counts what an archive expands to against what it takes on disk, refusing decompression bombs
 /// (a zip or a `.tar.gz` of a gigabyte of zeros in a megabyte) and archives larger in total than
 /// the limit. One guard serves one archive scan, tar and zip alike.

@@ -167,4 +167,27 @@ import Testing
         #expect(convert.status == 3)
         #expect(try box.list() == ["bomb.zip"])
     }
+
+    /// A `.tar.gz` bomb found by content: as a file without an extension its compressed size
+    /// bounds the headers (refused at once); on standard input, the compressed bytes read so far
+    /// bound what comes out (refused past 256 MiB).
+    @Test func aTarBombFoundByContentIsRefused() throws {
+        guard ZipArchives.python != nil else {
+            print("skipped: python3 absent")
+            return
+        }
+        let box = try Sandbox()
+        try ZipArchives.bomb(.tarGzip, size: 1 << 30, to: box.url.appendingPathComponent("backup"))
+        let size = try box.bytes("backup").count
+        let file = try box.ferry(["validate", "backup"])
+        #expect(file.status == 3)
+        #expect(file.errors.first == "backup:data/zeros.json: error: the members declare 1073741824 bytes from \(size) bytes "
+            + "of archive, more than 250 times its size: a decompression bomb; not read further [too-large]")
+        let stdin = try box.ferry(["validate", "-"], stdinFile: "backup")
+        #expect(stdin.status == 3)
+        let first = try #require(stdin.errors.first)
+        #expect(first.hasPrefix("-:data/zeros.json: error: the members expand to "), "\(first)")
+        #expect(first.hasSuffix(" bytes of archive, more than 250 times its size: a decompression bomb; not read further [too-large]"))
+        #expect(try box.list() == ["backup"])
+    }
 }
