@@ -282,11 +282,11 @@ public final class BundleReader {
     /// regular file, else its bytes spooled to the private folder first (standard input).
     /// - Parameter isFile: true when `source` is the file at `path` itself.
     private func scanArchiveInput(_ source: any ByteSource, isFile: Bool, into scan: inout Scan, log: DiagnosticLog) throws {
-        // A regular file is looked at with pread(2), which leaves it positioned at its start, so
-        // a tar is read exactly as before (its pool chunks aligned with the file).
         if let decompressing = source as? any DecompressingSource, decompressing.compressedBytesRead != nil {
             compressedBytesRead = { decompressing.compressedBytesRead }
         }
+        // A regular file is looked at with pread(2), which leaves it positioned at its start, so
+        // a tar is read exactly as before (its pool chunks aligned with the file).
         let head: [UInt8]
         let input: any ByteSource
         if isFile, let file = source as? FileDescriptorSource, Self.regularFileSize(path) != nil {
