@@ -14,6 +14,7 @@ extension FormatRegistry {
         CSVFormat.descriptor,
         XMLFormat.descriptor,
         BundleFormat.descriptor,
+        BundleFormat.zipDescriptor,
     ])
 }
 

@@ -13,7 +13,7 @@ final class BundleOutput {
     let path: String
 
     /// - Parameters:
-    ///   - destination: a tar path (compression from its ending) or a folder.
+    ///   - destination: a tar path (compression from its ending), a zip or a folder.
     ///   - schema: the schema of the records written, nil for schema-free data.
     init(destination: BundleWriter.Destination, registry: FormatRegistry, options: WriteOptions, schema: DatasetSchema?,
          dataFormat: String?) throws {
@@ -29,10 +29,7 @@ final class BundleOutput {
             instantFields[collection.name] = collection.recordType.fields.filter { $0.type == .instant }.map(\.name)
         }
         self.instantFields = instantFields
-        switch destination {
-        case .archive(let path, _): self.path = path
-        case .folder(let path): self.path = path
-        }
+        self.path = destination.path
         writer = try BundleWriter(destination: destination, registry: registry, options: BundleWriter.Options(
             header: options.header, collections: options.collections, dataFormat: dataFormat ?? "json",
             createdAt: "1970-01-01T00:00:00Z", generator: "ferry \(FerryVersion.current)",

@@ -144,7 +144,9 @@ final class DatasetSource {
                 ?? BundleReader(path: path, options: bundleOptions, log: log)
             self.bundle = bundle
             self.parts = []
-            self.formatName = bundleFormat?.name ?? "tar"
+            // A zip is named by its own format; a tar and a folder by the bundle format's.
+            self.formatName = bundle.layout == .archive && bundle.container == .zip
+                ? bundle.container.rawValue : bundleFormat?.name ?? "tar"
             switch bundle.layout {
             case .archive: self.bundleDescription = nil
             case .folder: self.bundleDescription = "bundle folder"

@@ -10,7 +10,7 @@ import Glibc
 /// the datasets they hold, every path relative to a base folder, sorted and without duplicates.
 public enum InputExpander {
     /// File endings of data inputs found in folders.
-    static let dataExtensions: Set<String> = ["json", "jsonl", "ndjson", "csv", "tsv", "xml", "tar", "tgz", "gz", "zst", "xz"]
+    static let dataExtensions: Set<String> = ["json", "jsonl", "ndjson", "csv", "tsv", "xml", "tar", "tgz", "gz", "zst", "xz", "zip"]
     /// Names that make a folder a dataset of its own (a bundle folder or an app's Documents folder).
     static let bundleMarkers: Set<String> = ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories", "media"]
     /// Endings of the files of a folder of one dataset in a one-collection format.

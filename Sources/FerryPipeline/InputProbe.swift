@@ -9,10 +9,11 @@ import Foundation
 /// Content wins only where the name says nothing: `notes.json` is read as JSON without a look at
 /// its bytes, while `-`, `backup` or `backup.gz` are sniffed. Compression is recognised by its
 /// magic number (gzip, zstd, xz, bzip2), then the decompressed bytes are sniffed again: a tar
-/// (`ustar` at offset 257) is a bundle, anything else a content format (`FormatSniffer`).
+/// (`ustar` at offset 257) or a zip (`PK\x03\x04`) is a bundle, anything else a content format
+/// (`FormatSniffer`).
 struct InputProbe {
     enum Kind {
-        /// A tar archive: read as a bundle.
+        /// A tar archive or a zip: read as a bundle.
         case archive
         /// A data file of this format.
         case records(FormatDescriptor)
@@ -62,7 +63,7 @@ struct InputProbe {
         if compression != .none {
             (head, stream) = try PrefixedSource.sniff(try CompressedFileSource(source: stream, name: path))
         }
-        if FormatSniffer.isTar(head) {
+        if FormatSniffer.isTar(head) || ArchiveContainer.forContent(head) == .zip {
             return InputProbe(kind: .archive, source: stream, compression: compression, innerPath: innerPath)
         }
         guard let sniffed = registry.format(named: FormatSniffer.formatName(forHead: head)), sniffed.reader != nil else {

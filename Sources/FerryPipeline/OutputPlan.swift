@@ -229,8 +229,8 @@ public struct OutputPlan: Sendable {
             let base = OutputRouter.base(of: folder)
             let ownFolder = job.ownFolder ?? (job.request.inputs.count > 1)
             let stem = job.stem ?? OutputRouter.stem(of: job.input)
-            if format.isContainer { return ownFolder ? [(base + "/" + stem + ".tar", .file)] : [(folder, .tree)] }
             let ext = format.extensions.first ?? format.name
+            if format.isContainer { return ownFolder ? [(base + "/" + stem + "." + ext, .file)] : [(folder, .tree)] }
             if format.isSingleCollection { return [(ownFolder ? base + "/" + stem + "/" : folder, .collectionFiles(ext: ext))] }
             return [(base + "/" + stem + "." + ext, .file)]
         }

@@ -225,7 +225,8 @@ final class OutputRouter {
         }
     }
 
-    /// The bundle writer, opened on first use: `-o x.tar` (compression from the ending) or a folder.
+    /// The bundle writer, opened on first use: `-o x.tar` (compression from the ending), `-o x.zip`
+    /// (or `--to zip`) or a folder.
     private func openBundle() throws -> BundleOutput {
         if let bundle { return bundle }
         let destination: BundleWriter.Destination
@@ -234,14 +235,16 @@ final class OutputRouter {
             throw FerryError(.usage, "a bundle cannot go to standard output; name it with -o FILE.tar or -o DIR/")
         case .file(let path):
             try makeFolder((path as NSString).deletingLastPathComponent)
-            destination = BundleWriter.Destination.forPath(path)
+            destination = BundleWriter.Destination.forPath(path, container: ArchiveContainer(rawValue: format.name))
         case .folder(let folder):
             let base = Self.base(of: folder)
-            let path = ownFolder ? base + "/" + stem + ".tar" : base
+            let path = ownFolder ? base + "/" + stem + "." + (format.extensions.first ?? "tar") : base
             // A bundle folder is renamed into place: its parent must exist, as a file's must.
             // (Split by hand: Foundation's deletingLastPathComponent has trapped on such paths.)
             if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeFolder(String(path[..<slash])) }
-            destination = ownFolder ? .archive(path: path, compression: .none) : .folder(path: base)
+            let archive: BundleWriter.Destination = ArchiveContainer(rawValue: format.name) == .zip
+                ? .zip(path: path) : .archive(path: path, compression: .none)
+            destination = ownFolder ? archive : .folder(path: base)
         }
         let output = try BundleOutput(destination: destination, registry: registry, options: options, schema: schema, dataFormat: dataFormat)
         bundle = output

@@ -1,8 +1,9 @@
 import FerryCore
+import FormatBundle
 
 /// A source that serves bytes already read (a sniffed prefix) before the rest of another source,
 /// so standard input can be sniffed for its format without being consumed.
-final class PrefixedSource: ByteSource {
+final class PrefixedSource: DecompressingSource {
     private var prefix: [UInt8]
     private var offset = 0
     private let rest: any ByteSource
@@ -11,6 +12,9 @@ final class PrefixedSource: ByteSource {
         self.prefix = prefix
         self.rest = rest
     }
+
+    /// The decompressing source's count when the rest is one (a bundle checks its expansion).
+    var compressedBytesRead: Int64? { (rest as? any DecompressingSource)?.compressedBytesRead }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if offset < prefix.count {

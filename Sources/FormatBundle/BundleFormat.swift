@@ -9,4 +9,10 @@ public enum BundleFormat {
         name: "tar", extensions: ["tar", "tar.gz", "tgz", "tar.zst", "tar.xz", "tar.bz2"],
         summary: "bundle: manifest.json, data/<collection>.<format> and media/ in a tar archive or a folder",
         isContainer: true, reader: nil, writer: nil)
+
+    /// `zip`: `.zip`, the same layout in a zip archive (members deflated).
+    public static let zipDescriptor = FormatDescriptor(
+        name: "zip", extensions: ["zip"],
+        summary: "bundle: manifest.json, data/<collection>.<format> and media/ in a zip archive",
+        isContainer: true, reader: nil, writer: nil)
 }

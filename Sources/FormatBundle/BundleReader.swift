@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// Reads a bundle (SCHEMAS.md "Formats: Bundle"): a tar archive with any compression libarchive
-/// detects, or a folder with the same layout, or a folder laid out like the app's Documents folder.
+/// detects, a zip (told by its first bytes, `PK\x03\x04`), or a folder with the same layout, or a
+/// folder laid out like the app's Documents folder. A zip goes through the same checks as a tar.
 ///
 /// `init` makes one scan pass over the whole input, members in any order:
 /// - every member path is checked (`MemberPath.check`) and NFC-normalized; absolute paths, `..`
@@ -16,6 +17,9 @@ import Glibc
 ///   `duplicate-member`; names that are not UTF-8 are `invalid-encoding`;
 /// - the size and SHA-256 of every regular member is computed while its bytes pass (on a second
 ///   thread); a folder without `manifest.json` is only sized, its digests computed when asked for;
+/// - an archive expanding to more than `Options.maximumTotalSize`, or (past
+///   `Options.expansionAllowance`) to more than `Options.maximumExpansionRatio` times its
+///   compressed size, is `too-large` and read no further (`ExpansionGuard`);
 /// - `data/*` and `media/*` members of a tar are spooled to a private temporary folder (never
 ///   memory), so later passes can read them; folders are read in place;
 /// - `manifest.json` is parsed;
@@ -31,6 +35,13 @@ public final class BundleReader {
         public var maximumMemberSize: Int64
         /// The largest `manifest.json` accepted, in bytes (default 64 MiB; it is held in memory).
         public var maximumManifestSize: Int
+        /// The most content an archive may hold in all, in bytes (default 64 GiB); more is `too-large`.
+        public var maximumTotalSize: Int64
+        /// The most bytes of content a compressed archive (a zip, a `.tar.gz`) may expand to per
+        /// byte of its size (default 250), once past `expansionAllowance`; more is `too-large`.
+        public var maximumExpansionRatio: Int64
+        /// The content, in bytes, any archive may expand to whatever its ratio (default 256 MiB).
+        public var expansionAllowance: Int64
 
         /// For a folder without a manifest holding several JSON files at its root: picks the data
         /// file among them (root-relative names, byte order), or nil when none is; the others are
@@ -38,17 +49,22 @@ public final class BundleReader {
         public var documentsDataFile: (@Sendable ([String]) -> String?)?
 
         public init(maximumMemberSize: Int64 = 16 << 30, maximumManifestSize: Int = 64 << 20,
+                    maximumTotalSize: Int64 = 64 << 30, maximumExpansionRatio: Int64 = 250,
+                    expansionAllowance: Int64 = 256 << 20,
                     documentsDataFile: (@Sendable ([String]) -> String?)? = nil)
         {
             self.maximumMemberSize = maximumMemberSize
             self.maximumManifestSize = maximumManifestSize
+            self.maximumTotalSize = maximumTotalSize
+            self.maximumExpansionRatio = maximumExpansionRatio
+            self.expansionAllowance = expansionAllowance
             self.documentsDataFile = documentsDataFile
         }
     }
 
     /// How the input is laid out.
     public enum Layout: Sendable, Hashable {
-        /// A tar archive.
+        /// An archive: a tar or a zip (`container` says which).
         case archive
         /// A folder with the bundle layout (`manifest.json`, `data/`, `media/`).
         case folder
@@ -68,6 +84,8 @@ public final class BundleReader {
     /// The input's path as given.
     public let path: String
     public private(set) var layout: Layout
+    /// The archive format when `layout` is `.archive` (`.tar` otherwise).
+    public private(set) var container: ArchiveContainer = .tar
     /// The parsed manifest, nil when absent or unreadable (a diagnostic says which).
     public private(set) var manifest: BundleManifest?
     /// Every regular file accepted, `manifest.json` excluded, in byte order of path. Digests a
@@ -92,6 +110,12 @@ public final class BundleReader {
     private var reportedMissing: Set<String> = []
     private let spool: SpoolFolder
     private let options: Options
+    private lazy var expansion = ExpansionGuard(
+        maximumTotal: options.maximumTotalSize, ratio: options.maximumExpansionRatio, allowance: options.expansionAllowance)
+    /// The archive's size in bytes when it is a file, for the expansion ratio; else nil.
+    private var archiveInputSize: Int64?
+    /// The compressed bytes consumed so far when the archive arrives decompressed already.
+    private var compressedBytesRead: (() -> Int64?)?
 
     /// What the manifest declares (empty for a Documents folder: the data file's own envelope says it).
     public var header: DatasetHeader { manifest?.header ?? DatasetHeader() }
@@ -114,7 +138,7 @@ public final class BundleReader {
     }
 
     /// Scans `path`: a tar archive (`.tar`, `.tar.gz`, `.tgz`, `.tar.zst`, `.tar.xz`, or any
-    /// compression libarchive detects) or a folder.
+    /// compression libarchive detects), a zip, or a folder; `-` is standard input.
     /// - Parameters:
     ///   - path: the input path as the user gave it (used in every location).
     ///   - options: limits.
@@ -134,13 +158,15 @@ public final class BundleReader {
         if isFolder.boolValue {
             try scanFolder(into: &scan, log: log)
         } else {
-            try scanArchive(try FileDescriptorSource(path: path), knownSize: true, into: &scan, log: log)
+            try scanArchiveInput(try FileDescriptorSource(path: path), isFile: true, into: &scan, log: log)
         }
         finishScan(&scan, isFolder: isFolder.boolValue, log: log)
     }
 
-    /// Scans a tar archive from a stream already opened (standard input or a file whose format was
-    /// found from its first bytes, possibly already decompressed), as `init(path:options:log:)` does.
+    /// Scans a tar archive or a zip from a stream already opened (standard input or a file whose
+    /// format was found from its first bytes, possibly already decompressed), as
+    /// `init(path:options:log:)` does. A zip is spooled to the private folder first: it is read
+    /// from its end (the central directory).
     /// - Parameters:
     ///   - path: the input path as the user gave it (`-` for standard input), used in every location.
     ///   - source: the archive's bytes, compressed or not.
@@ -151,7 +177,7 @@ public final class BundleReader {
         self.spool = try SpoolFolder(kind: "bundle")
         self.layout = .archive
         var scan = Scan()
-        try scanArchive(source, knownSize: false, into: &scan, log: log)
+        try scanArchiveInput(source, isFile: false, into: &scan, log: log)
         finishScan(&scan, isFolder: false, log: log)
     }
 
@@ -251,6 +277,62 @@ public final class BundleReader {
         return path.hasPrefix("media/")
     }
 
+    /// Tells a zip from a tar by its first bytes and scans it. A zip is read from a file, as its
+    /// list of members (the central directory) lies at its end: the input itself when it is a
+    /// regular file, else its bytes spooled to the private folder first (standard input).
+    /// - Parameter isFile: true when `source` is the file at `path` itself.
+    private func scanArchiveInput(_ source: any ByteSource, isFile: Bool, into scan: inout Scan, log: DiagnosticLog) throws {
+        if let decompressing = source as? any DecompressingSource, decompressing.compressedBytesRead != nil {
+            compressedBytesRead = { decompressing.compressedBytesRead }
+        }
+        // A regular file is looked at with pread(2), which leaves it positioned at its start, so
+        // a tar is read exactly as before (its pool chunks aligned with the file).
+        let head: [UInt8]
+        let input: any ByteSource
+        if isFile, let file = source as? FileDescriptorSource, Self.regularFileSize(path) != nil {
+            var bytes = [UInt8](repeating: 0, count: 4)
+            let n = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, 4, 0) }
+            head = Array(bytes.prefix(max(n, 0)))
+            input = source
+        } else {
+            head = try ReplayedHeadSource.readHead(of: source, count: 4)
+            input = ReplayedHeadSource(head: head, rest: source)
+        }
+        guard ArchiveContainer.forContent(head) == .zip else {
+            try scanArchive(input, knownSize: isFile, into: &scan, log: log)
+            return
+        }
+        container = .zip
+        var file = path
+        if !isFile || Self.regularFileSize(path) == nil {
+            let (spooled, descriptor) = try spool.createFile(suffix: ".zip")
+            defer { close(descriptor) }
+            let sink = FileDescriptorSink(descriptor: descriptor, name: spooled, capacity: 256 * 1024)
+            let chunk = pipeline.pool.acquire()
+            defer { pipeline.pool.release(chunk) }
+            while case let n = try input.read(into: chunk.buffer), n > 0 {
+                try sink.write(UnsafeRawBufferPointer(rebasing: chunk.buffer[0..<n]))
+            }
+            try sink.flush()
+            file = spooled
+        }
+        let reader: ArchiveReader
+        do {
+            reader = try ArchiveReader(zipFile: file, name: path)
+        } catch let error as FerryError where error.diagnostic.code != .unreadableInput {
+            log.report(error.diagnostic)
+            return
+        }
+        try scanMembers(of: reader, inputSize: Self.regularFileSize(file), into: &scan, log: log)
+    }
+
+    /// The size of the regular file at `path`, nil for anything else (a pipe, a folder, `-`).
+    private static func regularFileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
     /// - Parameter knownSize: true when `source` is the file at `path` itself, so its size tells a
     ///   truncated archive from a corrupt one.
     private func scanArchive(_ source: any ByteSource, knownSize: Bool, into scan: inout Scan, log: DiagnosticLog) throws {
@@ -261,8 +343,19 @@ public final class BundleReader {
             log.report(error.diagnostic)
             return
         }
-        var info = stat()
-        let inputSize: Int64? = knownSize && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
+        try scanMembers(of: reader, inputSize: knownSize ? Self.regularFileSize(path) : nil, into: &scan, log: log)
+    }
+
+    /// The scan loop over an archive's members, tar or zip alike: every check of the safety
+    /// policy, then the content of each member admitted is spooled or hashed.
+    /// - Parameter inputSize: the archive file's size when known, which tells a truncated tar
+    ///   from a corrupt one and bounds the expansion ratio.
+    private func scanMembers(of reader: ArchiveReader, inputSize: Int64?, into scan: inout Scan, log: DiagnosticLog) throws {
+        archiveInputSize = inputSize
+        // An archive decompressed before it reached libarchive (standard input sniffed as gzip)
+        // expands all the same: its compressed file's size, when it is one, bounds the headers.
+        let expands = reader.expandsInput || compressedBytesRead != nil
+        let compressedSize = expands ? inputSize ?? (compressedBytesRead != nil ? Self.regularFileSize(path) : nil) : nil
         var damagedInARow = 0
         // A damaged header is reported when the next event shows what it was: the input's end right
         // after it (nothing more consumed) means the archive was cut off in a header
@@ -326,6 +419,17 @@ public final class BundleReader {
                     + "\(options.maximumMemberSize); not read", at: location(member)))
                 continue
             }
+            if let size = entry.size,
+               let problem = expansion.admit(declaredSize: size, compressedInput: compressedSize)
+            {
+                // Stops here: skipping the member would mean decompressing it all the same.
+                log.report(.error(.tooLarge, problem, at: location(member)))
+                return
+            }
+            if entry.isEncrypted {
+                log.report(.error(.unreadableInput, "member is encrypted; not read", at: location(member)))
+                continue
+            }
             do {
                 try readArchiveMember(member, entry: entry, reader: reader, scan: &scan)
             } catch let error as FerryError {
@@ -380,8 +484,25 @@ public final class BundleReader {
         entry: ArchiveEntry, reader: ArchiveReader, write: ((UnsafeRawBufferPointer) throws -> Void)?
     ) throws -> (size: Int64, digest: PendingDigest) {
         let limit = options.maximumMemberSize
+        // A tar member's size is where its content ends; a zip member's inflates to what it may:
+        // more than its header declares is a bomb hiding from the checks made at the header.
+        // (A sparse tar member's map may outgrow its size too; the member limit catches that.)
+        let declared = entry.isSparse ? Int64.max : entry.size ?? Int64.max
+        func count(_ n: Int, total: Int64) throws {
+            if total > declared {
+                throw FerryError(.tooLarge, "the member inflates to more than the \(declared) bytes its header declares: "
+                    + "a decompression bomb; not read further")
+            }
+            try expansion.count(n, inputBytes: archiveInputSize ?? compressedBytesRead?() ?? reader.inputPosition)
+        }
         if entry.isSparse {
-            return try pipeline.copy(limit: limit, read: { try reader.readData(into: $0) }, write: write)
+            var total: Int64 = 0
+            return try pipeline.copy(limit: limit, read: {
+                let n = try reader.readData(into: $0)
+                total += Int64(n)
+                try count(n, total: total)
+                return n
+            }, write: write)
         }
         let pool = pipeline.pool
         let digest = pipeline.begin()
@@ -392,6 +513,7 @@ public final class BundleReader {
             if total > limit {
                 throw FerryError(.tooLarge, "content is more than \(limit) bytes, the limit; not read")
             }
+            try count(block.bytes.count, total: total)
             if let chunk = block.chunk {
                 pipeline.hash(block.bytes, in: chunk, into: digest)
                 try write?(block.bytes)

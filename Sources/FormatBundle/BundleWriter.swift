@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Writes a bundle (SCHEMAS.md "Formats: Bundle") to a tar archive or a folder, reproducibly.
+/// Writes a bundle (SCHEMAS.md "Formats: Bundle") to a tar archive, a zip or a folder, reproducibly.
 ///
 /// Records arrive per collection in any interleaving; each collection is spooled to a temporary
 /// data file written by the content format's `FormatWriter` (`data/<collection>.<ext>`, one
@@ -13,8 +13,9 @@ import Glibc
 /// storage (a base64 string becomes `<media folder>/<percent-encoded id>.<ext>` and the field
 /// holds that path). `finish()` writes `manifest.json` first, then every other member in byte
 /// order of path, with mtime = `createdAt`, uid/gid 0, empty owner names, mode 0644, no folder
-/// entries, in the pax format (ustar headers unless a name needs a pax record). The archive or
-/// folder is built beside the destination and renamed into place only when complete.
+/// entries, in the pax format (ustar headers unless a name needs a pax record), or as a zip
+/// (deflated, DOS times in UTC: `ZipTimestamps`). The archive or folder is built beside the
+/// destination and renamed into place only when complete.
 public final class BundleWriter {
     /// Where the bundle goes.
     public enum Destination: Sendable, Hashable {
@@ -22,17 +23,28 @@ public final class BundleWriter {
         case archive(path: String, compression: Compression)
         /// A folder at `path` with the same layout.
         case folder(path: String)
+        /// A zip at `path`.
+        case zip(path: String)
 
-        /// A folder when `path` ends with `/` or names an existing folder; else an archive whose
-        /// compression comes from the ending (`.tar.gz`/`.tgz`, `.tar.zst`, `.tar.xz`, `.tar`).
-        public static func forPath(_ path: String) -> Destination {
+        /// A folder when `path` ends with `/` or names an existing folder; else a zip when
+        /// `container` says so or, without it, `path` ends in `.zip`; else a tar whose compression
+        /// comes from the ending (`.tar.gz`/`.tgz`, `.tar.zst`, `.tar.xz`, `.tar`).
+        public static func forPath(_ path: String, container: ArchiveContainer? = nil) -> Destination {
             var isFolder: ObjCBool = false
             if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
                 && isFolder.boolValue)
             {
                 return .folder(path: path)
             }
+            if (container ?? ArchiveContainer.forPath(path)) == .zip { return .zip(path: path) }
             return .archive(path: path, compression: Compression.forPath(path).compression)
+        }
+
+        /// The destination's path as given.
+        public var path: String {
+            switch self {
+            case .archive(let path, _), .folder(let path), .zip(let path): return path
+            }
         }
     }
 
@@ -159,12 +171,7 @@ public final class BundleWriter {
         for file in collections.values where file.descriptor >= 0 && file.result == nil { close(file.descriptor) }
     }
 
-    private var destinationPath: String {
-        switch destination {
-        case .archive(let path, _): return path
-        case .folder(let path): return path
-        }
-    }
+    private var destinationPath: String { destination.path }
 
     private func collectionFile(_ name: String) throws -> CollectionFile {
         if let file = collections[name] { return file }
@@ -342,7 +349,14 @@ public final class BundleWriter {
             // cannot rewrite its manifest afterwards, so they are hashed first.
             if compression != .none { try hashUnhashed(&entries) }
             if entries.allSatisfy(\.isHashed) { manifest = makeManifest(entries) }
-            manifest = try writeArchive(to: path, compression: compression, entries: entries, makeManifest: makeManifest)
+            manifest = try writeArchive(to: path, format: .tar, compression: compression, entries: entries,
+                                        makeManifest: makeManifest)
+        case .zip(let path):
+            // Members are deflated as they go: the manifest cannot be rewritten afterwards.
+            try hashUnhashed(&entries)
+            manifest = makeManifest(entries)
+            manifest = try writeArchive(to: path, format: .zip, compression: .none, entries: entries,
+                                        makeManifest: makeManifest)
         case .folder(let path):
             try hashUnhashed(&entries)
             let manifest = makeManifest(entries)
@@ -435,8 +449,10 @@ public final class BundleWriter {
     /// written first with placeholder digests, is then rewritten in place with `pwrite`: a digest
     /// is always 64 hex digits, so its length does not change, and a tar header holds no checksum
     /// of the content. The bytes are those a writer knowing every digest beforehand would write.
+    /// A zip gets its DOS times rewritten in UTC at the end (`ZipTimestamps`).
     private func writeArchive(
-        to path: String, compression: Compression, entries: [Entry], makeManifest: ([Entry]) -> BundleManifest
+        to path: String, format: ArchiveWriter.Format, compression: Compression, entries: [Entry],
+        makeManifest: ([Entry]) -> BundleManifest
     ) throws -> BundleManifest {
         let (temporary, descriptor) = try TemporaryFiles.shared.createFile(
             beside: path, mode: 0o600, failure: "cannot create a temporary file")
@@ -446,7 +462,7 @@ public final class BundleWriter {
             if !done { TemporaryFiles.shared.remove(temporary) }
         }
         let sink = FileDescriptorSink(descriptor: descriptor, name: path)
-        let writer = try ArchiveWriter(sink: sink, name: path, format: .tar, compression: compression)
+        let writer = try ArchiveWriter(sink: sink, name: path, format: format, compression: compression)
         let placeholder = Self.placeholderDigest
         var manifest = makeManifest(entries.map { entry in
             var entry = entry
@@ -454,22 +470,36 @@ public final class BundleWriter {
             return entry
         })
         let manifestBytes = manifest.encoded()
+        var localHeaders: [Int64] = [writer.position]
         try writer.beginEntry(path: "manifest.json", size: Int64(manifestBytes.count), permissions: 0o644,
                               modificationTime: modificationTime)
         let manifestOffset = writer.position
         try manifestBytes.withUnsafeBytes { try writer.write($0) }
         var digests: [(index: Int, digest: PendingDigest)] = []
         for (index, entry) in entries.enumerated() {
+            // A zip member's last deflated bytes and data descriptor go out when it is finished:
+            // only then does `position` stand where the next local header starts.
+            if format == .zip { try writer.finishEntry() }
+            localHeaders.append(writer.position)
             try writer.beginEntry(path: entry.member.path, size: entry.member.size, permissions: 0o644,
                                   modificationTime: modificationTime)
             if entry.isHashed {
                 try copySpool(entry.spoolPath) { try writer.write($0) }
             } else {
-                guard compression == .none else { throw FerryError(.internalError, "unhashed media in a compressed archive") }
+                guard compression == .none, format == .tar else {
+                    throw FerryError(.internalError, "unhashed media in a compressed archive")
+                }
                 digests.append((index, try copyHashing(entry, into: writer)))
             }
         }
+        // The last member's data descriptor goes out now, so the central directory starts here.
+        if format == .zip { try writer.finishEntry() }
+        let centralDirectory = writer.position
         try writer.close()
+        if format == .zip {
+            try ZipTimestamps.rewrite(descriptor: descriptor, localHeaders: localHeaders, centralDirectory: centralDirectory,
+                                      modificationTime: modificationTime, name: path)
+        }
         if !digests.isEmpty {
             var hashed = entries
             for (index, digest) in digests { hashed[index].member.sha256 = try digest.value() }

@@ -3,7 +3,7 @@ import FerryCore
 /// Decompresses one compressed file as it is read (`notes.json.gz`, `words.jsonl.zst`,
 /// `dataset.xml.xz`), through libarchive's raw format and every filter it detects; an
 /// uncompressed input passes through unchanged. Memory use is bounded by libarchive's buffers.
-public final class CompressedFileSource: ByteSource {
+public final class CompressedFileSource: DecompressingSource {
     private let reader: ArchiveReader
     private var started = false
     private var ended = false
@@ -20,6 +20,9 @@ public final class CompressedFileSource: ByteSource {
     public convenience init(path: String) throws {
         try self.init(source: try FileDescriptorSource(path: path), name: path)
     }
+
+    /// The compressed bytes consumed so far.
+    public var compressedBytesRead: Int64? { reader.inputPosition }
 
     /// Fills `buffer` with decompressed bytes; 0 at the end.
     /// - Throws: `FerryError` with `truncated-archive` for a stream that ends early, or

@@ -28,6 +28,9 @@ public struct ArchiveEntry: Sendable, Hashable {
     public var linkTarget: String?
     /// True when the member is a sparse file (GNU or pax sparse forms).
     public var isSparse: Bool
+    /// True when the member's content is encrypted (a zip member with a password), which Ferry
+    /// does not read.
+    public var isEncrypted = false
     /// Modification time, seconds since 1970.
     public var modificationTime: Int64 = 0
     /// Owner and group ids and names as stored.
@@ -95,8 +98,8 @@ func archiveErrorCode(forMessage message: String) -> Diagnostic.Code {
 /// (`Damaged tar archive at byte offset 1536, the header after member "a.txt"`).
 public final class ArchiveReader {
     /// What to read: tar (and an empty input as an empty archive), or one raw stream whose filters
-    /// are detected (`gzip`, `zstd`, `xz`, ... or none).
-    public enum Mode: Sendable { case tar, raw }
+    /// are detected (`gzip`, `zstd`, `xz`, ... or none), or a zip file (`init(zipFile:name:)`).
+    public enum Mode: Sendable { case tar, raw, zip }
 
     /// The result of asking for the next member header.
     public enum NextHeader {
@@ -109,7 +112,8 @@ public final class ArchiveReader {
     }
 
     private let archive: OpaquePointer
-    private let bridge: SourceBridge
+    /// The source libarchive pulls from; nil for a zip, which libarchive reads from its file.
+    private let bridge: SourceBridge?
     private let name: String
     private let mode: Mode
     /// The member whose header was read last, for error locations.
@@ -146,8 +150,10 @@ public final class ArchiveReader {
         case .raw:
             archive_read_support_format_raw(archive)
             archive_read_support_format_empty(archive)
+        case .zip:
+            throw FerryError(.internalError, "a zip is read from its file: init(zipFile:name:)", at: SourceLocation(file: name))
         }
-        let context = Unmanaged.passUnretained(bridge).toOpaque()
+        let context = Unmanaged.passUnretained(bridge!).toOpaque()
         let status = withUTF8CType {
             archive_read_open(archive, context, nil, { _, context, buffer in
                 guard let context, let buffer else { return -1 }
@@ -157,9 +163,34 @@ public final class ArchiveReader {
         }
         if status != ArchiveStatus.ok {
             let message = errorString(archive, fallback: "cannot open the archive")
-            if let error = bridge.error { throw error }
+            if let error = bridge?.error { throw error }
             throw FerryError(archiveErrorCode(forMessage: message), message + whereReading(.header),
                              at: SourceLocation(file: name))
+        }
+    }
+
+    /// Opens the zip file at `file` (a regular file: libarchive's seekable zip reader starts from
+    /// the central directory at its end, the authoritative list of members, rather than trusting
+    /// local headers met on the way).
+    /// - Parameters:
+    ///   - file: the zip's path on disk (the user's file, or standard input spooled to a file).
+    ///   - name: the input's path as the user gave it, for error locations.
+    /// - Throws: `FerryError(.malformedArchive)` or `.truncatedArchive` when libarchive finds no
+    ///   zip there (no end-of-central-directory record), `.unreadableInput` when it cannot be opened.
+    public init(zipFile file: String, name: String) throws {
+        guard let archive = archive_read_new() else {
+            throw FerryError(.internalError, "libarchive could not allocate a reader", at: SourceLocation(file: name))
+        }
+        self.archive = archive
+        self.name = name
+        self.mode = .zip
+        self.bridge = nil
+        archive_read_support_format_zip_seekable(archive)
+        let status = withUTF8CType { archive_read_open_filename(archive, file, 128 * 1024) }
+        if status != ArchiveStatus.ok {
+            let message = errorString(archive, fallback: "cannot open the zip")
+            let code: Diagnostic.Code = access(file, R_OK) == 0 ? archiveErrorCode(forMessage: message) : .unreadableInput
+            throw FerryError(code, message + whereReading(.header), at: SourceLocation(file: name))
         }
     }
 
@@ -176,13 +207,17 @@ public final class ArchiveReader {
     /// The number of input bytes consumed so far (before decompression).
     public var inputPosition: Int64 { Int64(archive_filter_bytes(archive, -1)) }
 
+    /// True when the content read is larger than the input holds: a zip, or an archive under a
+    /// decompression filter (filter 0 is the format's own stream; more mean a decompressor).
+    public var expandsInput: Bool { mode == .zip || archive_filter_count(archive) > 1 }
+
     private func location() -> SourceLocation { SourceLocation(file: name, member: currentMember) }
 
     /// What was being read when an error came: a member header or a member's content.
     private enum Part { case header, data }
 
     private func failure(_ fallback: String, in part: Part) -> FerryError {
-        if let error = bridge.error { return error }
+        if let error = bridge?.error { return error }
         let message = errorString(archive, fallback: fallback)
         return FerryError(archiveErrorCode(forMessage: message), message + whereReading(part), at: location())
     }
@@ -200,7 +235,7 @@ public final class ArchiveReader {
         // Filter 0 is the format's own stream; more than one means a decompressor sits below it.
         let stream = archive_filter_count(archive) > 1 ? " of the decompressed archive" : ""
         let at = " at byte offset \(offset)\(stream)"
-        guard mode == .tar else { return at }
+        guard mode != .raw else { return at }
         switch (part, currentMember) {
         case (.header, nil): return at + ", the first member header"
         case (.header, let member?): return at + ", the header after member \"\(member)\""
@@ -276,6 +311,7 @@ public final class ArchiveReader {
         var result = ArchiveEntry(
             path: path, rawPath: raw, kind: kind, size: size, permissions: mode & 0o7777, linkTarget: target,
             isSparse: archive_entry_sparse_count(entry) > 0)
+        result.isEncrypted = archive_entry_is_data_encrypted(entry) != 0
         result.modificationTime = Int64(archive_entry_mtime(entry))
         result.uid = Int64(archive_entry_uid(entry))
         result.gid = Int64(archive_entry_gid(entry))
@@ -314,7 +350,7 @@ public final class ArchiveReader {
         }
         blockOffset += Int64(size)
         let bytes = UnsafeRawBufferPointer(start: block, count: size)
-        if let held = bridge.held, held.contains(bytes) { return (bytes, held) }
+        if let held = bridge?.held, held.contains(bytes) { return (bytes, held) }
         return (bytes, nil)
     }
 
@@ -389,13 +425,15 @@ final class ArchiveMemberSource: ByteSource {
 // MARK: - Writing
 
 /// Writes a tar archive (pax interchange format, restricted: plain ustar headers unless a name needs
-/// a pax record) or a single raw compressed stream, through a compression filter, into a `ByteSink`.
+/// a pax record), a zip, or a single raw compressed stream, through a compression filter, into a
+/// `ByteSink`.
 ///
 /// Reproducibility: gzip output carries no timestamp and no file name (`timestamp` option off);
 /// zstd and xz run single-threaded; names are written as UTF-8 under a UTF-8 ctype locale.
 public final class ArchiveWriter {
-    /// The container written: a tar archive, or one raw stream (for `.json.gz` and the like).
-    public enum Format: Sendable { case tar, raw }
+    /// The container written: a tar archive, one raw stream (for `.json.gz` and the like), or a
+    /// zip (members deflated, sizes and CRC in a data descriptor after each member).
+    public enum Format: Sendable { case tar, raw, zip }
 
     private let archive: OpaquePointer
     private let bridge: SinkBridge
@@ -438,6 +476,7 @@ public final class ArchiveWriter {
         switch format {
         case .tar: status = archive_write_set_format_pax_restricted(archive)
         case .raw: status = archive_write_set_format_raw(archive)
+        case .zip: status = archive_write_set_format_zip(archive)
         }
         try check(status, "cannot select the archive format")
         switch compression {
@@ -457,7 +496,18 @@ public final class ArchiveWriter {
             status = archive_write_add_filter_bzip2(archive)
         }
         try check(status, "cannot set up \(compression) compression")
-        if compression != .none || format == .raw {
+        if format == .zip {
+            // A zip compresses member by member (deflate, libarchive's default, named here so a
+            // changed default cannot change the bytes); unblocked, so `position` is exact and
+            // nothing follows the end of the central directory.
+            guard compression == .none else {
+                throw FerryError(.internalError, "a zip takes no outer compression", at: SourceLocation(file: name))
+            }
+            try check(archive_write_set_format_option(archive, "zip", "compression", "deflate"),
+                      "cannot select deflate for the zip")
+            archive_write_set_bytes_per_block(archive, 0)
+            archive_write_set_bytes_in_last_block(archive, 1)
+        } else if compression != .none || format == .raw {
             // No zero padding after a compressed stream (gzip would see trailing garbage).
             archive_write_set_bytes_in_last_block(archive, 1)
         } else if !blocksPlainTar {
@@ -534,6 +584,14 @@ public final class ArchiveWriter {
             }
             offset += n
         }
+    }
+
+    /// Ends the current member: for a zip, writes its data descriptor (CRC-32 and sizes), so
+    /// `position` is then where the next member's header, or the central directory, starts.
+    /// `beginEntry` and `close()` do this themselves.
+    /// - Throws: `FerryError(.outputUnwritable)`.
+    public func finishEntry() throws {
+        try check(archive_write_finish_entry(archive), "cannot finish the member")
     }
 
     /// Ends the archive (end-of-archive blocks, the compressor's trailer) and flushes the sink.

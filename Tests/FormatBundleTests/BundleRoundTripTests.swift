@@ -116,32 +116,12 @@ import Testing
         let original = dir.appendingPathComponent("a.tar").path
         try Sample.writeBundle(to: .archive(path: original, compression: .none))
         let folder = dir.appendingPathComponent("unpacked").path + "/"
-        try copyBundle(from: original, to: .forPath(folder))
+        try Sample.copyBundle(from: original, to: .forPath(folder))
         #expect(try Sample.bytes(folder + "data/stories.json") == Array(Self.storiesJSON.utf8))
         #expect(try Sample.bytes(folder + "media/ProfileImages/p1.png") == Sample.png)
         let again = dir.appendingPathComponent("b.tar").path
-        try copyBundle(from: folder, to: .forPath(again))
+        try Sample.copyBundle(from: folder, to: .forPath(again))
         #expect(try Sample.bytes(original) == (try Sample.bytes(again)))
-    }
-
-    /// Reads a bundle and writes it again: records through the content format, media as they are.
-    private func copyBundle(from input: String, to destination: BundleWriter.Destination) throws {
-        let log = DiagnosticLog()
-        let reader = try BundleReader(path: input, log: log)
-        let manifest = try #require(reader.manifest)
-        var options = Sample.options(collections: manifest.collections.map(\.name))
-        options.createdAt = manifest.createdAt
-        options.generator = manifest.generator
-        let writer = try BundleWriter(destination: destination, registry: TestArrayFormat.registry, options: options)
-        var counts: [String: Int] = [:]
-        for record in try Sample.readAll(reader, log: log) {
-            try writer.write(record)
-            counts[record.collection ?? "", default: 0] += 1
-        }
-        for media in reader.mediaFiles { try writer.addMedia(path: media.path, source: try reader.open(media.path)) }
-        try writer.finish()
-        reader.verify(referencedMedia: Set(reader.mediaFiles.map(\.path)), recordCounts: counts, log: log)
-        #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
     }
 
     @Test func recordsCarryBundleAndMemberLocations() throws {

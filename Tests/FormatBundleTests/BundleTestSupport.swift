@@ -1,6 +1,7 @@
 import FerryCore
 import FerryTestSupport
 import Foundation
+import Testing
 @testable import FormatBundle
 
 /// Shared sample data and helpers for the bundle tests.
@@ -67,5 +68,25 @@ enum Sample {
         var out: [Record] = []
         while let record = try records.next() { out.append(record) }
         return out
+    }
+
+    /// Reads a bundle and writes it again: records through the content format, media as they are.
+    static func copyBundle(from input: String, to destination: BundleWriter.Destination) throws {
+        let log = DiagnosticLog()
+        let reader = try BundleReader(path: input, log: log)
+        let manifest = try #require(reader.manifest)
+        var options = Sample.options(collections: manifest.collections.map(\.name))
+        options.createdAt = manifest.createdAt
+        options.generator = manifest.generator
+        let writer = try BundleWriter(destination: destination, registry: TestArrayFormat.registry, options: options)
+        var counts: [String: Int] = [:]
+        for record in try Sample.readAll(reader, log: log) {
+            try writer.write(record)
+            counts[record.collection ?? "", default: 0] += 1
+        }
+        for media in reader.mediaFiles { try writer.addMedia(path: media.path, source: try reader.open(media.path)) }
+        try writer.finish()
+        reader.verify(referencedMedia: Set(reader.mediaFiles.map(\.path)), recordCounts: counts, log: log)
+        #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
     }
 }
