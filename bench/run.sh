@@ -7,7 +7,8 @@
 # SHARED (default ../shared/bench: where gen_notes.py is), BENCH_BOOKS and BENCH_WORDS (the
 # Firestore cases' word books and words per book, default 200 and 1000), ONLY (one section:
 # notes, memory, firestore, bundle or matrix; default all; bench/results.md then keeps the other
-# sections' rows of its last run), MATRIX_RECORDS and MATRIX_RUNS (the matrix: bench/matrix.sh).
+# sections' rows of its last run), MATRIX_RECORDS and MATRIX_RUNS (the matrix: bench/matrix.sh),
+# BENCH_BUILD=0 (measure the release binary already built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RECORDS=${BENCH_RECORDS:-1000000}
@@ -37,8 +38,11 @@ if { runs notes || runs matrix; } && [ ! -f "$SHARED/gen_notes.py" ]; then
 fi
 # The release binary as Makefile's `release` builds it: the Swift runtime and Foundation linked in
 # (no dynamic relocation of their data at start: about 6 MB less resident memory, faster start).
-echo "building the release binary (swift build -c release --static-swift-stdlib; a few minutes the first time) ..."
-swift build -c release --product ferry --static-swift-stdlib >/dev/null
+# BENCH_BUILD=0: measure the .build/release/ferry already there (while a test run holds the build lock).
+if [ "${BENCH_BUILD:-1}" != 0 ] || [ ! -x "$FERRY" ]; then
+  echo "building the release binary (swift build -c release --static-swift-stdlib; a few minutes the first time) ..."
+  swift build -c release --product ferry --static-swift-stdlib >/dev/null
+fi
 mkdir -p "$DATA/v1" "$DATA/v2" "$DATA/out"
 if runs notes && { [ ! -f "$DATA/v2/notes.jsonl" ] || [ "$(cat "$DATA/records" 2>/dev/null)" != "$RECORDS" ]; }; then
   echo "generating $RECORDS notes (V1 and V2) with $SHARED/gen_notes.py ..."
@@ -275,7 +279,7 @@ if [ ${#matrix_rows[@]} -eq 0 ]; then printf '%s\n' "$prev_matrix"; else
   echo "Load average (1, 5, 15 min) at the start of the run: $LOAD_AT_START; at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "Peers: $("$JAQ" --version), DuckDB $("$VENV/bin/python" -c 'import duckdb; print(duckdb.__version__)') (Python package), $(xmllint --version 2>&1 | head -1), $(bsdtar --version | cut -d' ' -f1-2)."
   echo "Work: validate the V2 file; migrate the V1 file to V2 in its own format; convert the V2 file to JSON Lines (Firestore exports are V1: all three on the V1 file). CSV is a folder of one file a collection. Records: every record of the file, all collections."
-  echo "4x ratio: the median time at 4x the input over the time at 1x (linear: at most 4.6). s/MB and s/record vs notes JSONL: the cell's time per MB (per record) over notes JSON Lines' for the same work. Peer / Ferry: above 1, Ferry is faster."
+  echo "4x ratio: the median time at 4x the input over the time at 1x (linear: at most 4.6; the same of CPU seconds beside it, which other load on the machine disturbs less; linear \"CPU yes, wall no\": the wall ratio alone is over). s/MB and s/record vs notes JSONL: the cell's time per MB (per record) over notes JSON Lines' for the same work. Peer / Ferry: above 1, Ferry is faster."
   echo "Peak RSS includes the id table (about 30 bytes per unique id, every collection's ids: about $(( $(records_of pet-story "$MN") * 30 / 1048576 + 1 )) MB at most at 1x, 4 times that at 4x)."
   echo
   matrix_table
