@@ -63,7 +63,7 @@ if [ "${1:-}" = __cell ]; then
   exit 0
 fi
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
 case "$1" in -h|--help) usage ;; esac
 cd "$(dirname "$0")/.."
