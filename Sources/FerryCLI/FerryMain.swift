@@ -9,7 +9,7 @@ public enum FerryMain {
     static var commands: [any FerryCommand.Type] {
         [
             ConvertCommand.self, MigrateCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, SchemaCommand.self,
-            FormatsCommand.self, HeadCommand.self,
+            FormatsCommand.self, StatsCommand.self, HeadCommand.self,
         ]
     }
 
