@@ -68,8 +68,11 @@ class Field:
             self.eligible = False
 
     def report(self, missing):
+        # Past 100,000 distinct values Ferry estimates the count (the caller compares within the
+        # stated error) and reports no most frequent values.
+        exact = len(self.values) <= 100000
         top = []
-        if self.eligible and self.values and max(self.values.values()) > 1:
+        if exact and self.eligible and self.values and max(self.values.values()) > 1:
             ranked = sorted(self.values.items(), key=lambda item: (-item[1], item[0][1].encode()))
             top = [{"value": value, "count": count} for (_, value), count in ranked[:5]]
         if self.numbers:
@@ -82,7 +85,7 @@ class Field:
             "field": self.pointer,
             "kinds": {kind: self.kinds[kind] for kind in KINDS if self.kinds[kind]},
             "count": self.count, "nulls": self.nulls, "missing": missing,
-            "distinct": len(self.values), "distinctExact": True, "min": low, "max": high,
+            "distinct": len(self.values), "distinctExact": exact, "min": low, "max": high,
             "length": {"min": min(self.lengths), "max": max(self.lengths)} if self.lengths else None,
             "items": {"min": min(self.lists), "max": max(self.lists), "mean": sum(self.lists) / len(self.lists)} if self.lists else None,
             "top": top,
@@ -154,6 +157,8 @@ def records(path, as_csv):
         for line in text.splitlines():
             if line.strip():
                 record = json.loads(line)
+                if "$collection" not in record and set(record) <= {"domain", "schemaVersion"}:
+                    continue  # the dataset header line, not a record
                 yield record.pop("$collection", ""), record
         return
     for name, value in json.loads(text).items():
