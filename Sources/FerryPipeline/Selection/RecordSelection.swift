@@ -48,7 +48,7 @@ public struct FieldSelector: Sendable, Hashable, CustomStringConvertible {
     public init(tokens: [String]) { self.tokens = tokens }
 
     /// Parses one selector as given on the command line.
-    /// - Throws: `UsageError`-shaped `FerryError(.usage)` for an empty selector, an empty token
+    /// - Throws: `FerryError(.usage)` for an empty selector, an empty token
     ///   (`/a//b`, `a..b`), a bad `~` escape, or a dotted list position below 1.
     public init(parsing text: String) throws {
         func refuse(_ why: String) -> FerryError {

@@ -28,7 +28,8 @@ final class SelectionStage {
         projection = selection.fields.isEmpty ? nil : FieldProjection(selection.fields)
     }
 
-    /// The records to write now for `record` (none while skipping, past the limit or sampling).
+    /// The record to write now for `record`, cut to `--select`; nil while skipping, past the
+    /// limit, or when sampling (the sample comes from `finish`).
     func take(_ record: Record) -> Record? {
         let collection = record.collection ?? ""
         let position = seen[collection, default: 0]

@@ -12,7 +12,7 @@ public struct CollectionStatistics: Sendable {
     public var name: String
     /// The records counted.
     public var records = 0
-    /// Distinct fields met past `fieldLimit`, not followed.
+    /// Distinct fields met past `fieldLimit`, not followed (counted up to 10 x `fieldLimit`).
     public var fieldsLeftOut = 0
 
     /// One node per field path; `objects` counts the times the value there was an object, which
@@ -47,8 +47,8 @@ public struct CollectionStatistics: Sendable {
         visit(value, node: 0)
     }
 
-    /// The key under which a node keeps its list items, apart from a member named `*`: a member
-    /// named with a leading NUL is counted with the items, a price paid for no second table.
+    /// The key under which a node keeps its list items, apart from a member named `*` (only a
+    /// member named exactly NUL + `*` would share it).
     private static let itemsKey = "\u{0}*"
 
     private mutating func visit(_ value: Value, node: Int) {
