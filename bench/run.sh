@@ -239,7 +239,7 @@ fi
 # memory: per field at most 100,000 distinct hashes, then a 16 KiB HyperLogLog (Docs/stats.md).
 # Peer: Miller's summary of the same file (it keeps every value for its percentiles).
 if runs stats; then
-  MAX_RSS_MB=${STATS_MAX_RSS_MB:-256} bench "stats of $RECORDS notes, JSON Lines (mlr summary)" \
+  MAX_RSS_MB=${STATS_MAX_RSS_MB:-128} bench "stats of $RECORDS notes, JSON Lines (mlr summary)" \
     "$FERRY stats $JSONL --report json --quiet" "mlr --ijsonl --ojson summary $JSONL" "$RECORDS"
 fi
 
