@@ -20,7 +20,7 @@ extension Ferry {
         do {
             let path = url.path
             let definition = try PipelineRunner.load(path)
-            let inputs = try PipelineRunner.inputs(of: definition, pipelinePath: path, shard: shard)
+            let inputs = try PipelineRunner.inputs(of: definition, pipelinePath: path, shard: shard, registry: registry)
             let runner = PipelineRunner(registry: registry)
             try runner.checkOutputs(definition, pipelinePath: path, inputs: inputs, variables: variables)
             return runner.run(definition, pipelinePath: path, inputs: inputs, variables: variables, overrideJobs: jobs) { _ in }

@@ -7,7 +7,10 @@ public enum FerryMain {
     public static let version = FerryVersion.current
 
     static var commands: [any FerryCommand.Type] {
-        [ConvertCommand.self, MigrateCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, SchemaCommand.self, FormatsCommand.self]
+        [
+            ConvertCommand.self, MigrateCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, SchemaCommand.self,
+            FormatsCommand.self, StatsCommand.self, HeadCommand.self,
+        ]
     }
 
     /// The exit codes, printed in every `--help` (DESIGN.md "Exit codes").

@@ -48,6 +48,12 @@ public struct ConversionRequest: Sendable {
     public var variables: [String: String] = [:]
     /// `--map FILE.json`: a field mapping that brings foreign records into a domain (Docs/mappings.md).
     public var mapping: String?
+    /// `--skip`, `--limit`, `--sample`, `--select`: which records and fields are written (nil: all).
+    public var selection: RecordSelection?
+    /// Sees every record the run would write, after filter, migration and selection, on the
+    /// calling thread and in output order (`ferry stats` counts them); nil sees none. Records then
+    /// take the general path (values), never the typed lanes, which build no value.
+    public var recordObserver: (@Sendable (Record) -> Void)?
     /// The output format of data files inside a bundle (`--data-format`).
     public var dataFormat: String?
     /// `--jobs`: threads that parse, decode, validate and migrate the records of one input at

@@ -112,36 +112,61 @@ public struct Converter: Sendable {
                 throw FerryError(last)
             }
         }
-        let plan = try DatasetPlan.make(request: request, source: source, first: first, mapping: mapping, log: log)
+        var planned = try DatasetPlan.make(request: request, source: source, first: first, mapping: mapping, log: log)
+        let selection = request.selection.map(SelectionStage.init)
+        let outputSchema = planned.domain.flatMap { domain in planned.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
+        if let chosen = request.selection, let note = try SelectionStage.check(chosen, against: outputSchema, at: SourceLocation(file: input)) {
+            // Records cut below their model are plain records: no domain header, no schema for the writer.
+            log.report(.note(.assumption, note, at: SourceLocation(file: input)))
+            planned.schemaFreeOutput = true
+            planned.outputHeader = DatasetHeader()
+            planned.recordTypeNames = [:]
+        }
+        let plan = planned
         source.rejectsDuplicateHeaders = plan.processor != nil
         result.domain = plan.processor.map { _ in plan.domain } ?? nil
         result.sourceVersion = plan.sourceVersion
         result.targetVersion = plan.targetVersion
         let filter = try FilterStage.make(request: request, plan: plan)
+        // Records a filter or a selection drops, or an observer reads, go through the general path as values.
+        let plainRecords = filter == nil && selection == nil && request.recordObserver == nil
         let applier = mapping.map { MappingApplier(mapping: $0, log: log) }
         let inliner = Self.inliner(for: source, plan: plan)
         var references = MediaReferences(media: source.media)  // by any record read: for verification
         var keptReferences = MediaReferences(media: source.media)  // by records written: what a filtered bundle keeps
         var rawCounts = KeyedCounter()
-        let recheck = try Self.referenceRecheck(filter: filter, plan: plan, request: request)
+        let recheck = try Self.referenceRecheck(
+            dropping: filter != nil ? "filtering (--where)" : request.selection?.keepsEveryRecord == false ? "selecting records (--skip, --limit, --sample)" : nil,
+            plan: plan, request: request)
 
         var router: OutputRouter?
         if request.action == .convert {
             router = try makeRouter(request: request, target: target, naming: naming, source: source, plan: plan)
         }
         var counts = CollectionCounter(order: plan.collections)
+        /// Writes a record the filter and the selection kept (`rendered`: its bytes made ahead).
+        func write(_ record: Record, rendered: (bytes: [UInt8], range: Range<Int>)? = nil) throws {
+            counts.add(record.collection)
+            progress?.recordDone()
+            keptReferences.collect(record)
+            _ = recheck?.processor.process(record)
+            request.recordObserver?(record)
+            if let rendered {
+                try router?.write(record, rendered: rendered.bytes, rendered.range)
+            } else {
+                try router?.write(record)
+            }
+        }
         /// `rendered`: the records' bytes made ahead on a worker (`--jobs`), one range per record.
         func emit(_ records: [Record], rendered: RenderedRecords? = nil) throws {
             for (index, record) in records.enumerated() where filter?.keepsAfterMigration(record) ?? true {
-                counts.add(record.collection)
-                progress?.recordDone()
                 references.collect(record)
-                keptReferences.collect(record)
-                _ = recheck?.processor.process(record)
-                if let rendered, let range = rendered.ranges[index] {
-                    try router?.write(record, rendered: rendered.bytes, range)
+                if let selection {
+                    if let kept = selection.take(record) { try write(kept) }
+                } else if let rendered, let range = rendered.ranges[index] {
+                    try write(record, rendered: (rendered.bytes, range))
                 } else {
-                    try router?.write(record)
+                    try write(record)
                 }
             }
         }
@@ -188,7 +213,7 @@ public struct Converter: Sendable {
             }
             if let first { try take(first, prepared: nil) }
             // --jobs: the rest of a JSON Lines file is prepared on worker threads (ParallelConversion).
-            let typed = request.usesTypedPath && applier == nil && inliner == nil && filter == nil
+            let typed = request.usesTypedPath && applier == nil && inliner == nil && plainRecords
             let lane = typed ? Self.typedLane(request: request, source: source, processor: plan.processor, writes: router != nil) : nil
             // For any other writer than one taking JSON Lines bytes rendered ahead: records carry values,
             // or CSV leaf streams for CSV writers (a lane made for their cell format once one is open).
@@ -201,7 +226,7 @@ public struct Converter: Sendable {
                 leafLane = (format, lane)
                 return lane
             }
-            if applier == nil, inliner == nil, filter == nil,
+            if applier == nil, inliner == nil, plainRecords,
                let parallel = ParallelConversion(
                    jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer },
                    hasLane: lane != nil || valueLane != nil,
@@ -218,6 +243,8 @@ public struct Converter: Sendable {
                 try parallel.run(delivery)
             }
             while let record = try source.next() { try take(record, prepared: nil) }
+            // A sample is known once every record is read; it is written in input order.
+            for record in selection?.finish() ?? [] { try write(record) }
             applier?.finish(columnPositions: source.columnPositions)
             plan.processor?.finish()
             recheck?.report(into: log)
@@ -252,7 +279,7 @@ public struct Converter: Sendable {
                     return
                 }
             }
-            try router?.commit(media: source.bundle.map { ($0, copied, filter == nil ? nil : keptReferences.referenced) })
+            try router?.commit(media: source.bundle.map { ($0, copied, filter == nil && selection == nil ? nil : keptReferences.referenced) })
             result.output = router.map { r in r.paths.isEmpty ? "-" : r.paths.joined(separator: ", ") }
         } catch {
             router?.discard()
@@ -283,7 +310,7 @@ public struct Converter: Sendable {
         options.header = plan.outputHeader
         options.collections = plan.collections
         options.recordTypeNames = plan.recordTypeNames
-        let schema = plan.domain.flatMap { domain in plan.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
+        let schema = plan.schemaFreeOutput ? nil : plan.domain.flatMap { domain in plan.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
         return OutputRouter(target: target, format: format, options: options, stem: naming.stem,
                             ownFolder: naming.ownFolder, registry: registry, schema: schema, dataFormat: request.dataFormat)
     }
@@ -309,15 +336,17 @@ public struct Converter: Sendable {
         return TypedLane(preparer: processor.preparer, output: output, csvColumns: columns)
     }
 
-    /// With a filter, a second processor sees the kept records only, so references that the
-    /// filter left dangling (a story tagging a member filtered out) are reported.
-    private static func referenceRecheck(filter: FilterStage?, plan: DatasetPlan, request: ConversionRequest) throws -> ReferenceRecheck? {
-        guard filter != nil, let domain = plan.domain, let version = plan.targetVersion else { return nil }
+    /// With a filter or a record selection, a second processor sees the kept records only, so
+    /// references that they left dangling (a story tagging a member filtered out) are reported.
+    /// - Parameter dropping: what drops records (`filtering (--where)`), named in the warnings; nil
+    ///   when nothing does.
+    private static func referenceRecheck(dropping: String?, plan: DatasetPlan, request: ConversionRequest) throws -> ReferenceRecheck? {
+        guard let dropping, let domain = plan.domain, let version = plan.targetVersion else { return nil }
         let log = DiagnosticLog()
         var options = request.processing
         options.mode = .lenient
         let processor = try DatasetProcessor(domain: domain, sourceVersion: version, targetVersion: version, options: options, log: log)
-        return ReferenceRecheck(processor: processor, log: log)
+        return ReferenceRecheck(processor: processor, log: log, reason: dropping)
     }
 
     /// For a bundle holding records with external storage, the inliner that puts their media back.
@@ -367,6 +396,8 @@ struct CollectionCounter {
 struct ReferenceRecheck {
     let processor: DatasetProcessor
     let log: DiagnosticLog
+    /// What dropped the records, as the warnings say it: `filtering (--where)`.
+    let reason: String
 
     /// Reports each reference left dangling by the filter, as a warning.
     func report(into target: DiagnosticLog) {
@@ -374,7 +405,7 @@ struct ReferenceRecheck {
         for diagnostic in log.diagnostics where diagnostic.code == .danglingReference {
             var warning = diagnostic
             warning.severity = .warning
-            warning.message += " after filtering (--where)"
+            warning.message += " after " + reason
             target.report(warning)
         }
     }

@@ -12,6 +12,9 @@ struct DatasetPlan {
     var collections: [String]
     var recordTypeNames: [String: String]
     var outputHeader: DatasetHeader
+    /// True when the output is written as schema-free records although the input has a domain
+    /// (`--select` left out a required field): no domain header, no schema for the writer.
+    var schemaFreeOutput = false
 
     /// Detects the input's domain and version (flags, then the input's header, then collection
     /// names and field shapes) and sets up the processor.

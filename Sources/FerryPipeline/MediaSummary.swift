@@ -13,6 +13,8 @@ public struct MediaSummary: Sendable {
     /// photo; mp4, mov: video; m4a, mp3: audio; else unknown), in the order photo, video, audio,
     /// unknown, every kind present (0 when none).
     public var byKind: [(kind: String, count: Int)]
+    /// Bytes per kind, in the order and with the kinds of `byKind`.
+    public var bytesByKind: [(kind: String, bytes: Int64)]
     /// References that name no file (`missing-media` errors), set from the run's diagnostics.
     public var missing = 0
     /// Files that no record references (`orphan-media` warnings), set from the run's diagnostics.
@@ -23,8 +25,14 @@ public struct MediaSummary: Sendable {
         count = files.count
         bytes = files.reduce(0) { $0 + $1.size }
         var counts: [PetStoryV2.MediaKind: Int] = [:]
-        for file in files { counts[PetStoryV2.MediaKind(path: file.path), default: 0] += 1 }
+        var sizes: [PetStoryV2.MediaKind: Int64] = [:]
+        for file in files {
+            let kind = PetStoryV2.MediaKind(path: file.path)
+            counts[kind, default: 0] += 1
+            sizes[kind, default: 0] += file.size
+        }
         byKind = PetStoryV2.MediaKind.allCases.map { ($0.rawValue, counts[$0] ?? 0) }
+        bytesByKind = PetStoryV2.MediaKind.allCases.map { ($0.rawValue, sizes[$0] ?? 0) }
     }
 
     /// This summary with `missing` and `orphans` counted from the diagnostics of the run.

@@ -10,6 +10,8 @@ struct ConversionRunner {
     var report: ReportFormat = .text
     /// `--report-file`: where the report goes; nil is standard output.
     var reportFile: String?
+    /// Whether a summary line per input goes to standard error after the run (not for `head`).
+    var summary = true
 
     /// The `--report` and `--report-file` options, shared by convert, migrate and validate.
     static let reportSpecs: [OptionSpec] = [
@@ -52,7 +54,7 @@ struct ConversionRunner {
         progress?.finish()
         printer.finish()
         try Self.writeReport(reports, as: report, to: reportFile)
-        if !common.quiet {
+        if !common.quiet && summary {
             for report in reports { StandardError.write(Summary.line(for: report, action: request.action) + "\n") }
             if reports.count > 1 { StandardError.write(Summary.total(of: reports, action: request.action) + "\n") }
         }

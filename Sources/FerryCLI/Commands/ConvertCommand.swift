@@ -20,6 +20,9 @@ struct ConvertCommand: FerryCommand {
             datasets: each file under it is converted on its own, and a folder output mirrors the tree.
             --csv-safe prefixes CSV cells that start with =, +, -, @, tab or CR with ' so spreadsheets do
             not run them as formulas (CSV injection).
+            --skip, --limit and --sample count the records of each collection on its own, after --where and
+            the migration; --select keeps the named fields of each record, and a selection that leaves
+            out a required field writes schema-free records (Docs/selection.md).
             """ + "\n\n" + FerryMain.exitCodesHelp,
         arguments: "INPUT...", argumentCount: 1...Int.max,
         options: [
@@ -32,7 +35,7 @@ struct ConvertCommand: FerryCommand {
             OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
             OptionSpec(["--map"], .single, value: "FILE", help: "A field mapping (JSON) that brings foreign records into a domain (Docs/mappings.md)."),
             OptionSpec(["--data-format"], .single, value: "FORMAT", help: "Format of the data files inside a bundle output (default json); with -o DIR/ it makes a bundle folder."),
-        ] + ConversionRunner.reportSpecs + CommonOptions.specs)
+        ] + SelectionOptions.specs + ConversionRunner.reportSpecs + CommonOptions.specs)
 
     var request: ConversionRequest
     var runner: ConversionRunner
@@ -41,8 +44,10 @@ struct ConvertCommand: FerryCommand {
         try self.init(arguments, action: .convert)
     }
 
-    init(_ arguments: ParsedArguments, action: ConversionRequest.Action) throws {
+    /// - Parameter limit: the record limit when `--limit` is absent (`ferry head`).
+    init(_ arguments: ParsedArguments, action: ConversionRequest.Action, limit: Int? = nil) throws {
         var request = ConversionRequest(action: action, inputs: arguments.positionals)
+        request.selection = try SelectionOptions.parse(arguments, limit: limit)
         let common = try CommonOptions(arguments, into: &request)
         runner = try ConversionRunner(common: common, arguments: arguments)
         request.output = arguments.value("output")
@@ -99,7 +104,7 @@ struct MigrateCommand: FerryCommand {
             OptionSpec(["--csv-safe"], help: "CSV output: prefix cells starting with = + - @ tab CR with '."),
             OptionSpec(["--compact"], help: "JSON and XML documents: no indentation."),
         // A migration needs a domain: schema-free records (and their CSV typing) have none.
-        ] + ConversionRunner.reportSpecs + CommonOptions.specs(excluding: ["schema-free", "infer-types"]))
+        ] + SelectionOptions.specs + ConversionRunner.reportSpecs + CommonOptions.specs(excluding: ["schema-free", "infer-types"]))
 
     var convert: ConvertCommand
 

@@ -1,0 +1,48 @@
+import FerryCore
+import FerryPipeline
+import Foundation
+
+/// `ferry head INPUT [-n N]`: the first records of each collection, on standard output in the
+/// input's format (or `--to`); short for `ferry convert INPUT --limit N`.
+struct HeadCommand: FerryCommand {
+    static let configuration = CommandConfiguration(
+        name: "head",
+        abstract: "Print the first records of each collection (convert --limit N to standard output).",
+        discussion: """
+            Writes the first N records (default 10) of each collection to standard output, in the input's
+            format unless --to names another, with the input's domain header: the same bytes as
+            `ferry convert INPUT --limit N`; a bundle's records print as JSON. Like convert, the whole input is read and checked, so an
+            invalid input prints its errors and writes nothing (--lenient writes the valid records).
+            """ + "\n\n" + FerryMain.exitCodesHelp,
+        arguments: "INPUT", argumentCount: 1...1,
+        options: [
+            OptionSpec(["--records", "-n"], .single, value: "N", help: "Records of each collection to print (default 10)."),
+            OptionSpec(["--to"], .single, value: "FORMAT", help: "Output format; default: the input's."),
+            OptionSpec(["--compact"], help: "JSON and XML documents: no indentation."),
+            OptionSpec(["--where"], .single, value: "EXPR", help: "Only records matching an NSPredicate-format filter (as convert's --where)."),
+            OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
+            OptionSpec(["--skip"], .single, value: "N", help: "Leave out the first N records of each collection."),
+            OptionSpec(["--select"], .repeating, value: "FIELDS", help: "Keep only these fields (JSON Pointers or dotted names, comma-separated)."),
+        ] + CommonOptions.specs)
+
+    var convert: ConvertCommand
+
+    init(_ arguments: ParsedArguments) throws {
+        let count = try arguments.integer("records", in: 0...Int.max) ?? 10
+        convert = try ConvertCommand(arguments, action: .convert, limit: count)
+        convert.runner.summary = false
+        // A bundle's records print as JSON: a bundle (with its media) cannot go to standard output.
+        if convert.request.outputFormat == nil, let input = arguments.positionals.first, Self.isBundle(input, registry: convert.runner.common.registry) {
+            convert.request.outputFormat = "json"
+        }
+    }
+
+    func run() throws -> ExitStatus { try convert.run() }
+
+    /// True for a path whose extension names a container format (`.tar`, `.tar.gz`, ...) or a
+    /// folder holding a bundle's `manifest.json`.
+    private static func isBundle(_ path: String, registry: FormatRegistry) -> Bool {
+        if registry.format(forPath: path)?.isContainer == true { return true }
+        return FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("manifest.json"))
+    }
+}

@@ -1,0 +1,86 @@
+import FerryCore
+import FerryFormats
+import FerryPipeline
+import Foundation
+
+/// `ferry stats INPUT [--report json]`: per collection and field, counts, distinct values, ranges
+/// and most frequent values, in one pass and bounded memory (Docs/stats.md).
+struct StatsCommand: FerryCommand {
+    static let configuration = CommandConfiguration(
+        name: "stats",
+        abstract: "Profile an input: per collection and field, counts, distinct values, ranges, frequent values; media.",
+        discussion: """
+            Reads the input once, as convert would (its domain's rules, --where, --map, --to-version), and
+            counts the records it would write: per field (a JSON Pointer, * for list items) the values
+            present, null and missing, their kinds, distinct values (exact up to 100000, then a HyperLogLog
+            estimate within about 0.8%), smallest and largest number or RFC 3339 instant, string lengths,
+            list lengths, and the 5 most frequent values of fields holding short strings or Booleans.
+            Records with errors are left out (their diagnostics are printed; exit 1); --schema-free counts
+            every record as written. A folder of datasets is profiled file by file.
+            """ + "\n\n" + FerryMain.exitCodesHelp,
+        arguments: "INPUT", argumentCount: 1...1,
+        options: [
+            OptionSpec(["--report"], .single, value: "FORMAT", help: "text (default: a table per collection) or json."),
+            OptionSpec(["--where"], .single, value: "EXPR", help: "Count only records matching an NSPredicate-format filter."),
+            OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
+            OptionSpec(["--map"], .single, value: "FILE", help: "A field mapping (JSON) that brings foreign records into a domain (Docs/mappings.md)."),
+            OptionSpec(["--to-version"], .single, value: "N", help: "Count the records as migrated to schema version N."),
+        ] + CommonOptions.specs)
+
+    var request: ConversionRequest
+    var common: CommonOptions
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        var request = ConversionRequest(action: .dryRun, inputs: arguments.positionals)
+        common = try CommonOptions(arguments, into: &request)
+        switch arguments.value("report") ?? "text" {
+        case "text": json = false
+        case "json": json = true
+        case let other: throw UsageError("unknown report format '\(other)' for stats; use text or json")
+        }
+        request.targetVersion = try arguments.integer("to-version", in: 1...Int.max)
+        request.filter = arguments.value("where")
+        request.variables = try VariableParsing.parse(arguments.values("var"))
+        request.mapping = arguments.value("map")
+        self.request = request
+    }
+
+    /// Profiles each dataset of the input and prints the statistics on standard output.
+    /// - Returns: the worst status of the datasets (1 when records were invalid and left out).
+    func run() throws -> ExitStatus {
+        let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
+        let verbose = common.verbose
+        var results: [DatasetStatistics] = []
+        var status = ExitStatus.success
+        for dataset in DatasetInputs.expand(request.inputs).datasets {
+            var one = request
+            one.inputs = [dataset.path]
+            let collector = StatisticsCollector()
+            one.recordObserver = { collector.add($0) }
+            let reports = Converter(registry: common.registry).run(one) { diagnostic in
+                if diagnostic.severity == .note && !verbose && diagnostic.code == .assumption && diagnostic.location.file == nil { return }
+                printer.print(diagnostic)
+            }
+            for report in reports {
+                status = max(status, report.status)
+                // An input that could not be read has nothing to profile.
+                if report.status > .invalidData { continue }
+                results.append(DatasetStatistics(report: report, collections: collector.collections))
+            }
+        }
+        printer.finish()
+        if json {
+            let documents = results.map { StatsFormatter.json($0) }
+            if documents.count == 1 {
+                StandardOutput.write(documents[0])
+            } else if !documents.isEmpty {
+                let items = documents.map { "  " + $0.dropLast().replacingOccurrences(of: "\n", with: "\n  ") }
+                StandardOutput.write("[\n" + items.joined(separator: ",\n") + "\n]\n")
+            }
+        } else {
+            StandardOutput.write(results.map { StatsFormatter.text($0) }.joined(separator: "\n"))
+        }
+        return status
+    }
+}
