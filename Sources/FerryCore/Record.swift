@@ -46,6 +46,10 @@ public struct Record: Sendable {
     public var location: SourceLocation
     /// Finds the positions of fields inside the record, when the reader can.
     public var locator: (any FieldLocating)?
+    /// Set when the record is one document of a collection the reader streamed document by
+    /// document (`NestedCollections`); `collection`, `documentID` and `location` are then the
+    /// whole collection's.
+    public var nesting: RecordNesting?
 
     @inlinable
     public init(
@@ -57,6 +61,7 @@ public struct Record: Sendable {
         self.value = value
         self.location = location
         self.locator = locator
+        self.nesting = nil
     }
 
     /// The pointer of this record from the dataset root: `/<collection>/<index>`.
