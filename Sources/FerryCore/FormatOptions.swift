@@ -23,6 +23,9 @@ public struct ReadOptions: Sendable {
     public var inferTypes: Bool
     /// The deepest nesting accepted before `too-deep` (DESIGN.md "Limits").
     public var maximumDepth: Int
+    /// JSON document: envelope members whose collections are read document by document (a
+    /// Firestore export's `__collections__`); nil reads each such collection as one record.
+    public var nestedCollections: NestedCollections?
 
     public init(
         fileName: String? = nil, member: String? = nil, collection: String? = nil,
@@ -39,6 +42,7 @@ public struct ReadOptions: Sendable {
         self.encoding = encoding
         self.inferTypes = inferTypes
         self.maximumDepth = maximumDepth
+        self.nestedCollections = nil
     }
 
     /// The location of the input itself (file and member).

@@ -51,6 +51,10 @@ public struct Record: Sendable {
     /// file or bundle member by whoever knows its format, so the members of one dataset in
     /// different formats are each typed as a plain input of their own format is.
     public var scalarsAreText: Bool
+    /// Set when the record is one document of a collection the reader streamed document by
+    /// document (`NestedCollections`); `collection`, `documentID` and `location` are then the
+    /// whole collection's.
+    public var nesting: RecordNesting?
 
     @inlinable
     public init(
@@ -63,6 +67,7 @@ public struct Record: Sendable {
         self.location = location
         self.locator = locator
         self.scalarsAreText = scalarsAreText
+        self.nesting = nil
     }
 
     /// The pointer of this record from the dataset root: `/<collection>/<index>`.

@@ -83,6 +83,10 @@ public struct Converter: Sendable {
     ) throws {
         var readOptions = request.read
         readOptions.fileName = input
+        if !request.schemaFree, request.mapping == nil, request.domain == nil || request.domain == .vocabulary {
+            // A Firestore export's root collections are read document by document.
+            readOptions.nestedCollections = FirestoreLayout.nestedCollections
+        }
         let source = try DatasetSource(
             path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log, progress: progress,
             ignoring: request.ignoredFiles)
@@ -135,6 +139,15 @@ public struct Converter: Sendable {
         var references = MediaReferences(media: source.media)  // by any record read: for verification
         var keptReferences = MediaReferences(media: source.media)  // by records written: what a filtered bundle keeps
         var rawCounts = KeyedCounter()
+        // The collection a reader streams document by document (`Record.nesting`) counts as the
+        // one record it was read as before: its documents share its location.
+        var streamedCollection: SourceLocation?
+        func countRaw(_ record: Record) {
+            if record.nesting == nil || record.location != streamedCollection {
+                _ = rawCounts.postIncrement(record.collection ?? "")
+            }
+            streamedCollection = record.nesting == nil ? nil : record.location
+        }
         let recheck = try Self.referenceRecheck(
             dropping: filter != nil ? "filtering (--where)" : request.selection?.keepsEveryRecord == false ? "selecting records (--skip, --limit, --sample)" : nil,
             plan: plan, request: request)
@@ -180,7 +193,7 @@ public struct Converter: Sendable {
             func take(_ record: Record, prepared: PreparedRecord?, rendered: RenderedRecords? = nil) throws {
                 var record = record
                 if let plainCollection, record.collection == plainCollection { record.collection = nil }
-                _ = rawCounts.postIncrement(record.collection ?? "")
+                countRaw(record)
                 let read = try inliner?.inline(record) ?? record
                 references.collect(read)  // media a record names count as referenced even when the record is invalid
                 if let prepared, let processor = plan.processor {
@@ -197,7 +210,7 @@ public struct Converter: Sendable {
             /// leaf stream is then written (`writeRendered`, `writeLeaves`); a value is written
             /// here, as `emit` writes it.
             func takeTyped(_ record: Record, _ typed: TypedPreparation) throws -> Bool {
-                _ = rawCounts.postIncrement(record.collection ?? "")
+                countRaw(record)
                 guard let processor = plan.processor else { return false }
                 if typed.value != nil {
                     guard let output = processor.commitForOutput(typed: typed, record: record) else { return false }

@@ -9,6 +9,12 @@ import FerryCore
 ///   member with `documentID` = the member's key (Firestore exports keyed by document id); any
 ///   other value is one record holding that value, index 0. A `domain` that is not a string or a
 ///   `schemaVersion` that is not an integer is such a one-record collection, not a header.
+/// - With `options.nestedCollections`, an envelope member it names whose value is an object (a
+///   Firestore export's `"__collections__": {"wordBooks": {"<id>": {...}}}`) maps collection
+///   names to collections: each document of an object or list collection is a record of its own
+///   (`Record.nesting`), so memory holds one document, not the collection; any other collection
+///   value is one record, as above. A syntax error in such a collection then comes after the
+///   records of the documents before it, as in a top-level array.
 /// - A top-level array gives one record per element, of collection `options.collection`.
 /// - Any other top-level value is one record of collection `options.collection`.
 ///
@@ -36,6 +42,26 @@ public final class JSONDocumentReader: RecordReader {
         var inEnvelope: Bool
     }
 
+    /// An envelope member mapping collection names to collections (`"__collections__": {...}`).
+    private struct CollectionMap {
+        /// The member's name, the collection of the records read from it.
+        var name: String
+        /// The index of the map member being read (each member is a record's `recordIndex`).
+        var index = 0
+    }
+
+    /// One collection of a `CollectionMap`, read document by document.
+    private struct NestedCollection {
+        var map: CollectionMap
+        /// Its name in the map, each record's `documentID`.
+        var name: String
+        /// An object keyed by document id, or a list.
+        var isObject: Bool
+        /// The line and column of its `{` or `[`, each record's position.
+        var start: TextPosition
+        var index = 0
+    }
+
     private enum State {
         case start
         case member(first: Bool)
@@ -44,6 +70,12 @@ public final class JSONDocumentReader: RecordReader {
         case afterElement(Collection)
         case documentMember(Collection)
         case afterDocumentMember(Collection)
+        /// Inside an envelope member that maps collection names to collections (`NestedCollections`).
+        case mapMember(CollectionMap)
+        case afterMapMember(CollectionMap)
+        /// Inside one collection of such a map, read document by document.
+        case nestedDocument(NestedCollection)
+        case afterNestedDocument(NestedCollection)
         case trailing
         case finished
     }
@@ -119,7 +151,13 @@ public final class JSONDocumentReader: RecordReader {
                 }
                 let key = try readKey(depth: 1)
                 guard let valueByte = try input.peek() else { throw unexpectedEnd("expected a value") }
-                if valueByte == JSONSyntax.openBracket {
+                if valueByte == JSONSyntax.openBrace,
+                    options.nestedCollections?.mapsCollections(key, domain: header.domain) == true
+                {
+                    try checkDepth(2)
+                    input.pos += 1
+                    state = .mapMember(CollectionMap(name: key))
+                } else if valueByte == JSONSyntax.openBracket {
                     try checkDepth(2)
                     input.pos += 1
                     state = .element(Collection(name: key, inEnvelope: true))
@@ -217,6 +255,108 @@ public final class JSONDocumentReader: RecordReader {
                     state = .afterMember
                 } else {
                     throw unexpected("expected ',' or '}' after object member")
+                }
+
+            case .mapMember(var map):
+                try input.skipWhitespace()
+                guard let byte = try input.peek() else {
+                    throw unexpectedEnd(map.index == 0 ? "expected a string key or '}'" : "expected a string key")
+                }
+                if byte == JSONSyntax.closeBrace {
+                    guard map.index == 0 else { throw error("trailing comma before '}'", at: input.pos) }
+                    input.pos += 1
+                    state = .afterMember
+                    continue
+                }
+                guard byte == JSONSyntax.quote else {
+                    throw unexpected(map.index == 0 ? "expected a string key or '}'" : "expected a string key")
+                }
+                let key = try readKey(depth: 2)
+                guard let valueByte = try input.peek() else { throw unexpectedEnd("expected a value") }
+                if valueByte == JSONSyntax.openBrace || valueByte == JSONSyntax.openBracket {
+                    // The collection's documents are records of their own: it is never held whole.
+                    try checkDepth(3)
+                    let start = input.position(at: input.pos)
+                    input.pos += 1
+                    state = .nestedDocument(NestedCollection(
+                        map: map, name: key, isObject: valueByte == JSONSyntax.openBrace, start: start))
+                    continue
+                }
+                let record = try readRecord(collection: map.name, documentID: key, index: map.index, depth: 2)
+                map.index += 1
+                state = .afterMapMember(map)
+                return record
+
+            case .afterMapMember(let map):
+                try input.skipWhitespace()
+                guard let byte = try input.peek() else { throw unexpectedEnd("expected ',' or '}' after object member") }
+                if byte == JSONSyntax.comma {
+                    input.pos += 1
+                    state = .mapMember(map)
+                } else if byte == JSONSyntax.closeBrace {
+                    input.pos += 1
+                    state = .afterMember
+                } else {
+                    throw unexpected("expected ',' or '}' after object member")
+                }
+
+            // The messages below are the parser's for the same bytes: an error reads as it did
+            // when the collection was parsed as one value.
+            case .nestedDocument(var nested):
+                try input.skipWhitespace()
+                let first = nested.index == 0
+                guard let byte = try input.peek() else {
+                    throw unexpectedEnd(
+                        !nested.isObject ? "expected a value" : first ? "expected a string key or '}'" : "expected a string key")
+                }
+                if byte == (nested.isObject ? JSONSyntax.closeBrace : JSONSyntax.closeBracket) {
+                    guard first else {
+                        throw error(nested.isObject ? "trailing comma before '}'" : "trailing comma before ']'", at: input.pos)
+                    }
+                    input.pos += 1
+                    state = .afterMapMember(CollectionMap(name: nested.map.name, index: nested.map.index + 1))
+                    // An empty collection is the one record it always was: it names the
+                    // collection (detection, counts) though it holds no document.
+                    let location = SourceLocation(
+                        file: options.fileName, member: options.member, line: nested.start.line,
+                        column: nested.start.column, collection: nested.map.name, recordIndex: nested.map.index)
+                    let empty: [UInt8] = nested.isObject ? [JSONSyntax.openBrace, JSONSyntax.closeBrace]
+                        : [JSONSyntax.openBracket, JSONSyntax.closeBracket]
+                    return Record(
+                        collection: nested.map.name, documentID: nested.name,
+                        value: nested.isObject ? .object(ValueObject()) : .array([]), location: location,
+                        locator: JSONFieldLocator(bytes: empty, start: nested.start))
+                }
+                var documentID: String?
+                if nested.isObject {
+                    guard byte == JSONSyntax.quote else {
+                        throw unexpected(first ? "expected a string key or '}'" : "expected a string key")
+                    }
+                    documentID = try readKey(depth: 3)
+                    guard try input.peek() != nil else { throw unexpectedEnd("expected a value") }
+                }
+                var record = try readRecord(
+                    collection: nested.map.name, documentID: nested.name, index: nested.map.index, depth: 3)
+                record.location.line = nested.start.line
+                record.location.column = nested.start.column
+                record.nesting = RecordNesting(token: documentID ?? String(nested.index), documentID: documentID)
+                nested.index += 1
+                state = .afterNestedDocument(nested)
+                return record
+
+            case .afterNestedDocument(let nested):
+                try input.skipWhitespace()
+                let expectation = nested.isObject
+                    ? "expected ',' or '}' after object member" : "expected ',' or ']' after array element"
+                guard let byte = try input.peek() else { throw unexpectedEnd(expectation) }
+                if byte == JSONSyntax.comma {
+                    input.pos += 1
+                    state = .nestedDocument(nested)
+                } else if byte == (nested.isObject ? JSONSyntax.closeBrace : JSONSyntax.closeBracket) {
+                    input.pos += 1
+                    state = .afterMapMember(CollectionMap(name: nested.map.name, index: nested.map.index + 1))
+                } else {
+                    throw unexpected(expectation)
                 }
 
             case .trailing:

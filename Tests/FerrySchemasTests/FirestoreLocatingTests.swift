@@ -68,4 +68,33 @@ import Testing
         }
         #expect(asked == [0, 0])
     }
+
+    /// The export's book as a reader streaming `__collections__` hands it over: a record of its
+    /// own (`RecordNesting`) with the whole collection's place and the book's own locator.
+    func streamed(_ record: Record, _ locator: CountingLocator) throws -> Record {
+        var book = record
+        book.value = try #require(record.value.objectValue?["b1"])
+        book.locator = try #require(locator.childLocators(of: .root)?["b1"])
+        book.nesting = RecordNesting(token: "b1", documentID: "b1")
+        return book
+    }
+
+    /// A book read as a record of its own gives the records, messages, pointers, ids and
+    /// positions the whole collection as one record gives, in lenient migration, validation and
+    /// strict migration (every depth: the book, its words, a word's problem).
+    @Test func aStreamedDocumentReadsAsInTheWholeCollection() throws {
+        let (whole, locator) = export(words: 12, bad: 7)
+        let book = try streamed(whole, locator)
+        for (from, to, mode) in [(1, 2, ProcessingMode.lenient), (1, 1, .normal), (1, 2, .strict)] {
+            let expected = try run(.vocabulary, from: from, to: to, [whole], mode: mode)
+            let got = try run(.vocabulary, from: from, to: to, [book], mode: mode)
+            #expect(got.diagnostics == expected.diagnostics)
+            #expect(got.log.diagnostics.map(\.description) == expected.log.diagnostics.map(\.description))
+            #expect(got.records.map(\.value) == expected.records.map(\.value))
+            #expect(got.records.map(\.location) == expected.records.map(\.location))
+        }
+        #expect(try run(.vocabulary, from: 1, to: 2, [book]).diagnostics == [
+            "error type-error 17:29 /__collections__/wordBooks/b1/__collections__/words/w7/studyState"
+        ])
+    }
 }

@@ -4,7 +4,7 @@ import FerryCore
 /// into plain documents: collections keyed by document id, `__collections__` sub-collections
 /// (node-firestore-import-export, whose root may itself be `{"__collections__": {...}}`), and
 /// path-keyed `subCollection` maps (firestore-backup-restore), inside a document or at top level.
-enum FirestoreLayout {
+public enum FirestoreLayout {
     /// One document found in a raw record.
     struct Document {
         /// Its collection in the source schema (`words`).
@@ -16,6 +16,11 @@ enum FirestoreLayout {
         /// Problems found while taking it apart.
         var diagnostics: [Diagnostic] = []
     }
+
+    /// The envelope members a JSON document reader streams document by document: their
+    /// collections are never one record (memory holds a document, not a root collection).
+    public static let nestedCollections = NestedCollections(
+        mapMembers: ["__collections__", "subCollection"], domains: [Domain.vocabulary.rawValue])
 
     /// The parent word book of a sub-collection path `wordBooks/<id>/words`, nil for other names.
     static func subCollectionParent(_ path: String) -> (parent: String, collection: String)? {
@@ -35,12 +40,18 @@ enum FirestoreLayout {
         if collection == "__collections__", let name = record.documentID {
             var rootContext = context
             rootContext.base = JSONPointer(tokens: ["__collections__", name])
+            if let nesting = record.nesting {
+                return member(of: record, nesting, collection: name, context: rootContext, parent: nil)
+            }
             return container(record.value, collection: name, context: rootContext, parent: nil)
         }
         if collection == "subCollection", let path = record.documentID {
             var rootContext = context
             rootContext.base = JSONPointer(tokens: ["subCollection", path])
             let (parent, name) = subCollectionParent(path) ?? (nil, path)
+            if let nesting = record.nesting {
+                return member(of: record, nesting, collection: name, context: rootContext, parent: parent)
+            }
             return container(record.value, collection: name, context: rootContext, parent: parent)
         }
         if let (parent, name) = subCollectionParent(collection) {
@@ -49,6 +60,24 @@ enum FirestoreLayout {
         }
         return document(record.value, collection: collection, context: context, documentID: record.documentID,
             parent: nil, nested: true)
+    }
+
+    /// The documents of one document the reader took out of its collection (`RecordNesting`):
+    /// what `container` makes of that member, located by the record's own locator inside a
+    /// collection that is no longer read whole.
+    static func member(of record: Record, _ nesting: RecordNesting, collection: String, context: RecordContext,
+        parent: String?) -> [Document]
+    {
+        var appended = nesting.documentID == nil ? context.appending(Int(nesting.token) ?? 0) : context.appending(nesting.token)
+        if let inner = record.locator {
+            let start = TextPosition(line: record.location.line ?? 1, column: record.location.column ?? 1)
+            var subtree = SubtreeLocator(prefix: context.path.appending(nesting.token), inner: inner,
+                outer: CollectionStartLocator(start: start))
+            if let object = record.value.objectValue { subtree.absentMembers = filledMembers.filter { object[$0] == nil } }
+            appended = appended.locating(with: subtree)
+        }
+        return document(record.value, collection: collection, context: appended, documentID: nesting.documentID,
+            parent: parent, nested: true)
     }
 
     /// The documents of a collection value: an object keyed by document id, or an array.

@@ -35,3 +35,13 @@ struct SubtreeLocator: FieldLocating {
         return inner.childLocators(of: inside)
     }
 }
+
+/// The locator of a collection a reader streamed document by document (`RecordNesting`): only
+/// its start is known, as its bytes are never held whole. It stands outside a `SubtreeLocator`
+/// whose `inner` is the document's own, where only the collection's own root is ever asked for.
+struct CollectionStartLocator: FieldLocating {
+    /// The line and column of the collection's `{` or `[`.
+    let start: TextPosition
+
+    func position(of field: JSONPointer) -> TextPosition? { field.tokens.isEmpty ? start : nil }
+}
