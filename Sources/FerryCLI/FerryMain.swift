@@ -7,7 +7,7 @@ public enum FerryMain {
     public static let version = "0.1.0"
 
     static var commands: [any FerryCommand.Type] {
-        [ConvertCommand.self, MigrateCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, SchemaCommand.self, FormatsCommand.self]
+        [ConvertCommand.self, MigrateCommand.self, ValidateCommand.self, InspectCommand.self, DiffCommand.self, RunCommand.self, SchemaCommand.self, FormatsCommand.self]
     }
 
     /// The exit codes, printed in every `--help` (DESIGN.md "Exit codes").

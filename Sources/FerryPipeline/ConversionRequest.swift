@@ -57,6 +57,9 @@ public struct ConversionRequest: Sendable {
     /// Domain records of a JSON Lines or CSV input go from bytes to model to bytes when they can
     /// (issue 7's typed path); false sends every record through a `Value` (same output, slower).
     public var usesTypedPath = true
+    /// True when the caller compares a bundle's media itself (`ferry diff`): a plain output
+    /// that leaves them out then loses nothing worth a warning.
+    var mediaAccountedFor = false
 
     public init(action: Action, inputs: [String]) {
         self.action = action
