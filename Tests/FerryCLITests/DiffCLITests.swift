@@ -181,16 +181,16 @@ import Testing
         // CSV holds one collection a file: a folder of them (`-o old/`), as Ferry writes it.
         let old = cell.format == "csv" ? "old" : "old." + cell.format
         let new = cell.format == "csv" ? "new" : "new." + cell.format
-        let out = { (name: String) in cell.format == "csv" ? name + "/" : name }
+        let out = { (name: String) in cell.format == "csv" ? [name + "/", "--to", "csv"] : [name] }
         let quiet = ["--quiet"]
-        #expect(try box.ferry(["convert", "sample.json", "-o", out(old)] + quiet).status == 0)
+        #expect(try box.ferry(["convert", "sample.json", "-o"] + out(old) + quiet).status == 0)
         #expect(try box.ferry(["convert", "sample.json", "--to-version", "2", "-o", "v2.jsonl"] + quiet).status == 0)
         var lines = try box.text("v2.jsonl").split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains(cell.edit.from) }, "no line holds \(cell.edit.from)")
         #expect(lines.contains { $0.contains(cell.removed) }, "no line holds \(cell.removed)")
         lines = lines.filter { !$0.contains(cell.removed) }.map { $0.replacingOccurrences(of: cell.edit.from, with: cell.edit.to) }
         try box.write("edited.jsonl", lines.joined(separator: "\n") + "\n")
-        #expect(try box.ferry(["convert", "edited.jsonl", "-o", out(new)] + quiet).status == 0)
+        #expect(try box.ferry(["convert", "edited.jsonl", "-o"] + out(new) + quiet).status == 0)
         let run = try box.ferry(["diff", old, new, "--quiet"])
         #expect(run.status == 1, "\(run.stderr)")
         let header = ["--- \(old) (\(cell.format), \(cell.domain) v1 -> v2)", "+++ \(new) (\(cell.format), \(cell.domain) v2)"]
