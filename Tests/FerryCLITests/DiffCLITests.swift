@@ -129,6 +129,45 @@ import Testing
         #expect(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) is [String: Any])
     }
 
+    /// Notes images are `imageData` fields: inline base64 in a lone JSON file, media files in a
+    /// bundle. Compared as files by SHA-256 either way: a changed image is a changed file, and a
+    /// note whose id changed moves its image (renamed). The lossy step of migrating OLD is
+    /// reported as a warning, as `ferry migrate` reports it.
+    @Test func notesImagesAreComparedAsMediaFiles() throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "sample.json")
+        #expect(try box.ferry(["convert", "sample.json", "--to-version", "2", "-o", "v2.jsonl", "--quiet"]).status == 0)
+        let edited = try box.text("v2.jsonl").replacingOccurrences(of: "\"id\":\"w-001\"", with: "\"id\":\"w-101\"")
+            .replacingOccurrences(of: "IwbiOAAogwtB4", with: "IwbiOAAogwtB5")  // one pixel of c-001's PNG
+        try box.write("edited.jsonl", edited)
+        #expect(try box.ferry(["convert", "edited.jsonl", "-o", "new.tar", "--quiet"]).status == 0)
+        let run = try box.ferry(["diff", "sample.json", "new.tar"])
+        #expect(run.status == 1)
+        #expect(run.stderrLines == [
+            "sample.json:126:15: warning: /coffeeNotes/1/look: look \"thick crema, hazel\" has no place in CoffeeTastingNote; dropped (id \"c-002\") [lossy-drop]",
+        ])
+        // Digests of the decoded images (python3: hashlib.sha256(base64.b64decode(...))).
+        #expect(run.stdout == """
+            --- sample.json (json, notes v1 -> v2)
+            +++ new.tar (tar, notes v2)
+            wineTastingNotes
+            - /wineTastingNotes/0 w-001
+            + /wineTastingNotes/0 w-101
+            media
+            ~ media/notes/coffeeTastingNotes/c-001.png sha256 c8930f8c1ee1 -> 8011c7287dc5
+            ~ media/notes/wineTastingNotes/w-101.png renamed from media/notes/wineTastingNotes/w-001.png (sha256 8753fcd566ca)
+            records: 1 added, 1 removed; media: 1 changed, 1 renamed
+
+            """)
+        // In the canonical JSON the image is base64 text: its change is a replace of the field.
+        let patch = try box.ferry(["diff", "sample.json", "new.tar", "--as", "json-patch", "--quiet"])
+        #expect(patch.stdout.contains("{\"op\": \"replace\", \"path\": \"/coffeeTastingNotes/0/imageData\", \"value\": \"iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR42mOIspGDIwbiOAAogwtB5yFnFAAAAABJRU5ErkJggg==\"}"))
+        try box.write("patch.json", patch.stdout)
+        #expect(try box.ferry(["convert", "sample.json", "--to-version", "2", "--to", "json", "-o", "old.json", "--quiet"]).status == 0)
+        #expect(try box.ferry(["convert", "new.tar", "--to", "json", "-o", "new.json", "--quiet"]).status == 0)
+        try expectPatchApplies(in: box, old: "old.json", patch: "patch.json", new: "new.json")
+    }
+
     /// One cell per domain and format: OLD is the V1 sample written in the format, NEW the same
     /// data migrated to V2 with one field edited and one record removed, in the same format.
     struct Cell: CustomTestStringConvertible, Sendable {

@@ -20,9 +20,10 @@ public struct DatasetDiffer: Sendable {
     /// - Returns: `.success` when nothing differs, `.invalidData` when something does (for
     ///   `canonicalJSON`, a record's move counts too), or the status of a side that could not be
     ///   compared (its diagnostics went to `report`; nothing went to `reporter`).
-    /// - Throws: `UsageError`-like `FerryError(.usage)` for two standard inputs or a folder of
-    ///   datasets, `.unknownDomain` for two domains, what reading an input throws, and what the
-    ///   reporter throws.
+    /// - Throws: `FerryError(.usage)` for two standard inputs or a folder of several datasets,
+    ///   `.unknownDomain` for two domains, what opening an input throws (`unreadable-input`,
+    ///   `unknown-format`), `.outputUnwritable` when the temporary folder cannot be written, and
+    ///   what the reporter throws.
     public func run(_ request: DiffRequest, reporter: any DiffReporter,
                     report: @escaping @Sendable (Diagnostic) -> Void) throws -> ExitStatus
     {
