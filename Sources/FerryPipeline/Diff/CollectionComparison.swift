@@ -16,16 +16,28 @@ struct CollectionComparison {
         let newEntries = new.collections[name]?.entries ?? []
         let byID = (old.collections[name]?.hasUniqueIDs ?? true) && (new.collections[name]?.hasUniqueIDs ?? true)
         let collection: String? = name.isEmpty ? nil : name
-        func key(_ entry: RecordSpool.Entry, _ index: Int) -> String { byID ? entry.id ?? "" : String(index) }
-        var newIndex: [String: Int] = [:]
-        newIndex.reserveCapacity(newEntries.count)
-        for (index, entry) in newEntries.enumerated() { newIndex[key(entry, index)] = index }
-        var oldIndex: [String: Int] = [:]
-        oldIndex.reserveCapacity(oldEntries.count)
-        for (index, entry) in oldEntries.enumerated() { oldIndex[key(entry, index)] = index }
+        // NEW's records are paired through one table of OLD's ids (OLD's index, or -1).
+        // By position, record N pairs with record N and needs no table.
+        var pairs = [Int32](repeating: -1, count: newEntries.count)
+        var kept = [Bool](repeating: false, count: oldEntries.count)
+        if byID {
+            var oldIndex: [String: Int] = [:]
+            oldIndex.reserveCapacity(oldEntries.count)
+            for (index, entry) in oldEntries.enumerated() { oldIndex[entry.id ?? ""] = index }
+            for (index, entry) in newEntries.enumerated() {
+                guard let match = oldIndex[entry.id ?? ""] else { continue }
+                pairs[index] = Int32(match)
+                kept[match] = true
+            }
+        } else {
+            for index in 0..<min(oldEntries.count, newEntries.count) {
+                pairs[index] = Int32(index)
+                kept[index] = true
+            }
+        }
 
         try reporter.beginCollection(collection, keyedBy: byID ? .id : .position)
-        for (index, entry) in oldEntries.enumerated() where newIndex[key(entry, index)] == nil {
+        for (index, entry) in oldEntries.enumerated() where !kept[index] {
             var difference = RecordDifference(kind: .removed, collection: collection, id: byID ? entry.id : nil, oldIndex: index)
             guard !ignore.ignores(.root, of: difference) else { continue }
             difference.value = try old.value(of: entry)
@@ -35,17 +47,16 @@ struct CollectionComparison {
         // Kept records in the same order (the usual case) stand where NEW has them once the
         // removals and additions before them are applied; otherwise the patched collection is
         // tracked (OLD indices of its records, -1 for added ones) to find where each one is.
-        var lastKept = -1
+        var lastKept: Int32 = -1
         var keepsOrder = true
-        for (index, entry) in newEntries.enumerated() {
-            guard let kept = oldIndex[key(entry, index)] else { continue }
-            if kept < lastKept { keepsOrder = false; break }
-            lastKept = kept
+        for match in pairs where match >= 0 {
+            if match < lastKept { keepsOrder = false; break }
+            lastKept = match
         }
-        var patched: [Int] = keepsOrder ? [] : oldEntries.indices.filter { newIndex[key(oldEntries[$0], $0)] != nil }
+        var patched: [Int] = keepsOrder ? [] : oldEntries.indices.filter { kept[$0] }
         for (index, entry) in newEntries.enumerated() {
             let id = byID ? entry.id : nil
-            guard let kept = oldIndex[key(entry, index)] else {
+            guard pairs[index] >= 0 else {
                 if !keepsOrder { patched.insert(-1, at: index) }
                 var difference = RecordDifference(kind: .added, collection: collection, id: id, newIndex: index)
                 guard !ignore.ignores(.root, of: difference) else { continue }
@@ -54,13 +65,14 @@ struct CollectionComparison {
                 try reporter.record(difference)
                 continue
             }
-            var difference = RecordDifference(kind: .changed, collection: collection, id: id, oldIndex: kept, newIndex: index)
-            if !keepsOrder, let at = patched[index...].firstIndex(of: kept), at != index {
+            let match = Int(pairs[index])
+            var difference = RecordDifference(kind: .changed, collection: collection, id: id, oldIndex: match, newIndex: index)
+            if !keepsOrder, let at = patched[index...].firstIndex(of: match), at != index {
                 difference.moveFrom = at
                 patched.remove(at: at)
-                patched.insert(kept, at: index)
+                patched.insert(match, at: index)
             }
-            let before = try old.bytes(of: oldEntries[kept])
+            let before = try old.bytes(of: oldEntries[match])
             let after = try new.bytes(of: entry)
             if before != after {
                 difference.changes = FieldChange.changes(from: try ValueSpoolCoding.decode(before), to: try ValueSpoolCoding.decode(after))

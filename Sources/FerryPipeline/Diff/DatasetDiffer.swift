@@ -166,7 +166,7 @@ public struct DatasetDiffer: Sendable {
             let source = try DatasetSource(path: output, formatName: "jsonl", registry: registry, options: ReadOptions(), log: log)
             while let record = try source.next() { try spool.append(record) }
         }
-        try spool.flush()
+        try spool.finish()
         if log.hasErrors {
             throw FerryError(.internalError, "cannot read back the compared form of this input: \(log.diagnostics.first.map(\.description) ?? "")",
                              at: SourceLocation(file: shown))

@@ -16,10 +16,16 @@ final class RecordSpool {
     /// One collection's records in the order read, and whether they can be matched by id.
     struct Collection {
         var entries: [Entry] = []
-        /// Ids seen so far; dropped (and `hasUniqueIDs` false) at the first record without one or
-        /// with one seen before: the collection is then compared by position.
+        /// Ids seen so far, while appending; dropped at the first record without one or with one
+        /// seen before (the collection is then compared by position), and once spooling ends.
         fileprivate var seen: Set<String>? = []
-        var hasUniqueIDs: Bool { seen != nil }
+        /// True when every record has an id and no two share one.
+        fileprivate(set) var hasUniqueIDs = true
+
+        fileprivate mutating func finish() {
+            hasUniqueIDs = hasUniqueIDs && seen != nil
+            seen = nil
+        }
     }
 
     /// Collections in the order their first record came, `""` for records of no collection.
@@ -72,11 +78,20 @@ final class RecordSpool {
         guard collection.seen != nil else { return }
         if let id = entry.id, collection.seen?.insert(id).inserted == true { return }
         collection.seen = nil
+        collection.hasUniqueIDs = false
     }
 
-    /// Writes what is buffered; call once every record is appended, before reading.
+    /// Writes what is buffered and drops what only appending needed (the sets of ids seen);
+    /// call once every record is appended, before reading.
     /// - Throws: `FerryError(.outputUnwritable)`.
-    func flush() throws {
+    func finish() throws {
+        try flush()
+        for name in order { collections[name]?.finish() }
+    }
+
+    /// Writes what is buffered.
+    /// - Throws: `FerryError(.outputUnwritable)`.
+    private func flush() throws {
         var start = 0
         while start < buffer.count {
             let count = buffer[start...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
