@@ -9,8 +9,10 @@ import Foundation
 /// the two versions, is spooled to disk keyed by id (`RecordSpool`), and the two are walked
 /// collection by collection. Memory holds the id tables, never the records.
 public struct DatasetDiffer: Sendable {
+    /// The formats both sides are read with (and the canonical form written with).
     public let registry: FormatRegistry
 
+    /// A differ reading with `registry` (built-ins plus any external adapters).
     public init(registry: FormatRegistry) {
         self.registry = registry
     }

@@ -28,12 +28,14 @@ public enum DiffKey: String, Sendable {
 /// One record that differs, with the pointers of the canonical JSON documents
 /// (`/<collection>/<index>`, or `/<index>` for records of no collection).
 public struct RecordDifference: Sendable {
+    /// What happened to the record.
     public enum Kind: String, Sendable {
         case added, removed, changed
         /// Only its position changed: no difference for a comparison by id, a `move` in a patch.
         case moved
     }
 
+    /// What happened to the record.
     public var kind: Kind
     /// The collection; nil for records of no collection (a schema-free top-level array).
     public var collection: String?
@@ -52,6 +54,7 @@ public struct RecordDifference: Sendable {
     /// and moves there first. Nil when it already stands at `newIndex` (records kept their order).
     public var moveFrom: Int?
 
+    /// A difference with no value, changes or move yet.
     public init(kind: Kind, collection: String?, id: String?, oldIndex: Int? = nil, newIndex: Int? = nil) {
         self.kind = kind
         self.collection = collection
@@ -77,6 +80,7 @@ public struct MediaDifference: Sendable, Equatable {
         case added, removed, changed, renamed
     }
 
+    /// What happened to the file.
     public var kind: Kind
     /// NEW's path; OLD's for a removed file.
     public var path: String
@@ -89,12 +93,16 @@ public struct MediaDifference: Sendable, Equatable {
 
 /// The counts of a diff; the diff found nothing when all are 0.
 public struct DiffSummary: Sendable, Equatable {
+    /// Records only NEW has.
     public var recordsAdded = 0
+    /// Records only OLD has.
     public var recordsRemoved = 0
+    /// Paired records with at least one field change left after `--ignore`.
     public var recordsChanged = 0
     /// Records whose position changed and nothing else: no difference for a comparison by id,
     /// one `move` in a JSON Patch.
     public var recordsMoved = 0
+    /// Media files by `MediaDifference.Kind`.
     public var mediaAdded = 0
     public var mediaRemoved = 0
     public var mediaChanged = 0
@@ -112,10 +120,17 @@ public struct DiffSummary: Sendable, Equatable {
 /// records in OLD's order, then the added and changed ones in NEW's order; then media in byte
 /// order of path; then the counts. Memory stays bounded when a reporter writes as it goes.
 public protocol DiffReporter: AnyObject {
+    /// Both sides were read; called once, before anything else.
     func begin(old: DiffSide, new: DiffSide) throws
+    /// A collection's comparison starts (every collection either side has, differing or not);
+    /// nil is the records of no collection.
     func beginCollection(_ collection: String?, keyedBy key: DiffKey) throws
+    /// One record that differs (or only moved) in the current collection.
     func record(_ difference: RecordDifference) throws
+    /// The current collection is done.
     func endCollection(_ collection: String?) throws
+    /// One media file that differs, after every collection.
     func media(_ difference: MediaDifference) throws
+    /// The counts; called once, last.
     func finish(_ summary: DiffSummary) throws
 }

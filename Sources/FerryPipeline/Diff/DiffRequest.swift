@@ -18,6 +18,7 @@ public struct DiffRequest: Sendable {
     /// them and not compared); false compares bundle layouts (media fields as files, by SHA-256).
     public var canonicalJSON: Bool
 
+    /// A diff of `old` against `new`, read as `reading` says.
     public init(old: String, new: String, reading: ConversionRequest, filter: String? = nil,
                 ignore: DiffIgnore = DiffIgnore([]), canonicalJSON: Bool = false)
     {

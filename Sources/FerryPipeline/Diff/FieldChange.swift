@@ -10,6 +10,7 @@ public struct FieldChange: Sendable, Equatable {
     /// The value in NEW; nil when NEW lacks the field.
     public var new: Value?
 
+    /// A change of `field` from `old` to `new` (nil: absent on that side).
     public init(field: JSONPointer, old: Value?, new: Value?) {
         self.field = field
         self.old = old
