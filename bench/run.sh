@@ -6,7 +6,7 @@
 # BENCH_DIR (default bench/data, git-ignored), JOBS (Ferry's --jobs, default: the core count),
 # SHARED (default ../shared/bench: where gen_notes.py is), BENCH_BOOKS and BENCH_WORDS (the
 # Firestore cases' word books and words per book, default 200 and 1000), ONLY (one section:
-# notes, memory, firestore, bundle, stats or matrix; default all; bench/results.md then keeps the other
+# notes, memory, firestore, bundle, stats, diff or matrix; default all; bench/results.md then keeps the other
 # sections' rows of its last run), MATRIX_RECORDS and MATRIX_RUNS (the matrix: bench/matrix.sh),
 # BENCH_BUILD=0 (measure the release binary already built).
 set -euo pipefail
@@ -32,7 +32,7 @@ command -v bsdtar >/dev/null || need="$need libarchive-tools"
 command -v xmllint >/dev/null || need="$need libxml2-utils"
 if [ -n "$need" ]; then $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need; fi
 
-if { runs notes || runs matrix || runs stats; } && [ ! -f "$SHARED/gen_notes.py" ]; then
+if { runs notes || runs matrix || runs stats || runs diff; } && [ ! -f "$SHARED/gen_notes.py" ]; then
   echo "make bench: $SHARED/gen_notes.py not found; set SHARED to the folder that holds it (shared/bench beside this repository)" >&2
   exit 2
 fi
@@ -44,7 +44,7 @@ if [ "${BENCH_BUILD:-1}" != 0 ] || [ ! -x "$FERRY" ]; then
   swift build -c release --product ferry --static-swift-stdlib >/dev/null
 fi
 mkdir -p "$DATA/v1" "$DATA/v2" "$DATA/out"
-if { runs notes || runs stats; } && { [ ! -f "$DATA/v2/notes.jsonl" ] || [ "$(cat "$DATA/records" 2>/dev/null)" != "$RECORDS" ]; }; then
+if { runs notes || runs stats || runs diff; } && { [ ! -f "$DATA/v2/notes.jsonl" ] || [ "$(cat "$DATA/records" 2>/dev/null)" != "$RECORDS" ]; }; then
   echo "generating $RECORDS notes (V1 and V2) with $SHARED/gen_notes.py ..."
   rm -f "$DATA/v2/x4.csv" "$DATA/v2/big.xml"  # derived from the old size
   python3 "$SHARED/gen_notes.py" "$RECORDS" "$DATA/v2" --version 2
@@ -249,6 +249,26 @@ FERRY_OUT="$OUT/pets.tar" PEER_OUT="$OUT/b.tar" bench "bundle pack ${MEDIA_MB} M
   "$FERRY convert $MEDIA -o $OUT/pets.tar --quiet" "bsdtar -cf $OUT/b.tar -C $MEDIA ." "" 0.769
 FERRY_OUT="$OUT/unpacked" PEER_OUT="$OUT/ub" bench "bundle unpack ${MEDIA_MB} MB (bsdtar -xf)" \
   "$FERRY convert $OUT/pets.tar -o $OUT/unpacked/ --quiet" "mkdir -p $OUT/ub; bsdtar -xf $OUT/b.tar -C $OUT/ub" "" 0.769
+fi
+
+if runs diff; then
+# Diff: RECORDS V2 notes against a copy with every 100th record's rating changed (1%): `ferry diff`
+# finds them all (exit 1: different). No peer knows the schema; memory holds the id tables only.
+CHANGED="$DATA/v2/notes-1pct.jsonl"
+if [ ! -f "$CHANGED" ] || [ "$CHANGED" -ot "$JSONL" ]; then
+  python3 - "$JSONL" "$CHANGED" <<'PY'
+import json, sys
+with open(sys.argv[1], encoding="utf-8") as src, open(sys.argv[2], "w", encoding="utf-8") as out:
+    for n, line in enumerate(src):
+        if n > 0 and n % 100 == 0:
+            record = json.loads(line)
+            record["rating"] = 4.5 if record.get("rating") == 5 else 5
+            line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        out.write(line)
+PY
+fi
+MAX_RSS_MB=1024 bench "diff ${RECORDS} notes vs 1% changed (no peer)" \
+  "$FERRY diff $JSONL $CHANGED --quiet; test \$? -eq 1" "" "$RECORDS"
 fi
 
 # ferry stats: one pass over the generated notes (JSON Lines, read through the domain) in bounded

@@ -8,7 +8,7 @@ public enum FerryMain {
 
     static var commands: [any FerryCommand.Type] {
         [
-            ConvertCommand.self, MigrateCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, SchemaCommand.self,
+            ConvertCommand.self, MigrateCommand.self, ValidateCommand.self, InspectCommand.self, DiffCommand.self, RunCommand.self, SchemaCommand.self,
             FormatsCommand.self, StatsCommand.self, HeadCommand.self,
         ]
     }

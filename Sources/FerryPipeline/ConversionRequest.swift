@@ -67,6 +67,9 @@ public struct ConversionRequest: Sendable {
     /// standardized absolute paths: a folder input neither reads them nor counts them when
     /// deciding whether it is one dataset (a CSV folder beside its pipeline file).
     public var ignoredFiles: Set<String> = []
+    /// True when the caller compares a bundle's media itself (`ferry diff`): a plain output
+    /// that leaves them out then loses nothing worth a warning.
+    var mediaAccountedFor = false
 
     public init(action: Action, inputs: [String]) {
         self.action = action

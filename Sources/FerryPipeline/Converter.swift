@@ -281,7 +281,7 @@ public struct Converter: Sendable {
             // them or, for a filtered dataset, those the kept records name.
             let inlined = inliner?.referenced ?? []
             let copied = source.media.filter { !inlined.contains($0.key) }
-            if let router, !router.carriesMedia, !copied.isEmpty {
+            if let router, !router.carriesMedia, !copied.isEmpty, !request.mediaAccountedFor {
                 let examples = copied.keys.sorted().prefix(2).joined(separator: ", ")
                 let message = "\(copied.count) media file\(copied.count == 1 ? "" : "s") (\(examples)\(copied.count > 2 ? ", ..." : "")) "
                     + "cannot go into a plain data file and are left out; the records keep their paths. Write a bundle (-o NAME.tar, or --to tar -o DIR/) to keep them"

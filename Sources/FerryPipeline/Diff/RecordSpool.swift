@@ -1,0 +1,124 @@
+import FerryCore
+import Foundation
+
+/// One side's records parked on disk: each record's value in `ValueSpoolCoding` form, appended to
+/// one file, and in memory only where each one starts (the "temporary file plus offset index" of
+/// the diff's memory bound). Records are kept per collection in the order read.
+final class RecordSpool {
+    /// Where one record's bytes lie, and its key when it has an id.
+    struct Entry {
+        var offset: UInt64
+        var length: UInt32
+        /// The record's `id` (or the document id its container gave it); nil when it has none.
+        var id: String?
+    }
+
+    /// One collection's records in the order read, and whether they can be matched by id.
+    struct Collection {
+        var entries: [Entry] = []
+        /// Ids seen so far, while appending; dropped at the first record without one or with one
+        /// seen before (the collection is then compared by position), and once spooling ends.
+        fileprivate var seen: Set<String>? = []
+        /// True when every record has an id and no two share one.
+        fileprivate(set) var hasUniqueIDs = true
+
+        fileprivate mutating func finish() {
+            hasUniqueIDs = hasUniqueIDs && seen != nil
+            seen = nil
+        }
+    }
+
+    /// Collections in the order their first record came, `""` for records of no collection.
+    private(set) var order: [String] = []
+    private(set) var collections: [String: Collection] = [:]
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var written: UInt64 = 0
+    private var scratch: [UInt8] = []
+
+    /// Creates the spool's file in `folder` (a folder of this run's, removed with it).
+    /// - Throws: `FerryError(.outputUnwritable)` when the file cannot be made.
+    init(in folder: String, name: String) throws {
+        let path = folder + "/" + name
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw FerryError(.outputUnwritable, "cannot create a diff spool file: \(String(cString: strerror(errno)))",
+                             at: SourceLocation(file: path))
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// Appends `record` to its collection.
+    /// - Throws: `FerryError(.outputUnwritable)` when the spool cannot be written.
+    func append(_ record: Record) throws {
+        let name = record.collection ?? ""
+        scratch.removeAll(keepingCapacity: true)
+        ValueSpoolCoding.encode(record.value, into: &scratch)
+        let entry = Entry(offset: written + UInt64(buffer.count), length: UInt32(scratch.count), id: Self.id(of: record))
+        if collections[name] == nil { order.append(name) }
+        Self.add(entry, to: &collections[name, default: Collection()])
+        buffer.append(contentsOf: scratch)
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// A string id (or the document id), else the digits of a whole-number `id` (schema-free data).
+    private static func id(of record: Record) -> String? {
+        if let id = record.id { return id }
+        switch record.value.objectValue?["id"] {
+        case .integer(let integer)?: return String(integer)
+        case .number(let text)? where NumberText.isIntegral(text): return text
+        default: return nil
+        }
+    }
+
+    private static func add(_ entry: Entry, to collection: inout Collection) {
+        collection.entries.append(entry)
+        guard collection.seen != nil else { return }
+        if let id = entry.id, collection.seen?.insert(id).inserted == true { return }
+        collection.seen = nil
+        collection.hasUniqueIDs = false
+    }
+
+    /// Writes what is buffered and drops what only appending needed (the sets of ids seen);
+    /// call once every record is appended, before reading.
+    /// - Throws: `FerryError(.outputUnwritable)`.
+    func finish() throws {
+        try flush()
+        for name in order { collections[name]?.finish() }
+    }
+
+    /// Writes what is buffered.
+    /// - Throws: `FerryError(.outputUnwritable)`.
+    private func flush() throws {
+        var start = 0
+        while start < buffer.count {
+            let count = buffer[start...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                throw FerryError(.outputUnwritable, "cannot write a diff spool file: \(String(cString: strerror(errno)))")
+            }
+            start += count
+        }
+        written += UInt64(buffer.count)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// The bytes of `entry` as written.
+    /// - Throws: `FerryError(.internalError)` when the spool cannot be read back.
+    func bytes(of entry: Entry) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: Int(entry.length))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes[done...].withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(entry.offset) + off_t(done)) }
+            guard count > 0 else { throw FerryError(.internalError, "cannot read a diff spool file back") }
+            done += count
+        }
+        return bytes
+    }
+
+    /// The value of `entry`.
+    func value(of entry: Entry) throws -> Value {
+        try ValueSpoolCoding.decode(bytes(of: entry))
+    }
+}
