@@ -85,7 +85,7 @@ public enum FerryMain {
 
     static var overview: String {
         var out = "OVERVIEW: Ferry converts, migrates and validates personal-app data (JSON, JSON Lines, CSV, XML,\n"
-        out += "tar bundles with media folders).\n\n"
+        out += "tar and zip bundles with media folders).\n\n"
         out += "USAGE: ferry <command> [options]\n\nCOMMANDS:\n"
         for command in commands {
             out += "  " + command.configuration.name.padding(to: 10) + command.configuration.abstract + "\n"

@@ -17,9 +17,10 @@ import Testing
     /// Command -> its long options in help order (`--help` last).
     static let honoured: [(String, [String])] = [
         ("convert", ["--output", "--to", "--to-version", "--csv-safe", "--compact", "--where", "--var", "--map", "--data-format",
-                     "--report", "--report-file"] + reading),
+                     "--limit", "--skip", "--sample", "--seed", "--select", "--report", "--report-file"] + reading),
         // A migration needs a domain: no schema-free records, no schema-free CSV typing.
-        ("migrate", ["--to-version", "--output", "--to", "--dry-run", "--csv-safe", "--compact", "--report", "--report-file"]
+        ("migrate", ["--to-version", "--output", "--to", "--dry-run", "--csv-safe", "--compact",
+                     "--limit", "--skip", "--sample", "--seed", "--select", "--report", "--report-file"]
             + without(["--schema-free", "--infer-types"])),
         // Validation writes nothing: --lenient keeps nothing; typing schema-free cells changes no verdict.
         ("validate", ["--report", "--report-file"] + without(["--lenient", "--infer-types"])),
@@ -28,6 +29,10 @@ import Testing
         ("run", ["--shard", "--jobs", "--var", "--report", "--report-file", "--max-errors", "--adapter-timeout", "--quiet"]),
         ("schema", ["--schema-version", "--as"]),
         ("formats", ["--json", "--adapter-timeout"]),
+        // Both sides are read as a conversion reads them.
+        ("diff", ["--report", "--as", "--ignore", "--where", "--var"] + reading),
+        ("stats", ["--report", "--where", "--var", "--map", "--to-version"] + reading),
+        ("head", ["--records", "--to", "--compact", "--where", "--var", "--skip", "--select"] + reading),
     ]
 
     @Test(arguments: honoured.map(\.0))
@@ -57,6 +62,7 @@ import Testing
             case "run": ["p.json"]
             case "schema": ["notes"]
             case "formats": []
+            case "diff": ["in.json", "in.json"]
             default: ["in.json"]
             }
             let extra = command == "migrate" ? ["--to-version", "2"] : []
