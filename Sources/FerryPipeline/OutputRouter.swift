@@ -21,6 +21,9 @@ final class OutputRouter {
     private var standardOutput: FileDescriptorSink?
     private var compressedSinks: [CompressedFileSink] = []
     private var bundle: BundleOutput?
+    /// Folders this router made for its outputs, parents first: a run that fails removes those
+    /// left empty, so nothing of it stays behind.
+    private var madeFolders: [String] = []
     private let registry: FormatRegistry
     private let schema: DatasetSchema?
     private let dataFormat: String?
@@ -158,6 +161,8 @@ final class OutputRouter {
     /// Drops every temporary file; previous outputs stay as they were.
     func discard() {
         for key in writerOrder { writers[key]?.file?.discard() }
+        for folder in madeFolders.reversed() { _ = rmdir(folder) }  // only an empty folder goes
+        madeFolders.removeAll()
     }
 
     /// Opens the writer when no record came at all, so an empty dataset still gives a document.
@@ -267,6 +272,15 @@ final class OutputRouter {
 
     private func makeFolder(_ path: String) throws {
         guard !path.isEmpty else { return }
+        var missing: [String] = []
+        var ancestor = path
+        while !ancestor.isEmpty, ancestor != "/", !FileManager.default.fileExists(atPath: ancestor) {
+            missing.append(ancestor)
+            // Split by hand: Foundation's deletingLastPathComponent traps on some relative paths.
+            guard let slash = ancestor.lastIndex(of: "/") else { break }
+            ancestor = String(ancestor[..<slash])
+        }
+        madeFolders.append(contentsOf: missing.reversed())
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {

@@ -153,4 +153,29 @@ import Testing
         let errors = validation.stderrLines.filter { $0.contains(": error: ") }
         #expect(unexported ? !errors.isEmpty && errors.allSatisfy { $0.hasSuffix("[missing-media]") } : errors.isEmpty)
     }
+
+    /// A run that fails leaves no folder it made for its outputs: a file output's parents, a CSV
+    /// folder of one file a collection.
+    @Test(arguments: ["out/deep/x.json", "out/deep/x.jsonl", "out/deep/x.xml", "out/deep/x.csv", "out/deep/csv/"])
+    func aFailedRunLeavesNoFolderItMade(output: String) throws {
+        let box = try Sandbox()
+        try box.copySample("broken/notes-v2-invalid.json", to: "bad.json")
+        let run = try box.ferry(["convert", "bad.json", "-o", output, "-q"])
+        #expect(run.status == 1)
+        #expect(!box.exists("out"), "\(output)")
+    }
+
+    /// In a folder of datasets, a file that fails leaves nothing in the mirrored output, not even
+    /// the folder its CSV collections would have gone to; the good file beside it is written.
+    @Test func aFailedCSVDatasetInAFolderLeavesNoEmptyFolder() throws {
+        let box = try Sandbox()
+        try box.copySample("vocabulary-v1-node-firestore.json", to: "v.json")
+        #expect(try box.ferry(["migrate", "v.json", "--to-version", "2", "--to", "csv", "-o", "v/", "-q"]).status == 0)
+        try box.copySample("notes-v1.json", to: "bk/2024-02/notes.json")
+        try FileManager.default.copyItem(atPath: box.path + "/v/words.csv", toPath: box.path + "/bk/2024-02/words.csv")
+        let run = try box.ferry(["convert", "bk/", "--to", "csv", "-o", "out/", "-q"])
+        #expect(run.status == 1)
+        #expect(box.exists("out/2024-02/notes"))
+        #expect(!box.exists("out/2024-02/words"))
+    }
 }
