@@ -316,6 +316,29 @@ import Testing
             """)
     }
 
+    /// A V1 collection where one record has no id (V1 ids are optional) still pairs by id: a
+    /// record inserted first is one addition, not every record changed by position.
+    @Test func recordsWithoutAnIDDoNotTurnTheCollectionToPositions() throws {
+        let box = try Sandbox()
+        try box.write("a.json", #"[{"id": "x", "n": 1}, {"n": 2}, {"id": "y", "n": 3}]"#)
+        try box.write("b.json", #"[{"id": "new", "n": 0}, {"id": "x", "n": 1}, {"n": 2}, {"id": "y", "n": 4}]"#)
+        let run = try box.ferry(["diff", "a.json", "b.json"])
+        #expect(run.status == 1)
+        #expect(run.stdout == """
+            --- a.json (json, schema-free)
+            +++ b.json (json, schema-free)
+            records
+            + /0 new
+            ~ /3 y (was /2)
+                /n: 3 -> 4
+            records: 1 changed, 1 added
+
+            """)
+        try box.copySample("notes-v1.json", to: "notes.json")
+        let notes = try box.ferry(["diff", "notes.json", "notes.json"])
+        #expect(notes.status == 0)
+    }
+
     @Test func usageAndInputErrorsKeepTheirExitCodes() throws {
         let box = try Sandbox()
         try box.copySample("notes-v1.json", to: "notes.json")

@@ -23,9 +23,21 @@ struct CollectionComparison {
         if byID {
             var oldIndex: [String: Int] = [:]
             oldIndex.reserveCapacity(oldEntries.count)
-            for (index, entry) in oldEntries.enumerated() { oldIndex[entry.id ?? ""] = index }
+            var oldWithoutID: [Int] = []  // records with no id pair in their order among themselves
+            for (index, entry) in oldEntries.enumerated() {
+                if let id = entry.id { oldIndex[id] = index } else { oldWithoutID.append(index) }
+            }
+            var nextWithoutID = 0
             for (index, entry) in newEntries.enumerated() {
-                guard let match = oldIndex[entry.id ?? ""] else { continue }
+                let match: Int
+                if let id = entry.id {
+                    guard let found = oldIndex[id] else { continue }
+                    match = found
+                } else {
+                    guard nextWithoutID < oldWithoutID.count else { continue }
+                    match = oldWithoutID[nextWithoutID]
+                    nextWithoutID += 1
+                }
                 pairs[index] = Int32(match)
                 kept[match] = true
             }

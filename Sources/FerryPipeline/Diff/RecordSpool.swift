@@ -16,14 +16,15 @@ final class RecordSpool {
     /// One collection's records in the order read, and whether they can be matched by id.
     struct Collection {
         var entries: [Entry] = []
-        /// Ids seen so far, while appending; dropped at the first record without one or with one
-        /// seen before (the collection is then compared by position), and once spooling ends.
+        /// Ids seen so far, while appending; dropped at the first id seen before (the collection
+        /// is then compared by position), and once spooling ends.
         fileprivate var seen: Set<String>? = []
-        /// True when every record has an id and no two share one.
+        /// True when some record has an id and no two share one: records pair by id, and those
+        /// without one (optional V1 ids) pair in their order among themselves.
         fileprivate(set) var hasUniqueIDs = true
 
         fileprivate mutating func finish() {
-            hasUniqueIDs = hasUniqueIDs && seen != nil
+            hasUniqueIDs = hasUniqueIDs && seen.map { !$0.isEmpty || entries.isEmpty } == true
             seen = nil
         }
     }
@@ -76,7 +77,8 @@ final class RecordSpool {
     private static func add(_ entry: Entry, to collection: inout Collection) {
         collection.entries.append(entry)
         guard collection.seen != nil else { return }
-        if let id = entry.id, collection.seen?.insert(id).inserted == true { return }
+        guard let id = entry.id else { return }
+        if collection.seen?.insert(id).inserted == true { return }
         collection.seen = nil
         collection.hasUniqueIDs = false
     }
