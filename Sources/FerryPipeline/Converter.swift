@@ -311,7 +311,12 @@ public struct Converter: Sendable {
                                  at: SourceLocation(file: path))
             }
         }
-        let formatName = request.outputFormat ?? target.formatName(registry: registry) ?? source.formatName
+        var formatName = request.outputFormat ?? target.formatName(registry: registry) ?? source.formatName
+        if request.outputFormat == nil, case .standardOutput = target, let instead = request.standardOutputFormatForBundles,
+           registry.format(named: formatName)?.isContainer == true
+        {
+            formatName = instead
+        }
         guard let format = registry.format(named: formatName), format.writer != nil || format.isContainer else {
             throw FerryError(.unknownFormat, "unknown output format '\(formatName)'; `ferry formats` lists them")
         }

@@ -117,6 +117,21 @@ import Testing
         #expect(tenByDefault.stdout == ten.stdout, "\(dataset) \(format)")
     }
 
+    /// A bundle on standard input is found by content, and `head` prints its records as JSON as
+    /// it does for the bundle's file (tar and zip).
+    @Test(arguments: ["tar", "zip"])
+    func headOfABundleOnStandardInputIsHeadOfItsFile(container: String) throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "n.json")
+        #expect(try box.ferry(["convert", "n.json", "-o", "n.\(container)", "-q"]).status == 0)
+        let file = try box.ferry(["head", "n.\(container)", "-n", "1"])
+        let piped = try box.ferry(["head", "-", "-n", "1"], stdinFile: "n.\(container)")
+        #expect(file.status == 0)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout == file.stdout)
+        #expect(file.stdout.hasPrefix("{"))
+    }
+
     static let notes = """
         {"domain": "notes", "schemaVersion": 2, "wineTastingNotes": [
           {"id": "w-1", "title": "Pinot", "category": "red", "createdAt": "2024-05-01T09:30:00Z", "alcoholByVolume": 13.5,

@@ -32,17 +32,8 @@ struct HeadCommand: FerryCommand {
         convert = try ConvertCommand(arguments, action: .convert, limit: count)
         convert.runner.summary = false
         // A bundle's records print as JSON: a bundle (with its media) cannot go to standard output.
-        if convert.request.outputFormat == nil, let input = arguments.positionals.first, Self.isBundle(input, registry: convert.runner.common.registry) {
-            convert.request.outputFormat = "json"
-        }
+        convert.request.standardOutputFormatForBundles = "json"
     }
 
     func run() throws -> ExitStatus { try convert.run() }
-
-    /// True for a path whose extension names a container format (`.tar`, `.tar.gz`, ...) or a
-    /// folder holding a bundle's `manifest.json`.
-    private static func isBundle(_ path: String, registry: FormatRegistry) -> Bool {
-        if registry.format(forPath: path)?.isContainer == true { return true }
-        return FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("manifest.json"))
-    }
 }
