@@ -4,6 +4,9 @@ import Foundation
 
 /// Renders `ferry stats` (Docs/stats.md): an aligned table per collection, or JSON.
 enum StatsFormatter {
+    /// A Boolean among the most frequent values, written bare (`true`), not as a string.
+    static func booleanText(_ value: Value) -> String { value.boolValue == true ? "true" : "false" }
+
     /// Cells of text tables are cut to this many characters (the JSON report has them whole).
     static let cellWidth = 32
 
@@ -45,7 +48,7 @@ enum StatsFormatter {
                 min.map(cut) ?? "", max.map(cut) ?? "",
                 field.stringLengths.map { "\($0.lowerBound)..\($0.upperBound)" } ?? "",
                 field.listLengths.map { "\($0.lowerBound)..\($0.upperBound) mean \(String(format: "%.2f", field.meanListLength ?? 0))" } ?? "",
-                field.topValues.map { cut(DiagnosticText.quoted($0.value)) + " \($0.count)" }.joined(separator: ", "),
+                field.topValues.map { ($0.value.stringValue.map { cut(DiagnosticText.quoted($0)) } ?? Self.booleanText($0.value)) + " \($0.count)" }.joined(separator: ", "),
             ])
         }
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -135,7 +138,7 @@ enum StatsFormatter {
         } else {
             members.append("\"items\": null")
         }
-        let top = field.topValues.map { "{\"value\": \(ReportFormat.quote($0.value)), \"count\": \($0.count)}" }
+        let top = field.topValues.map { "{\"value\": \($0.value.stringValue.map(ReportFormat.quote) ?? Self.booleanText($0.value)), \"count\": \($0.count)}" }
         members.append("\"top\": [\(top.joined(separator: ", "))]")
         return "{" + members.joined(separator: ", ") + "}"
     }

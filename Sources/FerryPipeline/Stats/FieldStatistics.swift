@@ -42,7 +42,7 @@ public struct FieldStatistics: Sendable {
     private var exact: [UInt64: Int]? = [:]
     /// The text of each short string or Boolean counted in `exact`, while every value of the
     /// field is one (an enum or a short string); nil once a value is not.
-    private var texts: [UInt64: String]? = [:]
+    private var texts: [UInt64: Value]? = [:]
     private var estimator: HyperLogLog?
 
     public init(pointer: String) { self.pointer = pointer }
@@ -59,10 +59,12 @@ public struct FieldStatistics: Sendable {
 
     /// The most frequent values, most frequent first (ties in byte order), for a field whose values
     /// are all short strings or Booleans and of which one value occurs twice or more; empty otherwise.
-    public var topValues: [(value: String, count: Int)] {
+    /// Each value is a `.string` or a `.bool`, as the input had it.
+    public var topValues: [(value: Value, count: Int)] {
         guard let texts, let exact, exact.values.contains(where: { $0 > 1 }) else { return [] }
-        let ranked = exact.map { (value: texts[$0.key] ?? "", count: $0.value) }.sorted {
-            $0.count != $1.count ? $0.count > $1.count : $0.value.utf8.lexicographicallyPrecedes($1.value.utf8)
+        func key(_ value: Value) -> String { value.stringValue ?? (value.boolValue == true ? "true" : "false") }
+        let ranked = exact.map { (value: texts[$0.key] ?? .string(""), count: $0.value) }.sorted {
+            $0.count != $1.count ? $0.count > $1.count : key($0.value).utf8.lexicographicallyPrecedes(key($1.value).utf8)
         }
         return Array(ranked.prefix(Self.topCount))
     }
@@ -76,8 +78,7 @@ public struct FieldStatistics: Sendable {
         case .bool(let flag):
             count += 1
             kinds["bool", default: 0] += 1
-            let text = flag ? "true" : "false"
-            countDistinct(StableHash.of(flag ? "b1" : "b0"), text: text)
+            countDistinct(StableHash.of(flag ? "b1" : "b0"), text: value)
         case .integer, .double, .number:
             count += 1
             kinds["number", default: 0] += 1
@@ -98,7 +99,7 @@ public struct FieldStatistics: Sendable {
                 if maxInstant.map({ instant > $0.value }) ?? true { maxInstant = (instant, text) }
             }
             if length > Self.shortStringLength { texts = nil }
-            countDistinct(StableHash.of("s" + text), text: text)
+            countDistinct(StableHash.of("s" + text), text: value)
         case .array(let items):
             count += 1
             kinds["list", default: 0] += 1
@@ -113,7 +114,7 @@ public struct FieldStatistics: Sendable {
         }
     }
 
-    private mutating func countDistinct(_ hash: UInt64, text: String?) {
+    private mutating func countDistinct(_ hash: UInt64, text: Value?) {
         if exact != nil {
             exact![hash, default: 0] += 1
             if let text, texts != nil, texts![hash] == nil { texts![hash] = text }

@@ -74,7 +74,7 @@ class Field:
         top = []
         if exact and self.eligible and self.values and max(self.values.values()) > 1:
             ranked = sorted(self.values.items(), key=lambda item: (-item[1], item[0][1].encode()))
-            top = [{"value": value, "count": count} for (_, value), count in ranked[:5]]
+            top = [{"value": (value == "true") if kind == "b" else value, "count": count} for (kind, value), count in ranked[:5]]
         if self.numbers:
             low, high = min(self.numbers), max(self.numbers)
         elif self.instants:
