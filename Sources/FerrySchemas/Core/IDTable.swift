@@ -60,8 +60,10 @@ final class IDTable {
     /// (widened as chunks are added, which takes a bit from each tag).
     private var positionMask = UInt32(chunkSize - 1)
     private var entryCount = 0
-    /// The record pointers that are not `/<pointerCollection>/<index>`, by arena position.
-    private var otherPointers: [UInt32: JSONPointer] = [:]
+    /// The record pointers that are not `/<pointerCollection>/<index>`: by arena position, the
+    /// offset of the pointer in `packedPointers`.
+    private var otherPointers: [UInt32: Int] = [:]
+    private var packedPointers = PackedPointers()
     /// The collection named by the usual record pointers (the first one seen).
     private var pointerCollection: String?
     /// Entries past 4 GiB of arena (never reached in practice; kept correct anyway).
@@ -209,7 +211,7 @@ final class IDTable {
         start.pointee = flags | (known ? Self.knownFlag : 0)
         writeKey(start + 1)
         Self.writeVarint(storedLine, at: Self.writeVarint(storedIndex, at: start + 1 + keySize))
-        if standardIndex == nil { otherPointers[UInt32(position)] = pointer() }
+        if standardIndex == nil { otherPointers[UInt32(position)] = packedPointers.append(pointer()) }
         // After `reserve`, which may have widened the positions (the slot stays empty).
         slots[slot] = Self.tag(hash, positionMask) | UInt32(position)
         entryCount += 1
@@ -427,7 +429,7 @@ final class IDTable {
         var field: JSONPointer?
         var index: Int?
         if storedIndex == 0 {
-            field = otherPointers[UInt32(position)]
+            field = otherPointers[UInt32(position)].map { packedPointers.pointer(at: $0) }
         } else {
             index = Int(storedIndex - 1)
             var tokens: [String] = []
