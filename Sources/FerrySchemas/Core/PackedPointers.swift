@@ -1,27 +1,37 @@
 import FerryCore
 
 /// JSON pointers held as bytes in one growing buffer, each found again by the offset `append`
-/// returned: a token count, then each token's UTF-8 length and bytes (LEB128 lengths).
+/// returned: a token count, then each token but the last as the LEB128 number of a table of the
+/// distinct ones (collection names, a word book's id: the same for many pointers), then the last
+/// (a document's own id, rarely repeated) as its UTF-8 length and bytes.
 ///
 /// `IDTable` keeps the first-seen pointer of every document that is not at its record's root (a
 /// Firestore export's `/__collections__/wordBooks/<id>/__collections__/words/<id>`): held as
-/// `JSONPointer`s, that is one small allocation a document, kept to the end of the run and
-/// scattered among the short-lived ones, which slowed every later `malloc` (measured: 0.5 s of
-/// 4.3 s migrating 200,000 words) and cost about 190 bytes a pointer; here it is the pointer's
-/// bytes and a few more.
+/// `JSONPointer`s, that is an allocation of about 190 bytes a document kept to the end of the
+/// run; here it is about the last token's bytes and one byte for each other token.
 struct PackedPointers {
     private var bytes: [UInt8] = []
+    /// The tokens before the last, each once, and their numbers.
+    private var tokens: [String] = []
+    private var numbers: [String: Int] = [:]
 
     /// Stores `pointer`; returns the offset that `pointer(at:)` reads it back from.
     mutating func append(_ pointer: JSONPointer) -> Int {
         let offset = bytes.count
         appendLength(pointer.tokens.count)
-        for token in pointer.tokens {
-            var token = token
-            token.withUTF8 { utf8 in
-                appendLength(utf8.count)
-                bytes.append(contentsOf: utf8)
+        guard var last = pointer.tokens.last else { return offset }
+        for token in pointer.tokens.dropLast() {
+            if let number = numbers[token] {
+                appendLength(number)
+            } else {
+                numbers[token] = tokens.count
+                appendLength(tokens.count)
+                tokens.append(token)
             }
+        }
+        last.withUTF8 { utf8 in
+            appendLength(utf8.count)
+            bytes.append(contentsOf: utf8)
         }
         return offset
     }
@@ -30,14 +40,13 @@ struct PackedPointers {
     func pointer(at offset: Int) -> JSONPointer {
         var cursor = offset
         let count = readLength(&cursor)
-        var tokens: [String] = []
-        tokens.reserveCapacity(count)
-        for _ in 0..<count {
-            let length = readLength(&cursor)
-            tokens.append(String(decoding: bytes[cursor..<(cursor + length)], as: UTF8.self))
-            cursor += length
-        }
-        return JSONPointer(tokens: tokens)
+        guard count > 0 else { return .root }
+        var result: [String] = []
+        result.reserveCapacity(count)
+        for _ in 1..<count { result.append(tokens[readLength(&cursor)]) }
+        let length = readLength(&cursor)
+        result.append(String(decoding: bytes[cursor..<(cursor + length)], as: UTF8.self))
+        return JSONPointer(tokens: result)
     }
 
     private mutating func appendLength(_ value: Int) {
