@@ -14,20 +14,30 @@ struct PackedPointers {
     /// The tokens before the last, each once, and their numbers.
     private var tokens: [String] = []
     private var numbers: [String: Int] = [:]
+    /// The tokens before the last of the pointer appended last, and their numbers: the next
+    /// pointer (the next document of the same collection) shares them without a lookup.
+    private var previous: [(token: String, number: Int)] = []
 
     /// Stores `pointer`; returns the offset that `pointer(at:)` reads it back from.
     mutating func append(_ pointer: JSONPointer) -> Int {
         let offset = bytes.count
         appendLength(pointer.tokens.count)
         guard var last = pointer.tokens.last else { return offset }
-        for token in pointer.tokens.dropLast() {
-            if let number = numbers[token] {
-                appendLength(number)
+        for (i, token) in pointer.tokens.dropLast().enumerated() {
+            if i < previous.count, previous[i].token == token {
+                appendLength(previous[i].number)
+                continue
+            }
+            let number: Int
+            if let known = numbers[token] {
+                number = known
             } else {
-                numbers[token] = tokens.count
-                appendLength(tokens.count)
+                number = tokens.count
+                numbers[token] = number
                 tokens.append(token)
             }
+            appendLength(number)
+            if i < previous.count { previous[i] = (token, number) } else { previous.append((token, number)) }
         }
         last.withUTF8 { utf8 in
             appendLength(utf8.count)
