@@ -217,8 +217,8 @@ if runs firestore; then
     fi
   done
   # Memory: the documents are streamed, so a layout's peak RSS is the flat envelope's (the id
-  # table, which grows with the words) and the id table's pointers of nested documents (about
-  # 270 bytes a word): at most twice the flat envelope's; the flat rows measure it.
+  # table, which grows with the words) and the id table's packed pointers of nested documents
+  # (about 30 bytes a word): at most twice the flat envelope's; the flat rows measure it.
   FERRY_OUT="$OUT/flat.json" MAX_RSS_MB=100000 bench "vocabulary V1 -> V2, flat envelope, $BOOKS x $WORDS words" \
     "$FERRY migrate $VOC/x1/flat.json --to-version 2 -o $OUT/flat.json --quiet" "" "$((BOOKS * WORDS))"
   flat_rss=$LAST_RSS

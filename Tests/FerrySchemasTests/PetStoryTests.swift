@@ -173,6 +173,26 @@ import Testing
         #expect(result.records.count == 2)
     }
 
+    /// A reference to an id read before is settled on commit; the others are located then and
+    /// reported after the last record, in the order they were made.
+    @Test func referencesToIDsReadBeforeAreSettledOnCommit() throws {
+        let records = [
+            makeRecord("members", 0, member, line: 2),
+            makeRecord("stories", 0, story("s1", tagged: ["m1", "ghost", "m9"]), line: 5,
+                fields: ["/taggedMemberIds/1": (5, 30), "/taggedMemberIds/2": (5, 40)]),
+        ]
+        let result = try run(.petStory, from: 2, to: 2, records)
+        #expect(result.diagnostics == [
+            "error dangling-reference 5:30 /stories/0/taggedMemberIds/1",
+            "error dangling-reference 5:40 /stories/0/taggedMemberIds/2",
+        ])
+        #expect(result.log.diagnostics.map(\.message) == [
+            "taggedMemberIds[1] \"ghost\" names no member of the dataset",
+            "taggedMemberIds[2] \"m9\" names no member of the dataset",
+        ])
+        #expect(result.records.count == 2)
+    }
+
     @Test func duplicateIDsAreErrorsEvenWhenIdentical() throws {
         let records = [
             makeRecord("members", 0, member, line: 4, fields: ["/id": (4, 11)]),

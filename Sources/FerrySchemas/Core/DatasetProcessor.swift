@@ -30,7 +30,9 @@ public final class DatasetProcessor {
     /// The collection and table `idTable(for:)` returned last.
     private var lastIDCollection: String?
     private var lastIDTable: IDTable?
-    private var pendingReferences: [PendingReference] = []
+    /// References to ids not read when their record was committed, located then (so that no
+    /// record is held): checked again after the last record.
+    private var pendingReferences: [(collection: String, id: String, location: SourceLocation, message: String)] = []
     private var reportedCollections: Set<String> = []
     private var reportedNotes: Set<String> = []
     private var timeZoneNoted = false
@@ -131,7 +133,9 @@ public final class DatasetProcessor {
         if let id = document.id {
             isDuplicate = !checkUnique(id: id, known: true, collection: targetCollection, context: document.context, pointer: nil)
         }
-        pendingReferences.append(contentsOf: document.references)
+        for reference in document.references where !(ids[reference.collection]?.isKnown(reference.id) ?? false) {
+            pendingReferences.append((reference.collection, reference.id, reference.location, reference.message))
+        }
         guard !hasErrors, !isDuplicate else { return nil }
 
         for batch in document.stageDiagnostics {

@@ -82,6 +82,15 @@ public enum FirestoreLayout {
 
     /// The documents of a collection value: an object keyed by document id, or an array.
     static func container(_ value: Value, collection: String, context: RecordContext, parent: String?) -> [Document] {
+        var result: [Document] = []
+        container(value, collection: collection, context: context, parent: parent, into: &result)
+        return result
+    }
+
+    /// `container`, appending to `result`.
+    static func container(_ value: Value, collection: String, context: RecordContext, parent: String?,
+        into result: inout [Document])
+    {
         // Each document is located by a locator of its own bytes, all found in one pass: located
         // through the record's, every document's diagnostics and id rescanned the record up to
         // it, time quadratic in the documents of one collection.
@@ -96,27 +105,23 @@ public enum FirestoreLayout {
         }
         switch value {
         case .object(let members):
-            var result: [Document] = []
             for member in members.members {
                 let memberContext = childContext(member.key, member.value, context.appending(member.key))
-                result += document(member.value, collection: collection, context: memberContext, documentID: member.key,
-                    parent: parent, nested: true)
+                document(member.value, collection: collection, context: memberContext, documentID: member.key,
+                    parent: parent, nested: true, into: &result)
             }
-            return result
         case .array(let items):
-            var result: [Document] = []
             for (index, item) in items.enumerated() {
                 let itemContext = childContext(String(index), item, context.appending(index))
-                result += document(item, collection: collection, context: itemContext, documentID: nil,
-                    parent: parent, nested: true)
+                document(item, collection: collection, context: itemContext, documentID: nil,
+                    parent: parent, nested: true, into: &result)
             }
-            return result
         default:
             var bad = Document(collection: collection, value: value, context: context)
             bad.diagnostics.append(.error(.typeError,
                 "collection \(collection): expected an object keyed by document id or a list, found \(value.shortDescription)",
                 at: context.location()))
-            return [bad]
+            result.append(bad)
         }
     }
 
@@ -124,57 +129,94 @@ public enum FirestoreLayout {
     static func document(_ value: Value, collection: String, context: RecordContext, documentID: String?, parent: String?,
         nested: Bool) -> [Document]
     {
+        var result: [Document] = []
+        document(value, collection: collection, context: context, documentID: documentID, parent: parent,
+            nested: nested, into: &result)
+        return result
+    }
+
+    /// `document`, appending to `result`: a collection's documents go into one array, not one
+    /// array a document joined into the collection's.
+    static func document(_ value: Value, collection: String, context: RecordContext, documentID: String?, parent: String?,
+        nested: Bool, into result: inout [Document])
+    {
+        guard case .object(let object) = value else {
+            var context = context
+            if !context.isAtRoot || !context.hasRecordBase { context.recordID = documentID }
+            result.append(Document(collection: collection, value: value, context: context))
+            return
+        }
+        // One scan finds every member the layout reads (each is the first of its name, as a
+        // lookup gives); the members are copied once, and only when one is filled or removed.
+        let members = object.members
+        var idIndex: Int?
+        var bookIndex: Int?
+        var subsIndex: Int?
+        var pathsIndex: Int?
+        for i in members.indices {
+            switch members[i].key {
+            case "id": if idIndex == nil { idIndex = i }
+            case "wordBookID": if bookIndex == nil { bookIndex = i }
+            case "__collections__": if nested, subsIndex == nil { subsIndex = i }
+            case "subCollection": if nested, pathsIndex == nil { pathsIndex = i }
+            default: break
+            }
+        }
+        let ownText = idIndex.flatMap { nonEmpty(members[$0].value) }
         var context = context
         if !context.isAtRoot || !context.hasRecordBase {
             // A document inside its raw record: the raw record's id is not its own.
-            context.recordID = nonEmpty(value.objectValue?["id"]) ?? documentID
+            context.recordID = ownText ?? documentID
         }
-        guard case .object(var object) = value else {
-            return [Document(collection: collection, value: value, context: context)]
-        }
+        let ownID = ownText ?? documentID
+        let fillsID = ownText == nil && documentID != nil
         var diagnostics: [Diagnostic] = []
-        let ownID = nonEmpty(object["id"]) ?? documentID
-        if nonEmpty(object["id"]) == nil, let documentID {
-            object["id"] = nil
-            object = ValueObject([(key: "id", value: .string(documentID))] + object.members)
-        }
+        var fillsBook = false
         if let parent, collection == "words" {
-            if let own = nonEmpty(object["wordBookID"]) {
+            if let bookIndex, let own = nonEmpty(members[bookIndex].value) {
                 if own != parent {
                     diagnostics.append(.error(.invalidValue,
                         "wordBookID \(quoted: own) differs from its parent word book \(quoted: parent)",
                         at: context.location(of: "/wordBookID")))
                 }
             } else {
-                object["wordBookID"] = .string(parent)
+                fillsBook = true
             }
         }
-        var children: [Document] = []
-        if nested {
-            if let subs = object["__collections__"] {
-                object["__collections__"] = nil
-                if case .object(let named) = subs {
-                    for member in named.members {
-                        children += container(member.value, collection: member.key,
-                            context: context.appending("__collections__").appending(member.key), parent: ownID)
-                    }
+        var documentValue = value
+        if fillsID || fillsBook || subsIndex != nil || pathsIndex != nil {
+            var built: [ValueObject.Member] = []
+            built.reserveCapacity(members.count + 2)
+            if fillsID, let documentID { built.append((key: "id", value: .string(documentID))) }
+            for i in members.indices {
+                let key = members[i].key
+                if fillsID, key == "id" { continue }
+                if nested, key == "__collections__" || key == "subCollection" { continue }
+                if fillsBook, i == bookIndex, let parent {
+                    built.append((key: key, value: .string(parent)))
+                    continue
                 }
+                built.append(members[i])
             }
-            if let subs = object["subCollection"] {
-                object["subCollection"] = nil
-                if case .object(let paths) = subs {
-                    for member in paths.members {
-                        let (pathParent, name) = subCollectionParent(member.key) ?? (ownID ?? "", member.key)
-                        children += container(member.value, collection: name,
-                            context: context.appending("subCollection").appending(member.key), parent: pathParent)
-                    }
-                }
-            }
+            if fillsBook, bookIndex == nil, let parent { built.append((key: "wordBookID", value: .string(parent))) }
+            documentValue = .object(ValueObject(built))
         }
-        var document = Document(collection: collection, value: .object(object), context: context)
+        var document = Document(collection: collection, value: documentValue, context: context)
         document.diagnostics = diagnostics
-        if children.isEmpty { return [document] }  // the usual record: one array, not two
-        return [document] + children
+        result.append(document)
+        if let subsIndex, case .object(let named) = members[subsIndex].value {
+            for member in named.members {
+                container(member.value, collection: member.key,
+                    context: context.appending("__collections__").appending(member.key), parent: ownID, into: &result)
+            }
+        }
+        if let pathsIndex, case .object(let paths) = members[pathsIndex].value {
+            for member in paths.members {
+                let (pathParent, name) = subCollectionParent(member.key) ?? (ownID ?? "", member.key)
+                container(member.value, collection: name,
+                    context: context.appending("subCollection").appending(member.key), parent: pathParent, into: &result)
+            }
+        }
     }
 
     /// The members `document` fills in when the source lacks them.

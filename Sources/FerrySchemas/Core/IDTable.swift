@@ -7,9 +7,10 @@ import FerryCore
 /// Each entry is a run of bytes in an arena of 1 MiB chunks (never moved, so growing never
 /// copies it): a flag byte (known, and whether the id is a packed UUID), the id (a canonical
 /// lower-case UUID packed into 16 bytes, or its UTF-8 length + 1 then its bytes), the record
-/// index + 1 of the first record when its pointer is the usual `/<collection>/<index>` (0: the
-/// pointer is in `otherPointers`), and the first line: 0 for none, else 1 + the zigzag difference
-/// from that index (one byte for JSON Lines and CSV, where lines follow records) or 1 + the line.
+/// index + 1 of the first record when its pointer is the usual `/<collection>/<index>` (0: another
+/// pointer), the first line: 0 for none, else 1 + the zigzag difference from that index (one byte
+/// for JSON Lines and CSV, where lines follow records) or 1 + the line, and for another pointer
+/// its offset in `PackedPointers` (a nested Firestore document's).
 ///
 /// An open-addressing table (linear probing) finds them. Each 32-bit slot holds the entry's arena
 /// position in its low bits and, in the bits positions do not need yet, the top bits of the id's
@@ -60,8 +61,9 @@ final class IDTable {
     /// (widened as chunks are added, which takes a bit from each tag).
     private var positionMask = UInt32(chunkSize - 1)
     private var entryCount = 0
-    /// The record pointers that are not `/<pointerCollection>/<index>`, by arena position.
-    private var otherPointers: [UInt32: JSONPointer] = [:]
+    /// The record pointers that are not `/<pointerCollection>/<index>` (their entries hold the
+    /// offset of each).
+    private var packedPointers = PackedPointers()
     /// The collection named by the usual record pointers (the first one seen).
     private var pointerCollection: String?
     /// Entries past 4 GiB of arena (never reached in practice; kept correct anyway).
@@ -200,7 +202,9 @@ final class IDTable {
         }
         let storedIndex = UInt64(standardIndex.map { $0 + 1 } ?? 0)
         let storedLine = Self.encodeLine(line, index: standardIndex)
+        let packedOffset = standardIndex == nil ? UInt64(packedPointers.append(pointer())) : nil
         let size = 1 + keySize + Self.varintSize(storedIndex) + Self.varintSize(storedLine)
+            + (packedOffset.map { Self.varintSize($0) } ?? 0)
         guard let position = reserve(size) else {
             overflow[id] = (known, FirstSeen(line: line, field: pointer()))
             return nil
@@ -208,8 +212,8 @@ final class IDTable {
         let start = self.pointer(at: position)
         start.pointee = flags | (known ? Self.knownFlag : 0)
         writeKey(start + 1)
-        Self.writeVarint(storedLine, at: Self.writeVarint(storedIndex, at: start + 1 + keySize))
-        if standardIndex == nil { otherPointers[UInt32(position)] = pointer() }
+        let afterLine = Self.writeVarint(storedLine, at: Self.writeVarint(storedIndex, at: start + 1 + keySize))
+        if let packedOffset { Self.writeVarint(packedOffset, at: afterLine) }
         // After `reserve`, which may have widened the positions (the slot stays empty).
         slots[slot] = Self.tag(hash, positionMask) | UInt32(position)
         entryCount += 1
@@ -266,8 +270,9 @@ final class IDTable {
             hash = Self.hash(UnsafeBufferPointer(start: cursor, count: length))
             cursor += length
         }
+        let storedIndex = readVarint(&cursor)
         _ = readVarint(&cursor)
-        _ = readVarint(&cursor)
+        if storedIndex == 0 { _ = readVarint(&cursor) }
         return (hash, cursor - UnsafePointer(start))
     }
 
@@ -427,7 +432,7 @@ final class IDTable {
         var field: JSONPointer?
         var index: Int?
         if storedIndex == 0 {
-            field = otherPointers[UInt32(position)]
+            field = packedPointers.pointer(at: Int(Self.readVarint(&cursor)))
         } else {
             index = Int(storedIndex - 1)
             var tokens: [String] = []

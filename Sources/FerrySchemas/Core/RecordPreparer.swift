@@ -239,15 +239,13 @@ public struct RecordPreparer: @unchecked Sendable {
         if collection == "stories", let tagged = object["taggedMemberIds"]?.arrayValue {
             for (index, member) in tagged.enumerated() {
                 guard let id = member.stringValue else { continue }
-                references.append(PendingReference(collection: "members", id: id,
-                    location: context.location(of: JSONPointer(tokens: ["taggedMemberIds", String(index)])),
-                    message: "taggedMemberIds[\(index)] \(quoted: id) names no member of the dataset"))
+                references.append(PendingReference(collection: "members", id: id, kind: .taggedMember(index),
+                    context: context, field: JSONPointer(tokens: ["taggedMemberIds", String(index)])))
             }
         }
         if collection == "words", targetVersion == 2, let bookID = object["wordBookID"]?.stringValue, !bookID.isEmpty {
-            references.append(PendingReference(collection: "wordBooks", id: bookID,
-                location: context.location(of: "/wordBookID"),
-                message: "wordBookID \(quoted: bookID) names no word book of the dataset"))
+            references.append(PendingReference(collection: "wordBooks", id: bookID, kind: .wordBook,
+                context: context, field: "/wordBookID"))
         }
         return references
     }
@@ -294,12 +292,36 @@ public struct RecordPreparer: @unchecked Sendable {
     }
 }
 
-/// A reference a record makes, resolved when the processor finishes.
+/// A reference a record makes. The processor drops it on commit when the id it names was read
+/// before (ids are never unread), and otherwise locates it then and resolves it when it finishes:
+/// the usual reference (a word's book, read before its words) is never located, a pointer
+/// and a scan of the record saved per record.
 struct PendingReference: Sendable {
+    /// What the reference is, for its message.
+    enum Kind: Sendable {
+        /// `taggedMemberIds[index]` of a story.
+        case taggedMember(Int)
+        /// A word's `wordBookID`.
+        case wordBook
+    }
+
     var collection: String
     var id: String
-    var location: SourceLocation
-    var message: String
+    var kind: Kind
+    /// The referring record, which locates `field` (relative to it) when asked.
+    var context: RecordContext
+    var field: JSONPointer
+
+    /// The position of the referring field.
+    var location: SourceLocation { context.location(of: field) }
+
+    /// The `dangling-reference` message.
+    var message: String {
+        switch kind {
+        case .taggedMember(let index): return "taggedMemberIds[\(index)] \(quoted: id) names no member of the dataset"
+        case .wordBook: return "wordBookID \(quoted: id) names no word book of the dataset"
+        }
+    }
 }
 
 /// What `RecordPreparer.prepare(_:)` found for one raw record, for `DatasetProcessor.commit(_:)`.
