@@ -295,8 +295,7 @@ public final class BundleReader {
             head = Array(bytes.prefix(max(n, 0)))
             input = source
         } else {
-            head = try ReplayedHeadSource.readHead(of: source, count: 4)
-            input = ReplayedHeadSource(head: head, rest: source)
+            (head, input) = try PrefixedSource.sniff(source, count: 4)
         }
         guard ArchiveContainer.forContent(head) == .zip else {
             try scanArchive(input, knownSize: isFile, into: &scan, log: log)

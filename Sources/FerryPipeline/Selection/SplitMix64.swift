@@ -38,9 +38,20 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 public enum StableHash {
     /// The hash of `bytes`, starting from `seed`.
     public static func of(_ bytes: some Sequence<UInt8>, seed: UInt64 = 0) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
+        SplitMix64.mix(fold(bytes, into: 0xCBF2_9CE4_8422_2325 ^ seed))
+    }
+
+    /// The hash of `tag` followed by `text`'s UTF-8 bytes (equal to `of` of the joined string),
+    /// without making the joined string: a kind tag keeps `"1"` and `1` apart.
+    public static func of(tag: UInt8, _ text: String) -> UInt64 {
+        SplitMix64.mix(fold(text.utf8, into: fold(CollectionOfOne(tag), into: 0xCBF2_9CE4_8422_2325)))
+    }
+
+    /// FNV-1a over `bytes`, from `hash`.
+    private static func fold(_ bytes: some Sequence<UInt8>, into hash: UInt64) -> UInt64 {
+        var hash = hash
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return SplitMix64.mix(hash)
+        return hash
     }
 
     /// The hash of a string's UTF-8 bytes.

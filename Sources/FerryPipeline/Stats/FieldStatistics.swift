@@ -47,6 +47,9 @@ public struct FieldStatistics: Sendable {
 
     public init(pointer: String) { self.pointer = pointer }
 
+    private static let trueHash = StableHash.of("b1")
+    private static let falseHash = StableHash.of("b0")
+
     /// Distinct non-null scalar values (strings, numbers, Booleans): exact while `isDistinctExact`.
     public var distinct: Int { exact?.count ?? estimator?.estimate ?? 0 }
 
@@ -78,7 +81,7 @@ public struct FieldStatistics: Sendable {
         case .bool(let flag):
             count += 1
             kinds["bool", default: 0] += 1
-            countDistinct(StableHash.of(flag ? "b1" : "b0"), text: value)
+            countDistinct(flag ? Self.trueHash : Self.falseHash, text: value)
         case .integer, .double, .number:
             count += 1
             kinds["number", default: 0] += 1
@@ -88,7 +91,7 @@ public struct FieldStatistics: Sendable {
                 if maxNumber.map({ number > $0.value }) ?? true { maxNumber = (number, text) }
             }
             texts = nil
-            countDistinct(StableHash.of("n" + text), text: nil)
+            countDistinct(StableHash.of(tag: UInt8(ascii: "n"), text), text: nil)
         case .string(let text):
             count += 1
             kinds["string", default: 0] += 1
@@ -99,7 +102,7 @@ public struct FieldStatistics: Sendable {
                 if maxInstant.map({ instant > $0.value }) ?? true { maxInstant = (instant, text) }
             }
             if length > Self.shortStringLength { texts = nil }
-            countDistinct(StableHash.of("s" + text), text: value)
+            countDistinct(StableHash.of(tag: UInt8(ascii: "s"), text), text: value)
         case .array(let items):
             count += 1
             kinds["list", default: 0] += 1
