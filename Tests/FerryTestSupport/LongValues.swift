@@ -33,4 +33,12 @@ public enum LongValues {
 
     /// The sizes the tests cover: around a piece (64 KiB), 1 MiB and 2 MiB.
     public static let sizes = [64 * 1024, 64 * 1024 + 1, 1024 * 1024 + 3, 2 * 1024 * 1024 + 7]
+
+    /// (size, shift) cells for `text(byteCount:unit:shift:)`: every shift of `unit` at the sizes up
+    /// to 1 MiB, two at 2 MiB.
+    public static func cells(unit: String) -> [(Int, Int)] {
+        sizes.flatMap { size in
+            (size > 1024 * 1024 + 3 ? [0, 1] : Array(0..<unit.utf8.count)).map { (size, $0) }
+        }
+    }
 }

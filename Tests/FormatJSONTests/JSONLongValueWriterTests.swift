@@ -14,14 +14,7 @@ import Testing
     static let unit = "a\"b\\c\u{1}d\u{1F}é€😀\u{2028}\n\r\t/\u{8}\u{C}"
 
     /// (size, shift) cells: every shift at the smaller sizes, two at 2 MiB.
-    static let cells: [(Int, Int)] = {
-        var cells: [(Int, Int)] = []
-        for size in LongValues.sizes {
-            let shifts = size > 1024 * 1024 + 3 ? [0, 1] : Array(0..<unit.utf8.count)
-            for shift in shifts { cells.append((size, shift)) }
-        }
-        return cells
-    }()
+    static let cells = LongValues.cells(unit: unit)
 
     static func records(_ long: String) -> [(collection: String?, value: Value)] {
         [

@@ -12,14 +12,7 @@ import Testing
     /// U+FFFE and U+FFFF), U+2028.
     static let unit = "a&b<c>d\"e'\té€😀\u{2028}\n\r\u{FFFD}\u{FEFF}"
 
-    static let cells: [(Int, Int)] = {
-        var cells: [(Int, Int)] = []
-        for size in LongValues.sizes {
-            let shifts = size > 1024 * 1024 + 3 ? [0, 1] : Array(0..<unit.utf8.count)
-            for shift in shifts { cells.append((size, shift)) }
-        }
-        return cells
-    }()
+    static let cells = LongValues.cells(unit: unit)
 
     /// Records of two collections: the first streams to the output, the second is spooled.
     static func records(_ long: String) -> [Record] {
