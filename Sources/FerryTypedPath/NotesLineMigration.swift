@@ -45,9 +45,9 @@ final class NotesLineMigration: @unchecked Sendable {
     /// The transcoder of `route`; nil unless it runs exactly the `notes` stage to version 2 for one
     /// of the four pairs into the pair's V2 collection.
     init?(_ route: TypedRoute) {
-        guard route.domain == .notes, let (version, context) = route.singleStage, version == 2,
+        guard route.domain == .notes, let (_, environment, _) = route.singleStage,
             let (kind, source, target) = Self.pair(route.sourceModel, route.targetModel),
-            context.targetCollection == target.collection
+            environment.targetCollection == target.collection
         else { return nil }
         self.kind = kind
         noteFields = .copying(source.recordType.fields)

@@ -104,8 +104,9 @@ import Testing
         #expect(processor.preparer.sourceCollections == ["wineNotes", "coffeeNotes", "whiskeyNotes", "cocktailNotes"])
         for collection in processor.preparer.sourceCollections {
             let (route, _) = try Self.pair(collection, processor)
-            #expect(route.singleStage?.toVersion == 2)
-            #expect(route.singleStage?.context.sourceCollection == collection)
+            #expect(route.singleStage?.step.sourceModel.collection == collection)
+            #expect(route.singleStage?.environment.sourceCollection == collection)
+            #expect(route.singleStage?.environment.targetCollection == route.targetCollection)
         }
         // No stage, no pair (the route passes its records through).
         let validating = try Self.processor(from: 2, to: 2)

@@ -100,9 +100,15 @@ public protocol FieldCodable: SchemaModel {
     init<Source: FieldSource>(from source: inout Source)
     /// Writes the fields in canonical order, absent optionals left out.
     func encode<Sink: FieldSink>(to sink: inout Sink)
+    /// True when `init(from:)` (or a nested model's) runs a check across fields
+    /// (`FieldSource.check`): a rule check of a built model (`FieldRuleCheck`) does not see those,
+    /// so a migrated model of this type is read back in full. False by default.
+    static var checksAcrossFields: Bool { get }
 }
 
 extension FieldCodable {
+    public static var checksAcrossFields: Bool { false }
+
     /// The general path: reads `value` with a `FieldReader`, reporting every problem.
     public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
         var reader = FieldReader(value, type: Self.recordType, at: context)

@@ -19,11 +19,11 @@ public final class TypedRoute: Sendable {
     /// result does (nil when no stage ran).
     let sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?
 
+    /// One stage's step for the route's collection, with the rules of its new model compiled.
     struct Stage: Sendable {
-        let migration: TypedRecordMigration
-        let context: TypedMigrationContext
-        /// The version the stage ends at (`SchemaMigrationPlan.typedMigration(toVersion:)`).
-        let toVersion: Int
+        let step: any CollectionMigration
+        let rules: FieldRulePlan
+        let environment: MigrationEnvironment
     }
 
     init(sourceCollection: String, targetCollection: String, sourceModel: any FieldCodableCollection.Type,
@@ -42,20 +42,23 @@ public final class TypedRoute: Sendable {
     /// True when a stage runs (the source model is not the target's).
     public var migrates: Bool { !stages.isEmpty }
 
-    /// When exactly one stage runs: the version it ends at and the context it runs with, so that a
-    /// caller can run that stage's pair for `sourceModel` and `targetModel` specialized
-    /// (`Domain.forEachTypedPair`); nil for no stage or several (`migrate(_:)` runs those).
-    public var singleStage: (toVersion: Int, context: TypedMigrationContext)? {
+    /// When exactly one stage runs: its step, what the step's records share, and the rules of its
+    /// new model, so that a caller can run the step specialized for its models
+    /// (`CollectionMigration.accept(_:)`, then `MigrationStep.migratePlainly`); nil for no stage
+    /// or several (`migrate(_:)` runs those).
+    public var singleStage: (step: any CollectionMigration, environment: MigrationEnvironment, rules: FieldRulePlan)? {
         guard stages.count == 1, let stage = stages.first else { return nil }
-        return (stage.toVersion, stage.context)
+        return (stage.step, stage.environment, stage.rules)
     }
 
-    /// The record after every typed stage, or nil when a stage gives up (the record then takes
-    /// the general path, which reports what the stage would).
+    /// The record after every stage's step when each migrates it plainly
+    /// (`MigrationStep.migratePlainly`); nil otherwise (the record then takes the general path,
+    /// which runs the same steps and reports what they report).
     public func migrate(_ model: any CollectionModel) -> (any CollectionModel)? {
         var current = model
         for stage in stages {
-            guard let next = stage.migration(current, stage.context) else { return nil }
+            guard let next = stage.step.migratePlainly(boxed: current, in: stage.environment, rules: stage.rules)
+            else { return nil }
             current = next
         }
         return current
@@ -105,10 +108,10 @@ extension RecordPreparer {
     public var sourceCollections: [String] { sourceSchema.models.map { $0.collection } }
 
     /// The typed route for records of `collection`, or nil when its records must go the general
-    /// path: an unknown collection, a model that is not `FieldCodable`, a stage without a typed
-    /// migration, records that make references (stories, words) or whose media are checked
-    /// (bundles), domains whose records can hold Firestore layouts (vocabulary), and validation
-    /// that runs the migration's checks (`ProcessingOptions.checksMigration`).
+    /// path: an unknown collection, a stage with no step for it (lightweight) or whose new model
+    /// checks across fields, records that make references (stories, words) or whose media are
+    /// checked (bundles), domains whose records can hold Firestore layouts (vocabulary), and
+    /// validation that runs the migration's checks (`ProcessingOptions.checksMigration`).
     public func typedRoute(for collection: String) -> TypedRoute? {
         guard checkStages.isEmpty, domain != .vocabulary, options.media == nil, collection != "stories", collection != "words",
               sourceModels[collection] != nil, let model = sourceSchema.codableModel(forCollection: collection)
@@ -118,24 +121,17 @@ extension RecordPreparer {
         var currentModel = model
         var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
         for stage in stages {
-            let next = stage.renames[current] ?? current
-            guard stage.models[next] != nil, let nextModel = stage.toVersion.codableModel(forCollection: next),
-                  let migration = plan.typedMigration(toVersion: stage.toMajor)
-            else { return nil }
-            typedStages.append(TypedRoute.Stage(migration: migration, context: TypedMigrationContext(
-                options: options, timeZone: timeZone, sourceCollection: current, targetCollection: next),
-                toVersion: stage.toMajor))
-            // The same mapping the general path builds for its result (RecordPreparer.prepare).
-            let plan = self.plan
+            guard let step = stage.steps[current], !step.migration.targetModel.checksAcrossFields else { return nil }
+            typedStages.append(TypedRoute.Stage(step: step.migration, rules: step.rules, environment: step.environment))
+            // The same mapping the general path builds for its result (RecordPreparer.migrate).
+            let renames = step.migration.pointerRenames
             let previous = sourcePointer
-            let to = stage.toMajor
-            let collection = next
             sourcePointer = { pointer in
-                let back = plan.sourcePointer(for: pointer, inCollection: collection, toVersion: to)
+                let back = PointerRename.apply(renames, to: pointer)
                 return previous?(back) ?? back
             }
-            current = next
-            currentModel = nextModel
+            current = step.migration.targetModel.collection
+            currentModel = step.migration.targetModel
         }
         return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model,
             targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer)

@@ -27,12 +27,40 @@ public struct RecordPreparer: @unchecked Sendable {
     let sourceModels: CollectionMap<any CollectionModel.Type>
 
     struct Stage {
-        let stage: MigrationStage
         let toMajor: Int
         let toVersion: any VersionedSchema.Type
+        /// Source collection -> its name in the new version.
         let renames: CollectionMap<String>
         /// Target collection -> its model type in the new version.
         let models: CollectionMap<any CollectionModel.Type>
+        /// Source collection -> the step that migrates its records (none: lightweight).
+        let steps: CollectionMap<Step>
+
+        /// The stage as records go through it with `options`.
+        init(_ stage: MigrationStage, options: ProcessingOptions, timeZone: TimeZone) {
+            toMajor = stage.toVersion.versionIdentifier.major
+            toVersion = stage.toVersion
+            var models = CollectionMap<any CollectionModel.Type>()
+            for model in stage.toVersion.models { models[model.collection] = model }
+            self.models = models
+            renames = CollectionMap(stage.collectionRenames)
+            var steps = CollectionMap<Step>()
+            for step in stage.steps {
+                let environment = MigrationEnvironment(options: options, timeZone: timeZone,
+                    sourceCollection: step.sourceModel.collection, targetCollection: step.targetModel.collection)
+                steps[step.sourceModel.collection] = Step(migration: step, rules: FieldRulePlan(step.targetModel.recordType),
+                                                          environment: environment)
+            }
+            self.steps = steps
+        }
+    }
+
+    /// A stage's step for one collection, with the rules of its new model compiled and what its
+    /// records share.
+    struct Step: Sendable {
+        let migration: any CollectionMigration
+        let rules: FieldRulePlan
+        let environment: MigrationEnvironment
     }
 
     init(domain: Domain, sourceVersion: Int, targetVersion: Int, options: ProcessingOptions, timeZone: TimeZone,
@@ -48,17 +76,16 @@ public struct RecordPreparer: @unchecked Sendable {
         self.decodingOptions = decodingOptions
         var stages: [Stage] = []
         var checkStages: [Stage] = []
+        // The checks of an older version's migration report its errors only, in the normal mode.
+        var checkOptions = options
+        checkOptions.mode = .normal
         for stage in plan.stages {
             let from = stage.fromVersion.versionIdentifier.major
             let to = stage.toVersion.versionIdentifier.major
-            var models = CollectionMap<any CollectionModel.Type>()
-            for model in stage.toVersion.models { models[model.collection] = model }
-            let prepared = Stage(stage: stage, toMajor: to, toVersion: stage.toVersion,
-                renames: CollectionMap(plan.collectionRenames(toVersion: to)), models: models)
             if from >= sourceVersion, to <= targetVersion {
-                stages.append(prepared)
+                stages.append(Stage(stage, options: options, timeZone: timeZone))
             } else if options.checksMigration, from >= targetVersion {
-                checkStages.append(prepared)
+                checkStages.append(Stage(stage, options: checkOptions, timeZone: timeZone))
             }
         }
         self.stages = stages
@@ -123,22 +150,19 @@ public struct RecordPreparer: @unchecked Sendable {
             // Validation of an older version: what the migration would reject is an error of the
             // data now (its warnings are the migration's business, so only errors are kept).
             var checks: [[Diagnostic]] = []
-            var checkOptions = options
-            checkOptions.mode = .normal
-            _ = migrate(document, model: model, value: model.value, through: checkStages, options: checkOptions,
-                diagnostics: &checks)
+            _ = migrate(document, model: model, through: checkStages, mode: .normal, diagnostics: &checks)
             let errors = checks.joined().filter { $0.severity == .error }
             if !errors.isEmpty {
                 prepared.stageDiagnostics.append(errors)
                 return prepared
             }
         }
-        // The canonical value feeds the stages and the output; with neither, it is not built.
-        let start = stages.isEmpty && !options.needsOutputValues ? Value.null : model.value
-        guard let migrated = migrate(document, model: model, value: start, through: stages, options: options,
+        guard let migrated = migrate(document, model: model, through: stages, mode: options.mode,
             diagnostics: &prepared.stageDiagnostics)
         else { return prepared }
-        let (value, currentCollection, sourcePointer, targetModel) = migrated
+        let (targetModel, currentCollection, sourcePointer) = migrated
+        // The canonical value feeds the output; with no stage and no output, it is not built.
+        let value = stages.isEmpty && !options.needsOutputValues ? Value.null : targetModel.value
 
         var result = PreparedDocument.Result(value: value, collection: currentCollection, sourcePointer: sourcePointer)
         if let id = targetModel.recordID, document.value.objectValue?["id"]?.stringValue?.isEmpty ?? true {
@@ -151,84 +175,80 @@ public struct RecordPreparer: @unchecked Sendable {
         return prepared
     }
 
-    /// Runs `stages` on a decoded record (`value` is `model`'s canonical value, or `.null` when
-    /// nothing reads it). Each stage's problems are appended to `diagnostics`; nil after the first
-    /// stage with an error. Returns the value, collection, pointer map and model after the stages.
-    private func migrate(_ document: FirestoreLayout.Document, model: any CollectionModel, value: Value,
-        through stages: [Stage], options: ProcessingOptions, diagnostics: inout [[Diagnostic]])
-        -> (Value, String, (@Sendable (JSONPointer) -> JSONPointer)?, any CollectionModel)?
+    /// Runs `stages` on a decoded record: each stage's step (or, for a collection without one, the
+    /// lightweight mapping) makes the new model, whose rules are then checked. Each stage's
+    /// problems are appended to `diagnostics`; nil after the first stage with an error (`mode`
+    /// decides whether lossy warnings are). Returns the model, collection and pointer map after
+    /// the stages.
+    private func migrate(_ document: FirestoreLayout.Document, model: any CollectionModel, through stages: [Stage],
+        mode: ProcessingMode, diagnostics: inout [[Diagnostic]])
+        -> (any CollectionModel, String, (@Sendable (JSONPointer) -> JSONPointer)?)?
     {
-        var value = value
+        var current: any CollectionModel = model
         var currentCollection = document.collection
         let sourceIndex = document.context.record.location.recordIndex ?? 0
         var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
-        var targetModel: any CollectionModel = model
 
         for stage in stages {
-            let to = stage.toMajor
             let newCollection = stage.renames[currentCollection] ?? currentCollection
             guard let newType = stage.models[newCollection] else {
                 diagnostics.append([.error(.invalidValue,
-                    "collection \(currentCollection) has no counterpart in \(domain.rawValue) v\(to)",
+                    "collection \(currentCollection) has no counterpart in \(domain.rawValue) v\(stage.toMajor)",
                     at: document.context.location())])
                 return nil
             }
-            let migration = MigrationContext(options: options, timeZone: timeZone, recordContext: document.context)
-            migration.sourceCollection = currentCollection
-            migration.targetCollection = newCollection
-            migration.recordIndex = sourceIndex
-            let old = Record(collection: currentCollection, value: value, location: document.context.location(),
-                locator: document.context.record.locator)
-            var new = DatasetProcessor.lightweight(value, to: newType.recordType)
-            do {
-                switch stage.stage {
-                case .lightweight:
-                    reportLightweightDrops(from: value, to: newType.recordType, context: migration)
-                case .custom(_, _, let willMigrate, _):
-                    try willMigrate?(old, &new, migration)
+            let step = stage.steps[currentCollection]
+            // The step's new model, checked below; or, without a step, the lightweight value.
+            var built: (any FieldCodableCollection)? = nil
+            var lightweight = Value.null
+            var problems: [Diagnostic] = []
+            if let step {
+                var context = MigrationContext(step.environment, recordIndex: sourceIndex)
+                do { built = try step.migration.migrate(boxed: current, &context) } catch {
+                    if !context.hasErrors { context.error(.invalidValue, "\(error)", at: .root) }
                 }
-            } catch {
-                if !migration.hasErrors {
-                    migration.error(.invalidValue, "\(error)", at: .root)
-                }
+                problems = context.diagnostics(in: document.context)
+            } else {
+                let old = current.value
+                lightweight = DatasetProcessor.lightweight(old, to: newType.recordType)
+                problems = lightweightDrops(from: old, to: newType.recordType, context: document.context)
             }
-            if !migration.diagnostics.isEmpty {
-                diagnostics.append(migration.diagnostics)
-                if hasErrors(migration.diagnostics, mode: options.mode) { return nil }
+            if !problems.isEmpty {
+                diagnostics.append(problems)
+                if hasErrors(problems, mode: mode) { return nil }
             }
 
-            let plan = self.plan
+            let renames = step?.migration.pointerRenames ?? []
             let previous = sourcePointer
             let mapped: @Sendable (JSONPointer) -> JSONPointer = { pointer in
-                let back = plan.sourcePointer(for: pointer, inCollection: newCollection, toVersion: to)
+                let back = PointerRename.apply(renames, to: pointer)
                 return previous?(back) ?? back
             }
             sourcePointer = mapped
-            var newContext = document.context
-            newContext.sourcePointer = mapped
-            var newDiagnostics: [Diagnostic] = []
-            let decoded = newType.init(value: new, at: newContext, diagnostics: &newDiagnostics)
-            if !newDiagnostics.isEmpty {
-                diagnostics.append(newDiagnostics)
-                if hasErrors(newDiagnostics, mode: options.mode) { return nil }
-            }
-            value = decoded.value
-            if case .custom(_, _, _, let didMigrate?) = stage.stage {
-                migration.diagnostics.removeAll()
-                do { try didMigrate(old, &value, migration) } catch {
-                    if !migration.hasErrors {
-                        migration.error(.invalidValue, "\(error)", at: .root)
-                    }
+            if let built, let step, passesRules(built, step.rules) {
+                current = built
+            } else {
+                // A rule broken (or a lightweight value): the new record is read in full, which
+                // reports every problem where the old record holds the value.
+                var newContext = document.context
+                newContext.sourcePointer = mapped
+                var newDiagnostics: [Diagnostic] = []
+                let decoded = newType.init(value: built?.value ?? lightweight, at: newContext, diagnostics: &newDiagnostics)
+                if !newDiagnostics.isEmpty {
+                    diagnostics.append(newDiagnostics)
+                    if hasErrors(newDiagnostics, mode: mode) { return nil }
                 }
-                if !migration.diagnostics.isEmpty {
-                    diagnostics.append(migration.diagnostics)
-                    if hasErrors(migration.diagnostics, mode: options.mode) { return nil }
-                }
+                current = decoded
             }
-            targetModel = decoded
             currentCollection = newCollection
         }
-        return (value, currentCollection, sourcePointer, targetModel)
+        return (current, currentCollection, sourcePointer)
+    }
+
+    /// True when `model` keeps every rule of `rules` and has no checks across fields (which only
+    /// a full read runs).
+    private func passesRules<Model: FieldCodableCollection>(_ model: Model, _ rules: FieldRulePlan) -> Bool {
+        !Model.checksAcrossFields && FieldRuleCheck.passes(model, plan: rules)
     }
 
     /// The references a record makes, as read, resolved when the processor finishes: a story's
@@ -282,13 +302,16 @@ public struct RecordPreparer: @unchecked Sendable {
         return diagnostics
     }
 
-    private func reportLightweightDrops(from value: Value, to type: RecordType, context: MigrationContext) {
-        guard case .object(let object) = value else { return }
+    /// The `lossy-drop` warnings of a lightweight stage: each member of the old value the new
+    /// type has no field for, unless it holds its type's default.
+    private func lightweightDrops(from value: Value, to type: RecordType, context: RecordContext) -> [Diagnostic] {
+        guard case .object(let object) = value else { return [] }
+        var drops: [Diagnostic] = []
         for member in object.members where type.field(named: member.key) == nil && !DatasetProcessor.isDefault(member.value) {
-            context.warning(.lossyDrop,
-                "\(member.key) has no place in \(type.name); dropped",
-                at: JSONPointer(tokens: [member.key]))
+            drops.append(.warning(.lossyDrop, "\(member.key) has no place in \(type.name); dropped",
+                at: context.location(of: JSONPointer(tokens: [member.key]))))
         }
+        return drops
     }
 }
 

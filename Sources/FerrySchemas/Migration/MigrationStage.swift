@@ -2,69 +2,84 @@ import FerryCore
 
 /// One step of a migration plan, named like SwiftData's `MigrationStage`.
 ///
-/// Each record first goes through the lightweight mapping (collection renames, fields kept when
-/// the new type has a field of the same name, others dropped); a custom stage then calls
-/// `willMigrate` for each record with the old record (its canonical source value) and the new value
-/// to fix up, decodes and validates the new value, and calls `didMigrate` with the validated result.
+/// - `lightweight`: every collection keeps its name; fields the new model has by the same name
+///   are kept, others dropped (a dropped value that is not the default is a `lossy-drop` warning).
+/// - `custom`: one `MigrationStep` per collection, written on models (`MigrationStep<Old, New>`);
+///   a collection without a step migrates as in a lightweight stage.
 public enum MigrationStage: Sendable {
     /// Renames and drops only (a dropped non-default value is a `lossy-drop` warning).
     case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
-    /// A stage whose per-record closures see the old and the new value at once.
-    case custom(
-        fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
-        willMigrate: RecordMigration?, didMigrate: RecordMigration?)
-
-    /// The per-record closure of a custom stage: `old` is the source record (canonical old value,
-    /// its location and locator), `new` the value of the new version being built; report problems
-    /// through `context`, throw to abandon the record.
-    public typealias RecordMigration = @Sendable (_ old: Record, _ new: inout Value, _ context: MigrationContext) throws -> Void
+    /// A stage of per-collection steps on models.
+    case custom(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type, steps: [any CollectionMigration])
 
     /// The schema the stage starts from.
     public var fromVersion: any VersionedSchema.Type {
         switch self {
-        case .lightweight(let from, _), .custom(let from, _, _, _): return from
+        case .lightweight(let from, _), .custom(let from, _, _): return from
         }
     }
 
     /// The schema the stage produces.
     public var toVersion: any VersionedSchema.Type {
         switch self {
-        case .lightweight(_, let to), .custom(_, let to, _, _): return to
+        case .lightweight(_, let to), .custom(_, let to, _): return to
         }
+    }
+
+    /// The stage's steps (none for a lightweight stage).
+    public var steps: [any CollectionMigration] {
+        switch self {
+        case .lightweight: return []
+        case .custom(_, _, let steps): return steps
+        }
+    }
+
+    /// The step that reads records of `collection` (old name); nil when none does.
+    public func step(forSourceCollection collection: String) -> (any CollectionMigration)? {
+        steps.first { $0.sourceModel.collection == collection }
+    }
+
+    /// Collections the stage renames (old name -> new name), from its steps' model types.
+    public var collectionRenames: [String: String] {
+        var renames: [String: String] = [:]
+        for step in steps where step.sourceModel.collection != step.targetModel.collection {
+            renames[step.sourceModel.collection] = step.targetModel.collection
+        }
+        return renames
     }
 }
 
 /// A migration plan of one domain, as SwiftData's `SchemaMigrationPlan`: its schemas oldest
-/// first and the stages between them.
+/// first and the stages between them. Collection renames and the pointers of diagnostics follow
+/// from the stages' steps.
 public protocol SchemaMigrationPlan: Sendable {
     /// The versioned schemas, oldest first.
     static var schemas: [any VersionedSchema.Type] { get }
     /// The stages, in order.
     static var stages: [MigrationStage] { get }
-    /// Collections renamed by the stage that ends at `version` (old name -> new name).
-    static func collectionRenames(toVersion version: Int) -> [String: String]
-    /// The pointer in the old record (`/alcohol`) a pointer of the new record (`/alcoholByVolume`)
-    /// of collection `collection` (new name) came from, for diagnostics after a migration.
-    static func sourcePointer(for pointer: JSONPointer, inCollection collection: String, toVersion version: Int) -> JSONPointer
-    /// The typed form of the stage that ends at `version`, working on models (issue 7: the typed
-    /// path); nil when the plan has none, and every record takes the general stage.
-    static func typedMigration(toVersion version: Int) -> TypedRecordMigration?
-    /// Hands `visitor` the typed form of the stage that ends at `version` as concrete (old model,
-    /// new model) pairs, each with its per-record step (`TypedPairMigration`): the same steps as
-    /// `typedMigration(toVersion:)`, which a caller specialized for the pair runs without boxing
-    /// the models. Visits nothing when the plan has no pairs there (callers then use
-    /// `typedMigration(toVersion:)`). Implementations are `@inlinable` (see `Domain.forEachTypedPair`).
-    static func forEachTypedPair<Visitor: TypedMigrationPairVisitor>(toVersion version: Int, _ visitor: inout Visitor)
 }
 
 extension SchemaMigrationPlan {
-    public static func collectionRenames(toVersion version: Int) -> [String: String] { [:] }
+    /// The stage that ends at schema version `version` (its `major`), if any.
+    public static func stage(toVersion version: Int) -> MigrationStage? {
+        stages.first { $0.toVersion.versionIdentifier.major == version }
+    }
+
+    /// Collections renamed by the stage that ends at `version` (old name -> new name).
+    public static func collectionRenames(toVersion version: Int) -> [String: String] {
+        stage(toVersion: version)?.collectionRenames ?? [:]
+    }
+
+    /// The pointer in the old record (`/alcohol`) a pointer of the new record (`/alcoholByVolume`)
+    /// of collection `collection` (new name) came from, for diagnostics after a migration: the
+    /// renames of the step that makes `collection` in the stage ending at `version`.
     public static func sourcePointer(for pointer: JSONPointer, inCollection collection: String, toVersion version: Int)
         -> JSONPointer
-    { pointer }
-    public static func typedMigration(toVersion version: Int) -> TypedRecordMigration? { nil }
-    @inlinable
-    public static func forEachTypedPair<Visitor: TypedMigrationPairVisitor>(toVersion version: Int, _ visitor: inout Visitor) {}
+    {
+        guard let step = stage(toVersion: version)?.steps.first(where: { $0.targetModel.collection == collection })
+        else { return pointer }
+        return PointerRename.apply(step.pointerRenames, to: pointer)
+    }
 
     /// The versioned schema of a version number.
     public static func schema(version: Int) -> (any VersionedSchema.Type)? {

@@ -15,116 +15,16 @@ import Foundation
 public enum NotesMigrationPlan: SchemaMigrationPlan {
     public static var schemas: [any VersionedSchema.Type] { [NotesSchemaV1.self, NotesSchemaV2.self] }
 
-    public static var stages: [MigrationStage] {
-        [.custom(fromVersion: NotesSchemaV1.self, toVersion: NotesSchemaV2.self, willMigrate: migrateV1toV2, didMigrate: nil)]
-    }
+    public static let stages: [MigrationStage] = [
+        .custom(fromVersion: NotesSchemaV1.self, toVersion: NotesSchemaV2.self,
+                steps: [wineV1toV2, coffeeV1toV2, whiskeyV1toV2, cocktailV1toV2])
+    ]
 
-    public static func collectionRenames(toVersion version: Int) -> [String: String] {
-        version == 2
-            ? [
-                "wineNotes": "wineTastingNotes", "coffeeNotes": "coffeeTastingNotes",
-                "whiskeyNotes": "whiskeyTastingNotes", "cocktailNotes": "cocktailTastingNotes",
-            ] : [:]
-    }
-
+    /// Fields of a V2 note -> fields of the V1 note they came from (all four kinds).
     static let renames: [PointerRename] = [
         PointerRename("/alcoholByVolume", "/alcohol"), PointerRename("/look", "/look"), PointerRename("/grape", "/grape"),
         PointerRename("/smells/*/label", "/smells/*"),
     ]
-
-    public static func sourcePointer(for pointer: JSONPointer, inCollection collection: String, toVersion version: Int)
-        -> JSONPointer
-    {
-        version == 2 ? PointerRename.apply(renames, to: pointer) : pointer
-    }
-
-    /// The per-record V1 -> V2 step: `old` holds the canonical V1 note, `new` its lightweight copy.
-    public static let migrateV1toV2: MigrationStage.RecordMigration = { old, new, context in
-        guard case .object(let v1) = old.value, case .object(var v2) = new else { return }
-        new = .null  // `v2` is now the only reference to the members: edits do not copy them
-        let target = targetTypes[context.targetCollection]
-        let has = { (field: String) in target?.index(ofField: field) != nil }
-        let id = v1["id"]?.stringValue
-        context.recordID = id
-
-        if id == nil {
-            let title = v1["title"]?.stringValue ?? ""
-            let createdAt = v1["createdAt"]?.stringValue.flatMap { try? Instant.parse($0).get() } ?? .epoch
-            v2["id"] = .string(
-                DerivedID.forNote(
-                    collection: context.sourceCollection, index: context.recordIndex, createdAt: createdAt, title: title))
-        }
-
-        let alcohol = v1["alcohol"]?.doubleValue ?? 0
-        if has("alcoholByVolume") {
-            v2["alcoholByVolume"] = .double(alcohol)
-        } else if dropIsLossy(alcohol: alcohol) {
-            context.warning(.lossyDrop,
-                "alcohol \(NumberText.ecmaScript(alcohol) ?? "") has no place in \(target?.name ?? "V2"); dropped",
-                at: "/alcohol")
-        }
-
-        let look = v1["look"]?.stringValue ?? ""
-        if has("look") {
-            let (tint, note) = splitLook(look)
-            v2["look"] = object([(key: "tint", value: .string(tint)), (key: "note", value: .string(note))])
-        } else {
-            v2["look"] = nil
-            if dropIsLossy(look: look) {
-                context.warning(.lossyDrop, "look \(quoted: look) has no place in \(target?.name ?? "V2"); dropped",
-                    at: "/look")
-            }
-        }
-
-        let smells = v1["smells"]?.arrayValue ?? []
-        if has("smells") {
-            v2["smells"] = .array(smells.map { object([(key: "label", value: $0)]) })
-        } else {
-            v2["smells"] = nil
-            if dropIsLossy(smellCount: smells.count) {
-                context.warning(.lossyDrop,
-                    "\(smells.count) smell(s) have no place in \(target?.name ?? "V2"); dropped", at: "/smells")
-            }
-        }
-
-        if let grape = v1["grape"] {
-            v2["grape"] = object([(key: "variety", value: grape)])
-        }
-
-        if case .object(let finish)? = v1["finish"] {
-            let original = finish["length"]?.stringValue ?? ""
-            var note = finish["note"]?.stringValue ?? ""
-            var length: String
-            if let known = finishLength(original) {
-                length = known.rawValue
-            } else {
-                if context.options.mode == .lenient {
-                    note = joinFinishNote(original: original, note: note)
-                    length = NotesV2.FinishLength.medium.rawValue
-                    context.warning(.lossyChange,
-                        "finish.length \(quoted: original) is not short, medium or long; set to medium, the text moved to finish.note",
-                        at: "/finish/length")
-                } else {
-                    length = original  // the record ends with this error: the value is never read
-                    context.error(.invalidValue,
-                        "finish.length \(quoted: original) is not short, medium or long (--lenient maps it to medium)",
-                        at: "/finish/length")
-                }
-            }
-            v2["finish"] = object([(key: "length", value: .string(length)), (key: "note", value: .string(note))])
-        }
-        new = .object(v2)
-    }
-
-    /// An object of `members` in order (one array built, where a dictionary literal builds two).
-    private static func object(_ members: [ValueObject.Member]) -> Value { .object(ValueObject(members)) }
-
-    /// The V2 record types by collection, looked up once.
-    static let targetTypes: [String: RecordType] = {
-        var types: [String: RecordType] = [:]
-        for model in NotesSchemaV2.models { types[model.collection] = model.recordType }
-        return types
-    }()
 
     /// The V2 finish length of a V1 `finish.length`: the text trimmed (whitespace and newlines) and
     /// lower-cased; nil when that is not `short`, `medium` or `long` (an `invalid-value` error, or

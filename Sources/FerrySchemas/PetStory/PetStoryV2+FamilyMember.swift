@@ -19,6 +19,8 @@ extension PetStoryV2 {
 
         /// The collection of these records.
         public static let collection = "members"
+        /// Read back in full after a migration: its reading checks `birthDate` not after the day of `createdAt`, and the image path.
+        public static var checksAcrossFields: Bool { true }
         public var recordID: String? { id }
 
         /// The descriptor: the type name and its fields in canonical order.

@@ -14,6 +14,8 @@ extension PetStoryV2 {
 
         /// The collection of these records.
         public static let collection = "profiles"
+        /// Read back in full after a migration: its reading checks `lastUpdatedAt` not before `createdAt`, and the image path.
+        public static var checksAcrossFields: Bool { true }
         public var recordID: String? { id }
 
         /// The descriptor: the type name and its fields in canonical order.

@@ -16,6 +16,8 @@ extension PetStoryV2 {
 
         /// The collection of these records.
         public static let collection = "stories"
+        /// Read back in full after a migration: its reading checks each media item's path.
+        public static var checksAcrossFields: Bool { true }
         public var recordID: String? { id }
 
         /// The descriptor: the type name and its fields in canonical order.

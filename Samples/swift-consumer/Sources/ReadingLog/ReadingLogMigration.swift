@@ -10,23 +10,40 @@ public enum ReadingLogMigration {
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     }
 
-    /// One entry: `book` becomes `title`; `author` is split into given and family names
-    /// (`splitAuthor`); a rating off the half-star grid is rounded to it, reported as a
-    /// `lossy-change` warning at the V1 field.
-    public static func migrate(_ v1: ReadingLogV1.Entry, at record: Record, diagnostics: inout [Diagnostic])
-        -> ReadingLogV2.Entry
-    {
+    /// The V1 -> V2 step, declared on the models with Ferry's public stage API, as Ferry declares
+    /// its own domains' stages: `book` becomes `title`; `author` is split into given and family
+    /// names (`splitAuthor`); a rating off the half-star grid is rounded to it, reported as a
+    /// `lossy-change` warning at the V1 field. A V2 field maps back to the V1 field it came from
+    /// in diagnostics (`pointerRenames`).
+    public static let step = MigrationStep(
+        ReadingLogV1.Entry.self, to: ReadingLogV2.Entry.self,
+        pointerRenames: [PointerRename("/title", "/book"), PointerRename("/authorGiven", "/author"),
+                         PointerRename("/authorFamily", "/author")]
+    ) { v1, context in
         let (given, family) = splitAuthor(v1.author)
         let rating = (v1.rating * 2).rounded() / 2
         if rating != v1.rating {
             // Numbers in messages as JSON writes them (`4`, not Swift's `4.0`).
             let from = NumberText.ecmaScript(v1.rating) ?? "\(v1.rating)"
             let to = NumberText.ecmaScript(rating) ?? "\(rating)"
-            diagnostics.append(.warning(.lossyChange, "rating \(from) rounded to \(to) (V2 rates in half stars)",
-                                        at: record.location(of: JSONPointer("/rating"))))
+            context.warning(.lossyChange, "rating \(from) rounded to \(to) (V2 rates in half stars)", at: "/rating")
         }
         return ReadingLogV2.Entry(id: v1.id, title: v1.book, authorGiven: given, authorFamily: family, pages: v1.pages,
                                   finishedOn: v1.finishedOn, rating: rating)
+    }
+
+    /// What the step's records share: the default options and UTC.
+    static let environment = MigrationEnvironment(sourceCollection: ReadingLogV1.Entry.collection,
+                                                  targetCollection: ReadingLogV2.Entry.collection)
+
+    /// One entry through `step`, its problems positioned in `record`.
+    public static func migrate(_ v1: ReadingLogV1.Entry, at record: Record, diagnostics: inout [Diagnostic])
+        -> ReadingLogV2.Entry?
+    {
+        var context = MigrationContext(environment)
+        let v2 = try? step.migrate(v1, &context)
+        diagnostics += context.diagnostics { record.location(of: $0) }
+        return context.hasErrors ? nil : v2
     }
 
     /// `"Ursula K. Le Guin"` -> (`"Ursula K."`, `"Le Guin"`): family names with a lower-case or
@@ -51,7 +68,7 @@ public enum ReadingLogMigration {
         let options = DecodingOptions(scalarsAsText: file.scalarsAreText)
         for record in file.records {
             guard let v1 = ReadingLogV1.Entry.decode(record, options: options, diagnostics: &diagnostics) else { continue }
-            let v2 = migrate(v1, at: record, diagnostics: &diagnostics)
+            guard let v2 = migrate(v1, at: record, diagnostics: &diagnostics) else { continue }
             // The V2 rules, checked on the new value at the V1 record's place.
             let migrated = Record(collection: ReadingLogV2.Entry.collection, value: v2.value, location: record.location)
             if let valid = ReadingLogV2.Entry.decode(migrated, diagnostics: &diagnostics) { entries.append(valid) }

@@ -1,0 +1,107 @@
+import FerryCore
+
+/// One collection's step of a custom migration stage, written once on models: the new version's
+/// model for a record of the old one (`Old` -> `New`). Every route runs it (the general path, the
+/// typed lane, one thread or `--jobs`): the old model comes from whatever reader read the record,
+/// the new model is checked against `New`'s rules and written by whatever writer is asked.
+///
+/// - The collection rename follows from the types (`Old.collection` -> `New.collection`).
+/// - `pointerRenames` map a field of the new record back to the old one, so that a rule the new
+///   model breaks is reported where the input holds the value (`/alcoholByVolume` -> `/alcohol`).
+/// - The body reports what it finds through the context (`error`, `warning` with `lossy-drop` or
+///   `lossy-change`, `note`), at fields of the OLD record; under `--lenient` (`isLenient`) it maps
+///   what it would refuse. After reporting an error it throws `MigrationAbandoned` (or returns a
+///   model, which is dropped: a record with an error is not migrated).
+///
+/// ```swift
+/// let step = MigrationStep(ReadingLogV1.Entry.self, to: ReadingLogV2.Entry.self,
+///                          pointerRenames: [PointerRename("/title", "/book")]) { old, context in
+///     ReadingLogV2.Entry(id: old.id, title: old.book, ...)
+/// }
+/// ```
+public struct MigrationStep<Old: FieldCodableCollection, New: FieldCodableCollection>: CollectionMigration {
+    /// The per-record body: the new model of `old`; problems go to `context`; throws to abandon.
+    public typealias Body = @Sendable (_ old: Old, _ context: inout MigrationContext) throws -> New
+
+    /// The body, as declared.
+    public let body: Body
+    /// Fields of the new record -> fields of the old one, for diagnostics (first match wins).
+    public let pointerRenames: [PointerRename]
+
+    /// A step from `Old` to `New` whose per-record work is `body`.
+    public init(_ old: Old.Type, to new: New.Type, pointerRenames: [PointerRename] = [], _ body: @escaping Body) {
+        self.body = body
+        self.pointerRenames = pointerRenames
+    }
+
+    /// Runs the step on one record.
+    @inlinable
+    public func migrate(_ old: Old, _ context: inout MigrationContext) throws -> New {
+        try body(old, &context)
+    }
+
+    /// The new model when the record migrates plainly: the step reports nothing, keeps the
+    /// record's id (a derived id is checked for uniqueness by the path that reports), and the new
+    /// model keeps every rule of `rules` (compiled from `New.recordType`) and has no checks across
+    /// fields (`FieldCodable.checksAcrossFields`, which only a full read runs). Nil otherwise: the
+    /// record then goes the path that reports (`RecordPreparer.prepare`), which runs this same step.
+    @inlinable
+    public func migratePlainly(_ old: Old, in environment: MigrationEnvironment, rules: FieldRulePlan) -> New? {
+        guard !New.checksAcrossFields else { return nil }
+        var context = MigrationContext(environment)
+        guard let new = try? body(old, &context), context.problems.isEmpty, new.recordID == old.recordID,
+              FieldRuleCheck.passes(new, plan: rules)
+        else { return nil }
+        return new
+    }
+
+    public var sourceModel: any FieldCodableCollection.Type { Old.self }
+    public var targetModel: any FieldCodableCollection.Type { New.self }
+
+    public func migrate(boxed old: any CollectionModel, _ context: inout MigrationContext) throws -> any FieldCodableCollection {
+        guard let old = old as? Old else { throw StepTypeMismatch(expected: Old.collection, found: type(of: old)) }
+        return try body(old, &context)
+    }
+
+    public func migratePlainly(boxed old: any CollectionModel, in environment: MigrationEnvironment, rules: FieldRulePlan)
+        -> (any FieldCodableCollection)?
+    {
+        guard let old = old as? Old else { return nil }
+        return migratePlainly(old, in: environment, rules: rules)
+    }
+
+    @inlinable
+    public func accept<Visitor: MigrationStepVisitor>(_ visitor: inout Visitor) { visitor.visit(self) }
+}
+
+/// A `MigrationStep` with its model types erased, as a stage lists its steps.
+public protocol CollectionMigration: Sendable {
+    /// The model the step reads (`Old`); its `collection` is the step's source collection.
+    var sourceModel: any FieldCodableCollection.Type { get }
+    /// The model the step makes (`New`); its `collection` is the step's target collection.
+    var targetModel: any FieldCodableCollection.Type { get }
+    /// Fields of the new record -> fields of the old one, for diagnostics.
+    var pointerRenames: [PointerRename] { get }
+    /// `MigrationStep.migrate(_:_:)` on a boxed model; throws when `old` is not the step's `Old`.
+    func migrate(boxed old: any CollectionModel, _ context: inout MigrationContext) throws -> any FieldCodableCollection
+    /// `MigrationStep.migratePlainly(_:in:rules:)` on a boxed model (nil when `old` is not `Old`).
+    func migratePlainly(boxed old: any CollectionModel, in environment: MigrationEnvironment, rules: FieldRulePlan)
+        -> (any FieldCodableCollection)?
+    /// Hands the step to `visitor` with its concrete model types (so that what the visitor builds
+    /// for the pair is specialized for it: no box and no cast per record).
+    func accept<Visitor: MigrationStepVisitor>(_ visitor: inout Visitor)
+}
+
+/// Something handed a migration step with its CONCRETE (old, new) model types
+/// (`CollectionMigration.accept(_:)`); the twin of `CollectionModelVisitor` for steps.
+public protocol MigrationStepVisitor {
+    mutating func visit<Old: FieldCodableCollection, New: FieldCodableCollection>(_ step: MigrationStep<Old, New>)
+}
+
+/// Thrown when a step is handed a model of another type than its `Old` (a plan listing a step
+/// under the wrong collection).
+struct StepTypeMismatch: Error, CustomStringConvertible {
+    let expected: String
+    let found: Any.Type
+    var description: String { "the migration step of \(expected) was handed a \(found)" }
+}
