@@ -28,7 +28,6 @@ public struct RecordPreparer: @unchecked Sendable {
 
     struct Stage {
         let toMajor: Int
-        let toVersion: any VersionedSchema.Type
         /// Source collection -> its name in the new version.
         let renames: CollectionMap<String>
         /// Target collection -> its model type in the new version.
@@ -39,7 +38,6 @@ public struct RecordPreparer: @unchecked Sendable {
         /// The stage as records go through it with `options`.
         init(_ stage: MigrationStage, options: ProcessingOptions, timeZone: TimeZone) {
             toMajor = stage.toVersion.versionIdentifier.major
-            toVersion = stage.toVersion
             var models = CollectionMap<any CollectionModel.Type>()
             for model in stage.toVersion.models { models[model.collection] = model }
             self.models = models
