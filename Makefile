@@ -52,7 +52,7 @@ consumer: deps
 	$(CONSUMER_BIN)/favourite-notes Samples/notes-v1.json $(CONSUMER_OUT)/favourites.csv
 	cmp $(CONSUMER_OUT)/favourites.csv $(CONSUMER)/Tests/ConsumerTests/Fixtures/favourites.csv
 	$(CONSUMER_BIN)/reading-log $(CONSUMER)/Data/reading-log-v1.jsonl $(CONSUMER_OUT)/reading-log-v2.jsonl
-	cmp $(CONSUMER_OUT)/reading-log-v2.jsonl $(CONSUMER)/Tests/ConsumerTests/Fixtures/reading-log-v2.jsonl
+	cmp $(CONSUMER_OUT)/reading-log-v2.jsonl $(CONSUMER)/Tests/ConsumerTests/Fixtures/reading-log-v2.dataset.jsonl
 
 ## run: the main job on the samples of all three domains: migrate V1 data to V2 (the pet diary's
 ## app Documents folder, with its photos and videos, into a tar bundle), then validate the result.

@@ -20,14 +20,17 @@ public protocol TypedMigrationPairVisitor {
 
 extension Domain {
     /// Visits the typed pairs of the stage of the domain's plan that ends at `version` (none when
-    /// the plan has no typed stage there). `@inlinable`, and calling each plan by its concrete type,
-    /// so that a caller's visitor is specialized for each pair.
+    /// the plan has no typed stage there, or the domain is not registered), as its definition
+    /// hands them (`DomainDefinition.forEachTypedPair`). `@inlinable`, and a built-in definition
+    /// called by its concrete type, so that a caller's visitor is specialized for each pair.
     @inlinable
     public func forEachTypedPair<Visitor: TypedMigrationPairVisitor>(toVersion version: Int, _ visitor: inout Visitor) {
-        switch self {
-        case .notes: NotesMigrationPlan.forEachTypedPair(toVersion: version, &visitor)
-        case .petStory: PetStoryMigrationPlan.forEachTypedPair(toVersion: version, &visitor)
-        case .vocabulary: VocabularyMigrationPlan.forEachTypedPair(toVersion: version, &visitor)
+        guard let definition else { return }
+        switch ObjectIdentifier(definition) {
+        case ObjectIdentifier(NotesDomain.self): NotesDomain.forEachTypedPair(toVersion: version, &visitor)
+        case ObjectIdentifier(PetStoryDomain.self): PetStoryDomain.forEachTypedPair(toVersion: version, &visitor)
+        case ObjectIdentifier(VocabularyDomain.self): VocabularyDomain.forEachTypedPair(toVersion: version, &visitor)
+        default: definition.forEachTypedPair(toVersion: version, &visitor)
         }
     }
 }
