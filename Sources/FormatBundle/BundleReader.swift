@@ -892,7 +892,13 @@ public final class BundleReader {
     ) throws -> any RecordReader {
         var steps: [BundleRecordReader.Step] = []
         for (member, collection, formatName) in dataPlan() {
-            guard let format = Self.format(of: member, declared: formatName, registry: registry), let formatReader = format.reader else {
+            let format = Self.format(of: member, declared: formatName, registry: registry)
+            if isBag, manifest == nil, format?.reader == nil {
+                // A bag made by another tool may carry a file beside the dataset (a README).
+                log.report(.note(.assumption, "no format reads this payload file; not read", at: location(member)))
+                continue
+            }
+            guard let format, let formatReader = format.reader else {
                 throw FerryError(.unknownFormat, "no format reads this data member", at: location(member))
             }
             steps.append(BundleRecordReader.Step(
