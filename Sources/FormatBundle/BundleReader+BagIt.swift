@@ -56,18 +56,12 @@ extension BundleReader {
     }
 
     /// A member's whole content, at most `limit` bytes.
-    /// - Throws: `FerryError(.tooLarge)` past `limit`; `open(_:)`'s errors.
+    /// - Throws: `FerryError(.tooLarge)` naming the member past `limit`; `open(_:)`'s errors.
     private func readWhole(_ member: String, limit: Int) throws -> [UInt8] {
-        let source = try open(member)
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > limit {
-                throw FerryError(.tooLarge, "tag file is more than \(limit) bytes, the limit; not read", at: location(member))
-            }
+        do {
+            return try open(member).readAll(limit: limit)
+        } catch let error as FerryError where error.diagnostic.code == .tooLarge {
+            throw FerryError(.tooLarge, "more than \(limit) bytes, the limit for a manifest or tag file; not read", at: location(member))
         }
     }
 

@@ -68,6 +68,31 @@ import Testing
         }
     }
 
+    /// An app Documents folder packed straight into a bag: into a plain tar its media are hashed
+    /// while they are written, the header files rewritten in place at the end; the bag is valid.
+    @Test(arguments: containers)
+    func bagitPythonValidatesABagPackedFromADocumentsFolder(container: String) throws {
+        guard let python = Self.bagitPython else {
+            print("skipped: bagit-python is not installed in .venv-test/ (make test installs it from PyPI when it can)")
+            return
+        }
+        let box = try Sandbox()
+        try box.copySample("pet-story-v1-documents", to: "docs")
+        for version in ["1", "2"] {
+            let output = version + "-" + container
+            let write = try box.ferry(["convert", "docs", "--to-version", version, "-o", output, "--quiet"])
+            #expect(write.status == 0, "\(output): \(write.stderr)")
+            var folder = output
+            if !output.hasSuffix("/") {
+                folder = "unpacked-\(output)/"
+                try Self.unpack(output, into: folder, box: box, python: python)
+            }
+            let validate = try runTool(python, ["-m", "bagit", "--validate", "--quiet", folder], in: box.url)
+            #expect(validate.status == 0, "\(output): \(validate.output)")
+            #expect(try box.files(under: folder).filter { $0.hasPrefix("data/media/") }.count == 6, "\(output)")
+        }
+    }
+
     /// Writes `bag/` from the files of `payload/` as `bagit.py --sha256 payload` leaves it: the
     /// files moved under `data/`, `manifest-sha256.txt` (two spaces, paths in walk order),
     /// `bagit.txt` of version 0.97, `bag-info.txt` with its labels sorted, and
