@@ -169,3 +169,44 @@ import Testing
     static let memberPosition = "72:17"
     static var memberFrame: String? { frames["json"] }
 }
+
+/// The HTML pages of diff, stats and run.
+@Suite struct HTMLReportPagesCLITests {
+    /// The V1 Documents folder against the edited V2 tar (three records edited, a story removed,
+    /// a photo replaced): the side-by-side tables, lists and media rows, byte for byte.
+    @Test func theDiffPageIsExactlyTheGolden() throws {
+        let box = try DiffCLITests().petsPair()
+        let run = try box.ferry(["diff", "docs", "new.tar", "--report", "html"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "")
+        expectGolden(run.stdout, "html/diff-pets.html")
+    }
+
+    /// The notes sample profiled: per collection a table with presence bars, length ranges and
+    /// the most frequent values as SVG bars, byte for byte.
+    @Test func theStatsPageIsExactlyTheGolden() throws {
+        let box = try Sandbox()
+        try box.write("notes.json", try Fixtures.text("notes-v2.json"))
+        let run = try box.ferry(["stats", "notes.json", "--report", "html"])
+        #expect(run.status == 0)
+        expectGolden(run.stdout, "html/stats-notes.html")
+    }
+
+    /// `ferry run` writes the page to its report file: inputs named relative to the pipeline file,
+    /// verdicts per input, frames read from the inputs wherever the run was started.
+    @Test func theRunPageHasASectionAndFramesPerInput() throws {
+        let box = try Sandbox()
+        try box.write("job/in/good.json", try Fixtures.text("notes-v2.json"))
+        try box.write("job/in/bad.json", try Fixtures.text("notes-v2.json").replacingOccurrences(of: "\"rating\": 5,", with: "\"rating\": 9,"))
+        try box.write("job/pipeline.json", #"{"inputs": ["in/*.json"], "steps": [{"validate": {}}]}"#)
+        let run = try box.ferry(["run", "job/pipeline.json", "--report", "html", "--report-file", "run.html"])
+        #expect(run.status == 1, "\(run.stderr)")
+        let page = try box.text("run.html")
+        #expect(page.contains("<title>ferry run</title>"))
+        #expect(page.contains("<p class=\"subtitle\">2 inputs: 1 valid, 1 invalid; 1 error, 0 warnings</p>"), "\(page)")
+        #expect(page.contains("<tr><td><a href=\"#f1\">in/bad.json</a></td><td>notes</td><td>2</td><td>json</td><td class=\"num\">7</td><td class=\"num\">1</td><td class=\"num\">0</td><td class=\"num\">0</td><td><span class=\"verdict-bad\">invalid (exit 1)</span></td></tr>"), "\(page)")
+        #expect(page.contains("<tr><td><a href=\"#f2\">in/good.json</a></td><td>notes</td><td>2</td><td>json</td><td class=\"num\">8</td><td class=\"num\">0</td><td class=\"num\">0</td><td class=\"num\">0</td><td><span class=\"verdict-ok\">valid</span></td></tr>"), "\(page)")
+        #expect(HTMLReportCLITests.firstFrame(page) == HTMLReportCLITests.frames["json"])
+        #expect(page.contains("<section class=\"file\" id=\"f2\">\n<h2>in/good.json</h2>\n"))
+    }
+}

@@ -107,7 +107,7 @@ enum HTMLPage {
         svg { vertical-align: middle; } svg .bar { fill: var(--bar); } svg .track { fill: var(--panel); stroke: var(--line); }
         svg .present { fill: var(--ok); } svg .null { fill: var(--warning); } svg .missing { fill: var(--error); }
         svg text { font: 11px system-ui, sans-serif; fill: var(--fg); }
-        nav.toc a { margin-right: 10px; }
+        nav.toc a { margin-right: 10px; } section.dataset { overflow-x: auto; } table.fields td { white-space: nowrap; }
 
         """
 }
