@@ -9,14 +9,14 @@ import Testing
     /// The browser's path, nil when none is installed.
     static let chromium = toolOnPath("chromium") ?? toolOnPath("chromium-browser")
 
-    /// A notes file whose 1,000 records each have a rating out of range, one record per line.
-    static func thousandErrors() -> String {
+    /// A notes file whose `count` records each have a rating out of range, one record per line.
+    static func thousandErrors(_ count: Int = 1_000) -> String {
         var text = "{\"domain\": \"notes\", \"schemaVersion\": 2, \"wineTastingNotes\": [\n"
-        for index in 1...1_000 {
+        for index in 1...count {
             text += "  {\"id\": \"w\(index)\", \"title\": \"Wine \(index)\", \"category\": \"red\", \"createdAt\": \"2024-05-01T09:30:00Z\", "
                 + "\"alcoholByVolume\": 12, \"look\": {\"tint\": \"ruby\", \"note\": \"\"}, \"smells\": [], \"tastes\": [], "
                 + "\"grape\": {\"variety\": \"Syrah\"}, \"think\": \"\", \"rating\": 9, \"isFavorite\": false}"
-            text += index == 1_000 ? "\n" : ",\n"
+            text += index == count ? "\n" : ",\n"
         }
         return text + "]}\n"
     }

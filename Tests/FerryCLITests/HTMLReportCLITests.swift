@@ -75,6 +75,21 @@ import Testing
             """), "\(page)")
     }
 
+    /// Past 1,000 diagnostics with a line, an input's later diagnostics are listed without a
+    /// frame, and the page says so; every one is still on the page.
+    @Test func framesStopAtTheLimitAndThePageSaysSo() throws {
+        let box = try Sandbox()
+        try box.write("notes.json", HTMLReportBrowserTests.thousandErrors(1_003))
+        let run = try box.ferry(["validate", "notes.json", "--report", "html", "--report-file", "r.html", "--max-errors", "0"])
+        #expect(run.status == 1)
+        let page = try box.text("r.html")
+        #expect(page.components(separatedBy: "<li class=\"diagnostic error\"").count - 1 == 1_003)
+        #expect(page.components(separatedBy: "<pre class=\"frame\">").count - 1 == 1_000)
+        #expect(page.contains("<p class=\"capped\">Code frames are shown for the first 1000 diagnostics with a line; the other 3 are listed without one.</p>"))
+        #expect(page.contains("<tr class=\"error\"><td><code>out-of-range</code></td><td><span class=\"severity\">error</span></td><td class=\"num\">1003</td><td><a href=\"#f1-d1\">#1</a></td></tr>"))
+        #expect(page.contains("id=\"f1-d1003\""))
+    }
+
     /// A notes dataset in `format`, with the rating of record w-002 made 9 (out of range 0...5).
     static func outOfRange(_ format: String) throws -> (name: String, bytes: [UInt8]) {
         switch format {
