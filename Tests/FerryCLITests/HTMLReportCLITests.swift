@@ -75,6 +75,33 @@ import Testing
             """), "\(page)")
     }
 
+    /// Every domain in every text format and bundle: V2 data checked as V1 has errors at
+    /// positions all over; each diagnostic with a line and column has a frame whose focus line is
+    /// that line, with something marked on it.
+    @Test(arguments: ["notes-v1.json", "pet-story-v1.json", "vocabulary-v1-backup-restore.json"], ["json", "jsonl", "xml", "tar", "zip"])
+    func everyPositionedDiagnosticHasItsFrame(sample: String, format: String) throws {
+        let box = try Sandbox()
+        try box.copySample(sample)
+        let output = "v2.\(format)"
+        #expect(try box.ferry(["convert", sample, "--to-version", "2", "--to", format, "-o", output, "--quiet"]).status == 0)
+        let run = try box.ferry(["validate", output, "--schema-version", "1", "--report", "html"])
+        #expect(run.status == 1)
+        let items = run.stdout.components(separatedBy: "<li class=\"diagnostic ").dropFirst()
+        #expect(items.count >= 4)
+        var positioned = 0
+        for item in items {
+            let head = try #require(item.range(of: "<span class=\"where mono\">")).upperBound
+            let position = item[head...].prefix { $0 != "<" && $0 != " " }
+            let parts = position.split(separator: ":")
+            guard parts.count >= 3, let line = Int(parts[parts.count - 2]), Int(parts[parts.count - 1]) != nil else { continue }
+            positioned += 1
+            #expect(item.contains("<span class=\"line focus\"><span class=\"ln\">\(line)</span>"), "\(item)")
+            #expect(item.contains("<mark>"), "\(item)")
+        }
+        // Schema errors of these inputs all have a line and column.
+        #expect(positioned == items.count)
+    }
+
     /// Past 1,000 diagnostics with a line, an input's later diagnostics are listed without a
     /// frame, and the page says so; every one is still on the page.
     @Test func framesStopAtTheLimitAndThePageSaysSo() throws {
@@ -159,8 +186,8 @@ import Testing
         #expect(Self.firstFrame(run.stdout) == Self.frames[format], "\(Self.firstFrame(run.stdout) ?? run.stdout)")
     }
 
-    /// A member of a bundle, tar or folder, is read back for its frame.
-    @Test(arguments: ["tar", "folder"])
+    /// A member of a bundle, tar, zip or folder, is read back for its frame.
+    @Test(arguments: ["tar", "zip", "folder"])
     func theCodeFrameOfABundleMemberIsReadFromTheBundle(container: String) throws {
         let box = try Sandbox()
         try box.write("n.json", try Fixtures.text("notes-v2.json"))
@@ -168,11 +195,13 @@ import Testing
         let member = try box.text("b/data/wineTastingNotes.json")
         try box.write("b/data/wineTastingNotes.json", member.replacingOccurrences(of: "\"rating\": 5,", with: "\"rating\": 9,"))
         var input = "b"
-        if container == "tar" {
-            let tar = try #require(toolOnPath("tar"))
-            let made = try runTool(tar, ["cf", "../b.tar"] + (try box.list("b")), in: box.url.appendingPathComponent("b"))
+        if container != "folder" {
+            // Packed by the usual tools, as an edited bundle would be.
+            let tool = try #require(toolOnPath(container))
+            let arguments = container == "tar" ? ["cf", "../b.tar"] : ["-q", "-X", "-r", "../b.zip"]
+            let made = try runTool(tool, arguments + (try box.list("b")), in: box.url.appendingPathComponent("b"))
             #expect(made.status == 0, "\(made.output)")
-            input = "b.tar"
+            input = "b.\(container)"
         }
         let run = try box.ferry(["validate", input, "--report", "html"])
         #expect(run.status == 1)
