@@ -43,6 +43,17 @@ import Testing
             of: "<footer>Written by ferry 0.1.0.</footer>", with: "<footer>Written by ferry 0.1.0 on 2024-05-01T09:30:00Z.</footer>"))
     }
 
+    /// Standard input is read once: its diagnostics are on the page without a frame, saying why.
+    @Test func standardInputHasNoFrame() throws {
+        let box = try Sandbox()
+        let run = try box.ferry(["validate", "-", "--report", "html"], stdin: Self.twoErrors)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("<span class=\"where mono\">-:3:128 (record 0 of wineTastingNotes)</span></div>\n"
+            + "<p class=\"message\"><code class=\"pointer\">/wineTastingNotes/0/rating</code> rating 7 is out of range 0...5 <span class=\"id\">(id &quot;w1&quot;)</span></p>\n"
+            + "<p class=\"noframe\">No code frame: standard input is read once.</p>\n</li>\n"), "\(run.stdout)")
+        #expect(!run.stdout.contains("<pre class=\"frame\">"))
+    }
+
     /// Hostile text from the input is text on the page, never markup: a `<script>` element as a
     /// value and quotes in an id (in the message and in the code frame), a file name with `<`, a
     /// raw control character (shown as its Control Picture) and bytes that are not UTF-8 (U+FFFD).

@@ -89,15 +89,21 @@ enum Summary {
     /// conversion, `passed` and `failed` for a dry run.
     static func total(of reports: [DatasetReport], action: ConversionRequest.Action) -> String {
         let failed = reports.filter { $0.status > .success }.count
-        let (good, bad) = switch action {
-        case .convert: ("written", "failed")
-        case .dryRun: ("passed", "failed")
-        case .validate: ("valid", "invalid")
-        }
+        let (good, bad) = words(action)
         let errors = reports.reduce(0) { $0 + $1.errorCount }
         let warnings = reports.reduce(0) { $0 + $1.warningCount }
         return "total: \(reports.count) datasets, \(reports.count - failed) \(good), \(failed) \(bad)"
             + " (\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"))"
+    }
+
+    /// The words for an input that passed and one that did not: `valid`/`invalid` for a
+    /// validation, `written`/`failed` for a conversion, `passed`/`failed` for a dry run.
+    static func words(_ action: ConversionRequest.Action) -> (String, String) {
+        switch action {
+        case .convert: ("written", "failed")
+        case .dryRun: ("passed", "failed")
+        case .validate: ("valid", "invalid")
+        }
     }
 
     static func line(for report: DatasetReport, action: ConversionRequest.Action) -> String {

@@ -64,8 +64,8 @@ enum HTMLStatsReport {
         out += "<th class=\"num\">Count</th><th class=\"num\">Null</th><th class=\"num\">Missing</th><th class=\"num\">Distinct</th>"
         out += "<th>Min</th><th>Max</th><th>String length</th><th>List length</th><th>Most frequent</th></tr></thead>\n<tbody>\n"
         for field in fields {
-            let kinds = ["string", "number", "bool", "object", "list", "null"].filter { field.kinds[$0] != nil }.joined(separator: " | ")
-            let (min, max) = range(field)
+            let kinds = StatsFormatter.kinds(field)
+            let (min, max) = StatsFormatter.range(field)
             out += "<tr><td><code>\(HTMLPage.escape(field.pointer))</code></td><td>\(kinds)</td>"
             out += "<td>\(presence(field))</td><td class=\"num\">\(field.count)</td><td class=\"num\">\(field.nulls)</td>"
             out += "<td class=\"num\">\(field.missing)</td><td class=\"num\">\(field.isDistinctExact ? "" : "~")\(field.distinct)</td>"
@@ -79,12 +79,6 @@ enum HTMLStatsReport {
             out += "<p class=\"capped\">\(collection.fieldsLeftOut) more fields past the first \(CollectionStatistics.fieldLimit) were not followed.</p>\n"
         }
         return out
-    }
-
-    /// The field's smallest and largest value as text: numbers when it holds any, else instants.
-    private static func range(_ field: FieldStatistics) -> (String?, String?) {
-        if let min = field.minNumber, let max = field.maxNumber { return (min.text, max.text) }
-        return (field.minInstant?.text, field.maxInstant?.text)
     }
 
     /// A stacked bar of the values present, null and missing, each part titled with its count.

@@ -19,7 +19,7 @@ enum HTMLValidationReport {
         let errors = reports.reduce(0) { $0 + $1.errorCount }
         let warnings = reports.reduce(0) { $0 + $1.warningCount }
         let failed = reports.filter { $0.status > .success }.count
-        let (good, bad) = words(action)
+        let (good, bad) = Summary.words(action)
         let subtitle = "\(HTMLPage.count(reports.count, "input")): \(reports.count - failed) \(good), \(failed) \(bad); "
             + "\(HTMLPage.count(errors, "error")), \(HTMLPage.count(warnings, "warning"))"
         var body = "<section class=\"summary\">\n<h2>Inputs</h2>\n" + summaryTable(reports, action: action) + "</section>\n"
@@ -27,15 +27,6 @@ enum HTMLValidationReport {
             body += fileSection(report, number: index + 1, action: action)
         }
         return HTMLPage.document(title: "ferry \(command)", subtitle: subtitle, body: body)
-    }
-
-    /// The verdict words of an action: `valid`/`invalid`, `written`/`failed`, `passed`/`failed`.
-    static func words(_ action: ConversionRequest.Action) -> (String, String) {
-        switch action {
-        case .validate: ("valid", "invalid")
-        case .convert: ("written", "failed")
-        case .dryRun: ("passed", "failed")
-        }
     }
 
     /// One row per input: domain, version, format, records, errors, warnings, notes, verdict.
@@ -64,7 +55,7 @@ enum HTMLValidationReport {
     }
 
     private static func verdict(_ report: DatasetReport, action: ConversionRequest.Action) -> String {
-        let (good, bad) = words(action)
+        let (good, bad) = Summary.words(action)
         if report.status == .success { return "<span class=\"verdict-ok\">\(good)</span>" }
         return "<span class=\"verdict-bad\">\(bad) (exit \(report.status.rawValue))</span>"
     }
@@ -143,7 +134,8 @@ enum HTMLValidationReport {
         if let frame {
             out += frameHTML(frame)
         } else if framed {
-            out += "<p class=\"noframe\">The source lines could not be read back.</p>\n"
+            let reason = diagnostic.location.file == "-" ? "standard input is read once" : "the source lines could not be read back"
+            out += "<p class=\"noframe\">No code frame: \(reason).</p>\n"
         }
         return out + "</li>\n"
     }
