@@ -5,21 +5,15 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FERRY := .build/debug/ferry
 OUT := out
 
-.PHONY: deps build release test bagit-python consumer run bench clean-out fuzz
+.PHONY: deps build release test bagit-python chromium consumer run bench clean-out fuzz
 
-## deps: install the C libraries Ferry links (Debian packages), only when missing, and chromium
-## for the HTML report's browser test (allowed to fail).
+## deps: install the C libraries Ferry links (Debian packages), only when missing.
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
-	@# Headless Chromium opens the HTML report in a test (skipped without it): a failed install
-	@# (no network) must not stop the rest.
-	@command -v chromium >/dev/null 2>&1 || { echo "installing: chromium"; \
-		{ $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; } \
-		|| echo "chromium not installed: the browser test will be skipped"; }
 
 ## build: the ferry executable (debug, shared with the tests).
 build: deps
@@ -32,7 +26,7 @@ release: deps
 
 ## test: every unit, corpus and command-line test, then both SwiftPM command plugins for real
 ## (after `swift test`: inside it they would fight over the build lock).
-test: deps bagit-python
+test: deps bagit-python chromium
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(SWIFT) package ferry-validate --quiet
@@ -43,6 +37,13 @@ test: deps bagit-python
 	$(SWIFT) package --allow-writing-to-package-directory ferry-convert --to jsonl -o .build/plugin-check/ --quiet
 	@ls .build/plugin-check/*.jsonl >/dev/null
 	$(MAKE) consumer
+
+## chromium: headless Chromium for the HTML report's browser test (skipped without it); a failed
+## install (no network) must not stop the rest. Only `make test` needs it.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { echo "installing: chromium"; \
+		{ $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; } \
+		|| echo "chromium not installed: the browser test will be skipped"; }
 
 ## bagit-python: bagit-python (PyPI `bagit`) in the git-ignored .venv-test/, for the test that runs
 ## `bagit.py --validate` on every bundle Ferry writes; without network that test is skipped.
