@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FERRY := .build/debug/ferry
 OUT := out
 
-.PHONY: deps build release test consumer run bench clean-out fuzz
+.PHONY: deps build release test bagit-python chromium consumer run bench clean-out fuzz
 
 ## deps: install the C libraries Ferry links (Debian packages), only when missing.
 deps:
@@ -26,7 +26,7 @@ release: deps
 
 ## test: every unit, corpus and command-line test, then both SwiftPM command plugins for real
 ## (after `swift test`: inside it they would fight over the build lock).
-test: deps
+test: deps bagit-python chromium
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(SWIFT) package ferry-validate --quiet
@@ -37,6 +37,21 @@ test: deps
 	$(SWIFT) package --allow-writing-to-package-directory ferry-convert --to jsonl -o .build/plugin-check/ --quiet
 	@ls .build/plugin-check/*.jsonl >/dev/null
 	$(MAKE) consumer
+
+## chromium: headless Chromium for the HTML report's browser test (skipped without it); a failed
+## install (no network) must not stop the rest. Only `make test` needs it.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { echo "installing: chromium"; \
+		{ $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; } \
+		|| echo "chromium not installed: the browser test will be skipped"; }
+
+## bagit-python: bagit-python (PyPI `bagit`) in the git-ignored .venv-test/, for the test that runs
+## `bagit.py --validate` on every bundle Ferry writes; without network that test is skipped.
+VENV_TEST := .venv-test
+bagit-python:
+	@$(VENV_TEST)/bin/python -c 'import bagit' 2>/dev/null || { \
+		python3 -m venv $(VENV_TEST) && $(VENV_TEST)/bin/pip install -q --disable-pip-version-check \
+			--timeout 15 --retries 1 bagit; } || echo "bagit-python not installed: the bagit.py test will be skipped"
 
 ## consumer: Samples/swift-consumer, an app package that depends on Ferry by path, built as an
 ## app builds it (its copy of Ferry's modules in .build/library-consumers, shared with the Docs
@@ -52,7 +67,7 @@ consumer: deps
 	$(CONSUMER_BIN)/favourite-notes Samples/notes-v1.json $(CONSUMER_OUT)/favourites.csv
 	cmp $(CONSUMER_OUT)/favourites.csv $(CONSUMER)/Tests/ConsumerTests/Fixtures/favourites.csv
 	$(CONSUMER_BIN)/reading-log $(CONSUMER)/Data/reading-log-v1.jsonl $(CONSUMER_OUT)/reading-log-v2.jsonl
-	cmp $(CONSUMER_OUT)/reading-log-v2.jsonl $(CONSUMER)/Tests/ConsumerTests/Fixtures/reading-log-v2.jsonl
+	cmp $(CONSUMER_OUT)/reading-log-v2.jsonl $(CONSUMER)/Tests/ConsumerTests/Fixtures/reading-log-v2.dataset.jsonl
 
 ## run: the main job on the samples of all three domains: migrate V1 data to V2 (the pet diary's
 ## app Documents folder, with its photos and videos, into a tar bundle), then validate the result.

@@ -83,7 +83,9 @@ public struct Converter: Sendable {
     ) throws {
         var readOptions = request.read
         readOptions.fileName = input
-        if !request.schemaFree, request.mapping == nil, request.domain == nil || request.domain == .vocabulary {
+        if !request.schemaFree, request.mapping == nil,
+           request.domain.map({ $0.definition?.hasFirestoreLayouts ?? false }) ?? true
+        {
             // A Firestore export's root collections are read document by document.
             readOptions.nestedCollections = FirestoreLayout.nestedCollections
         }

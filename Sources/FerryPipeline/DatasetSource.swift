@@ -219,11 +219,13 @@ final class DatasetSource {
         return (attributes[.size] as? NSNumber)?.int64Value ?? 0
     }
 
-    /// Media paths as records name them (always under `media/`), to member paths.
+    /// Media paths as records name them (always under `media/`, relative to the dataset root:
+    /// a bag's payload folder), to member paths.
     private static func mediaTable(_ bundle: BundleReader) -> [String: String] {
         var table: [String: String] = [:]
         for path in bundle.mediaPaths {  // paths only: no digest is waited for
-            table[path.hasPrefix("media/") ? path : "media/" + path] = path
+            let relative = bundle.datasetPath(of: path)
+            table[relative.hasPrefix("media/") ? relative : "media/" + relative] = path
         }
         return table
     }

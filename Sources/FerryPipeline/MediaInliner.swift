@@ -47,10 +47,13 @@ final class MediaInliner {
 }
 
 /// Collects the media paths that records point at: every string value that names a media file,
-/// and for pet-story V1 records (which name media by id, not path) the files their ids lead to.
+/// and for records that name media by id, not path (pet-story V1), the files their ids lead to
+/// (`DomainDefinition.mediaStems`, asked of every registered domain: the records' domain is not
+/// known here).
 struct MediaReferences {
     let media: [String: String]
     private let catalog: ListedMediaCatalog
+    private let definitions = Domain.allCases.compactMap(\.definition)
     private(set) var referenced: Set<String> = []
 
     init(media: [String: String]) {
@@ -58,12 +61,14 @@ struct MediaReferences {
         self.catalog = ListedMediaCatalog(paths: media.keys.sorted())
     }
 
-    /// Notes the media a record names, as paths or through the pet-story layout.
+    /// Notes the media a record names, as paths or through a domain's media layout.
     mutating func collect(_ record: Record) {
         guard !media.isEmpty else { return }
         collect(record.value)
-        for stem in PetStoryMediaLayout.stems(collection: record.collection, value: record.value) {
-            referenced.formUnion(catalog.files(withStem: stem))
+        for definition in definitions {
+            for stem in definition.mediaStems(collection: record.collection, value: record.value) {
+                referenced.formUnion(catalog.files(withStem: stem))
+            }
         }
     }
 

@@ -8,9 +8,15 @@ import FerryCore
 ///
 /// `files` lists every data and media file (not the manifest itself) in byte order of path.
 /// `domain` and `schemaVersion` are omitted when unknown (schema-free data).
+///
+/// Version 2 bundles are BagIt bags (RFC 8493): every payload file lies under `data/` (media under
+/// `data/media/`) and the manifest is a tag file beside `bagit.txt`. Version 1 bundles keep media
+/// under `media/`; both are read.
 public struct BundleManifest: Sendable, Hashable {
-    /// The manifest format version this code writes and reads.
-    public static let currentVersion = 1
+    /// The manifest format version this code writes.
+    public static let currentVersion = 2
+    /// The manifest format versions this code reads.
+    public static let readableVersions: ClosedRange<Int64> = 1...2
 
     /// One collection: its data member, the content format name and the record count.
     public struct Collection: Sendable, Hashable {
@@ -67,6 +73,13 @@ public struct BundleManifest: Sendable, Hashable {
         self.files = files
     }
 
+    /// The path a record names a listed file by, relative to the dataset root: the payload folder
+    /// `data/` of a version 2 bundle (`data/media/x.jpg` is `media/x.jpg`), the bundle's root of
+    /// a version 1 bundle (the path as listed).
+    public func datasetPath(of path: String) -> String {
+        bundleVersion >= 2 && path.hasPrefix(BagIt.payloadPrefix) ? String(path.dropFirst(BagIt.payloadPrefix.count)) : path
+    }
+
     /// The domain and schema version the manifest declares.
     public var header: DatasetHeader { DatasetHeader(domain: domain, schemaVersion: schemaVersion) }
 
@@ -105,14 +118,14 @@ public struct BundleManifest: Sendable, Hashable {
     ///   - bytes: the content of `manifest.json`.
     ///   - location: file and member for errors.
     /// - Throws: `FerryError` with `malformed-json` for broken JSON, `unknown-version` for a
-    ///   `bundleVersion` other than 1, `invalid-value` for a member of the wrong shape.
+    ///   `bundleVersion` other than 1 or 2, `invalid-value` for a member of the wrong shape.
     public init(parsing bytes: [UInt8], at location: SourceLocation = SourceLocation(member: "manifest.json")) throws {
         let root = try ManifestJSON.parse(bytes, at: location)
         func invalid(_ message: String) -> FerryError { FerryError(.invalidValue, "manifest: \(message)", at: location) }
         guard case .object(let object) = root else { throw invalid("the top level is not an object") }
         guard let version = object["bundleVersion"]?.int64Value else { throw invalid("bundleVersion is missing") }
-        guard version == Int64(BundleManifest.currentVersion) else {
-            throw FerryError(.unknownVersion, "manifest: bundleVersion \(version) is not supported (1 is)", at: location)
+        guard BundleManifest.readableVersions.contains(version) else {
+            throw FerryError(.unknownVersion, "manifest: bundleVersion \(version) is not supported (1 and 2 are)", at: location)
         }
         bundleVersion = Int(version)
         switch object["domain"] {

@@ -83,33 +83,45 @@ public final class BundleReader {
 
     /// The input's path as given.
     public let path: String
-    public private(set) var layout: Layout
+    public internal(set) var layout: Layout
     /// The archive format when `layout` is `.archive` (`.tar` otherwise).
     public private(set) var container: ArchiveContainer = .tar
     /// The parsed manifest, nil when absent or unreadable (a diagnostic says which).
-    public private(set) var manifest: BundleManifest?
-    /// Every regular file accepted, `manifest.json` excluded, in byte order of path. Digests a
-    /// folder scan left for later (`defersFolderHashing`) are computed on first use; a file that
-    /// cannot be read then has an empty `sha256`.
+    public internal(set) var manifest: BundleManifest?
+    /// Every regular file accepted, `manifest.json` excluded, in byte order of path; of a BagIt
+    /// bag only the payload (`data/...`, without a `data/manifest.json` read as the manifest).
+    /// Digests a folder scan left for later (`defersFolderHashing`) are computed on first use; a
+    /// file that cannot be read then has an empty `sha256`.
     public var files: [BundleMember] {
         resolveDeferredHashes()
-        return scannedFiles
+        return isBag ? scannedFiles.filter { isDatasetFile($0.path) } : scannedFiles
     }
 
-    /// The accepted files in byte order of path; `sha256` is empty for those still in `unhashed`.
-    private var scannedFiles: [BundleMember] = []
+    /// True when the input is a BagIt bag (RFC 8493): `bagit.txt` at its root, or a version 2
+    /// manifest. Its dataset lies in the payload folder `data/`; the bag's own fixity is checked
+    /// by `verify` (`BundleReader+BagIt.swift`).
+    public internal(set) var isBag = false
+    /// The member read as the Ferry manifest inside a bag's payload (`data/manifest.json` of a
+    /// version 1 bundle bagged by another tool), nil otherwise.
+    var payloadManifestPath: String?
+    /// A bag's root `manifest.json` (a tag file, not kept with the members).
+    var rootManifestBytes: [UInt8]?
+
+    /// The accepted files in byte order of path (tag files of a bag included); `sha256` is empty
+    /// for those still in `unhashed`.
+    var scannedFiles: [BundleMember] = []
     /// Positions in `scannedFiles` by path.
-    private var fileIndex: [String: Int] = [:]
+    var fileIndex: [String: Int] = [:]
     /// Folder files whose digest nobody asked for yet (no manifest to check them against).
     private var unhashed: Set<String> = []
     /// Digests still being computed on the hashing thread while the scan went on.
     private var pendingDigests: [String: PendingDigest] = [:]
-    private lazy var pipeline = HashPipeline()
+    lazy var pipeline = HashPipeline()
 
     private var storage: [String: Storage] = [:]
-    private var reportedMissing: Set<String> = []
+    var reportedMissing: Set<String> = []
     private let spool: SpoolFolder
-    private let options: Options
+    let options: Options
     private lazy var expansion = ExpansionGuard(
         maximumTotal: options.maximumTotalSize, ratio: options.maximumExpansionRatio, allowance: options.expansionAllowance)
     /// The archive's size in bytes when it is a file, for the expansion ratio; else nil.
@@ -121,20 +133,26 @@ public final class BundleReader {
     public var header: DatasetHeader { manifest?.header ?? DatasetHeader() }
 
     /// The media files: members under `media/`, or for a Documents folder under `ProfileImages/`,
-    /// `MemberImages/` and `Stories/`; in byte order of path.
+    /// `MemberImages/` and `Stories/`; in a bag the same under `data/`; in byte order of path.
     public var mediaFiles: [BundleMember] {
-        files.filter { Self.isMediaPath($0.path, layout: layout) }
+        files.filter { isMediaPath($0.path) }
     }
 
     /// The media files with their sizes (as `mediaFiles`), without waiting for any digest: their
     /// `sha256` may be empty.
     public var mediaSizes: [BundleMember] {
-        scannedFiles.filter { Self.isMediaPath($0.path, layout: layout) }
+        scannedFiles.filter { isMediaPath($0.path) }
     }
 
     /// The paths of `mediaFiles`, without waiting for any digest.
     public var mediaPaths: [String] {
-        scannedFiles.map(\.path).filter { Self.isMediaPath($0, layout: layout) }
+        scannedFiles.map(\.path).filter { isMediaPath($0) }
+    }
+
+    /// A member's path relative to the dataset root, as records name media: in a bag without
+    /// `data/` (`data/media/x.jpg` is `media/x.jpg`), else the member path itself.
+    public func datasetPath(of member: String) -> String {
+        isBag && member.hasPrefix(BagIt.payloadPrefix) ? String(member.dropFirst(BagIt.payloadPrefix.count)) : member
     }
 
     /// Scans `path`: a tar archive (`.tar`, `.tar.gz`, `.tgz`, `.tar.zst`, `.tar.xz`, or any
@@ -194,7 +212,7 @@ public final class BundleReader {
         var rootJSONFiles: [String] = []
     }
 
-    private func location(_ member: String?) -> SourceLocation { SourceLocation(file: path, member: member) }
+    func location(_ member: String?) -> SourceLocation { SourceLocation(file: path, member: member) }
 
     /// Checks a member's path and kind; returns the normalized path when its content may be read.
     private func admit(
@@ -264,17 +282,27 @@ public final class BundleReader {
         }
     }
 
-    /// True for members whose bytes a later pass reads again (spooled from a tar).
+    /// True for members whose bytes a later pass reads again (spooled from a tar): data, media
+    /// and a bag's tag files at the root (read once the scan is over, whatever the member order).
     private static func isKeptPath(_ path: String) -> Bool {
-        path.hasPrefix("data/") || path.hasPrefix("media/")
+        path.hasPrefix("data/") || path.hasPrefix("media/") || (!path.contains("/") && BagIt.isTagFileName(path))
     }
 
-    private static func isMediaPath(_ path: String, layout: Layout) -> Bool {
-        if case .documentsFolder = layout {
-            return path.hasPrefix("ProfileImages/") || path.hasPrefix("MemberImages/") || path.hasPrefix("Stories/")
-                || path.hasPrefix("media/")
+    private func isMediaPath(_ path: String) -> Bool {
+        var path = Substring(path)
+        if isBag {
+            // A bag's dataset may be any Ferry dataset bagged by another tool, an app Documents
+            // folder's layout included.
+            guard path.hasPrefix(BagIt.payloadPrefix) else { return false }
+            path = path.dropFirst(BagIt.payloadPrefix.count)
+            return path.hasPrefix("media/") || Self.isDocumentsMediaPath(path)
         }
+        if case .documentsFolder = layout { return Self.isDocumentsMediaPath(path) || path.hasPrefix("media/") }
         return path.hasPrefix("media/")
+    }
+
+    private static func isDocumentsMediaPath(_ path: Substring) -> Bool {
+        path.hasPrefix("ProfileImages/") || path.hasPrefix("MemberImages/") || path.hasPrefix("Stories/")
     }
 
     /// Tells a zip from a tar by its first bytes and scans it. A zip is read from a file, as its
@@ -567,7 +595,7 @@ public final class BundleReader {
     }
 
     /// Computes the digests a folder scan deferred. A file that cannot be read keeps an empty digest.
-    private func resolveDeferredHashes() {
+    func resolveDeferredHashes() {
         guard !unhashed.isEmpty else { return }
         var started: [(index: Int, size: Int64, digest: PendingDigest)] = []
         for member in unhashed.sorted(by: { MemberPath.precedes($0, $1) }) {
@@ -695,6 +723,7 @@ public final class BundleReader {
         pendingDigests = [:]
         scannedFiles = scan.members.values.sorted { MemberPath.precedes($0.path, $1.path) }
         fileIndex = Dictionary(scannedFiles.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+        isBag = fileIndex["bagit.txt"] != nil
         if let bytes = scan.manifestBytes {
             do {
                 manifest = try BundleManifest(parsing: bytes, at: location("manifest.json"))
@@ -703,6 +732,18 @@ public final class BundleReader {
             } catch {
                 log.report(.error(.malformedJSON, "manifest: \(error)", at: location("manifest.json")))
             }
+            if let manifest, manifest.bundleVersion >= 2, !isBag {
+                // Its payload still lies under data/: read it as the bag it was written as.
+                isBag = true
+                log.report(.error(.missingFile, "a version 2 bundle is a BagIt bag, but bagit.txt is missing",
+                                  at: location("bagit.txt")))
+            }
+            // A tag file of the bag, which its tag manifests list.
+            if isBag { rootManifestBytes = bytes }
+            return
+        }
+        if isBag {
+            finishBagScan(log: log)
             return
         }
         let hasData = scannedFiles.contains { $0.path.hasPrefix("data/") } || scan.directories.contains("data")
@@ -788,7 +829,10 @@ public final class BundleReader {
             return manifest.collections.map { ($0.path, $0.name, $0.format.isEmpty ? nil : $0.format) }
         }
         if case .documentsFolder(let dataFile) = layout { return [(dataFile, nil, nil)] }
-        return scannedFiles.filter { $0.path.hasPrefix("data/") }.map { file in
+        let dataFiles = isBag
+            ? scannedFiles.filter { isDatasetFile($0.path) && !isMediaPath($0.path) }
+            : scannedFiles.filter { $0.path.hasPrefix("data/") }
+        return dataFiles.map { file in
             let name = file.path.dropFirst(5).split(separator: "/").last.map(String.init) ?? file.path
             let stem = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
             return (file.path, stem, nil)
@@ -848,7 +892,13 @@ public final class BundleReader {
     ) throws -> any RecordReader {
         var steps: [BundleRecordReader.Step] = []
         for (member, collection, formatName) in dataPlan() {
-            guard let format = Self.format(of: member, declared: formatName, registry: registry), let formatReader = format.reader else {
+            let format = Self.format(of: member, declared: formatName, registry: registry)
+            if isBag, manifest == nil, format?.reader == nil {
+                // A bag made by another tool may carry a file beside the dataset (a README).
+                log.report(.note(.assumption, "no format reads this payload file; not read", at: location(member)))
+                continue
+            }
+            guard let format, let formatReader = format.reader else {
                 throw FerryError(.unknownFormat, "no format reads this data member", at: location(member))
             }
             steps.append(BundleRecordReader.Step(
@@ -860,7 +910,8 @@ public final class BundleReader {
     // MARK: - Verification
 
     /// BagIt-style completeness and fixity (RFC 8493 sections 3 and 4, adapted), reporting every
-    /// problem found, not the first:
+    /// problem found, not the first; of a bag, first its own manifests and `Payload-Oxum`
+    /// (`verifyBag`), then:
     /// - each manifest-listed file is present (`missing-file`) with its size and SHA-256
     ///   (`checksum-mismatch` naming the member);
     /// - each file present is listed (`unlisted-file`);
@@ -872,11 +923,15 @@ public final class BundleReader {
     ///   - recordCounts: records read per collection.
     ///   - log: receives the diagnostics.
     public func verify(referencedMedia: Set<String>, recordCounts: [String: Int], log: DiagnosticLog) {
+        // A bag's own manifests are checked first; a file they found wrong is not reported again
+        // from manifest.json.
+        let reported = isBag ? verifyBag(log: log) : []
         if let manifest {
             let present = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
             var listed: Set<String> = []
             for file in manifest.files {
                 listed.insert(file.path)
+                if reported.contains(file.path) { continue }
                 guard let found = present[file.path] else {
                     if !reportedMissing.contains(file.path) {
                         reportedMissing.insert(file.path)
@@ -893,7 +948,7 @@ public final class BundleReader {
                                       at: location(file.path)))
                 }
             }
-            for file in files where !listed.contains(file.path) {
+            for file in files where !listed.contains(file.path) && !reported.contains(file.path) {
                 log.report(.error(.unlistedFile, "present in the bundle but not listed in the manifest",
                                   at: location(file.path)))
             }

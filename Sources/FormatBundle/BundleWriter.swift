@@ -241,7 +241,9 @@ public final class BundleWriter {
 
     /// Adds a media file, streamed from `source` into the spool and hashed on the way (never held
     /// whole in memory).
-    /// - Parameter path: the member path (`media/Stories/s1/c1.jpeg`), relative, no `..`.
+    /// - Parameter path: the path relative to the dataset root (`media/Stories/s1/c1.jpeg`), as
+    ///   records name it, relative, no `..`; the member is that path under the payload folder
+    ///   (`data/media/Stories/s1/c1.jpeg`).
     /// - Throws: `FerryError(.unsafePath)` for a path that is absolute, has `..` or is reserved
     ///   (`manifest.json`, `data/...`); `.duplicateMember` when another file with different bytes
     ///   has that path; the source's read errors.
@@ -257,7 +259,7 @@ public final class BundleWriter {
         let sink = FileDescriptorSink(descriptor: descriptor, name: spoolPath, capacity: 64 * 1024)
         let (size, sha) = try pipeline.copyAndDigest(read: { try source.read(into: $0) }) { try sink.write($0) }
         try sink.flush()
-        let entry = BundleMember(path: member, size: size, sha256: sha)
+        let entry = BundleMember(path: BagIt.payloadPrefix + member, size: size, sha256: sha)
         if let existing = media[member] {
             unlink(spoolPath)
             if existing.member != entry {
@@ -284,7 +286,7 @@ public final class BundleWriter {
             throw FerryError(.unsafePath, "media path '\(path)' is not a safe relative path",
                              at: SourceLocation(file: destinationPath, member: path))
         }
-        let entry = MediaFile(spoolPath: file, member: BundleMember(path: member, size: size, sha256: sha256 ?? ""),
+        let entry = MediaFile(spoolPath: file, member: BundleMember(path: BagIt.payloadPrefix + member, size: size, sha256: sha256 ?? ""),
                               isHashed: sha256 != nil)
         if let existing = media[member] {
             var same = existing.member.size == size
@@ -337,31 +339,33 @@ public final class BundleWriter {
             throw FerryError(.duplicateMember, "a media file and a data file share a path",
                              at: SourceLocation(file: destinationPath, member: pair.0.member.path))
         }
-        let makeManifest = { (entries: [Entry]) in
-            BundleManifest(
+        let baggingDate = String(BundleTimestamp.format(epochSeconds: modificationTime).prefix(10))
+        let makeHeaders = { (entries: [Entry]) in
+            try BundleHeaderFiles(manifest: BundleManifest(
                 domain: self.options.header.domain, schemaVersion: self.options.header.schemaVersion,
                 createdAt: self.options.createdAt, generator: self.options.generator, collections: manifestCollections,
-                files: entries.map { BundleManifest.File(path: $0.member.path, size: $0.member.size, sha256: $0.member.sha256) })
+                files: entries.map { BundleManifest.File(path: $0.member.path, size: $0.member.size, sha256: $0.member.sha256) }),
+                baggingDate: baggingDate)
         }
         switch destination {
         case .archive(let path, let compression):
             // A plain tar hashes unhashed media as it writes them (one pass); a compressed one
             // cannot rewrite its manifest afterwards, so they are hashed first.
             if compression != .none { try hashUnhashed(&entries) }
-            if entries.allSatisfy(\.isHashed) { manifest = makeManifest(entries) }
+            if entries.allSatisfy(\.isHashed) { manifest = try makeHeaders(entries).manifest }
             manifest = try writeArchive(to: path, format: .tar, compression: compression, entries: entries,
-                                        makeManifest: makeManifest)
+                                        makeHeaders: makeHeaders)
         case .zip(let path):
             // Members are deflated as they go: the manifest cannot be rewritten afterwards.
             try hashUnhashed(&entries)
-            manifest = makeManifest(entries)
+            manifest = try makeHeaders(entries).manifest
             manifest = try writeArchive(to: path, format: .zip, compression: .none, entries: entries,
-                                        makeManifest: makeManifest)
+                                        makeHeaders: makeHeaders)
         case .folder(let path):
             try hashUnhashed(&entries)
-            let manifest = makeManifest(entries)
-            self.manifest = manifest
-            try writeFolder(to: path, manifest: manifest.encoded(), entries: entries)
+            let headers = try makeHeaders(entries)
+            self.manifest = headers.manifest
+            try writeFolder(to: path, headers: headers.members, entries: entries)
         }
     }
 
@@ -445,14 +449,15 @@ public final class BundleWriter {
     }
 
     /// Writes the archive beside `path` and renames it into place; returns the manifest written.
-    /// Entries not yet hashed (only into a plain tar) are hashed as they are written; the manifest,
-    /// written first with placeholder digests, is then rewritten in place with `pwrite`: a digest
-    /// is always 64 hex digits, so its length does not change, and a tar header holds no checksum
-    /// of the content. The bytes are those a writer knowing every digest beforehand would write.
+    /// Entries not yet hashed (only into a plain tar) are hashed as they are written; the header
+    /// files (`manifest.json` and the BagIt manifests), written first with placeholder digests,
+    /// are then rewritten in place with `pwrite`: a digest is always 64 hex digits, so their
+    /// lengths do not change, and a tar header holds no checksum of the content. The bytes are
+    /// those a writer knowing every digest beforehand would write.
     /// A zip gets its DOS times rewritten in UTC at the end (`ZipTimestamps`).
     private func writeArchive(
         to path: String, format: ArchiveWriter.Format, compression: Compression, entries: [Entry],
-        makeManifest: ([Entry]) -> BundleManifest
+        makeHeaders: ([Entry]) throws -> BundleHeaderFiles
     ) throws -> BundleManifest {
         let (temporary, descriptor) = try TemporaryFiles.shared.createFile(
             beside: path, mode: 0o600, failure: "cannot create a temporary file")
@@ -464,21 +469,26 @@ public final class BundleWriter {
         let sink = FileDescriptorSink(descriptor: descriptor, name: path)
         let writer = try ArchiveWriter(sink: sink, name: path, format: format, compression: compression)
         let placeholder = Self.placeholderDigest
-        var manifest = makeManifest(entries.map { entry in
+        let headers = try makeHeaders(entries.map { entry in
             var entry = entry
             if !entry.isHashed { entry.member.sha256 = placeholder }
             return entry
         })
-        let manifestBytes = manifest.encoded()
-        var localHeaders: [Int64] = [writer.position]
-        try writer.beginEntry(path: "manifest.json", size: Int64(manifestBytes.count), permissions: 0o644,
-                              modificationTime: modificationTime)
-        let manifestOffset = writer.position
-        try manifestBytes.withUnsafeBytes { try writer.write($0) }
-        var digests: [(index: Int, digest: PendingDigest)] = []
-        for (index, entry) in entries.enumerated() {
+        var manifest = headers.manifest
+        var localHeaders: [Int64] = []
+        var headerOffsets: [Int64] = []
+        for (index, header) in headers.members.enumerated() {
             // A zip member's last deflated bytes and data descriptor go out when it is finished:
             // only then does `position` stand where the next local header starts.
+            if format == .zip, index > 0 { try writer.finishEntry() }
+            localHeaders.append(writer.position)
+            try writer.beginEntry(path: header.path, size: Int64(header.bytes.count), permissions: 0o644,
+                                  modificationTime: modificationTime)
+            headerOffsets.append(writer.position)
+            try header.bytes.withUnsafeBytes { try writer.write($0) }
+        }
+        var digests: [(index: Int, digest: PendingDigest)] = []
+        for (index, entry) in entries.enumerated() {
             if format == .zip { try writer.finishEntry() }
             localHeaders.append(writer.position)
             try writer.beginEntry(path: entry.member.path, size: entry.member.size, permissions: 0o644,
@@ -503,13 +513,15 @@ public final class BundleWriter {
         if !digests.isEmpty {
             var hashed = entries
             for (index, digest) in digests { hashed[index].member.sha256 = try digest.value() }
-            manifest = makeManifest(hashed)
-            let final = manifest.encoded()
-            guard final.count == manifestBytes.count else {
-                throw FerryError(.internalError, "the manifest changed length once its digests were known",
-                                 at: SourceLocation(file: path, member: "manifest.json"))
+            let final = try makeHeaders(hashed)
+            manifest = final.manifest
+            for (index, header) in final.members.enumerated() where header.bytes != headers.members[index].bytes {
+                guard header.bytes.count == headers.members[index].bytes.count else {
+                    throw FerryError(.internalError, "a header file changed length once its digests were known",
+                                     at: SourceLocation(file: path, member: header.path))
+                }
+                try Self.writeAll(header.bytes, to: descriptor, at: headerOffsets[index], name: path)
             }
-            try Self.writeAll(final, to: descriptor, at: manifestOffset, name: path)
         }
         // A replaced archive keeps its mode, as every replaced output does.
         var replaced = stat()
@@ -541,14 +553,16 @@ public final class BundleWriter {
         }
     }
 
-    private func writeFolder(to path: String, manifest: [UInt8], entries: [Entry])
+    private func writeFolder(to path: String, headers: [(path: String, bytes: [UInt8])], entries: [Entry])
         throws
     {
         let temporary = try TemporaryFiles.shared.createFolder(beside: path, failure: "cannot create a temporary folder")
         var done = false
         defer { if !done { TemporaryFiles.shared.remove(temporary) } }
         chmod(temporary, 0o755)
-        try writeFile(temporary + "/manifest.json") { try $0.write(manifest) }
+        for header in headers {
+            try writeFile(temporary + "/" + header.path) { try $0.write(header.bytes) }
+        }
         var made_: Set<String> = []
         for entry in entries {
             let member = entry.member

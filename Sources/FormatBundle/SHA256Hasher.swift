@@ -3,15 +3,21 @@ import FerryCore
 
 /// A streaming SHA-256 (FIPS 180-4) over OpenSSL's EVP interface: feed bytes with `update`, then
 /// `finalize()` once for the lowercase hexadecimal digest, as bundle manifests list it
-/// (SCHEMAS.md "Formats: Bundle", BagIt-style fixity).
+/// (SCHEMAS.md "Formats: Bundle", BagIt-style fixity). `init(algorithm: .sha512)` gives SHA-512
+/// (128 digits) the same way, for BagIt manifests that list it.
 public final class SHA256Hasher {
     private let context: OpaquePointer?
     private var finished = false
+    private let length: Int
 
-    /// Starts a new digest.
-    public init() {
+    /// Starts a new SHA-256 digest.
+    public convenience init() { self.init(algorithm: .sha256) }
+
+    /// Starts a new digest of `algorithm`.
+    init(algorithm: BagIt.Algorithm) {
         context = EVP_MD_CTX_new()
-        if let context { EVP_DigestInit_ex(context, EVP_sha256(), nil) }
+        length = algorithm.hexLength / 2
+        if let context { EVP_DigestInit_ex(context, algorithm == .sha256 ? EVP_sha256() : EVP_sha512(), nil) }
     }
 
     deinit { EVP_MD_CTX_free(context) }
@@ -27,17 +33,17 @@ public final class SHA256Hasher {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    /// Ends the digest and returns it as 64 lowercase hexadecimal digits.
+    /// Ends the digest and returns it as lowercase hexadecimal digits (64 for SHA-256).
     /// - Throws: `FerryError(.internalError)` when OpenSSL could not compute it (no context).
     public func finalize() throws -> String {
         guard let context, !finished else {
             throw FerryError(.internalError, "SHA-256 digest unavailable (OpenSSL context missing or already finalised)")
         }
         finished = true
-        var digest = [UInt8](repeating: 0, count: 32)
+        var digest = [UInt8](repeating: 0, count: self.length)
         var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else {
-            throw FerryError(.internalError, "OpenSSL failed to finalise a SHA-256 digest")
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1, Int(length) == self.length else {
+            throw FerryError(.internalError, "OpenSSL failed to finalise a digest")
         }
         return Self.hex(digest)
     }

@@ -7,10 +7,10 @@ import Testing
 /// `.tar.gz`, and single `.json.gz` files.
 @Suite struct BundleCLITests {
     static let petsMembers = [
-        "manifest.json",
+        "manifest.json", "bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt",
+        "data/media/MemberImages/m1.JPG", "data/media/MemberImages/m2.png", "data/media/ProfileImages/p1.jpeg",
+        "data/media/Stories/s1/clip1.MOV", "data/media/Stories/s1/photo1.jpg", "data/media/Stories/s2/bath1.png",
         "data/members.json", "data/profiles.json", "data/stories.json",
-        "media/MemberImages/m1.JPG", "media/MemberImages/m2.png", "media/ProfileImages/p1.jpeg",
-        "media/Stories/s1/clip1.MOV", "media/Stories/s1/photo1.jpg", "media/Stories/s2/bath1.png",
     ]
 
     /// A sandbox with `pets.tar` converted from the sample Documents folder.
@@ -44,28 +44,29 @@ import Testing
         expectGolden(String(decoding: tar.data(of: "manifest.json") ?? [], as: UTF8.self), "pets-manifest.json")
         // V2 stories: media kinds filled from the files found (jpg -> photo, MOV -> video, png -> photo).
         expectGolden(String(decoding: tar.data(of: "data/stories.json") ?? [], as: UTF8.self), "pets-stories-v2.json")
-        #expect(tar.data(of: "media/Stories/s1/clip1.MOV") == Array(try Data(contentsOf: Fixtures.sample("pet-story-v1-documents/Stories/s1/clip1.MOV"))))
+        #expect(tar.data(of: "data/media/Stories/s1/clip1.MOV") == Array(try Data(contentsOf: Fixtures.sample("pet-story-v1-documents/Stories/s1/clip1.MOV"))))
     }
 
     @Test func flippedPhotoByteIsAChecksumMismatch() throws {
         let box = try petsTar()
         var tar = TarEditor(bytes: try box.bytes("pets.tar"))
-        let manifest = String(decoding: tar.data(of: "manifest.json") ?? [], as: UTF8.self)
-        let listed = "\"path\": \"media/Stories/s1/photo1.jpg\",\n      \"size\": 1165,\n      \"sha256\": \""
-        let hashStart = try #require(manifest.range(of: listed)).upperBound
-        let manifestHash = String(manifest[hashStart...].prefix(64))
-        let flipped = tar.flipByte(of: "media/Stories/s1/photo1.jpg", at: 100)
+        // The bag's manifest is checked first; manifest.json lists the same digest.
+        let manifest = String(decoding: tar.data(of: "manifest-sha256.txt") ?? [], as: UTF8.self)
+        let line = try #require(manifest.split(separator: "\n").first { $0.hasSuffix("  data/media/Stories/s1/photo1.jpg") })
+        let manifestHash = String(line.prefix(64))
+        #expect(String(decoding: tar.data(of: "manifest.json") ?? [], as: UTF8.self).contains(manifestHash))
+        let flipped = tar.flipByte(of: "data/media/Stories/s1/photo1.jpg", at: 100)
         #expect(flipped)
         try box.write("flipped.tar", bytes: tar.bytes)
 
         let run = try box.ferry(["validate", "flipped.tar"])
         #expect(run.status == 1)
         #expect(run.errors.count == 1)
-        let line = run.errors.first ?? ""
-        let prefix = "flipped.tar:media/Stories/s1/photo1.jpg: error: SHA-256 is "
-        let suffix = ", the manifest says \(manifestHash) [checksum-mismatch]"
-        #expect(line.hasPrefix(prefix) && line.hasSuffix(suffix), "\(line)")
-        let actualHash = line.dropFirst(prefix.count).dropLast(suffix.count)
+        let error = run.errors.first ?? ""
+        let prefix = "flipped.tar:data/media/Stories/s1/photo1.jpg: error: SHA-256 is "
+        let suffix = ", manifest-sha256.txt says \(manifestHash) [checksum-mismatch]"
+        #expect(error.hasPrefix(prefix) && error.hasSuffix(suffix), "\(error)")
+        let actualHash = error.dropFirst(prefix.count).dropLast(suffix.count)
         #expect(actualHash.count == 64 && actualHash != manifestHash && actualHash.allSatisfy(\.isHexDigit))
         #expect(run.stderrLines.last == "flipped.tar: pet-story v2: profiles 1, members 2, stories 2 (5 records, 1 error, 0 warnings); invalid")
     }
@@ -73,14 +74,14 @@ import Testing
     @Test func deletedVideoIsMissingMediaNamingTheStory() throws {
         let box = try petsTar()
         var tar = TarEditor(bytes: try box.bytes("pets.tar"))
-        let removed = tar.remove("media/Stories/s1/clip1.MOV")
+        let removed = tar.remove("data/media/Stories/s1/clip1.MOV")
         #expect(removed)
         try box.write("novideo.tar", bytes: tar.bytes)
         let run = try box.ferry(["validate", "novideo.tar"])
         #expect(run.status == 1)
         #expect(run.errors == [
             #"novideo.tar:data/stories.json:18:19: error: /stories/0/media/1/path: media/1/path names "media/Stories/s1/clip1.MOV", which is not in the bundle (id "s1") [missing-media]"#,
-            "novideo.tar:media/Stories/s1/clip1.MOV: error: listed in the manifest but not in the bundle [missing-file]",
+            "novideo.tar:data/media/Stories/s1/clip1.MOV: error: listed in manifest-sha256.txt but not in the bag [missing-file]",
         ])
         // Line 18, column 19 of data/stories.json is the path value of the story's second media item.
         let stories = String(decoding: tar.data(of: "data/stories.json") ?? [], as: UTF8.self)
@@ -105,10 +106,11 @@ import Testing
         #expect(try box.ferry(["convert", "v2.json", "-o", "notes.tar"]).status == 0)
         let tar = TarEditor(bytes: try box.bytes("notes.tar"))
         #expect(tar.members.map(\.path) == [
-            "manifest.json", "data/cocktailTastingNotes.json", "data/coffeeTastingNotes.json", "data/whiskeyTastingNotes.json",
-            "data/wineTastingNotes.json", "media/notes/coffeeTastingNotes/c-001.png", "media/notes/wineTastingNotes/w-001.png",
+            "manifest.json", "bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt",
+            "data/cocktailTastingNotes.json", "data/coffeeTastingNotes.json", "data/media/notes/coffeeTastingNotes/c-001.png",
+            "data/media/notes/wineTastingNotes/w-001.png", "data/whiskeyTastingNotes.json", "data/wineTastingNotes.json",
         ])
-        #expect(tar.data(of: "media/notes/wineTastingNotes/w-001.png")?.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        #expect(tar.data(of: "data/media/notes/wineTastingNotes/w-001.png")?.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         #expect(try box.ferry(["convert", "notes.tar", "-o", "back.json"]).status == 0)
         #expect(try box.bytes("back.json") == (try box.bytes("v2.json")))
 
@@ -134,10 +136,13 @@ import Testing
         #expect(try box.ferry(["convert", "gen.json", "-o", "canonical.json"]).status == 0)
         #expect(try box.ferry(["convert", "canonical.json", "-o", "gen.tar"]).status == 0)
         let tar = TarEditor(bytes: try box.bytes("gen.tar"))
-        #expect(tar.members.map(\.path).filter { $0.hasPrefix("media/") } == [
-            "media/notes/coffeeTastingNotes/plain.gif", "media/notes/coffeeTastingNotes/roast%2F2024%20%231.jpg",
+        #expect(tar.members.map(\.path).filter { $0.hasPrefix("data/media/") } == [
+            "data/media/notes/coffeeTastingNotes/plain.gif", "data/media/notes/coffeeTastingNotes/roast%2F2024%20%231.jpg",
         ])
-        #expect(tar.data(of: "media/notes/coffeeTastingNotes/roast%2F2024%20%231.jpg").map { Data($0).base64EncodedString() } == jpeg)
+        // The bag's manifest writes `%` as `%25` (RFC 8493 section 2.1.3); the record keeps the file's name.
+        let listed = String(decoding: tar.data(of: "manifest-sha256.txt") ?? [], as: UTF8.self)
+        #expect(listed.contains("  data/media/notes/coffeeTastingNotes/roast%252F2024%2520%25231.jpg\n"), "\(listed)")
+        #expect(tar.data(of: "data/media/notes/coffeeTastingNotes/roast%2F2024%20%231.jpg").map { Data($0).base64EncodedString() } == jpeg)
         // Newest record instant, 2024-02-04T10:00:00Z, is every member's mtime.
         #expect(tar.headerField(of: "manifest.json", offset: 136, length: 12).flatMap { Int($0.trimmingCharacters(in: .whitespaces), radix: 8) } == 1_707_040_800)
         #expect(try box.ferry(["validate", "gen.tar"]).status == 0)

@@ -24,7 +24,7 @@ import Testing
     }
 
     /// Replaces `old` with `new` in the bundle folder's member and puts the member's new size
-    /// and SHA-256 in the manifest, as a tool that edits a bundle properly would.
+    /// and SHA-256 in the manifest and the bag's files, as a tool that edits a bundle properly would.
     static func edit(_ member: String, of folder: String, in box: Sandbox, _ change: (String) -> String) throws {
         let path = "\(folder)/\(member)"
         let before = try box.bytes(path)
@@ -39,6 +39,8 @@ import Testing
         tail = tail.replacingOccurrences(of: try sha256(before, in: box), with: try sha256(after, in: box))
         manifest = String(manifest[..<entry.upperBound]) + tail
         try box.write("\(folder)/manifest.json", manifest)
+        // A version 1 bundle (`assemble`) has no bag files to update.
+        if box.exists("\(folder)/bagit.txt") { try box.rebag(folder) }
     }
 
     static func sha256(_ bytes: [UInt8], in box: Sandbox) throws -> String {
@@ -51,7 +53,8 @@ import Testing
     /// `b` as given, or `b.tar` made from the folder `b` by `tar(1)` (members in its order).
     static func container(_ name: String, in box: Sandbox) throws {
         guard name.hasSuffix(".tar") else { return }
-        let run = try runTool("/usr/bin/env", ["tar", "-cf", name, "-C", "b", "manifest.json", "data"], in: box.url)
+        let tags = ["bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt"].filter { box.exists("b/" + $0) }
+        let run = try runTool("/usr/bin/env", ["tar", "-cf", name, "-C", "b", "manifest.json"] + tags + ["data"], in: box.url)
         #expect(run.status == 0, "\(run.output)")
     }
 
@@ -134,7 +137,8 @@ import Testing
     }
 
     /// Makes the bundle folder `b` from the one-format bundle folders (`json/`, `csv/`, ...):
-    /// each collection's member from the folder of its format, the manifest listing them.
+    /// each collection's member from the folder of its format, the manifest listing them, in the
+    /// version 1 layout (no bag files), which is still read.
     static func assemble(_ formats: [String: String], in box: Sandbox) throws {
         let base = try box.text("json/manifest.json")
         let manifest = try JSONSerialization.jsonObject(with: Data(base.utf8)) as! [String: Any]

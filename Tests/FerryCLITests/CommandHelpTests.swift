@@ -72,4 +72,20 @@ import Testing
             #expect(run.stderrLines.first?.hasPrefix("ferry \(command): error: unknown option '\(option)'") == true, "\(command) \(option): \(run.stderr)")
         }
     }
+
+    /// The commands with an HTML report list `html` among their `--report` values, with the help
+    /// line each command prints.
+    @Test(arguments: [
+        ("validate", "Also write a report: text (default), json, junit, github, html."),
+        ("convert", "Also write a report: text (default), json, junit, github, html."),
+        ("migrate", "Also write a report: text (default), json, junit, github, html."),
+        ("run", "Report format: text (default), json, junit, github, html."),
+        ("diff", "text (default), json or html."),
+        ("stats", "text (default: a table per collection), json, or html (a page with charts)."),
+    ])
+    func reportHelpListsHTML(command: String, help: String) throws {
+        let run = try runFerry([command, "--help"])
+        let line = run.stdout.split(separator: "\n").first { $0.hasPrefix("  --report FORMAT") }
+        #expect(line?.hasSuffix("  " + help) == true, "\(line ?? "no --report line")")
+    }
 }

@@ -144,7 +144,7 @@ import Glibc
         Case(code: "too-large", arguments: ["validate", "b"], expect: .member) {
             let bundle = try bundle(in: $0)
             let long = String(repeating: "d/", count: 1100) + "x.png"
-            try write("x", "b/media/" + long, in: $0)
+            try write("x", "b/data/media/" + long, in: $0)
             _ = bundle
         },
         Case(code: "unreadable-input", arguments: ["validate", "absent.json"], expect: .file) { _ in },
@@ -192,27 +192,29 @@ import Glibc
         },
         Case(code: "missing-manifest", arguments: ["validate", "b"], expect: .file) {
             _ = try bundle(in: $0)
+            // Without bagit.txt too: a BagIt bag needs no manifest.json.
             try FileManager.default.removeItem(at: $0.appendingPathComponent("b/manifest.json"))
+            try FileManager.default.removeItem(at: $0.appendingPathComponent("b/bagit.txt"))
         },
         Case(code: "checksum-mismatch", arguments: ["validate", "b"], expect: .member) {
             _ = try bundle(in: $0)
-            try write("changed", "b/media/Stories/s2/bath1.png", in: $0)
+            try write("changed", "b/data/media/Stories/s2/bath1.png", in: $0)
         },
         Case(code: "missing-file", arguments: ["validate", "b"], expect: .member) {
             _ = try bundle(in: $0)
-            try FileManager.default.removeItem(at: $0.appendingPathComponent("b/media/Stories/s2/bath1.png"))
+            try FileManager.default.removeItem(at: $0.appendingPathComponent("b/data/media/Stories/s2/bath1.png"))
         },
         Case(code: "missing-media", arguments: ["validate", "b"], expect: .text(field: true)) {
             _ = try bundle(in: $0)
-            try FileManager.default.removeItem(at: $0.appendingPathComponent("b/media/Stories/s2/bath1.png"))
+            try FileManager.default.removeItem(at: $0.appendingPathComponent("b/data/media/Stories/s2/bath1.png"))
         },
         Case(code: "unlisted-file", arguments: ["validate", "b"], expect: .member) {
             _ = try bundle(in: $0)
-            try write("extra", "b/media/extra.png", in: $0)
+            try write("extra", "b/data/media/extra.png", in: $0)
         },
         Case(code: "orphan-media", arguments: ["validate", "b"], expect: .member) {
             _ = try bundle(in: $0)
-            try write("extra", "b/media/extra.png", in: $0)
+            try write("extra", "b/data/media/extra.png", in: $0)
         },
         Case(code: "count-mismatch", arguments: ["validate", "b"], expect: .member) {
             _ = try bundle(in: $0)
@@ -223,8 +225,8 @@ import Glibc
         Case(code: "duplicate-member", arguments: ["validate", "b"], expect: .member) {
             _ = try bundle(in: $0)
             // One name in NFC (U+00E9) and NFD (e + U+0301): one name in a bundle.
-            try write("1", "b/media/caf\u{E9}.png", in: $0)
-            try write("2", "b/media/cafe\u{301}.png", in: $0)
+            try write("1", "b/data/media/caf\u{E9}.png", in: $0)
+            try write("2", "b/data/media/cafe\u{301}.png", in: $0)
         },
         Case(code: "adapter-failed", arguments: ["validate", "x.zz"], expect: .file,
              setUp: {

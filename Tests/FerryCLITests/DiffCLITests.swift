@@ -13,7 +13,7 @@ import Testing
     /// `docs`: the sample Documents folder (V1 JSON export and media); `new.tar`: a V2 bundle of
     /// the same data with three records edited, one photo replaced and one story (with its
     /// photo) removed.
-    private func petsPair() throws -> Sandbox {
+    func petsPair() throws -> Sandbox {
         let box = try Sandbox()
         try box.copySample("pet-story-v1-documents", to: "docs")
         try box.copySample("pet-story-v1-documents", to: "edited")

@@ -6,7 +6,7 @@ import Testing
 @Suite struct GitHubReportCLITests {
     /// The sample Documents folder migrated to a V2 bundle folder `pets/`, then one member edited:
     /// a latitude that is not a number (a type error at a line of the member) whose bytes no
-    /// longer match the manifest (a checksum error about the member as a whole); and the same
+    /// longer match the bag's manifest (a checksum error about the member as a whole); and the same
     /// folder as a tar.
     private func editedBundle() throws -> Sandbox {
         let box = try Sandbox()
@@ -16,12 +16,13 @@ import Testing
         #expect(stories.contains("\"latitude\": 35.6586"))
         try box.write("pets/data/stories.json", stories.replacingOccurrences(of: "\"latitude\": 35.6586", with: "\"latitude\": \"north\""))
         let tar = try #require(toolOnPath("tar"))
-        let made = try runTool(tar, ["cf", "../pets.tar", "manifest.json", "data", "media"], in: box.url.appendingPathComponent("pets"))
+        let made = try runTool(tar, ["cf", "../pets.tar", "manifest.json", "bagit.txt", "bag-info.txt", "manifest-sha256.txt",
+                                       "tagmanifest-sha256.txt", "data"], in: box.url.appendingPathComponent("pets"))
         #expect(made.status == 0, "\(made.output)")
         return box
     }
 
-    static let sums = "SHA-256 is 9a309d9c1c84a28dfa0ab2d0e7052e06afea62dbe8b1290cfa274180fb6754b8, the manifest says fb3cc591e7c42b85348f10269c37dd19ae40891f68bb182799ca8436c91d3db9"
+    static let sums = "SHA-256 is 9a309d9c1c84a28dfa0ab2d0e7052e06afea62dbe8b1290cfa274180fb6754b8, manifest-sha256.txt says fb3cc591e7c42b85348f10269c37dd19ae40891f68bb182799ca8436c91d3db9"
 
     /// In a tar, a member's line is no line of the archive: the annotation is on the tar, with
     /// no line, and names the bundle and the member in its title and message.

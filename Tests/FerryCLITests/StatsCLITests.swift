@@ -227,8 +227,8 @@ import Testing
     @Test func anUnknownReportIsAUsageError() throws {
         let box = try Sandbox()
         try box.write("notes.json", SelectionCLITests.notes)
-        let run = try box.ferry(["stats", "notes.json", "--report", "html"])
+        let run = try box.ferry(["stats", "notes.json", "--report", "junit"])
         #expect(run.status == 2)
-        #expect(run.stderrLines.first == "ferry stats: error: unknown report format 'html' for stats; use text or json")
+        #expect(run.stderrLines.first == "ferry stats: error: unknown report format 'junit' for stats; use text, json or html")
     }
 }

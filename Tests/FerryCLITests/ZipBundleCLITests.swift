@@ -68,8 +68,9 @@ import Testing
         }
         let listing = try ZipArchives.listing(box.url.appendingPathComponent("a.zip"))
         #expect(listing.map { String($0.split(separator: " ")[0]) } == [
-            "manifest.json", "data/cocktailNotes.json", "data/coffeeNotes.json", "data/whiskeyNotes.json",
-            "data/wineNotes.json", "media/notes/coffeeNotes/c-001.png", "media/notes/wineNotes/w-001.png",
+            "manifest.json", "bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt",
+            "data/cocktailNotes.json", "data/coffeeNotes.json", "data/media/notes/coffeeNotes/c-001.png",
+            "data/media/notes/wineNotes/w-001.png", "data/whiskeyNotes.json", "data/wineNotes.json",
         ])
         // 1700000000 is 2023-11-14T22:13:20Z; DOS times count in 2-second steps.
         #expect(Set(listing.map { String($0.split(separator: " ")[1]) }) == ["2023-11-14T22:13:20"])

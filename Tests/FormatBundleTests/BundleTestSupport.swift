@@ -84,7 +84,9 @@ enum Sample {
             try writer.write(record)
             counts[record.collection ?? "", default: 0] += 1
         }
-        for media in reader.mediaFiles { try writer.addMedia(path: media.path, source: try reader.open(media.path)) }
+        for media in reader.mediaFiles {
+            try writer.addMedia(path: reader.datasetPath(of: media.path), source: try reader.open(media.path))
+        }
         try writer.finish()
         reader.verify(referencedMedia: Set(reader.mediaFiles.map(\.path)), recordCounts: counts, log: log)
         #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")

@@ -13,10 +13,10 @@ import Testing
         try Sample.writeBundle(to: .archive(path: good, compression: .none))
         var members = try Sample.members(good).map { ($0.entry.path ?? "", $0.content) }
         // Flip one byte of the PNG, drop the JPEG, add an unlisted media file.
-        let png = try #require(members.firstIndex { $0.0 == "media/ProfileImages/p1.png" })
+        let png = try #require(members.firstIndex { $0.0 == "data/media/ProfileImages/p1.png" })
         members[png].1[10] ^= 0xFF
-        members.removeAll { $0.0 == "media/Stories/s1/c1.jpeg" }
-        members.append(("media/Stories/s9/extra.png", Sample.png))
+        members.removeAll { $0.0 == "data/media/Stories/s1/c1.jpeg" }
+        members.append(("data/media/Stories/s9/extra.png", Sample.png))
         let bad = dir.appendingPathComponent("bad.tar").path
         try Sample.writeTar(bad, members)
 
@@ -27,12 +27,12 @@ import Testing
         #expect(counts == ["profiles": 1, "stories": 2])
         counts["stories"] = 3
         reader.verify(
-            referencedMedia: ["media/ProfileImages/p1.png", "media/Stories/s1/c1.jpeg"], recordCounts: counts, log: log)
+            referencedMedia: ["data/media/ProfileImages/p1.png", "data/media/Stories/s1/c1.jpeg"], recordCounts: counts, log: log)
         #expect(log.diagnostics.map { "\($0.severity) \($0.code) \($0.location)" } == [
-            "error checksum-mismatch \(bad):media/ProfileImages/p1.png",
-            "error missing-file \(bad):media/Stories/s1/c1.jpeg",
-            "error unlisted-file \(bad):media/Stories/s9/extra.png",
-            "warning orphan-media \(bad):media/Stories/s9/extra.png",
+            "error checksum-mismatch \(bad):data/media/ProfileImages/p1.png",
+            "error missing-file \(bad):data/media/Stories/s1/c1.jpeg",
+            "error unlisted-file \(bad):data/media/Stories/s9/extra.png",
+            "warning orphan-media \(bad):data/media/Stories/s9/extra.png",
             "error count-mismatch \(bad):data/stories.json",
         ])
         #expect(log.diagnostics.last?.location.collection == "stories")
@@ -52,7 +52,7 @@ import Testing
         let reader = try BundleReader(path: path, log: log)
         reader.verify(referencedMedia: Set(reader.mediaFiles.map(\.path)), recordCounts: ["profiles": 1, "stories": 2],
                       log: log)
-        #expect(Sample.problems(log) == ["checksum-mismatch media/Stories/s1/c1.jpeg"])
+        #expect(Sample.problems(log) == ["checksum-mismatch data/media/Stories/s1/c1.jpeg"])
     }
 
     @Test func missingDataMemberIsReportedOnce() throws {

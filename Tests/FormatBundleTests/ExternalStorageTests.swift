@@ -23,15 +23,15 @@ import Testing
         try writer.write(Sample.record("wineTastingNotes", ["id": "n3", "title": "Kept",
                                                             "imageData": "media/notes/wineTastingNotes/old.jpg"]))
         try writer.finish()
-        #expect(try Sample.bytes(folder + "media/notes/wineTastingNotes/n1.png") == Sample.png)
-        #expect(try Sample.bytes(folder + "media/notes/wineTastingNotes/a%2Fb%20c.bin") == [1, 2, 3])
+        #expect(try Sample.bytes(folder + "data/media/notes/wineTastingNotes/n1.png") == Sample.png)
+        #expect(try Sample.bytes(folder + "data/media/notes/wineTastingNotes/a%2Fb%20c.bin") == [1, 2, 3])
         let data = String(decoding: try Sample.bytes(folder + "data/wineTastingNotes.json"), as: UTF8.self)
         #expect(data.contains("\"imageData\": \"media/notes/wineTastingNotes/n1.png\""))
         #expect(data.contains("\"imageData\": \"media/notes/wineTastingNotes/a%2Fb%20c.bin\""))
         #expect(data.contains("\"imageData\": \"media/notes/wineTastingNotes/old.jpg\""))
         #expect(writer.manifest?.files.map(\.path) == [
-            "data/wineTastingNotes.json", "media/notes/wineTastingNotes/a%2Fb%20c.bin",
-            "media/notes/wineTastingNotes/n1.png",
+            "data/media/notes/wineTastingNotes/a%2Fb%20c.bin", "data/media/notes/wineTastingNotes/n1.png",
+            "data/wineTastingNotes.json",
         ])
         // mtime is createdAt cut to whole seconds.
         let attributes = try FileManager.default.attributesOfItem(atPath: folder + "manifest.json")

@@ -45,16 +45,16 @@ final class PatternSource: ByteSource {
         #expect(source.largestRequest <= 1 << 20)
         try writer.write(Sample.record("stories", ["id": "s1", "caption": "Big"]))
         try writer.finish()
-        #expect(writer.manifest?.files.last == BundleManifest.File(
-            path: "media/Stories/s1/video.mov", size: Int64(Self.size), sha256: expected))
+        #expect(writer.manifest?.files.first == BundleManifest.File(
+            path: "data/media/Stories/s1/video.mov", size: Int64(Self.size), sha256: expected))
 
         let log = DiagnosticLog()
         let reader = try BundleReader(path: path, log: log)
-        #expect(reader.mediaFiles == [BundleMember(path: "media/Stories/s1/video.mov", size: Int64(Self.size), sha256: expected)])
-        reader.verify(referencedMedia: ["media/Stories/s1/video.mov"], recordCounts: ["stories": 1], log: log)
+        #expect(reader.mediaFiles == [BundleMember(path: "data/media/Stories/s1/video.mov", size: Int64(Self.size), sha256: expected)])
+        reader.verify(referencedMedia: ["data/media/Stories/s1/video.mov"], recordCounts: ["stories": 1], log: log)
         #expect(log.diagnostics.isEmpty)
         // Reading the spooled member back in 1 MiB chunks gives the same digest.
-        let member = try reader.open("media/Stories/s1/video.mov")
+        let member = try reader.open("data/media/Stories/s1/video.mov")
         let again = SHA256Hasher()
         var total = 0
         while true {

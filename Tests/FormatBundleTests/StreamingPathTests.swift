@@ -85,7 +85,7 @@ import Testing
                 manifests.append(writer.manifest)
             }
             #expect(manifests[0] == manifests[1])
-            let media = manifests[0]?.files.filter { $0.path.hasPrefix("media/") }
+            let media = manifests[0]?.files.filter { $0.path.hasPrefix("data/media/") }
             #expect(media?.map(\.sha256) == (try files.map { try Self.sha($0.bytes) }))
             if ending.hasSuffix("/") {
                 let read = try Sample.bytes(outputs[0] + "manifest.json")
@@ -154,7 +154,7 @@ import Testing
         let folder = dir.appendingPathComponent("bundle").path + "/"
         try Sample.writeBundle(to: .forPath(folder))
         let reader = try BundleReader(path: folder, log: DiagnosticLog())
-        #expect(reader.storedFile(of: "media/ProfileImages/p1.png")?.sha256 == (try Self.sha(Sample.png)))
+        #expect(reader.storedFile(of: "data/media/ProfileImages/p1.png")?.sha256 == (try Self.sha(Sample.png)))
     }
 
     @Test(arguments: [1, 3]) func pipelineDigestsInterleavedStreams(lanes: Int) throws {

@@ -12,10 +12,12 @@ struct ConversionRunner {
     var reportFile: String?
     /// Whether a summary line per input goes to standard error after the run (not for `head`).
     var summary = true
+    /// The command's name, for the HTML report's title.
+    var command = "convert"
 
     /// The `--report` and `--report-file` options, shared by convert, migrate and validate.
     static let reportSpecs: [OptionSpec] = [
-        OptionSpec(["--report"], .single, value: "FORMAT", help: "Also write a report: text (default), json, junit, github."),
+        OptionSpec(["--report"], .single, value: "FORMAT", help: "Also write a report: text (default), json, junit, github, html."),
         OptionSpec(["--report-file"], .single, value: "FILE", help: "Write the report to FILE (needed when standard output carries data)."),
     ]
 
@@ -23,7 +25,7 @@ struct ConversionRunner {
         self.common = common
         let name = arguments?.value("report") ?? "text"
         guard let report = ReportFormat(rawValue: name) else {
-            throw UsageError("unknown report format '\(name)'; use text, json, junit or github")
+            throw UsageError("unknown report format '\(name)'; use text, json, junit, github or html")
         }
         self.report = report
         reportFile = try arguments.flatMap(Self.reportFile)
@@ -53,7 +55,7 @@ struct ConversionRunner {
         }
         progress?.finish()
         printer.finish()
-        try Self.writeReport(reports, as: report, to: reportFile)
+        try Self.writeReport(reports, as: report, to: reportFile, command: command, action: request.action)
         if !common.quiet && summary {
             for report in reports { StandardError.write(Summary.line(for: report, action: request.action) + "\n") }
             if reports.count > 1 { StandardError.write(Summary.total(of: reports, action: request.action) + "\n") }
@@ -63,9 +65,13 @@ struct ConversionRunner {
 
     /// Writes the machine-readable report, atomically when it goes to a file; nothing for plain
     /// text to the terminal (the diagnostics already went to standard error).
-    static func writeReport(_ reports: [DatasetReport], as report: ReportFormat, to reportFile: String?) throws {
+    /// - Parameters:
+    ///   - command: the command's name, for the HTML page's title.
+    ///   - action: what the run did, for the HTML page's verdict words.
+    static func writeReport(_ reports: [DatasetReport], as report: ReportFormat, to reportFile: String?,
+                            command: String, action: ConversionRequest.Action) throws {
         guard report != .text || reportFile != nil else { return }
-        let text = report.render(reports)
+        let text = report.render(reports, command: command, action: action)
         if let reportFile {
             let file = try AtomicOutputFile(path: reportFile)
             try file.sink.write(text)
@@ -83,15 +89,21 @@ enum Summary {
     /// conversion, `passed` and `failed` for a dry run.
     static func total(of reports: [DatasetReport], action: ConversionRequest.Action) -> String {
         let failed = reports.filter { $0.status > .success }.count
-        let (good, bad) = switch action {
-        case .convert: ("written", "failed")
-        case .dryRun: ("passed", "failed")
-        case .validate: ("valid", "invalid")
-        }
+        let (good, bad) = words(action)
         let errors = reports.reduce(0) { $0 + $1.errorCount }
         let warnings = reports.reduce(0) { $0 + $1.warningCount }
         return "total: \(reports.count) datasets, \(reports.count - failed) \(good), \(failed) \(bad)"
             + " (\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"))"
+    }
+
+    /// The words for an input that passed and one that did not: `valid`/`invalid` for a
+    /// validation, `written`/`failed` for a conversion, `passed`/`failed` for a dry run.
+    static func words(_ action: ConversionRequest.Action) -> (String, String) {
+        switch action {
+        case .convert: ("written", "failed")
+        case .dryRun: ("passed", "failed")
+        case .validate: ("valid", "invalid")
+        }
     }
 
     static func line(for report: DatasetReport, action: ConversionRequest.Action) -> String {

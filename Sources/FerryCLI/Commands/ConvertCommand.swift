@@ -111,6 +111,7 @@ struct MigrateCommand: FerryCommand {
     init(_ arguments: ParsedArguments) throws {
         guard arguments.value("to-version") != nil else { throw UsageError("migrate needs --to-version N") }
         convert = try ConvertCommand(arguments, action: arguments.flag("dry-run") ? .dryRun : .convert)
+        convert.runner.command = "migrate"
     }
 
     func run() throws -> ExitStatus { try convert.run() }

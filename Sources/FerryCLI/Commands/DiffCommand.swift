@@ -3,7 +3,7 @@ import FerryFormats
 import FerryPipeline
 import Foundation
 
-/// `ferry diff OLD NEW [--report text|json] [--as json-patch] [--ignore PTR]... [--where EXPR]`.
+/// `ferry diff OLD NEW [--report text|json|html] [--as json-patch] [--ignore PTR]... [--where EXPR]`.
 struct DiffCommand: FerryCommand {
     static let configuration = CommandConfiguration(
         name: "diff",
@@ -16,8 +16,9 @@ struct DiffCommand: FerryCommand {
             the field's JSON Pointer in the record, its old and its new value. Media files are compared
             by SHA-256: added, removed, changed, or renamed when the same bytes moved to another path.
             Output (standard output): readable text (coloured on a terminal unless NO_COLOR is set),
-            --report json, or --as json-patch, an RFC 6902 patch turning OLD's canonical JSON at the
-            compared version into NEW's (records only: media files are no part of a JSON document).
+            --report json, --report html (one self-contained page: Docs/reports.md), or --as json-patch,
+            an RFC 6902 patch turning OLD's canonical JSON at the compared version into NEW's (records
+            only: media files are no part of a JSON document).
             --ignore takes a JSON Pointer from the dataset root where * stands for any one token
             (/words/*/studyState); it may repeat. --where compares only the records it keeps.
             Exit status: 0 the same, 1 different (or an input with invalid records), 2, 3, 4 as below.
@@ -25,7 +26,7 @@ struct DiffCommand: FerryCommand {
             """ + "\n\n" + FerryMain.exitCodesHelp,
         arguments: "OLD NEW", argumentCount: 2...2,
         options: [
-            OptionSpec(["--report"], .single, value: "FORMAT", help: "text (default) or json."),
+            OptionSpec(["--report"], .single, value: "FORMAT", help: "text (default), json or html."),
             OptionSpec(["--as"], .single, value: "FORM", help: "json-patch: print an RFC 6902 patch from OLD to NEW instead of a report."),
             OptionSpec(["--ignore"], .repeating, value: "PTR", help: "Leave out fields matching a JSON Pointer pattern (/words/*/studyState); repeatable."),
             OptionSpec(["--where"], .single, value: "EXPR", help: "Compare only records matching an NSPredicate-format filter (Docs/filters.md)."),
@@ -33,7 +34,7 @@ struct DiffCommand: FerryCommand {
         ] + CommonOptions.specs)
 
     enum Output {
-        case text, json, patch
+        case text, json, html, patch
     }
 
     var request: DiffRequest
@@ -47,8 +48,9 @@ struct DiffCommand: FerryCommand {
         switch (arguments.value("report"), arguments.value("as")) {
         case (nil, nil), ("text", nil): output = .text
         case ("json", nil): output = .json
+        case ("html", nil): output = .html
         case (nil, "json-patch"): output = .patch
-        case (let report?, nil): throw UsageError("unknown report format '\(report)'; diff writes text or json")
+        case (let report?, nil): throw UsageError("unknown report format '\(report)'; diff writes text, json or html")
         case (nil, let form?): throw UsageError("unknown form '\(form)'; diff writes --as json-patch")
         case (_?, _?): throw UsageError("--report and --as exclude each other: a patch is the whole output")
         }
@@ -68,6 +70,7 @@ struct DiffCommand: FerryCommand {
         case .text:
             DiffTextReporter(sink: sink, color: isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
         case .json: DiffJSONReporter(sink: sink)
+        case .html: HTMLDiffReporter(sink: sink)
         case .patch: JSONPatchReporter(sink: sink)
         }
         let status = try DatasetDiffer(registry: common.registry).run(request, reporter: reporter) { diagnostic in

@@ -21,7 +21,7 @@ struct RunCommand: FerryCommand {
             OptionSpec(["--shard"], .single, value: "K/N", help: "Run only shard K of N (K from 1)."),
             OptionSpec(["--jobs", "-j"], .single, value: "N", help: "Inputs processed at once (default: the file's jobs, else the cores)."),
             OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in filters."),
-            OptionSpec(["--report"], .single, value: "FORMAT", help: "Report format: text (default), json, junit, github."),
+            OptionSpec(["--report"], .single, value: "FORMAT", help: "Report format: text (default), json, junit, github, html."),
             OptionSpec(["--report-file"], .single, value: "FILE", help: "Write the report to FILE instead of standard output."),
             OptionSpec(["--max-errors"], .single, value: "N", help: "Print at most N errors and warnings; the counts stay exact."),
             OptionSpec(["--adapter-timeout"], .single, value: "SECONDS", help: "Stop an external ferry-format-* adapter silent this long (default 30)."),
@@ -44,7 +44,7 @@ struct RunCommand: FerryCommand {
         jobs = try arguments.integer("jobs", in: 1...1024)
         variables = try VariableParsing.parse(arguments.values("var"))
         let name = arguments.value("report") ?? "text"
-        guard let report = ReportFormat(rawValue: name) else { throw UsageError("unknown report format '\(name)'; use text, json, junit or github") }
+        guard let report = ReportFormat(rawValue: name) else { throw UsageError("unknown report format '\(name)'; use text, json, junit, github or html") }
         self.report = report
         reportFile = try ConversionRunner.reportFile(arguments)
         maxErrors = try arguments.integer("max-errors", in: 0...Int.max)
@@ -76,9 +76,9 @@ struct RunCommand: FerryCommand {
             if report.input.hasPrefix(base) { report.input.removeFirst(base.count) }
             return report
         }
-        try ConversionRunner.writeReport(named, as: report, to: reportFile)
+        let action: ConversionRequest.Action = definition.output == nil ? .validate : .convert
+        try ConversionRunner.writeReport(named, as: report, to: reportFile, command: "run", action: action)
         if !quiet {
-            let action: ConversionRequest.Action = definition.output == nil ? .validate : .convert
             for report in reports { StandardError.write(Summary.line(for: report, action: action) + "\n") }
             let failed = reports.filter { $0.status > .success }.count
             let warnings = reports.reduce(0) { $0 + $1.warningCount }

@@ -3,7 +3,7 @@ import FerryFormats
 import FerryPipeline
 import Foundation
 
-/// `ferry stats INPUT [--report json]`: per collection and field, counts, distinct values, ranges
+/// `ferry stats INPUT [--report json|html]`: per collection and field, counts, distinct values, ranges
 /// and most frequent values, in one pass and bounded memory (Docs/stats.md).
 struct StatsCommand: FerryCommand {
     static let configuration = CommandConfiguration(
@@ -16,11 +16,12 @@ struct StatsCommand: FerryCommand {
             estimate within about 0.8%), smallest and largest number or RFC 3339 instant, string lengths,
             list lengths, and the 5 most frequent values of fields holding short strings or Booleans.
             Records with errors are left out (their diagnostics are printed; exit 1); --schema-free counts
-            every record as written. A folder of datasets is profiled file by file.
+            every record as written. A folder of datasets is profiled file by file. --report html writes one
+            self-contained page with inline SVG charts (Docs/reports.md).
             """ + "\n\n" + FerryMain.exitCodesHelp,
         arguments: "INPUT", argumentCount: 1...1,
         options: [
-            OptionSpec(["--report"], .single, value: "FORMAT", help: "text (default: a table per collection) or json."),
+            OptionSpec(["--report"], .single, value: "FORMAT", help: "text (default: a table per collection), json, or html (a page with charts)."),
             OptionSpec(["--where"], .single, value: "EXPR", help: "Count only records matching an NSPredicate-format filter."),
             OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
             OptionSpec(["--map"], .single, value: "FILE", help: "A field mapping (JSON) that brings foreign records into a domain (Docs/mappings.md)."),
@@ -29,15 +30,14 @@ struct StatsCommand: FerryCommand {
 
     var request: ConversionRequest
     var common: CommonOptions
-    var json: Bool
+    var report: String
 
     init(_ arguments: ParsedArguments) throws {
         var request = ConversionRequest(action: .dryRun, inputs: arguments.positionals)
         common = try CommonOptions(arguments, into: &request)
-        switch arguments.value("report") ?? "text" {
-        case "text": json = false
-        case "json": json = true
-        case let other: throw UsageError("unknown report format '\(other)' for stats; use text or json")
+        report = arguments.value("report") ?? "text"
+        guard ["text", "json", "html"].contains(report) else {
+            throw UsageError("unknown report format '\(report)' for stats; use text, json or html")
         }
         request.targetVersion = try arguments.integer("to-version", in: 1...Int.max)
         request.filter = arguments.value("where")
@@ -70,7 +70,9 @@ struct StatsCommand: FerryCommand {
             }
         }
         printer.finish()
-        if json {
+        if report == "html" {
+            StandardOutput.write(HTMLStatsReport.render(results))
+        } else if report == "json" {
             let documents = results.map { StatsFormatter.json($0) }
             if documents.count == 1 {
                 StandardOutput.write(documents[0])

@@ -3,7 +3,7 @@ import FerryFormats
 import FerryPipeline
 import Foundation
 
-/// `ferry validate INPUT... [--report text|json|junit|github] [--report-file F] [--max-errors N]`.
+/// `ferry validate INPUT... [--report text|json|junit|github|html] [--report-file F] [--max-errors N]`.
 struct ValidateCommand: FerryCommand {
     static let configuration = CommandConfiguration(
         name: "validate",
@@ -12,7 +12,8 @@ struct ValidateCommand: FerryCommand {
             Every problem is reported, not the first only, compiler-style on standard error:
               FILE:LINE:COL: error: MESSAGE [code]
             --report json|junit|github also writes a machine-readable report to standard output (or to
-            --report-file). Data of no known domain is checked for well-formedness only.
+            --report-file); --report html writes one self-contained page with a code frame per problem
+            (Docs/reports.md). Data of no known domain is checked for well-formedness only.
             """ + "\n\n" + FerryMain.exitCodesHelp,
         arguments: "INPUT...", argumentCount: 1...Int.max,
         // Validation writes nothing, so --lenient has nothing to keep; typing schema-free CSV cells
@@ -26,6 +27,7 @@ struct ValidateCommand: FerryCommand {
         var request = ConversionRequest(action: .validate, inputs: arguments.positionals)
         let common = try CommonOptions(arguments, into: &request)
         runner = try ConversionRunner(common: common, arguments: arguments)
+        runner.command = "validate"
         self.request = request
     }
 

@@ -12,14 +12,21 @@ enum ReportFormat: String, CaseIterable {
     case junit
     /// GitHub Actions workflow commands: `::error file=..,line=..,col=..::message`.
     case github
+    /// One self-contained HTML page: a summary per input, every diagnostic with a code frame
+    /// (`HTMLValidationReport`, Docs/reports.md).
+    case html
 
     /// Renders the whole report.
-    func render(_ reports: [DatasetReport]) -> String {
+    /// - Parameters:
+    ///   - command: the command's name, for the HTML page's title.
+    ///   - action: what the run did, for the HTML page's verdict words.
+    func render(_ reports: [DatasetReport], command: String = "validate", action: ConversionRequest.Action = .validate) -> String {
         switch self {
         case .text: return reports.flatMap(\.diagnostics).map { $0.description + "\n" }.joined()
         case .json: return Self.json(reports)
         case .junit: return Self.junit(reports)
         case .github: return Self.github(reports)
+        case .html: return HTMLValidationReport.render(reports, command: command, action: action)
         }
     }
 

@@ -67,12 +67,13 @@ enum StatsFormatter {
         return out
     }
 
-    private static func kinds(_ field: FieldStatistics) -> String {
+    /// The kinds a field held, in a fixed order: `string|number`.
+    static func kinds(_ field: FieldStatistics) -> String {
         ["string", "number", "bool", "object", "list", "null"].filter { field.kinds[$0] != nil }.joined(separator: "|")
     }
 
     /// The field's smallest and largest value as text: numbers when it holds any, else instants.
-    private static func range(_ field: FieldStatistics) -> (String?, String?) {
+    static func range(_ field: FieldStatistics) -> (String?, String?) {
         if let min = field.minNumber, let max = field.maxNumber { return (min.text, max.text) }
         return (field.minInstant?.text, field.maxInstant?.text)
     }

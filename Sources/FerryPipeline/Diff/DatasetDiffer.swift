@@ -156,7 +156,7 @@ public struct DatasetDiffer: Sendable {
         if asBundle {
             let manifest = try BundleManifest(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: output + "manifest.json"))))
             let dataFiles = Set(manifest.collections.map(\.path))
-            for file in manifest.files where !dataFiles.contains(file.path) { media[file.path] = file.sha256 }
+            for file in manifest.files where !dataFiles.contains(file.path) { media[manifest.datasetPath(of: file.path)] = file.sha256 }
             for collection in manifest.collections {
                 var options = ReadOptions()
                 options.collection = collection.name

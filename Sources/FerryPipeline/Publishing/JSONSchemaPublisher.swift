@@ -1,11 +1,19 @@
 import FerryCore
 import FerrySchemas
+import FormatJSON
 
 /// Publishes a dataset schema as one JSON Schema (draft 2020-12) document for the JSON form of
 /// SCHEMAS.md "Formats": the envelope, one array per collection, and a `$defs` entry per record type.
 /// It describes what Ferry writes (canonical RFC 3339 instants, base64 data); every JSON file Ferry
 /// writes for that domain and version validates against it.
 public enum JSONSchemaPublisher {
+    /// The JSON Schema document as `ferry schema` prints it: pretty-printed JSON, UTF-8.
+    public static func text(for schema: DatasetSchema) -> String {
+        // Encoding fails only on a non-finite number, and the document holds none.
+        let bytes = (try? JSONText.encode(document(for: schema), pretty: true)) ?? []
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The JSON Schema document as a `Value` (write it with the JSON adapter for canonical bytes).
     public static func document(for schema: DatasetSchema) -> Value {
         var definitions = DefinitionTable()

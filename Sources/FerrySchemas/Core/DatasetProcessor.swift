@@ -15,6 +15,8 @@ public final class DatasetProcessor {
     let log: DiagnosticLog
     let timeZone: TimeZone
     let plan: any SchemaMigrationPlan.Type
+    /// What the domain is (its assumptions, media).
+    let definition: any DomainDefinition.Type
     let sourceSchema: any VersionedSchema.Type
     let targetVersionedSchema: any VersionedSchema.Type
     let decodingOptions: DecodingOptions
@@ -40,12 +42,16 @@ public final class DatasetProcessor {
     /// - Throws: FerryError(.unknownVersion) for an unknown version or targetVersion < source version (no down-migration);
     ///   FerryError(.usage) for a time zone that is not an IANA name.
     public init(domain: Domain, sourceVersion: Int, targetVersion: Int, options: ProcessingOptions, log: DiagnosticLog) throws {
-        let plan = DatasetProcessor.plan(for: domain)
+        guard let definition = domain.definition else {
+            throw FerryError(.unknownDomain, "unknown domain \(quoted: domain.rawValue); domains: \(DomainRegistry.shared.namesList)")
+        }
+        let plan = definition.migrationPlan
+        let known = plan.schemas.map { String($0.versionIdentifier.major) }.joined(separator: ", ")
         guard let source = plan.schema(version: sourceVersion) else {
-            throw FerryError(.unknownVersion, "\(domain.rawValue) has no schema version \(sourceVersion) (known: 1, 2)")
+            throw FerryError(.unknownVersion, "\(domain.rawValue) has no schema version \(sourceVersion) (known: \(known))")
         }
         guard let target = plan.schema(version: targetVersion) else {
-            throw FerryError(.unknownVersion, "\(domain.rawValue) has no schema version \(targetVersion) (known: 1, 2)")
+            throw FerryError(.unknownVersion, "\(domain.rawValue) has no schema version \(targetVersion) (known: \(known))")
         }
         guard targetVersion >= sourceVersion else {
             throw FerryError(.unknownVersion,
@@ -61,23 +67,20 @@ public final class DatasetProcessor {
         self.log = log
         self.timeZone = timeZone
         self.plan = plan
+        self.definition = definition
         self.sourceSchema = source
         self.targetVersionedSchema = target
         self.decodingOptions = DecodingOptions(
             dateStrategy: options.explicitDateStrategy, scalarsAsText: options.scalarsAsText, timeZone: timeZone,
             timeZoneName: options.timeZone)
         self.preparer = RecordPreparer(
-            domain: domain, sourceVersion: sourceVersion, targetVersion: targetVersion, options: options, timeZone: timeZone,
+            domain: domain, definition: definition, sourceVersion: sourceVersion, targetVersion: targetVersion, options: options, timeZone: timeZone,
             plan: plan, sourceSchema: source, decodingOptions: decodingOptions)
     }
 
-    /// The migration plan of a domain.
-    public static func plan(for domain: Domain) -> any SchemaMigrationPlan.Type {
-        switch domain {
-        case .notes: return NotesMigrationPlan.self
-        case .petStory: return PetStoryMigrationPlan.self
-        case .vocabulary: return VocabularyMigrationPlan.self
-        }
+    /// The migration plan of a registered domain (its definition's), nil for one not registered.
+    public static func plan(for domain: Domain) -> (any SchemaMigrationPlan.Type)? {
+        domain.definition?.migrationPlan
     }
 
     /// The schema of the records `process` returns.
@@ -181,15 +184,17 @@ public final class DatasetProcessor {
         return hasError
     }
 
-    private func noteTimeZoneIfNeeded(collection: String, context: RecordContext) {
-        guard domain == .petStory, sourceVersion == 1, targetVersion == 2, collection == "members", !timeZoneNoted else { return }
+    private func noteTimeZoneIfNeeded(collection: String, context: @autoclosure () -> RecordContext) {
+        guard !timeZoneNoted,
+              let message = definition.assumption(collection: collection, fromVersion: sourceVersion, toVersion: targetVersion,
+                  timeZone: options.timeZone)
+        else { return }
         timeZoneNoted = true
         // About the whole dataset, placed at its first member: no field, no record id.
-        var location = context.location()
+        var location = context().location()
         location.field = nil
         location.recordID = nil
-        report([.note(.assumption,
-            "calendar days (birthDate, since) are taken in time zone \(options.timeZone) (--time-zone)", at: location)])
+        report([.note(.assumption, message, at: location)])
     }
 
     // MARK: Integrity
@@ -264,7 +269,7 @@ public final class DatasetProcessor {
     private func commitTyped(_ typed: TypedPreparation, record: Record) -> Int? {
         let route = typed.route
         var context: RecordContext { RecordContext(record: record, options: decodingOptions) }
-        if domain == .petStory, !timeZoneNoted { noteTimeZoneIfNeeded(collection: route.sourceCollection, context: context) }
+        if !timeZoneNoted { noteTimeZoneIfNeeded(collection: route.sourceCollection, context: context) }
         if let id = typed.id {
             // As `checkUnique` for a plain record (at its own root, no pointer mapping).
             let table = idTable(for: route.targetCollection)

@@ -1,7 +1,7 @@
 /// One domain at one schema version: its collections in canonical order (SCHEMAS.md).
 public struct DatasetSchema: Sendable, Hashable {
     public let domain: Domain
-    /// 1 or 2.
+    /// The major version (`VersionedSchema.versionIdentifier.major`): 1 or 2 for the built-in domains.
     public let version: Int
     /// The collections in the order SCHEMAS.md lists them (the order writers emit).
     public let collections: [CollectionSchema]
@@ -12,17 +12,10 @@ public struct DatasetSchema: Sendable, Hashable {
         self.collections = collections
     }
 
-    /// The schema of a domain at a version, nil for a version SCHEMAS.md does not define.
+    /// The schema of a domain at a version (its definition's plan's versioned schema), nil for a
+    /// version the domain does not define or a domain that is not registered.
     public static func schema(for domain: Domain, version: Int) -> DatasetSchema? {
-        switch (domain, version) {
-        case (.notes, 1): return NotesSchemaV1.datasetSchema
-        case (.notes, 2): return NotesSchemaV2.datasetSchema
-        case (.petStory, 1): return PetStorySchemaV1.datasetSchema
-        case (.petStory, 2): return PetStorySchemaV2.datasetSchema
-        case (.vocabulary, 1): return VocabularySchemaV1.datasetSchema
-        case (.vocabulary, 2): return VocabularySchemaV2.datasetSchema
-        default: return nil
-        }
+        domain.definition?.migrationPlan.schema(version: version)?.datasetSchema
     }
 
     /// The collection named `name`, if the schema has it.

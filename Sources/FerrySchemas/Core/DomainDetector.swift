@@ -2,9 +2,9 @@ import FerryCore
 
 /// Finds the domain and schema version of an input (DESIGN.md "Detection").
 public enum DomainDetector {
-    /// Flags, then the input's header, then collection names and field shapes and values (Timestamp
-    /// objects, an integer studyState, also written in digits as CSV and XML cells are, `type`,
-    /// `mediaContentIds` mean V1). Nil when no domain fits.
+    /// Flags, then the input's header, then collection names and field shapes and values, as each
+    /// registered domain's definition reads them (`DomainDefinition.claims(collection:)`,
+    /// `detectVersion(collections:sample:)`). Nil when no domain fits.
     ///
     /// - Parameters:
     ///   - domain, version: `--domain` and `--schema-version`, nil when not given.
@@ -26,70 +26,24 @@ public enum DomainDetector {
         return (found, versionFromShapes(found, collections: collections, sample: sample))
     }
 
+    /// The first registered domain (registration order) that claims one of the collections,
+    /// taken in order (`DomainDefinition.claims(collection:)`).
     static func domainFromCollections(_ collections: [String]) -> Domain? {
+        let definitions = Domain.allCases.compactMap { domain in domain.definition.map { (domain, $0) } }
         for name in collections {
-            switch name {
-            case "wineNotes", "coffeeNotes", "whiskeyNotes", "cocktailNotes", "wineTastingNotes", "coffeeTastingNotes",
-                "whiskeyTastingNotes", "cocktailTastingNotes":
-                return .notes
-            case "profiles", "members", "stories": return .petStory
-            case "wordBooks", "words", "__collections__", "subCollection": return .vocabulary
-            default:
-                if FirestoreLayout.subCollectionParent(name) != nil { return .vocabulary }
-            }
+            for (domain, definition) in definitions where definition.claims(collection: name) { return domain }
         }
         return nil
     }
 
+    /// The version the domain's definition reads from the shapes (`DomainDefinition.detectVersion`).
     static func versionFromShapes(_ domain: Domain, collections: [String], sample: Value?) -> Int {
-        switch domain {
-        case .notes:
-            if collections.contains(where: { $0.hasSuffix("TastingNotes") }) { return 2 }
-            if collections.contains(where: { $0.hasSuffix("Notes") }) { return 1 }
-            if let object = sample?.objectValue, object["alcoholByVolume"] != nil || object["look"]?.objectValue != nil {
-                return 2
-            }
-            return 1
-        case .petStory:
-            guard let object = sample?.objectValue else { return 1 }
-            for key in ["type", "mediaContentIds", "lat", "lng"] where object[key] != nil { return 1 }
-            for key in ["species", "media", "location", "image", "speciesDetail"] where object[key] != nil { return 2 }
-            if let since = object["since"]?.stringValue, CalendarDay(since) == nil { return 1 }
-            return 1
-        case .vocabulary:
-            if collections.contains(where: { $0 == "__collections__" || $0 == "subCollection" || $0.contains("/") }) {
-                return 1
-            }
-            guard let object = sample?.objectValue else { return 1 }
-            if let first = firstDocument(object) { return versionFromShapes(domain, collections: [], sample: first) }
-            if let timestamp = object["timestamp"], FirestoreTimestamp.isTimestampObject(timestamp) { return 1 }
-            if object["studyState"]?.isNumber == true { return 1 }
-            // CSV and XML cells are text: a studyState written in digits is V1's integer, V2's is a word.
-            if let state = object["studyState"]?.stringValue, Self.isIntegerText(state) { return 1 }
-            if object["__collections__"] != nil || object["subCollection"] != nil { return 1 }
-            if object["createdAt"] != nil || object["studyState"]?.stringValue != nil { return 2 }
-            if object["title"] != nil, object["timestamp"] != nil { return 1 }
-            return 1
-        }
+        domain.definition?.detectVersion(collections: collections, sample: sample) ?? Domain.latestVersion
     }
 
     /// True for an optionally signed run of ASCII digits (`0`, `2`, `-1`): an integer as a CSV cell writes it.
     static func isIntegerText(_ text: String) -> Bool {
         let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
         return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-    }
-
-    /// A sample that is a whole document or a collection keyed by document id: its first record.
-    private static func firstDocument(_ object: ValueObject) -> Value? {
-        for key in ["wordBooks", "words", "__collections__"] {
-            if let inner = object[key] {
-                switch inner {
-                case .array(let items): return items.first
-                case .object(let members): return members.first?.value
-                default: break
-                }
-            }
-        }
-        return nil
     }
 }

@@ -110,10 +110,11 @@ extension RecordPreparer {
     /// The typed route for records of `collection`, or nil when its records must go the general
     /// path: an unknown collection, a stage with no step for it (lightweight) or whose new model
     /// checks across fields, records that make references (stories, words) or whose media are
-    /// checked (bundles), domains whose records can hold Firestore layouts (vocabulary), and
-    /// validation that runs the migration's checks (`ProcessingOptions.checksMigration`).
+    /// checked (bundles), domains whose records can hold Firestore layouts
+    /// (`DomainDefinition.hasFirestoreLayouts`), and validation that runs the migration's checks
+    /// (`ProcessingOptions.checksMigration`).
     public func typedRoute(for collection: String) -> TypedRoute? {
-        guard checkStages.isEmpty, domain != .vocabulary, options.media == nil, collection != "stories", collection != "words",
+        guard checkStages.isEmpty, !hasFirestoreLayouts, options.media == nil, collection != "stories", collection != "words",
               sourceModels[collection] != nil, let model = sourceSchema.codableModel(forCollection: collection)
         else { return nil }
         var typedStages: [TypedRoute.Stage] = []

@@ -10,6 +10,10 @@ public struct RecordPreparer: @unchecked Sendable {
     // @unchecked: every stored property is immutable; the metatypes and the migration closures
     // (`@Sendable`) are safe to share.
     let domain: Domain
+    /// What the domain is (Firestore layouts, media).
+    let definition: any DomainDefinition.Type
+    /// `definition.hasFirestoreLayouts`, read once.
+    let hasFirestoreLayouts: Bool
     let sourceVersion: Int
     let targetVersion: Int
     let options: ProcessingOptions
@@ -61,10 +65,12 @@ public struct RecordPreparer: @unchecked Sendable {
         let environment: MigrationEnvironment
     }
 
-    init(domain: Domain, sourceVersion: Int, targetVersion: Int, options: ProcessingOptions, timeZone: TimeZone,
+    init(domain: Domain, definition: any DomainDefinition.Type, sourceVersion: Int, targetVersion: Int, options: ProcessingOptions, timeZone: TimeZone,
         plan: any SchemaMigrationPlan.Type, sourceSchema: any VersionedSchema.Type, decodingOptions: DecodingOptions)
     {
         self.domain = domain
+        self.definition = definition
+        self.hasFirestoreLayouts = definition.hasFirestoreLayouts
         self.sourceVersion = sourceVersion
         self.targetVersion = targetVersion
         self.options = options
@@ -97,7 +103,7 @@ public struct RecordPreparer: @unchecked Sendable {
     /// on their own). Safe to call from any thread.
     public func prepare(_ record: Record) -> PreparedRecord {
         let context = RecordContext(record: record, options: decodingOptions)
-        let documents = FirestoreLayout.documents(of: record, context: context, nested: domain == .vocabulary)
+        let documents = FirestoreLayout.documents(of: record, context: context, nested: hasFirestoreLayouts)
         if documents.count == 1 { return PreparedRecord(documents: [prepare(documents[0])]) }
         return PreparedRecord(documents: documents.map { prepare($0) })
     }
@@ -166,7 +172,7 @@ public struct RecordPreparer: @unchecked Sendable {
         if let id = targetModel.recordID, document.value.objectValue?["id"]?.stringValue?.isEmpty ?? true {
             result.derivedID = id
         }
-        if sourceVersion == targetVersion, targetVersion == 2, domain == .petStory, options.media != nil {
+        if sourceVersion == targetVersion, options.media != nil {
             result.mediaDiagnostics = checkMediaPaths(targetModel, context: document.context)
         }
         prepared.result = result
@@ -273,16 +279,9 @@ public struct RecordPreparer: @unchecked Sendable {
     /// were not exported (SCHEMAS.md "V1 -> V2 migration"): it stays a `media-not-found` warning.
     private func checkMediaPaths(_ model: any CollectionModel, context: RecordContext) -> [Diagnostic] {
         guard let catalog = options.media else { return [] }
-        var paths: [(String, JSONPointer, notExported: Bool)] = []
-        if let profile = model as? PetStoryV2.Profile, let image = profile.image { paths.append((image.path, "/image/path", false)) }
-        if let member = model as? PetStoryV2.FamilyMember, let image = member.image { paths.append((image.path, "/image/path", false)) }
-        if let story = model as? PetStoryV2.Story {
-            for (index, item) in story.media.enumerated() {
-                paths.append((item.path, JSONPointer(tokens: ["media", String(index), "path"]), item.kind == .unknown))
-            }
-        }
         var diagnostics: [Diagnostic] = []
-        for (path, field, notExported) in paths {
+        for media in definition.mediaPaths(of: model) {
+            let (path, field, notExported) = (media.path, media.field, media.mayBeMissing)
             var stem = path
             if let slash = stem.lastIndex(of: "/"), let dot = stem.lastIndex(of: "."), dot > slash {
                 stem = String(stem[..<dot])

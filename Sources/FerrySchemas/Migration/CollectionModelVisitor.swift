@@ -41,20 +41,19 @@ extension VersionedSchema {
 }
 
 extension Domain {
-    /// Visits every collection model type of every schema version of the domain (V1 then V2).
-    /// `@inlinable`: so that a caller's visitor is specialized for each concrete model type.
+    /// Visits every collection model type of every schema version of the domain (oldest first),
+    /// as its definition lists them (`DomainDefinition.forEachModel`); nothing for a domain that
+    /// is not registered. `@inlinable`: a built-in definition is called by its concrete type, so
+    /// that a caller's visitor is specialized for each of its models (the typed path's codecs); the
+    /// same function as through the registry, only specialized.
     @inlinable
     public func forEachModel<Visitor: CollectionModelVisitor>(_ visitor: inout Visitor) {
-        switch self {
-        case .notes:
-            NotesSchemaV1.forEachModel(&visitor)
-            NotesSchemaV2.forEachModel(&visitor)
-        case .petStory:
-            PetStorySchemaV1.forEachModel(&visitor)
-            PetStorySchemaV2.forEachModel(&visitor)
-        case .vocabulary:
-            VocabularySchemaV1.forEachModel(&visitor)
-            VocabularySchemaV2.forEachModel(&visitor)
+        guard let definition else { return }
+        switch ObjectIdentifier(definition) {
+        case ObjectIdentifier(NotesDomain.self): NotesDomain.forEachModel(&visitor)
+        case ObjectIdentifier(PetStoryDomain.self): PetStoryDomain.forEachModel(&visitor)
+        case ObjectIdentifier(VocabularyDomain.self): VocabularyDomain.forEachModel(&visitor)
+        default: definition.forEachModel(&visitor)
         }
     }
 }

@@ -23,10 +23,7 @@ public enum ReadingLogMigration {
         let (given, family) = splitAuthor(v1.author)
         let rating = (v1.rating * 2).rounded() / 2
         if rating != v1.rating {
-            // Numbers in messages as JSON writes them (`4`, not Swift's `4.0`).
-            let from = NumberText.ecmaScript(v1.rating) ?? "\(v1.rating)"
-            let to = NumberText.ecmaScript(rating) ?? "\(rating)"
-            context.warning(.lossyChange, "rating \(from) rounded to \(to) (V2 rates in half stars)", at: "/rating")
+            context.warning(.lossyChange, roundingMessage(from: v1.rating, to: rating), at: "/rating")
         }
         return ReadingLogV2.Entry(id: v1.id, title: v1.book, authorGiven: given, authorFamily: family, pages: v1.pages,
                                   finishedOn: v1.finishedOn, rating: rating)
@@ -44,6 +41,14 @@ public enum ReadingLogMigration {
         let v2 = try? step.migrate(v1, &context)
         diagnostics += context.diagnostics { record.location(of: $0) }
         return context.hasErrors ? nil : v2
+    }
+
+    /// The warning of a rating rounded to the half-star grid, numbers as JSON writes them (`4`,
+    /// not Swift's `4.0`).
+    public static func roundingMessage(from rating: Double, to rounded: Double) -> String {
+        let from = NumberText.ecmaScript(rating) ?? "\(rating)"
+        let to = NumberText.ecmaScript(rounded) ?? "\(rounded)"
+        return "rating \(from) rounded to \(to) (V2 rates in half stars)"
     }
 
     /// `"Ursula K. Le Guin"` -> (`"Ursula K."`, `"Le Guin"`): family names with a lower-case or

@@ -26,7 +26,7 @@ import Testing
     @Test func migratesTheSample() throws {
         let result = try ReadingLogMigration.migrate(Self.sample)
         #expect(Self.lines(result.diagnostics, under: Self.root) == [
-            #"Data/reading-log-v1.jsonl:3:107: warning: /books/2/rating: rating 4.2 rounded to 4 (V2 rates in half stars) (id "b3") [lossy-change]"#,
+            #"Data/reading-log-v1.jsonl:3:129: warning: /books/2/rating: rating 4.2 rounded to 4 (V2 rates in half stars) (id "b3") [lossy-change]"#,
         ])
         #expect(result.entries.map(\.title) == ["The Left Hand of Darkness", "Middlemarch", "Der Zauberberg", "Beowulf"])
         #expect(result.entries.map(\.authorGiven) == ["Ursula K.", "George", "Thomas", ""])
