@@ -82,8 +82,11 @@ struct ConformanceVisitor: CollectionModelVisitor {
         var fromBytes: [Diagnostic] = []
         let bytesModel = line.withUnsafeBufferPointer { bytes -> Model in
             let json = JSONLineValidator(p: bytes.baseAddress!, end: bytes.count, maximumDepth: JSONRecordScan.defaultMaximumDepth)
-            let cursor = JSONCursor(json, at: json.skipWhitespace(0), level: 1)
-            return ModelReader.read(Model.self, cursor, at: context, into: &fromBytes)
+            let stack = JSONMemberStack()
+            return withExtendedLifetime(stack) {
+                let cursor = JSONCursor(line: json, at: json.skipWhitespace(0), stack: .passUnretained(stack), strings: nil)
+                return ModelReader.read(Model.self, cursor, at: context, into: &fromBytes)
+            }
         }
         if !fromValue.isEmpty { problems += 1 }
         guard fromValue != fromBytes || valueModel.value != bytesModel.value else { return nil }

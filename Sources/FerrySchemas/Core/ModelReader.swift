@@ -11,7 +11,8 @@ import Foundation
 /// repeated fields. The messages are made from the item's `Value` by the checks of `FieldReader`
 /// (`FieldReader+Checks.swift`), so every cursor reports the same text.
 public struct ModelReader<Cursor: RecordCursor>: FieldSource {
-    private var cursor: Cursor
+    /// The cursor, as the reads left it (a caller asks it what it saw, `JSONCursor.isWellFormed`).
+    public private(set) var cursor: Cursor
     public let context: RecordContext
     public let type: RecordType
     /// The problems found so far.
