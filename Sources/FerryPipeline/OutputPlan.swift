@@ -231,7 +231,12 @@ public struct OutputPlan: Sendable {
             let stem = job.stem ?? OutputRouter.stem(of: job.input)
             let ext = format.extensions.first ?? format.name
             if format.isContainer { return ownFolder ? [(base + "/" + stem + "." + ext, .file)] : [(folder, .tree)] }
-            if format.isSingleCollection { return [(ownFolder ? base + "/" + stem + "/" : folder, .collectionFiles(ext: ext))] }
+            if format.isSingleCollection, ownFolder {
+                // A dataset of one collection named after it is one file, of several a folder
+                // (`OutputRouter`): which, the data tells, so both are claimed.
+                return [(base + "/" + stem + "/", .collectionFiles(ext: ext)), (base + "/" + stem + "." + ext, .file)]
+            }
+            if format.isSingleCollection { return [(folder, .collectionFiles(ext: ext))] }
             return [(base + "/" + stem + "." + ext, .file)]
         }
     }
