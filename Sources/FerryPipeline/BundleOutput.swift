@@ -74,7 +74,7 @@ final class BundleOutput {
     /// instant, else the Unix epoch for a dataset without instants.
     static func createdAt(newest: Instant?) -> String {
         if let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text),
-           case .success(let instant) = Instant.parse(BundleTimestamp.format(epochSeconds: seconds))
+           let instant = Instant(seconds: seconds)
         {
             return instant.description
         }
