@@ -150,7 +150,7 @@ public struct DatasetDiffer: Sendable {
         guard compared, result.output != nil, let output = conversion.output else { return .failed(max(result.status, .invalidData)) }
         let side = DiffSide(input: shown, format: result.format, domain: result.domain,
                             version: result.sourceVersion, comparedVersion: result.targetVersion)
-        let spool = try RecordSpool(in: folder, name: name + ".spool")
+        let spool = try RecordSpool()
         var media: [String: String] = [:]
         let log = DiagnosticLog()
         if asBundle {
@@ -168,7 +168,7 @@ public struct DatasetDiffer: Sendable {
             let source = try DatasetSource(path: output, formatName: "jsonl", registry: registry, options: ReadOptions(), log: log)
             while let record = try source.next() { try spool.append(record) }
         }
-        try spool.finish()
+        spool.finish()
         if log.hasErrors {
             throw FerryError(.internalError, "cannot read back the compared form of this input: \(log.diagnostics.first.map(\.description) ?? "")",
                              at: SourceLocation(file: shown))
