@@ -123,15 +123,20 @@ public struct DatasetDiffer: Sendable {
         _ path: String, shown: String, name: String, domain: Domain?, version: Int?, request: DiffRequest, folder: String,
         report: @escaping @Sendable (Diagnostic) -> Void
     ) throws -> SideResult {
-        // A bundle folder with JSON Lines data keeps media files apart (compared by digest); the
-        // canonical JSON form, or schema-free data, is one JSON Lines file.
+        // A bundle folder with data in the comparison form (JSON Lines) keeps media files apart
+        // (compared by digest); the canonical JSON form, or schema-free data, is one such file.
         let asBundle = !request.canonicalJSON && domain != nil
+        guard let comparisonFormat = registry.format(playing: .comparisonForm),
+            let bundleFormat = registry.format(playing: .defaultBundle)
+        else {
+            throw FerryError(.internalError, "no registered format plays the comparison form or the default bundle")
+        }
         var conversion = request.reading
         conversion.action = .convert
         conversion.inputs = [path]
-        conversion.output = folder + "/" + name + (asBundle ? "/" : ".jsonl")
-        conversion.outputFormat = asBundle ? registry.formats.first { $0.isContainer }?.name ?? "tar" : "jsonl"
-        conversion.dataFormat = asBundle ? "jsonl" : nil
+        conversion.output = folder + "/" + name + (asBundle ? "/" : "." + (comparisonFormat.extensions.first ?? comparisonFormat.name))
+        conversion.outputFormat = asBundle ? bundleFormat.name : comparisonFormat.name
+        conversion.dataFormat = asBundle ? comparisonFormat.name : nil
         conversion.domain = domain
         conversion.targetVersion = domain == nil ? nil : version
         conversion.schemaFree = request.reading.schemaFree || domain == nil
@@ -165,7 +170,8 @@ public struct DatasetDiffer: Sendable {
                 while let record = try source.next() { try spool.append(record) }
             }
         } else {
-            let source = try DatasetSource(path: output, formatName: "jsonl", registry: registry, options: ReadOptions(), log: log)
+            let source = try DatasetSource(path: output, formatName: comparisonFormat.name, registry: registry,
+                                           options: ReadOptions(), log: log)
             while let record = try source.next() { try spool.append(record) }
         }
         spool.finish()
