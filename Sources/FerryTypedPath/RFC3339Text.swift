@@ -1,5 +1,6 @@
 import FerryCore
 import FerrySchemas
+import FormatJSON
 
 /// `Instant.description` (RFC 3339 in UTC, milliseconds when not zero) written straight into a
 /// byte buffer (`RFC3339Fields.writeTimestamp`): the typed path's JSON Lines sink and CSV leaf
