@@ -320,8 +320,9 @@ public struct Converter: Sendable {
             }
         }
         var formatName = request.outputFormat ?? target.formatName(registry: registry) ?? source.formatName
-        if request.outputFormat == nil, case .standardOutput = target, let instead = request.standardOutputFormatForBundles,
-           registry.format(named: formatName)?.isContainer == true
+        if request.outputFormat == nil, case .standardOutput = target, request.printsBundlesAsData,
+           registry.format(named: formatName)?.isContainer == true,
+           let instead = registry.format(playing: .defaultBundleData)?.name
         {
             formatName = instead
         }

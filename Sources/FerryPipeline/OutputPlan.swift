@@ -251,7 +251,7 @@ public struct OutputPlan: Sendable {
         if isFolder.boolValue {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
             if !Set(names).isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories", "media"]) {
-                return registry.formats.first { $0.isContainer }
+                return registry.format(playing: .defaultBundle)
             }
             return names.lazy.compactMap { registry.format(forPath: $0) }.first { $0.reader != nil && !$0.isContainer }
         }

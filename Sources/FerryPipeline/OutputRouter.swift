@@ -258,7 +258,7 @@ final class OutputRouter {
             destination = BundleWriter.Destination.forPath(path, container: ArchiveContainer(rawValue: format.name))
         case .folder(let folder):
             let base = Self.base(of: folder)
-            let path = ownFolder ? base + "/" + stem + "." + (format.extensions.first ?? "tar") : base
+            let path = ownFolder ? base + "/" + stem + "." + (format.extensions.first ?? format.name) : base
             // A bundle folder is renamed into place: its parent must exist, as a file's must.
             // (Split by hand: Foundation's deletingLastPathComponent has trapped on such paths.)
             if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeFolder(String(path[..<slash])) }
