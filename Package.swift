@@ -5,6 +5,9 @@ import PackageDescription
 // No unsafe flags: SwiftPM refuses a package with them as a versioned dependency.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    // A file sees the members of the modules it imports itself, no others (SE-0444): every
+    // import is written where it is used and declared as a dependency of its target below.
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
@@ -64,10 +67,17 @@ let package = Package(
 
         .target(
             name: "FerryPipeline",
-            dependencies: ["FerryCore", "FerrySchemas", "FerryFormats", "FerryFilter", "FerryTypedPath"],
+            dependencies: [
+                "FerryCore", "FerrySchemas", "FerryFormats", "FerryFilter", "FerryTypedPath", "FormatJSON", "FormatCSV",
+                "FormatBundle",
+            ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "FerryCLI", dependencies: ["FerryPipeline"], swiftSettings: swiftSettings),
+        .target(
+            name: "FerryCLI",
+            dependencies: ["FerryCore", "FerrySchemas", "FerryFormats", "FormatJSON", "FerryPipeline"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "Ferry",
             dependencies: ["FerryCore", "FerrySchemas", "FerryFilter", "FerryFormats", "FerryPipeline"],
@@ -104,42 +114,42 @@ let package = Package(
         .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore", "FerryTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "FerrySchemasTests",
-            dependencies: ["FerrySchemas", "FerryTestSupport"],
+            dependencies: ["FerryCore", "FerrySchemas", "FerryTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FormatJSONTests",
-            dependencies: ["FormatJSON", "FerryTestSupport"],
+            dependencies: ["FerryCore", "FormatJSON", "FerryTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FormatCSVTests",
-            dependencies: ["FormatCSV", "FerryTestSupport"],
+            dependencies: ["FerryCore", "FormatCSV", "FerryTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FormatXMLTests",
-            dependencies: ["FormatXML", "FerryTestSupport"],
+            dependencies: ["FerryCore", "FormatXML", "FerryTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FormatBundleTests",
-            dependencies: ["FormatBundle", "FormatJSON", "FerryTestSupport"],
+            dependencies: ["FerryCore", "FormatBundle", "FormatJSON", "FerryTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FerryTypedPathTests",
-            dependencies: ["FerryTypedPath", "FormatJSON", "FormatCSV", "FerryTestSupport"],
+            dependencies: ["FerryCore", "FerrySchemas", "FerryTypedPath", "FormatJSON", "FormatCSV", "FerryTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FerryFilterTests",
-            dependencies: ["FerryFilter", "FerryTestSupport"],
+            dependencies: ["FerryCore", "FerryFilter", "FerryTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
@@ -151,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryCLITests",
-            dependencies: ["FerryCLI", "ferry", "FerryTestSupport"],
+            dependencies: ["FerryCore", "FerrySchemas", "FormatXML", "FerryPipeline", "FerryCLI", "ferry", "FerryTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -37,6 +37,34 @@ public protocol RecordWriter: AnyObject {
     func finish() throws
 }
 
+/// A reader of rows under a header line whose cells name the columns (CSV, TSV): the pipeline
+/// checks the header and points diagnostics at a column's cell through this, never through a
+/// format's own reader type.
+public protocol ColumnRecordReader: RecordReader {
+    /// The header's cells in order: each column's name (after renaming repeats `name_2`) and where
+    /// its cell stands.
+    var headerCells: [(name: String, position: TextPosition)] { get }
+    /// Where each repeated header cell stands (the second and later cells of a name).
+    var duplicateHeaderCells: [(name: String, position: TextPosition)] { get }
+}
+
+/// The parts a format plays for the pipeline where no option names a format: each is declared by
+/// the format that plays it (one format a role), and looked up with `FormatRegistry.format(playing:)`.
+public struct FormatRoles: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The container a bundle is written as when no `--to` names one (an `-o DIR/` of a bundle
+    /// input, `diff`'s compared bundle), and the name of a tar or folder bundle read.
+    public static let defaultBundle = FormatRoles(rawValue: 1 << 0)
+    /// The data format inside a bundle when `--data-format` names none, and the form a bundle's
+    /// records take on standard output, where a bundle with its media cannot go (`ferry head`).
+    public static let defaultBundleData = FormatRoles(rawValue: 1 << 1)
+    /// The form `diff` converts each side to and reads back before comparing: one record a line,
+    /// every value as the JSON model holds it.
+    public static let comparisonForm = FormatRoles(rawValue: 1 << 2)
+}
+
 /// The reading half of a format adapter.
 public protocol FormatReader: Sendable {
     /// Starts reading `source`. Recoverable problems go to `log`.
@@ -67,12 +95,18 @@ public struct FormatDescriptor: Sendable {
     /// may be written as nothing at all. Wherever the format's data is read (a file, a folder, a
     /// bundle member), the records are typed by this, never by the format's name.
     public var scalarsAreText: Bool
+    /// True when records are rows under a header line whose cells name the columns (CSV): its
+    /// readers are `ColumnRecordReader`s, and a field's diagnostic names the column it came from.
+    public var hasHeaderColumns: Bool
+    /// The parts the format plays where no option names a format (`FormatRoles`).
+    public var roles: FormatRoles
     public var reader: (any FormatReader)?
     public var writer: (any FormatWriter)?
 
     public init(
         name: String, extensions: [String], summary: String, isSingleCollection: Bool = false,
-        isContainer: Bool = false, scalarsAreText: Bool = false, reader: (any FormatReader)?, writer: (any FormatWriter)?
+        isContainer: Bool = false, scalarsAreText: Bool = false, hasHeaderColumns: Bool = false,
+        roles: FormatRoles = [], reader: (any FormatReader)?, writer: (any FormatWriter)?
     ) {
         self.name = name
         self.extensions = extensions
@@ -80,6 +114,8 @@ public struct FormatDescriptor: Sendable {
         self.isSingleCollection = isSingleCollection
         self.isContainer = isContainer
         self.scalarsAreText = scalarsAreText
+        self.hasHeaderColumns = hasHeaderColumns
+        self.roles = roles
         self.reader = reader
         self.writer = writer
     }
@@ -102,6 +138,11 @@ public struct FormatRegistry: Sendable {
     public func format(named name: String) -> FormatDescriptor? {
         let key = name.lowercased()
         return formats.first { $0.name == key } ?? formats.first { $0.extensions.contains(key) }
+    }
+
+    /// The format that plays `role` (the first registered, if several claim it); nil when none does.
+    public func format(playing role: FormatRoles) -> FormatDescriptor? {
+        formats.first { $0.roles.isSuperset(of: role) }
     }
 
     /// The format whose extension ends `path`, longest extension first (`x.tar.gz` is `tar.gz`,

@@ -17,7 +17,7 @@ import Glibc
 /// `output-unwritable` (exit 5).
 public final class AtomicOutputFile {
     /// The final path.
-    public let path: String
+    public private(set) var path: String
     /// The temporary path being written.
     public let temporaryPath: String
     /// The sink writing the temporary file.
@@ -28,7 +28,7 @@ public final class AtomicOutputFile {
     private let inPlace: Bool
     /// The permission bits of the regular file being replaced, which the new file keeps (a rename
     /// would otherwise give it the temporary file's 0644 less the umask).
-    private let replacedMode: mode_t?
+    private var replacedMode: mode_t?
 
     /// Creates the temporary file beside `path`.
     /// - Throws: `FerryError(.outputUnwritable)` when the folder cannot take a new file.
@@ -55,6 +55,20 @@ public final class AtomicOutputFile {
     }
 
     deinit { discard() }
+
+    /// Sends the file to `newPath` instead of `path` when it is committed: the temporary file
+    /// stays where it is and is renamed there, so `newPath` must be on the same file system (a
+    /// folder beside or under `path`'s).
+    /// - Throws: `FerryError(.outputUnwritable)` for a destination written in place (a device or
+    ///   FIFO), which cannot move.
+    public func redirect(to newPath: String) throws {
+        guard !inPlace else {
+            throw FerryError(.outputUnwritable, "cannot move an output written in place to '\(newPath)'", at: SourceLocation(file: path))
+        }
+        var status = stat()
+        replacedMode = stat(newPath, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? status.st_mode & 0o7777 : nil
+        path = newPath
+    }
 
     /// Flushes, syncs and renames the temporary file into place.
     /// - Throws: `FerryError(.outputUnwritable)` when flushing or renaming fails (the temporary file is removed).

@@ -15,6 +15,9 @@ final class BundleOutput {
     /// - Parameters:
     ///   - destination: a tar path (compression from its ending), a zip or a folder.
     ///   - schema: the schema of the records written, nil for schema-free data.
+    ///   - dataFormat: the data files' format; nil for the registry's default (`FormatRoles.defaultBundleData`).
+    /// - Throws: `FerryError(.unknownFormat)` when no format is named and none is the default;
+    ///   `BundleWriter`'s errors.
     init(destination: BundleWriter.Destination, registry: FormatRegistry, options: WriteOptions, schema: DatasetSchema?,
          dataFormat: String?) throws {
         var externalStorage: [String: [String]] = [:]
@@ -30,8 +33,11 @@ final class BundleOutput {
         }
         self.instantFields = instantFields
         self.path = destination.path
+        guard let dataFormat = dataFormat ?? registry.format(playing: .defaultBundleData)?.name else {
+            throw FerryError(.unknownFormat, "no data format for the bundle; name one with --data-format")
+        }
         writer = try BundleWriter(destination: destination, registry: registry, options: BundleWriter.Options(
-            header: options.header, collections: options.collections, dataFormat: dataFormat ?? "json",
+            header: options.header, collections: options.collections, dataFormat: dataFormat,
             createdAt: "1970-01-01T00:00:00Z", generator: "ferry \(FerryVersion.current)",
             externalStorage: externalStorage, mediaFolders: mediaFolders, writeOptions: options))
     }
@@ -74,7 +80,7 @@ final class BundleOutput {
     /// instant, else the Unix epoch for a dataset without instants.
     static func createdAt(newest: Instant?) -> String {
         if let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text),
-           case .success(let instant) = Instant.parse(BundleTimestamp.format(epochSeconds: seconds))
+           let instant = Instant(seconds: seconds)
         {
             return instant.description
         }

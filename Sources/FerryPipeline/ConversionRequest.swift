@@ -25,10 +25,11 @@ public struct ConversionRequest: Sendable {
     public var inputFormat: String?
     /// `--to`.
     public var outputFormat: String?
-    /// Written instead of the input's own format when that is a bundle, no `--to` names one and
-    /// the output is standard output, where a bundle with its media cannot go (`ferry head`
-    /// prints a bundle's records as JSON, found by name or by content, standard input included).
-    public var standardOutputFormatForBundles: String?
+    /// True when a bundle input, with no `--to` and standard output as the output, where a bundle
+    /// with its media cannot go, is written in the registry's default bundle data format
+    /// (`FormatRoles.defaultBundleData`) instead: `ferry head` prints a bundle's records (found by
+    /// name or by content, standard input included).
+    public var printsBundlesAsData = false
     /// `--domain`.
     public var domain: Domain?
     /// `--schema-version`: the input's version when it does not say.

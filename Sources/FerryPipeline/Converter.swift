@@ -26,7 +26,8 @@ public struct Converter: Sendable {
     ///   others still run.
     public func run(_ request: ConversionRequest, report: @escaping @Sendable (Diagnostic) -> Void) -> [DatasetReport] {
         let target: OutputTarget
-        let (datasets, ownFolders) = DatasetInputs.expand(request.inputs, ignoring: request.ignoredFiles)
+        let expansion = DatasetInputs.expansion(of: request.inputs, ignoring: request.ignoredFiles)
+        let (datasets, ownFolders) = (expansion.datasets, expansion.ownFolders)
         do {
             target = try plannedTarget(request, datasets: datasets.map(\.path))
         } catch {
@@ -34,6 +35,11 @@ public struct Converter: Sendable {
             report(diagnostic)
             return [DatasetReport(input: request.inputs.first ?? "-", format: "", collections: [], errorCount: 1,
                                   warningCount: 0, status: diagnostic.exitStatus)]
+        }
+        // A file of no data format under a folder of datasets is named, as an app Documents
+        // folder names its unrelated files: a note, not an error, and part of no dataset.
+        for (folder, file) in expansion.skipped {
+            report(.note(.assumption, "not part of any dataset, ignored: '\(DiagnosticText.escaped(file))'", at: SourceLocation(file: folder)))
         }
         return datasets.map { dataset in
             let input = dataset.path
@@ -314,8 +320,9 @@ public struct Converter: Sendable {
             }
         }
         var formatName = request.outputFormat ?? target.formatName(registry: registry) ?? source.formatName
-        if request.outputFormat == nil, case .standardOutput = target, let instead = request.standardOutputFormatForBundles,
-           registry.format(named: formatName)?.isContainer == true
+        if request.outputFormat == nil, case .standardOutput = target, request.printsBundlesAsData,
+           registry.format(named: formatName)?.isContainer == true,
+           let instead = registry.format(playing: .defaultBundleData)?.name
         {
             formatName = instead
         }

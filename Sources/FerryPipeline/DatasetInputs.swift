@@ -23,7 +23,25 @@ public enum DatasetInputs {
     /// - Returns: the datasets and whether a folder output gives each its own file or folder
     ///   (several datasets, or any found in a folder), rather than one folder for one dataset.
     public static func expand(_ inputs: [String], ignoring: Set<String> = []) -> (datasets: [DatasetInput], ownFolders: Bool) {
+        let expansion = expansion(of: inputs, ignoring: ignoring)
+        return (expansion.datasets, expansion.ownFolders)
+    }
+
+    /// What `expand` finds, with the files it passed over.
+    public struct Expansion: Sendable {
+        /// `expand`'s datasets.
+        public var datasets: [DatasetInput]
+        /// `expand`'s `ownFolders`.
+        public var ownFolders: Bool
+        /// Files under a folder of datasets that are none (`notes.txt`, `photo.jpg`: an ending of
+        /// no data format), each with the folder input that holds it, in the datasets' order.
+        public var skipped: [(folder: String, file: String)]
+    }
+
+    /// `expand`, naming the files it passed over as well.
+    public static func expansion(of inputs: [String], ignoring: Set<String> = []) -> Expansion {
         var datasets: [DatasetInput] = []
+        var skipped: [(folder: String, file: String)] = []
         var expanded = false
         for input in inputs {
             guard input != "-", isFolderOfDatasets(input, ignoring: ignoring) else {
@@ -32,7 +50,10 @@ public enum DatasetInputs {
             }
             let base = OutputRouter.base(of: input)
             var found: Set<String> = []
-            InputExpander.datasets(at: base, into: &found, ignoring: ignoring)
+            var passed: [String] = []
+            InputExpander.datasets(at: base, into: &found, skipped: &passed, ignoring: ignoring)
+            let byteOrder = { (a: String, b: String) in Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) }
+            skipped += passed.sorted(by: byteOrder).map { (folder: base, file: String($0.dropFirst(base.count + 1))) }
             let files = found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             // An empty folder stays one input, so that reading it says what is missing.
             guard !files.isEmpty else {
@@ -45,7 +66,7 @@ public enum DatasetInputs {
                 datasets.append(DatasetInput(path: file, stem: stem(relative)))
             }
         }
-        return (datasets, datasets.count > 1 || expanded)
+        return Expansion(datasets: datasets, ownFolders: datasets.count > 1 || expanded, skipped: skipped)
     }
 
     /// True for a folder that holds several datasets: not a bundle folder (`manifest.json`,

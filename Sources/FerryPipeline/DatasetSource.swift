@@ -1,6 +1,5 @@
 import FerryCore
 import FormatBundle
-import FormatCSV
 import Foundation
 
 /// One input as a stream of records: a file, standard input, or a folder whose files each hold a
@@ -58,23 +57,23 @@ final class DatasetSource {
             uncheckedHeaders = []
         }
     }
-    /// CSV readers started before the domain was known, with where their file is.
-    private var uncheckedHeaders: [(CSVReader, SourceLocation)] = []
+    /// Header-line readers (CSV) started before the domain was known, with where their file is.
+    private var uncheckedHeaders: [(any ColumnRecordReader, SourceLocation)] = []
     /// Whether the records of the file being read have text scalars (its format's).
     private var currentScalarsAreText = false
 
     /// Checks the header of a file or bundle member just started, now or once the domain is known.
     private func headerStarted(_ reader: any RecordReader, at location: SourceLocation) {
-        guard let csv = reader as? CSVReader else { return }
+        guard let columns = reader as? any ColumnRecordReader else { return }
         if rejectsDuplicateHeaders {
-            checkDuplicateHeaders(of: csv, at: location)
+            checkDuplicateHeaders(of: columns, at: location)
         } else {
-            uncheckedHeaders.append((csv, location))
+            uncheckedHeaders.append((columns, location))
         }
     }
 
-    private func checkDuplicateHeaders(of csv: CSVReader, at file: SourceLocation) {
-        for (name, position) in csv.duplicateHeaderCells {
+    private func checkDuplicateHeaders(of reader: any ColumnRecordReader, at file: SourceLocation) {
+        for (name, position) in reader.duplicateHeaderCells {
             var location = file
             location.position = position
             log.report(.error(.duplicateHeader, "the header names '\(name)' more than once; a domain's fields are unique",
@@ -82,25 +81,24 @@ final class DatasetSource {
         }
     }
 
-    /// The formats whose records are columns (CSV, TSV): their field diagnostics name the column.
-    static let columnFormats: Set<String> = ["csv", "tsv"]
-    /// The files and bundle members of the input read by a format of `columnFormats`.
+    /// The files and bundle members of the input read by a format whose records are columns
+    /// (`FormatDescriptor.hasHeaderColumns`): their field diagnostics name the column.
     private(set) var columnSources = ColumnSources()
 
     /// Where each column's header cell stands in the last CSV file read (empty for other formats).
     private(set) var columnPositions: [String: TextPosition] = [:]
 
     private func noteColumnPositions() {
-        guard let csv = current as? CSVReader else { return }
-        columnPositions = Dictionary(csv.headerCells.map { ($0.name, $0.position) }, uniquingKeysWith: { first, _ in first })
-        lastColumnNames = csv.headerCells.map(\.name)
+        guard let columns = current as? any ColumnRecordReader else { return }
+        columnPositions = Dictionary(columns.headerCells.map { ($0.name, $0.position) }, uniquingKeysWith: { first, _ in first })
+        lastColumnNames = columns.headerCells.map(\.name)
     }
 
     private var lastColumnNames: [String]?
 
     /// The header names of the CSV file being read (or last read), in order; nil for other formats.
     var columnNames: [String]? {
-        if let csv = current as? CSVReader { return csv.headerCells.map(\.name) }
+        if let columns = current as? any ColumnRecordReader { return columns.headerCells.map(\.name) }
         return lastColumnNames
     }
 
@@ -133,7 +131,7 @@ final class DatasetSource {
         if path != "-" && !exists {
             throw FerryError(.unreadableInput, "no such file or folder", at: SourceLocation(file: path))
         }
-        let bundleFormat = registry.formats.first { $0.isContainer }
+        let bundleFormat = registry.format(playing: .defaultBundle)
         let isBundle = Self.isBundle(path, isFolder: isFolder.boolValue, formatName: formatName, registry: registry)
         // A file or standard input whose name says nothing is opened first: its bytes may show a tar.
         let probe = isBundle || isFolder.boolValue ? nil : try InputProbe.open(path: path, formatName: formatName, registry: registry)
@@ -146,7 +144,7 @@ final class DatasetSource {
             self.parts = []
             // A zip is named by its own format; a tar and a folder by the bundle format's.
             self.formatName = bundle.layout == .archive && bundle.container == .zip
-                ? bundle.container.rawValue : bundleFormat?.name ?? "tar"
+                ? bundle.container.rawValue : bundleFormat?.name ?? bundle.container.rawValue
             switch bundle.layout {
             case .archive: self.bundleDescription = nil
             case .folder: self.bundleDescription = "bundle folder"
@@ -155,7 +153,7 @@ final class DatasetSource {
             self.declaredCollections = bundle.manifest?.collections.map(\.name) ?? []
             let members = bundle.dataMembers(registry: registry)
             self.scalarsAreText = !members.isEmpty && members.allSatisfy { $0.format.scalarsAreText }
-            self.columnSources.members = Set(members.filter { Self.columnFormats.contains($0.format.name) }.map(\.member))
+            self.columnSources.members = Set(members.filter { $0.format.hasHeaderColumns }.map(\.member))
             self.media = Self.mediaTable(bundle)
             self.current = try bundle.makeRecordReader(registry: registry, options: options, log: log) { [weak self] member, reader in
                 self?.headerStarted(reader, at: SourceLocation(file: path, member: member))
@@ -175,7 +173,7 @@ final class DatasetSource {
             self.formatName = first.format.name
             self.declaredCollections = parts.compactMap(\.collection)
             self.scalarsAreText = parts.allSatisfy { $0.format.scalarsAreText }
-            self.columnSources.files = Set(parts.filter { Self.columnFormats.contains($0.format.name) }.map(\.displayName))
+            self.columnSources.files = Set(parts.filter { $0.format.hasHeaderColumns }.map(\.displayName))
             return
         }
         let innerPath = probe.innerPath
@@ -197,7 +195,7 @@ final class DatasetSource {
         self.formatName = format.name
         self.declaredCollections = collection.map { [$0] } ?? []
         self.scalarsAreText = format.scalarsAreText
-        if Self.columnFormats.contains(format.name) { self.columnSources.isWhole = true }
+        if format.hasHeaderColumns { self.columnSources.isWhole = true }
         self.derivedCollection = options.collection == nil ? collection : nil
     }
 

@@ -71,6 +71,13 @@ public enum InputExpander {
     /// Adds the datasets at `path`: the file itself, a folder of one dataset, or the data files
     /// under a folder of several, recursively.
     static func datasets(at path: String, into found: inout Set<String>, ignoring: Set<String> = []) {
+        var skipped: [String] = []
+        datasets(at: path, into: &found, skipped: &skipped, ignoring: ignoring)
+    }
+
+    /// `datasets(at:into:ignoring:)`, adding to `skipped` every file under a folder of several
+    /// that is no dataset: not hidden, not in `ignoring`, of an ending that is no data input.
+    static func datasets(at path: String, into found: inout Set<String>, skipped: inout [String], ignoring: Set<String> = []) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
         guard isFolder.boolValue else {
@@ -87,10 +94,13 @@ public enum InputExpander {
             var childIsFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: child, isDirectory: &childIsFolder) else { continue }
             if childIsFolder.boolValue {
-                datasets(at: child, into: &found, ignoring: ignoring)
-            } else if dataExtensions.contains((name as NSString).pathExtension.lowercased()),
-                      ignoring.isEmpty || !ignoring.contains(standardized(child)) {
-                found.insert(child)
+                datasets(at: child, into: &found, skipped: &skipped, ignoring: ignoring)
+            } else if ignoring.isEmpty || !ignoring.contains(standardized(child)) {
+                if dataExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                    found.insert(child)
+                } else {
+                    skipped.append(child)
+                }
             }
         }
     }

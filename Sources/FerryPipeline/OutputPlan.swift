@@ -231,7 +231,12 @@ public struct OutputPlan: Sendable {
             let stem = job.stem ?? OutputRouter.stem(of: job.input)
             let ext = format.extensions.first ?? format.name
             if format.isContainer { return ownFolder ? [(base + "/" + stem + "." + ext, .file)] : [(folder, .tree)] }
-            if format.isSingleCollection { return [(ownFolder ? base + "/" + stem + "/" : folder, .collectionFiles(ext: ext))] }
+            if format.isSingleCollection, ownFolder {
+                // A dataset of one collection named after it is one file, of several a folder
+                // (`OutputRouter`): which, the data tells, so both are claimed.
+                return [(base + "/" + stem + "/", .collectionFiles(ext: ext)), (base + "/" + stem + "." + ext, .file)]
+            }
+            if format.isSingleCollection { return [(folder, .collectionFiles(ext: ext))] }
             return [(base + "/" + stem + "." + ext, .file)]
         }
     }
@@ -246,7 +251,7 @@ public struct OutputPlan: Sendable {
         if isFolder.boolValue {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
             if !Set(names).isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories", "media"]) {
-                return registry.formats.first { $0.isContainer }
+                return registry.format(playing: .defaultBundle)
             }
             return names.lazy.compactMap { registry.format(forPath: $0) }.first { $0.reader != nil && !$0.isContainer }
         }

@@ -71,6 +71,16 @@ final class OutputRouter {
         if format.isSingleCollection, !writers.isEmpty, !perCollectionFiles {
             throw FerryError(.usage, "\(format.name) holds one collection per file, and this dataset has several; write to a folder: -o DIR/")
         }
+        if perCollectionFiles, ownFolder, writers.count == 1, let only = writerOrder.first, let file = writers[only]?.file,
+           case .folder(let folder) = target
+        {
+            // A second collection: the dataset's one file becomes the first of its folder's.
+            let path = Self.base(of: folder) + "/" + stem + "/" + only + "." + (format.extensions.first ?? format.name)
+            if file.path != path {
+                try makeFolder((path as NSString).deletingLastPathComponent)
+                try file.redirect(to: path)
+            }
+        }
         let entry = try open(key)
         writers[key] = entry
         writerOrder.append(key)
@@ -207,7 +217,12 @@ final class OutputRouter {
             try makeFolder((path as NSString).deletingLastPathComponent)
         case .folder(let folder):
             var base = Self.base(of: folder)
-            if perCollectionFiles {
+            if perCollectionFiles, ownFolder, writers.isEmpty, names(key) {
+                // A dataset of one collection named after its file (a lone `x.csv`, a schema-free
+                // `x.jsonl`) mirrors as one file, `x.csv`, which reads back as that collection; a
+                // second collection moves it into the dataset's folder (`writer(for:)`).
+                path = base + "/" + stem + "." + ext
+            } else if perCollectionFiles {
                 if ownFolder { base += "/" + stem }
                 path = base + "/" + key + "." + ext
             } else {
@@ -243,7 +258,7 @@ final class OutputRouter {
             destination = BundleWriter.Destination.forPath(path, container: ArchiveContainer(rawValue: format.name))
         case .folder(let folder):
             let base = Self.base(of: folder)
-            let path = ownFolder ? base + "/" + stem + "." + (format.extensions.first ?? "tar") : base
+            let path = ownFolder ? base + "/" + stem + "." + (format.extensions.first ?? format.name) : base
             // A bundle folder is renamed into place: its parent must exist, as a file's must.
             // (Split by hand: Foundation's deletingLastPathComponent has trapped on such paths.)
             if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeFolder(String(path[..<slash])) }
@@ -254,6 +269,12 @@ final class OutputRouter {
         let output = try BundleOutput(destination: destination, registry: registry, options: options, schema: schema, dataFormat: dataFormat)
         bundle = output
         return output
+    }
+
+    /// True when `key` is the dataset's own name: its stem, or the stem's file name (`notes` of
+    /// `2024/notes`), which a one-collection file read back takes as its collection.
+    private func names(_ key: String) -> Bool {
+        key == stem || key == stem[(stem.lastIndex(of: "/").map { stem.index(after: $0) } ?? stem.startIndex)...]
     }
 
     /// The name an input's own files take in a folder output: the input's file name without its

@@ -1,13 +1,11 @@
 import FerryCore
 import FerrySchemas
+import FormatJSON
 
 /// `Instant.description` (RFC 3339 in UTC, milliseconds when not zero) written straight into a
-/// byte buffer, two digits at a time from a table: the typed path's JSON Lines sink and CSV leaf
+/// byte buffer (`RFC3339Fields.writeTimestamp`): the typed path's JSON Lines sink and CSV leaf
 /// sink write one per record (issue 7). The bytes are `description`'s; `RFC3339TextTests` checks them against it.
 enum RFC3339Text {
-    /// "00", "01", ... "99": the two digits of each number below 100.
-    private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-
     /// Appends `"` + `instant.description` + `"`. Instants outside the initializer's range (their
     /// fields are public and settable) go through `withDescriptionBytes`, which handles them.
     static func appendQuoted(_ instant: Instant, to buffer: inout ByteBuffer) {
@@ -49,34 +47,8 @@ enum RFC3339Text {
     @inline(__always)
     static func write(_ instant: Instant, to out: UnsafeMutablePointer<UInt8>) -> Int? {
         guard isWritten(instant) else { return nil }
-        let seconds = instant.seconds
-        let nanoseconds = instant.nanoseconds
-        // Days since 1970 rounded toward the past (seconds may be negative).
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = Int(seconds - days * 86_400)
-        let (year, month, day) = CalendarDay.civil(fromDays: days)
-        let milliseconds = Int(nanoseconds / 1_000_000)
-        putPair(year / 100, out)
-        putPair(year % 100, out + 2)
-        out[4] = UInt8(ascii: "-")
-        putPair(month, out + 5)
-        out[7] = UInt8(ascii: "-")
-        putPair(day, out + 8)
-        out[10] = UInt8(ascii: "T")
-        putPair(secondOfDay / 3600, out + 11)
-        out[13] = UInt8(ascii: ":")
-        putPair(secondOfDay / 60 % 60, out + 14)
-        out[16] = UInt8(ascii: ":")
-        putPair(secondOfDay % 60, out + 17)
-        var n = 19
-        if milliseconds != 0 {
-            out[19] = UInt8(ascii: ".")
-            out[20] = UInt8(truncatingIfNeeded: milliseconds / 100) &+ 0x30
-            putPair(milliseconds % 100, out + 21)
-            n = 23
-        }
-        out[n] = UInt8(ascii: "Z")
-        return n + 1
+        return RFC3339Fields.writeTimestamp(
+            seconds: instant.seconds, milliseconds: Int(instant.nanoseconds / 1_000_000), to: out)
     }
 
     /// True when `text` is exactly the `description` of the instant `Instant.parse` reads from it,
@@ -95,7 +67,7 @@ enum RFC3339Text {
         if text.count == 24 {
             guard p[19] == UInt8(ascii: "."), let milliseconds = digits(p, 20, 3), milliseconds != 0 else { return false }
         }
-        return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= CalendarDay.daysIn(month: month, year: year)
+        return year >= 1 && CivilDate.exists(year: year, month: month, day: day)
             && hour <= 23 && minute <= 59 && second <= 59
     }
 
@@ -109,13 +81,5 @@ enum RFC3339Text {
             value = value &* 10 &+ Int(digit)
         }
         return value
-    }
-
-    /// Writes the two digits of `value` (0...99) at `out`.
-    @inline(__always)
-    private static func putPair(_ value: Int, _ out: UnsafeMutablePointer<UInt8>) {
-        let pairs = digitPairs.utf8Start
-        out[0] = pairs[2 &* value]
-        out[1] = pairs[2 &* value &+ 1]
     }
 }

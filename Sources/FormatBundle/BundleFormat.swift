@@ -8,7 +8,7 @@ public enum BundleFormat {
     public static let descriptor = FormatDescriptor(
         name: "tar", extensions: ["tar", "tar.gz", "tgz", "tar.zst", "tar.xz", "tar.bz2"],
         summary: "bundle: manifest.json, data/<collection>.<format> and media/ in a tar archive or a folder",
-        isContainer: true, reader: nil, writer: nil)
+        isContainer: true, roles: .defaultBundle, reader: nil, writer: nil)
 
     /// `zip`: `.zip`, the same layout in a zip archive (members deflated).
     public static let zipDescriptor = FormatDescriptor(

@@ -8,12 +8,13 @@ public enum CSVFormat {
     public static let descriptor = FormatDescriptor(
         name: "csv", extensions: ["csv", "tsv"],
         summary: "RFC 4180 comma-separated values, one collection per file (tsv: tab-separated)",
-        isSingleCollection: true, scalarsAreText: true, reader: CSVFormatReader(), writer: CSVFormatWriter())
+        isSingleCollection: true, scalarsAreText: true, hasHeaderColumns: true, reader: CSVFormatReader(),
+        writer: CSVFormatWriter())
 
     /// Tab-separated values: the same adapter with a tab delimiter on both sides.
     public static let tsvDescriptor = FormatDescriptor(
         name: "tsv", extensions: ["tsv"], summary: "tab-separated values, one collection per file",
-        isSingleCollection: true, scalarsAreText: true, reader: CSVFormatReader(delimiter: CSVReader.tab),
+        isSingleCollection: true, scalarsAreText: true, hasHeaderColumns: true, reader: CSVFormatReader(delimiter: CSVReader.tab),
         writer: CSVFormatWriter(delimiter: CSVReader.tab))
 
     /// The delimiter a file name implies: tab for `.tsv`, nil (detect / comma) otherwise.

@@ -24,7 +24,7 @@ import FerryCore
 /// - Errors (reported to the log; the bad row is skipped and reading resumes at the next row, never
 ///   shifting later rows): `ragged-row`, `malformed-csv` (a quote inside an unquoted cell, text after
 ///   a closing quote), `unterminated-quote` (reading resumes on the line after the opening quote's).
-public final class CSVReader: RecordReader {
+public final class CSVReader: ColumnRecordReader {
     public private(set) var header: DatasetHeader
     /// The header names after BOM removal, empty-name numbering and duplicate renaming (`name_2`);
     /// `1`, `2`, ... with `hasHeader == false`.

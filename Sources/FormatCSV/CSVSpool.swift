@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Foundation
 import FerryCore
 
 /// Records kept in an unlinked temporary file between the CSV writer's two passes (DESIGN.md
@@ -12,11 +6,12 @@ import FerryCore
 /// A record is a 4-byte little-endian length and the writer's encoding of its cells
 /// (`CSVCellEncoder`). The writer frames records in its own buffer (`beginRecord`, `endRecord`)
 /// and hands the spool large blocks; the second pass reads the file back in large blocks too.
-/// The file is unlinked as soon as it is created, so nothing is left behind, even after a crash.
+/// The file is the shared `SpoolFile` (unlinked as soon as it is created, so nothing is left
+/// behind, even after a crash); this type holds only the CSV framing and the second pass's reading.
 final class CSVSpool {
-    private let descriptor: Int32
-    private let sink: FileDescriptorSink
-    private var source: FileDescriptorSource?
+    private let file: SpoolFile
+    /// True once `rewind()` started the second pass: before it nothing is read.
+    private var reading = false
     /// Bytes read back and not yet handed out start at `readStart`.
     private var readBuffer = ByteBuffer(capacity: 0)
     private var readStart = 0
@@ -25,13 +20,7 @@ final class CSVSpool {
 
     /// - Throws: `FerryError(.outputUnwritable)` when no temporary file can be made.
     init() throws {
-        let fd = try TemporaryFiles.shared.createUnlinkedFile(kind: "csv-spool")
-        descriptor = fd
-        sink = FileDescriptorSink(descriptor: fd, name: "temporary CSV spool")
-    }
-
-    deinit {
-        close(descriptor)
+        file = try SpoolFile(kind: "csv-spool")
     }
 
     // MARK: - Framing (in the writer's buffer)
@@ -58,12 +47,11 @@ final class CSVSpool {
     // MARK: - Writing and reading
 
     /// Bytes handed to `write` so far: the file offset the next one lands at.
-    private(set) var offset: Int64 = 0
+    var offset: Int64 { file.size }
 
     /// Appends framed records, or part of one whose length `patchLength` fills in later.
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        try sink.write(bytes)
-        offset += Int64(bytes.count)
+        try file.append(bytes)
     }
 
     /// Stores `length` in the length field at file offset `at`, for a record written in parts
@@ -73,19 +61,13 @@ final class CSVSpool {
         guard let length32 = UInt32(exactly: length) else {
             throw FerryError(.outputUnwritable, "a record too large for the temporary CSV spool (\(length) bytes)")
         }
-        try sink.flush()
         var field = length32.littleEndian
-        let written = withUnsafeBytes(of: &field) { pwrite(descriptor, $0.baseAddress, 4, off_t(position)) }
-        guard written == 4 else {
-            throw FerryError(.outputUnwritable, "cannot write the temporary CSV spool: \(String(cString: strerror(errno)))")
-        }
+        try withUnsafeBytes(of: &field) { try file.overwrite($0, at: position) }
     }
 
-    /// Flushes and moves back to the first record.
+    /// Moves back to the first record.
     func rewind() throws {
-        try sink.flush()
-        lseek(descriptor, 0, SEEK_SET)
-        source = FileDescriptorSource(descriptor: descriptor, name: "temporary CSV spool", closesOnDeinit: false)
+        reading = true
         readBuffer.count = 0
         readStart = 0
         readBufferOffset = 0
@@ -114,7 +96,6 @@ final class CSVSpool {
         readBuffer.count = 0
         readStart = 0
         readBufferOffset = payload + Int64(length)
-        lseek(descriptor, off_t(readBufferOffset), SEEK_SET)
         return .inFile(offset: payload, length: length)
     }
 
@@ -122,18 +103,7 @@ final class CSVSpool {
     /// file); fewer only at the end of the file.
     /// - Throws: `FerryError(.internalError)` when the spool file cannot be read.
     func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard let base = buffer.baseAddress else { return 0 }
-        var done = 0
-        while done < buffer.count {
-            let n = pread(descriptor, base + done, buffer.count - done, off_t(offset + Int64(done)))
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else {
-                throw FerryError(.internalError, "cannot read the temporary CSV spool: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            done += n
-        }
-        return done
+        try file.read(at: offset, into: buffer)
     }
 
     /// The length of the next record (its 4-byte little-endian prefix, left unread); nil at the end.
@@ -161,18 +131,15 @@ final class CSVSpool {
 
     /// Reads until `needed` bytes from `readStart` are in memory or the file ends.
     private func fill(_ needed: Int) throws {
-        guard let source else { return }
+        guard reading else { return }
         readBuffer.removeFirst(readStart)
         readBufferOffset += Int64(readStart)
         readStart = 0
         readBuffer.reserve(max(Self.blockSize, needed - readBuffer.count))
-        while readBuffer.count < needed {
-            let room = UnsafeMutableRawBufferPointer(start: readBuffer.base + readBuffer.count,
-                                                     count: readBuffer.capacity - readBuffer.count)
-            let n = try source.read(into: room)
-            if n == 0 { return }
-            readBuffer.count += n
-        }
+        // One read fills the room; it comes back short only at the end of the file.
+        let room = UnsafeMutableRawBufferPointer(start: readBuffer.base + readBuffer.count,
+                                                 count: readBuffer.capacity - readBuffer.count)
+        readBuffer.count += try file.read(at: readBufferOffset + Int64(readBuffer.count), into: room)
     }
 
     /// Reads a varint at `i` of `bytes`, moving `i` past it; stops at the end of `bytes`.

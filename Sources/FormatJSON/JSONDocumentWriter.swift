@@ -148,9 +148,8 @@ public final class JSONDocumentWriter: RecordWriter {
                 if let spool = spools[collection] {
                     if !spool.segments.isEmpty, let spoolFile {
                         try flushOut()
-                        var buffer: [UInt8] = []
                         for segment in spool.segments {
-                            try spoolFile.copy(offset: segment.offset, length: segment.length, to: sink, buffer: &buffer)
+                            try spoolFile.copy(offset: segment.offset, length: Int64(segment.length), to: sink)
                         }
                     }
                     out.bytes.append(spool.pending)
@@ -246,7 +245,7 @@ public final class JSONDocumentWriter: RecordWriter {
     /// Moves a spool's pending bytes to the temporary file.
     private func park(_ spool: inout Spool) throws {
         guard !spool.pending.isEmpty else { return }
-        let file = try spoolFile ?? SpoolFile()
+        let file = try spoolFile ?? SpoolFile(kind: "json-spool")
         spoolFile = file
         let offset = try file.append(spool.pending)
         spool.segments.append((offset: offset, length: spool.pending.count))

@@ -7,7 +7,7 @@ public enum JSONFormat {
     public static let descriptor = FormatDescriptor(
         name: "json", extensions: ["json"],
         summary: "JSON document: an envelope {\"domain\", \"schemaVersion\", \"<collection>\": [...]}, an array or a value",
-        reader: Reader(), writer: Writer())
+        roles: .defaultBundleData, reader: Reader(), writer: Writer())
 
     /// Makes `JSONDocumentReader`s.
     public struct Reader: FormatReader {

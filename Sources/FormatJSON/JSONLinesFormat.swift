@@ -8,7 +8,7 @@ public enum JSONLinesFormat {
     public static let descriptor = FormatDescriptor(
         name: "jsonl", extensions: ["jsonl", "ndjson"],
         summary: "JSON Lines: a header line, then one record a line with \"$collection\"",
-        reader: Reader(), writer: Writer())
+        roles: .comparisonForm, reader: Reader(), writer: Writer())
 
     /// Makes `JSONLinesReader`s.
     public struct Reader: FormatReader {

@@ -46,7 +46,7 @@ public final class XMLRecordWriter: RecordWriter {
     private var known: Set<String> = []
     private var headerClosed = false
     private var streamedOpen = false
-    private var spools: [String: XMLSpoolFile] = [:]
+    private var spools: [String: SpoolFile] = [:]
     private var buffer: [UInt8] = []
     private var spoolBuffer: [UInt8] = []
     private var path: [String] = []
@@ -109,11 +109,11 @@ public final class XMLRecordWriter: RecordWriter {
             try renderRecord(object, name: recordName)
             if buffer.count >= 32 * 1024 { try flushBuffer() }
         } else {
-            let spool: XMLSpoolFile
+            let spool: SpoolFile
             if let existing = spools[collection] {
                 spool = existing
             } else {
-                spool = try XMLSpoolFile()
+                spool = try SpoolFile(kind: "xml-spool")
                 spools[collection] = spool
             }
             swap(&buffer, &spoolBuffer)
@@ -121,9 +121,9 @@ public final class XMLRecordWriter: RecordWriter {
                 swap(&buffer, &spoolBuffer)
                 spoolBuffer.removeAll(keepingCapacity: true)
             }
-            longTextTarget = { try spool.write($0) }
+            longTextTarget = { _ = try spool.append($0) }
             try renderRecord(object, name: recordName)
-            try spool.write(buffer)
+            try spool.append(buffer)
         }
     }
 
@@ -140,7 +140,7 @@ public final class XMLRecordWriter: RecordWriter {
             } else if let spool = spools[collection] {
                 try openCollection(collection)
                 try flushBuffer()
-                try spool.copy(to: sink)
+                try spool.copyAll(to: sink)
                 try closeCollection(collection)
             } else {
                 indent(1)

@@ -1,5 +1,6 @@
 import CLibXML2
 import FerryCore
+import Foundation
 
 /// What the safe parser reports while it reads: elements, text, and nothing of DTDs or entities
 /// (those stop the parse, see `XMLSafeParser`).

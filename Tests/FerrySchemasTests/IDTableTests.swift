@@ -3,6 +3,7 @@ import FerryTestSupport
 import Testing
 
 @testable import FerrySchemas
+import Foundation
 
 @Suite struct IDTableTests {
     @Test func findsEachIdAgainWithWhereItWasFirstSeen() throws {

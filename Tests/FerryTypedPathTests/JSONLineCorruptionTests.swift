@@ -4,6 +4,7 @@ import FormatJSON
 import Testing
 
 @testable import FerryTypedPath
+import Foundation
 
 /// Differential tests of the typed JSON reader on broken lines: every single-byte deletion,
 /// replacement and insertion, and every truncation, of a few plain lines goes both the general

@@ -5,6 +5,7 @@ import FormatJSON
 import Testing
 
 @testable import FerryTypedPath
+import Foundation
 
 /// The notes V1 -> V2 line transcoder (`NotesLineMigration`) against the pair's codec
 /// (`TypedPairCodec`, itself checked against the general path): every line it takes is the

@@ -3,6 +3,7 @@ import FerrySchemas
 import Testing
 
 @testable import FerryTypedPath
+import Foundation
 
 /// The lane takes a plain record whole (decode, typed migration, the output line) and leaves a
 /// record with anything to report, or of a collection without a route, to the general path.

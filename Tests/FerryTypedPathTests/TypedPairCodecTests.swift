@@ -4,6 +4,7 @@ import FormatJSON
 import Testing
 
 @testable import FerryTypedPath
+import Foundation
 
 /// The pair-specialized migration (`TypedPairCodec`): for every notes V1 collection it gives the
 /// bytes of the general path and of the boxed typed stage, and it leaves every record the stage

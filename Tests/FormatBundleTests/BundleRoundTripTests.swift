@@ -101,11 +101,14 @@ import Testing
     }
 
     @Test func timestamps() {
-        #expect(BundleTimestamp.format(epochSeconds: 0) == "1970-01-01T00:00:00Z")
-        #expect(BundleTimestamp.format(epochSeconds: 1_714_555_800) == "2024-05-01T09:30:00Z")
+        #expect(BundleTimestamp.epochSeconds("1970-01-01T00:00:00Z") == 0)
+        #expect(BundleTimestamp.epochSeconds("2024-05-01T09:30:00Z") == 1_714_555_800)
         #expect(BundleTimestamp.epochSeconds("2024-05-01T18:30:00.250+09:00") == 1_714_555_800)
         #expect(BundleTimestamp.epochSeconds("2024-05-01T09:30:00") == nil)
         #expect(BundleTimestamp.epochSeconds("1969-12-31T23:59:59Z") == -1)
+        #expect(BundleTimestamp.epochSeconds("2016-12-31T23:59:60Z") == 1_483_228_800)
+        #expect(BundleTimestamp.epochSeconds("2023-02-29T00:00:00Z") == nil)
+        #expect(BundleTimestamp.epochSeconds("2024-05-01T09:30:00+24:00") == nil)
     }
 }
 

@@ -3,6 +3,7 @@ import FerryTestSupport
 import Testing
 
 @testable import FormatCSV
+import Foundation
 
 /// `CSVRowScanner` against `CSVReferenceScanner`: the same cells (content ranges, flags, positions),
 /// row lines, row ends and errors, on hand-written, random and corrupted inputs, whether the bytes

@@ -1,6 +1,7 @@
 import FerryCore
 import FerryFormats
 import FerryPipeline
+import FerrySchemas
 
 /// Runs a conversion request and prints what happened: diagnostics as they come, then one
 /// summary line per input on standard error.

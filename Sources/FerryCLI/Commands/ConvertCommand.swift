@@ -71,7 +71,7 @@ struct ConvertCommand: FerryCommand {
         if request.dataFormat != nil, request.outputFormat == nil, let output = request.output, output != "-" {
             var isFolder: ObjCBool = false
             if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue) {
-                request.outputFormat = common.registry.formats.first { $0.isContainer }?.name
+                request.outputFormat = common.registry.format(playing: .defaultBundle)?.name
             }
         }
         if (request.output == nil || request.output == "-"), action == .convert, runner.report != .text, runner.reportFile == nil {

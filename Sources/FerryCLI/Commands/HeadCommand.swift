@@ -31,8 +31,9 @@ struct HeadCommand: FerryCommand {
         let count = try arguments.integer("records", in: 0...Int.max) ?? 10
         convert = try ConvertCommand(arguments, action: .convert, limit: count)
         convert.runner.summary = false
-        // A bundle's records print as JSON: a bundle (with its media) cannot go to standard output.
-        convert.request.standardOutputFormatForBundles = "json"
+        // A bundle's records print as its default data format (JSON): a bundle (with its media)
+        // cannot go to standard output.
+        convert.request.printsBundlesAsData = true
     }
 
     func run() throws -> ExitStatus { try convert.run() }

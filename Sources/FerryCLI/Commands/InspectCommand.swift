@@ -1,6 +1,8 @@
 import FerryCore
 import FerryFormats
 import FerryPipeline
+import FerrySchemas
+import Foundation
 
 /// `ferry inspect INPUT [--json]`: format, domain, version, collections, counts and, for a bundle
 /// or folder, its media (files, bytes, by kind, missing, orphans).

@@ -1,6 +1,7 @@
 import FerryCore
 import FerryPipeline
 import Foundation
+import FerryFormats
 
 /// `ferry run PIPELINE.json [--shard K/N] [--jobs N] [--report ...]`: a batch job.
 struct RunCommand: FerryCommand {

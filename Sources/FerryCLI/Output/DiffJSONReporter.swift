@@ -1,5 +1,6 @@
 import FerryCore
 import FerryPipeline
+import FerrySchemas
 
 /// `ferry diff --report json` (Docs/diff.md "JSON report"): the two sides, the collections that
 /// differ with one line per record, the media that differ, and the counts. Written as found.

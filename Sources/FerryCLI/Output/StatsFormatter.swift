@@ -1,6 +1,7 @@
 import FerryCore
 import FerryPipeline
 import Foundation
+import FerrySchemas
 
 /// Renders `ferry stats` (Docs/stats.md): an aligned table per collection, or JSON.
 enum StatsFormatter {

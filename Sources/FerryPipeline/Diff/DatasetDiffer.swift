@@ -123,15 +123,20 @@ public struct DatasetDiffer: Sendable {
         _ path: String, shown: String, name: String, domain: Domain?, version: Int?, request: DiffRequest, folder: String,
         report: @escaping @Sendable (Diagnostic) -> Void
     ) throws -> SideResult {
-        // A bundle folder with JSON Lines data keeps media files apart (compared by digest); the
-        // canonical JSON form, or schema-free data, is one JSON Lines file.
+        // A bundle folder with data in the comparison form (JSON Lines) keeps media files apart
+        // (compared by digest); the canonical JSON form, or schema-free data, is one such file.
         let asBundle = !request.canonicalJSON && domain != nil
+        guard let comparisonFormat = registry.format(playing: .comparisonForm),
+            let bundleFormat = registry.format(playing: .defaultBundle)
+        else {
+            throw FerryError(.internalError, "no registered format plays the comparison form or the default bundle")
+        }
         var conversion = request.reading
         conversion.action = .convert
         conversion.inputs = [path]
-        conversion.output = folder + "/" + name + (asBundle ? "/" : ".jsonl")
-        conversion.outputFormat = asBundle ? registry.formats.first { $0.isContainer }?.name ?? "tar" : "jsonl"
-        conversion.dataFormat = asBundle ? "jsonl" : nil
+        conversion.output = folder + "/" + name + (asBundle ? "/" : "." + (comparisonFormat.extensions.first ?? comparisonFormat.name))
+        conversion.outputFormat = asBundle ? bundleFormat.name : comparisonFormat.name
+        conversion.dataFormat = asBundle ? comparisonFormat.name : nil
         conversion.domain = domain
         conversion.targetVersion = domain == nil ? nil : version
         conversion.schemaFree = request.reading.schemaFree || domain == nil
@@ -150,7 +155,7 @@ public struct DatasetDiffer: Sendable {
         guard compared, result.output != nil, let output = conversion.output else { return .failed(max(result.status, .invalidData)) }
         let side = DiffSide(input: shown, format: result.format, domain: result.domain,
                             version: result.sourceVersion, comparedVersion: result.targetVersion)
-        let spool = try RecordSpool(in: folder, name: name + ".spool")
+        let spool = try RecordSpool()
         var media: [String: String] = [:]
         let log = DiagnosticLog()
         if asBundle {
@@ -165,10 +170,11 @@ public struct DatasetDiffer: Sendable {
                 while let record = try source.next() { try spool.append(record) }
             }
         } else {
-            let source = try DatasetSource(path: output, formatName: "jsonl", registry: registry, options: ReadOptions(), log: log)
+            let source = try DatasetSource(path: output, formatName: comparisonFormat.name, registry: registry,
+                                           options: ReadOptions(), log: log)
             while let record = try source.next() { try spool.append(record) }
         }
-        try spool.finish()
+        spool.finish()
         if log.hasErrors {
             throw FerryError(.internalError, "cannot read back the compared form of this input: \(log.diagnostics.first.map(\.description) ?? "")",
                              at: SourceLocation(file: shown))

@@ -32,24 +32,14 @@ final class RecordSpool {
     /// Collections in the order their first record came, `""` for records of no collection.
     private(set) var order: [String] = []
     private(set) var collections: [String: Collection] = [:]
-    private let descriptor: Int32
-    private var buffer: [UInt8] = []
-    private var written: UInt64 = 0
+    private let file: SpoolFile
     private var scratch: [UInt8] = []
 
-    /// Creates the spool's file in `folder` (a folder of this run's, removed with it).
+    /// Creates the spool's file (`SpoolFile`: unlinked, so nothing is left behind).
     /// - Throws: `FerryError(.outputUnwritable)` when the file cannot be made.
-    init(in folder: String, name: String) throws {
-        let path = folder + "/" + name
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw FerryError(.outputUnwritable, "cannot create a diff spool file: \(String(cString: strerror(errno)))",
-                             at: SourceLocation(file: path))
-        }
-        self.descriptor = descriptor
+    init() throws {
+        file = try SpoolFile(kind: "diff-spool")
     }
-
-    deinit { close(descriptor) }
 
     /// Appends `record` to its collection.
     /// - Throws: `FerryError(.outputUnwritable)` when the spool cannot be written.
@@ -57,11 +47,10 @@ final class RecordSpool {
         let name = record.collection ?? ""
         scratch.removeAll(keepingCapacity: true)
         ValueSpoolCoding.encode(record.value, into: &scratch)
-        let entry = Entry(offset: written + UInt64(buffer.count), length: UInt32(scratch.count), id: Self.id(of: record))
+        let offset = try file.append(scratch)
+        let entry = Entry(offset: UInt64(offset), length: UInt32(scratch.count), id: Self.id(of: record))
         if collections[name] == nil { order.append(name) }
         Self.add(entry, to: &collections[name, default: Collection()])
-        buffer.append(contentsOf: scratch)
-        if buffer.count >= 1 << 20 { try flush() }
     }
 
     /// A string id (or the document id), else the digits of a whole-number `id` (schema-free data).
@@ -83,40 +72,16 @@ final class RecordSpool {
         collection.hasUniqueIDs = false
     }
 
-    /// Writes what is buffered and drops what only appending needed (the sets of ids seen);
-    /// call once every record is appended, before reading.
-    /// - Throws: `FerryError(.outputUnwritable)`.
-    func finish() throws {
-        try flush()
+    /// Drops what only appending needed (the sets of ids seen); call once every record is
+    /// appended, before reading.
+    func finish() {
         for name in order { collections[name]?.finish() }
-    }
-
-    /// Writes what is buffered.
-    /// - Throws: `FerryError(.outputUnwritable)`.
-    private func flush() throws {
-        var start = 0
-        while start < buffer.count {
-            let count = buffer[start...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else {
-                throw FerryError(.outputUnwritable, "cannot write a diff spool file: \(String(cString: strerror(errno)))")
-            }
-            start += count
-        }
-        written += UInt64(buffer.count)
-        buffer.removeAll(keepingCapacity: true)
     }
 
     /// The bytes of `entry` as written.
     /// - Throws: `FerryError(.internalError)` when the spool cannot be read back.
     func bytes(of entry: Entry) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: Int(entry.length))
-        var done = 0
-        while done < bytes.count {
-            let count = bytes[done...].withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(entry.offset) + off_t(done)) }
-            guard count > 0 else { throw FerryError(.internalError, "cannot read a diff spool file back") }
-            done += count
-        }
-        return bytes
+        try file.bytes(at: Int64(entry.offset), count: Int(entry.length))
     }
 
     /// The value of `entry`.

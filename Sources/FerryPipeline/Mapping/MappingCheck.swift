@@ -1,5 +1,6 @@
 import FerryCore
 import FerrySchemas
+import FormatJSON
 
 /// Checks a mapping against the input's header and the target schema before any record is mapped,
 /// so a mistyped name is one usage error, not one error per row (Docs/mappings.md "Checks").

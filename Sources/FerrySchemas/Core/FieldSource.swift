@@ -5,12 +5,12 @@ import Foundation
 /// model in `FieldCodable.init(from:)`, read by every source (issue 7: the typed path).
 ///
 /// Two kinds of source implement it:
-/// - `FieldReader`, over a parsed `Value`: the general path, which reports every problem with its
-///   field pointer and returns placeholders on error.
-/// - Raw readers over a record's bytes (a JSON Lines line, a CSV row), which build the model with no
-///   `Value` in between. They handle the plain case only and give up (their own `failed` flag) at
-///   anything else: then the record goes the general path, so problems are always reported by
-///   `FieldReader`, exactly once.
+/// - `ModelReader` over a format's `RecordCursor` (`FieldReader` over a parsed `Value`,
+///   `JSONCursor` over a JSON Lines line's bytes), which reports every problem with its field
+///   pointer and returns placeholders on error.
+/// - The typed lane's raw readers over a record's bytes (a JSON Lines line, a CSV row). They
+///   handle the plain case only and give up (their own `failed` flag) at anything else: then the
+///   record goes the general path, so problems are always reported by `FieldReader`, exactly once.
 ///
 /// Each getter is asked for fields in canonical order (SCHEMAS.md tables) and checks what the
 /// field's `FieldSchema` says (required, range, step, enumeration values).

@@ -70,42 +70,8 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Writes `description` at `out`, which has room for `descriptionCapacity` bytes; returns the
     /// bytes written (20, or 24 with milliseconds).
     private func writeDescription(to out: UnsafeMutablePointer<UInt8>) -> Int {
-        let days = Instant.floorDivide(seconds, 86_400)
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = CalendarDay.civil(fromDays: days)
-        let milliseconds = Int(nanoseconds / 1_000_000)
         // Years are 0001...9999 (the initializer's range): every part has a fixed width.
-        var n = 0
-        func put(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                out[n] = UInt8(truncatingIfNeeded: value / divisor % 10) + 0x30
-                n += 1
-                divisor /= 10
-            }
-        }
-        func put(_ byte: UInt8) {
-            out[n] = byte
-            n += 1
-        }
-        put(year, 4)
-        put(UInt8(ascii: "-"))
-        put(month, 2)
-        put(UInt8(ascii: "-"))
-        put(day, 2)
-        put(UInt8(ascii: "T"))
-        put(Int(secondOfDay / 3600), 2)
-        put(UInt8(ascii: ":"))
-        put(Int(secondOfDay / 60 % 60), 2)
-        put(UInt8(ascii: ":"))
-        put(Int(secondOfDay % 60), 2)
-        if milliseconds != 0 {
-            put(UInt8(ascii: "."))
-            put(milliseconds, 3)
-        }
-        put(UInt8(ascii: "Z"))
-        return n
+        RFC3339Fields.writeTimestamp(seconds: seconds, milliseconds: Int(nanoseconds / 1_000_000), to: out)
     }
 
     /// Why a text is not an RFC 3339 instant.
@@ -171,66 +137,16 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Every form `parse(_:)` accepts, scanned piece by piece.
     static func parseAnyForm(_ bytes: UnsafeRawBufferPointer) -> Result<Instant, ParseError> {
-        var index = 0
-        let count = bytes.count
-        func digits(_ n: Int) -> Int64? {
-            guard index + n <= count else { return nil }
-            var value: Int64 = 0
-            for i in index..<(index + n) {
-                let byte = bytes[i]
-                guard byte >= 0x30, byte <= 0x39 else { return nil }
-                value = value * 10 + Int64(byte - 0x30)
-            }
-            index += n
-            return value
+        switch RFC3339Fields.parse(bytes, spaceSeparator: true) {
+        case .failure(.malformed): return .failure(.malformed)
+        case .failure(.missingOffset): return .failure(.missingOffset)
+        case .failure(.invalidOffset): return .failure(.invalidDate)
+        case .success(let fields):
+            return instant(
+                year: Int64(fields.year), month: Int64(fields.month), day: Int64(fields.day), hour: Int64(fields.hour),
+                minute: Int64(fields.minute), second: Int64(fields.second), nanoseconds: Int64(fields.nanoseconds),
+                offsetSeconds: fields.offsetSeconds)
         }
-        func expect(_ accepted: UInt8, _ other: UInt8 = 0, _ third: UInt8 = 0) -> Bool {
-            guard index < count else { return false }
-            let byte = bytes[index]
-            guard byte == accepted || (other != 0 && byte == other) || (third != 0 && byte == third) else { return false }
-            index += 1
-            return true
-        }
-        guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
-            let day = digits(2)
-        else { return .failure(.malformed) }
-        guard expect(UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")) else {
-            return .failure(index == count ? .missingOffset : .malformed)
-        }
-        guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2), expect(UInt8(ascii: ":")),
-            let second = digits(2)
-        else { return .failure(.malformed) }
-        var nanos: Int64 = 0
-        if index < count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            var digitCount = 0
-            while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-                if digitCount < 9 { nanos = nanos * 10 + Int64(bytes[index] - 0x30) }
-                digitCount += 1
-                index += 1
-            }
-            guard digitCount > 0 else { return .failure(.malformed) }
-            for _ in min(digitCount, 9)..<9 { nanos *= 10 }
-        }
-        var offsetSeconds: Int64 = 0
-        if index == count { return .failure(.missingOffset) }
-        if expect(UInt8(ascii: "Z"), UInt8(ascii: "z")) {
-            offsetSeconds = 0
-        } else if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-            let negative = bytes[index] == UInt8(ascii: "-")
-            index += 1
-            guard let offsetHour = digits(2), expect(UInt8(ascii: ":")), let offsetMinute = digits(2) else {
-                return .failure(.malformed)
-            }
-            guard offsetHour <= 23, offsetMinute <= 59 else { return .failure(.invalidDate) }
-            offsetSeconds = (offsetHour * 3600 + offsetMinute * 60) * (negative ? -1 : 1)
-        } else {
-            return .failure(.malformed)
-        }
-        guard index == count else { return .failure(.malformed) }
-        return instant(
-            year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanoseconds: nanos,
-            offsetSeconds: offsetSeconds)
     }
 
     /// The instant of well-formed fields: `invalidDate` for a date or time that does not exist,
@@ -240,10 +156,9 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
         year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, nanoseconds: Int64,
         offsetSeconds: Int64
     ) -> Result<Instant, ParseError> {
-        guard (1...12).contains(month), day >= 1, day <= Int64(CalendarDay.daysIn(month: Int(month), year: Int(year))),
-            hour <= 23, minute <= 59, second <= 59
+        guard CivilDate.exists(year: Int(year), month: Int(month), day: Int(day)), hour <= 23, minute <= 59, second <= 59
         else { return .failure(.invalidDate) }
-        let days = CalendarDay.days(year: Int(year), month: Int(month), day: Int(day))
+        let days = CivilDate.days(year: Int(year), month: Int(month), day: Int(day))
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         guard let instant = Instant(seconds: seconds, nanoseconds: Int32(nanoseconds)) else { return .failure(.outOfRange) }
         return .success(instant)
@@ -283,26 +198,6 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .iso8601: return nil
         }
         return NumberText.ecmaScript(Double(base) + Double(nanoseconds) / 1e9)
-    }
-
-    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        let q = a / b
-        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
-    }
-
-    static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
-        var count = 1
-        var power: Int64 = 10
-        while count < 19, value >= power {
-            count += 1
-            power *= 10
-        }
-        for _ in count..<max(width, count) { bytes.append(0x30) }
-        var divisor = power / 10
-        while divisor > 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value / divisor % 10) + 0x30)
-            divisor /= 10
-        }
     }
 }
 

@@ -1,0 +1,312 @@
+import FerryCore
+import Foundation
+
+/// Reads the fields of one object against its record type through a format's `RecordCursor`,
+/// collecting every problem with its field pointer (DESIGN.md "Hot paths decode domain types
+/// straight from `Value`"): the one reader of every model, whatever cursor it walks.
+///
+/// Each getter looks the field up in the `RecordType` (required or optional, range, step, enum
+/// values), reports `missing-field`, `type-error`, `out-of-range` or `invalid-value`, and returns
+/// a placeholder on error (the record is then invalid). `finish` reports `unknown-field`s and
+/// repeated fields. The messages are made from the item's `Value` by the checks of `FieldReader`
+/// (`FieldReader+Checks.swift`), so every cursor reports the same text.
+public struct ModelReader<Cursor: RecordCursor>: FieldSource {
+    /// The cursor, as the reads left it (a caller asks it what it saw, `JSONCursor.isWellFormed`).
+    public private(set) var cursor: Cursor
+    public let context: RecordContext
+    public let type: RecordType
+    /// The problems found so far.
+    public var diagnostics: [Diagnostic] = []
+    /// Where the next field-schema lookup starts looking.
+    private var fieldHint = 0
+
+    /// Starts reading the object `cursor` walks as a `type`; a non-object is a `type-error`.
+    public init(_ cursor: Cursor, type: RecordType, at context: RecordContext) {
+        self.cursor = cursor
+        self.context = context
+        self.type = type
+        if cursor.isObject {
+            self.cursor.start(fields: type.fields)
+        } else {
+            diagnostics.append(
+                .error(.typeError, "\(context.displayName): expected an object (\(type.name)), found \(cursor.wholeValue.shortDescription)",
+                    at: context.location()))
+        }
+    }
+
+    /// True when no error was found so far.
+    public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }
+
+    /// The time zone of calendar-day rules (`context.options.timeZone`).
+    public var timeZone: TimeZone { context.options.timeZone }
+
+    /// Reports unknown and repeated members (typed input has no room for extra fields) and hands
+    /// the diagnostics over. `ignoring` lists members the caller handled itself.
+    public mutating func finish(into output: inout [Diagnostic], ignoring: Set<String> = []) {
+        if let keys = cursor.irregularKeys(fields: type.fields) {
+            var seen: Set<String> = []
+            for key in keys {
+                if key == "$collection" || ignoring.contains(key) { continue }
+                if type.field(named: key) == nil {
+                    diagnostics.append(
+                        .error(.unknownField, "unknown field \(quoted: key) in \(type.name)",
+                            at: context.location(of: JSONPointer(tokens: [key]))))
+                } else if !seen.insert(key).inserted {
+                    diagnostics.append(
+                        .error(.invalidValue, "field \(quoted: key) appears twice in \(type.name)",
+                            at: context.location(of: JSONPointer(tokens: [key]))))
+                }
+            }
+        }
+        if !diagnostics.isEmpty {
+            output.append(contentsOf: diagnostics)
+            diagnostics.removeAll()
+        }
+    }
+
+    // MARK: Field lookup
+
+    /// The index in `type.fields` of the field `name`, or nil when the type has none (then the
+    /// field reads as a required plain string). Fields are usually asked for in canonical order:
+    /// the one after the previous is tried first.
+    private mutating func fieldIndex(_ name: String) -> Int? {
+        let count = type.fields.count
+        if fieldHint < count, type.fields[fieldHint].name == name {
+            fieldHint += 1
+            return fieldHint - 1
+        }
+        for i in 0..<count where type.fields[i].name == name {
+            fieldHint = i + 1
+            return i
+        }
+        return nil
+    }
+
+    /// The schema of the field at `index` (a plain string field when the type has none). Copies
+    /// the schema: only the checked paths (problems, rare types) ask for it.
+    private func schema(at index: Int?, _ name: String) -> FieldSchema {
+        guard let index else { return FieldSchema(name, .string) }
+        return type.fields[index]
+    }
+
+    /// The index of a field in `type.fields` (nil when the type has none) and its item; nil item
+    /// when absent or null (a `missing-field` error for a required field, unless
+    /// `quietWhenMissing`). The field's context is built by the caller when needed
+    /// (`context.appending(name)`): only errors and nested values need it.
+    private mutating func locate(_ name: String, quietWhenMissing: Bool = false) -> (Int?, Cursor.Item?) {
+        let index = fieldIndex(name)
+        return (index, item(of: name, at: index, quietWhenMissing: quietWhenMissing))
+    }
+
+    /// The item of the field `name` found at `index` of `type.fields` (see `locate`).
+    private mutating func item(of name: String, at index: Int?, quietWhenMissing: Bool) -> Cursor.Item? {
+        guard cursor.isObject else { return nil }
+        let item = cursor.member(name, field: index)
+        guard let item, !cursor.isNull(item) else {
+            let isRequired = index.map { type.fields[$0].isRequired } ?? true
+            if isRequired && !quietWhenMissing { reportMissing(name, isNull: item != nil) }
+            return nil
+        }
+        return item
+    }
+
+    /// Reports a required field that is absent or null.
+    private mutating func reportMissing(_ name: String, isNull: Bool) {
+        let fieldContext = context.appending(name)
+        let what = isNull ? "is null" : "is missing"
+        diagnostics.append(.error(.missingField, "\(fieldContext.displayName) \(what) (required in \(type.name))",
+            at: fieldContext.location()))
+    }
+
+    /// The value of a field and its context; nil value when absent or null (a `missing-field`
+    /// error for a required field).
+    private mutating func member(_ name: String) -> (Value?, RecordContext) {
+        let (_, item) = locate(name)
+        return (item.map { cursor.value(of: $0) }, context.appending(name))
+    }
+
+    // MARK: Strings
+
+    /// A required string field (or `""` when an optional-with-default field is absent, as vocabulary
+    /// V1 strings are). Checks `nonEmptyString`, `url` and `enumeration` types.
+    public mutating func string(_ name: String) -> String {
+        let index = fieldIndex(name)
+        let fieldType = index.map { type.fields[$0].type } ?? .string
+        let quiet = context.options.scalarsAsText && index != nil && FieldReader.isStringType(fieldType)
+        guard let item = item(of: name, at: index, quietWhenMissing: quiet) else { return "" }
+        return checkedString(item, fieldType, name) ?? ""
+    }
+
+    /// An optional string field.
+    public mutating func optionalString(_ name: String) -> String? {
+        let (index, item) = locate(name)
+        guard let item else { return nil }
+        return checkedString(item, index.map { type.fields[$0].type } ?? .string, name)
+    }
+
+    /// The text of a string item that fits `fieldType`, else nil (reported).
+    @inline(__always)
+    private mutating func checkedString(_ item: Cursor.Item, _ fieldType: FieldType, _ name: String) -> String? {
+        if let text = cursor.text(of: item), let plain = FieldReader.plainString(text, fieldType) { return plain }
+        return FieldReader.string(cursor.value(of: item), fieldType, at: context.appending(name), into: &diagnostics)
+    }
+
+    /// A list of strings.
+    public mutating func stringArray(_ name: String) -> [String] {
+        array(name) { cursor, item, context, diagnostics in
+            if let text = cursor.text(of: item) { return text }
+            return FieldReader.string(cursor.value(of: item), .string, at: context, into: &diagnostics)
+        }
+    }
+
+    // MARK: Numbers and Booleans
+
+    /// A required number field (with its range and step).
+    public mutating func double(_ name: String) -> Double {
+        optionalDouble(name) ?? 0
+    }
+
+    /// An optional number field.
+    public mutating func optionalDouble(_ name: String) -> Double? {
+        let (index, item) = locate(name)
+        guard let item else { return nil }
+        let range = index.flatMap { type.fields[$0].range }
+        let step = index.flatMap { type.fields[$0].step }
+        if let number = cursor.plainDouble(item, range: range, step: step, scalarsAsText: context.options.scalarsAsText) {
+            return number
+        }
+        return FieldReader.double(cursor.value(of: item), schema(at: index, name), at: context.appending(name), into: &diagnostics)
+    }
+
+    /// A required integer field: `1.0` is accepted; a fraction or a value beyond Int64 is a `type-error`.
+    public mutating func integer(_ name: String) -> Int64 {
+        let (_, item) = locate(name)
+        guard let item else { return 0 }
+        if let integer = cursor.plainInteger(item) { return integer }
+        return FieldReader.integer(cursor.value(of: item), at: context.appending(name), into: &diagnostics) ?? 0
+    }
+
+    /// A required Boolean field.
+    public mutating func bool(_ name: String) -> Bool {
+        let (_, item) = locate(name)
+        guard let item else { return false }
+        if let flag = cursor.plainBool(item) { return flag }
+        if context.options.scalarsAsText, let text = cursor.text(of: item), text == "true" || text == "false" {
+            return text == "true"
+        }
+        let fieldContext = context.appending(name)
+        diagnostics.append(.error(.typeError,
+            "\(fieldContext.displayName): expected a Boolean, found \(cursor.value(of: item).shortDescription)",
+            at: fieldContext.location()))
+        return false
+    }
+
+    // MARK: Dates and data
+
+    /// A required instant field, cut to milliseconds (`lossy-precision` warning when finer).
+    public mutating func instant(_ name: String) -> Instant {
+        optionalInstant(name) ?? Instant.epoch
+    }
+
+    /// An optional instant field.
+    public mutating func optionalInstant(_ name: String) -> Instant? {
+        let (_, item) = locate(name)
+        guard let item else { return nil }
+        // An RFC 3339 string to the millisecond (never decimal text, so CSV's numeric dates do not apply).
+        if let text = cursor.text(of: item), case .success(let instant) = Instant.parse(text),
+           instant.nanoseconds % 1_000_000 == 0
+        {
+            return instant
+        }
+        let fieldContext = context.appending(name)
+        guard let instant = FieldReader.instant(cursor.value(of: item), at: fieldContext, into: &diagnostics) else { return nil }
+        return FieldReader.cutToMilliseconds(instant, at: fieldContext, into: &diagnostics)
+    }
+
+    /// A required calendar-day field (`YYYY-MM-DD`).
+    public mutating func day(_ name: String) -> CalendarDay {
+        let (value, fieldContext) = member(name)
+        guard let value else { return CalendarDay.placeholder }
+        return FieldReader.day(value, at: fieldContext, into: &diagnostics) ?? CalendarDay.placeholder
+    }
+
+    /// A required field holding an instant or a day (V1 pet-story `since`, `birthDate`).
+    public mutating func instantOrDay(_ name: String) -> InstantOrDay {
+        let (value, fieldContext) = member(name)
+        guard let value else { return .day(CalendarDay.placeholder) }
+        return FieldReader.instantOrDay(value, at: fieldContext, into: &diagnostics)
+    }
+
+    /// An optional base64 field.
+    public mutating func data(_ name: String) -> Base64Data? {
+        let (value, fieldContext) = member(name)
+        guard let value else { return nil }
+        return FieldReader.data(value, at: fieldContext, into: &diagnostics)
+    }
+
+    /// A required Firestore Timestamp field.
+    public mutating func timestamp(_ name: String) -> FirestoreTimestamp? {
+        let (value, fieldContext) = member(name)
+        guard let value else { return nil }
+        return FieldReader.timestamp(value, in: type, at: fieldContext, into: &diagnostics)
+    }
+
+    // MARK: Nested values
+
+    /// A required list whose elements `element` reads (nil elements are dropped: reported).
+    /// From text formats (CSV, XML) an absent list is an empty one: a CSV file has no cells to
+    /// write for `[]`, so reading it back must not call the list missing. There an empty text
+    /// (`<smells/>`, `<smells></smells>`, an empty cell) is an empty list too: text formats have
+    /// no other way to spell one without a type marker.
+    private mutating func array<T>(_ name: String,
+        _ element: (Cursor, Cursor.Item, RecordContext, inout [Diagnostic]) -> T?) -> [T]
+    {
+        let (_, item) = locate(name, quietWhenMissing: context.options.scalarsAsText)
+        guard let item else { return [] }
+        if context.options.scalarsAsText, cursor.text(of: item)?.isEmpty == true { return [] }
+        let fieldContext = context.appending(name).materialized()
+        let cursor = self.cursor
+        var result: [T] = []
+        var problems: [Diagnostic] = []
+        let isList = cursor.forEachElement(of: item) { elementItem, index in
+            if let decoded = element(cursor, elementItem, fieldContext.appending(index), &problems) { result.append(decoded) }
+        }
+        guard isList else {
+            diagnostics.append(.error(.typeError,
+                "\(fieldContext.displayName): expected a list, found \(cursor.value(of: item).shortDescription)",
+                at: fieldContext.location()))
+            return []
+        }
+        diagnostics.append(contentsOf: problems)
+        return result
+    }
+
+    /// Reports `problem` made for this reader's context, if any.
+    public mutating func check(_ problem: ((RecordContext) -> Diagnostic)?) {
+        if let problem { diagnostics.append(problem(context)) }
+    }
+
+    /// A nested object of type `T`, read by its own reader over the member's cursor.
+    public mutating func object<T: FieldCodable>(_ name: String, as type: T.Type) -> T? {
+        let (_, item) = locate(name)
+        guard let item else { return nil }
+        return Self.read(T.self, cursor.cursor(at: item), at: context.appending(name), into: &diagnostics)
+    }
+
+    /// A list of `T`s, each read by its own reader.
+    public mutating func array<T: FieldCodable>(_ name: String, of type: T.Type) -> [T] {
+        array(name) { cursor, item, context, diagnostics in
+            Self.read(T.self, cursor.cursor(at: item), at: context, into: &diagnostics)
+        }
+    }
+
+    /// Reads a `T` from `cursor`, appending its problems to `diagnostics`.
+    public static func read<T: FieldCodable>(_ type: T.Type, _ cursor: Cursor, at context: RecordContext,
+        into diagnostics: inout [Diagnostic]) -> T
+    {
+        var reader = ModelReader(cursor, type: T.recordType, at: context)
+        let model = T(from: &reader)
+        reader.finish(into: &diagnostics)
+        return model
+    }
+}

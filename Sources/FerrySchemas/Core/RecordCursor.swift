@@ -1,0 +1,53 @@
+import FerryCore
+
+/// One object of a record as a format holds it, walked by a `ModelReader`: the reader asks for the
+/// members its model's fields name and reads their scalars, lists and nested objects through the
+/// cursor, and checks every rule of the field's `FieldSchema` itself, so that each format's cursor
+/// gives the same models and the same diagnostics (`ValueCursor` for a parsed `Value`).
+///
+/// An `Item` is where one member's value stands (the value itself, or its place in the record's
+/// bytes); a cursor reads the item only when asked. Positions are not the cursor's: the reader's
+/// `RecordContext` asks the record's locator, and only for a diagnostic.
+///
+/// A reader reports a problem with the item's `Value` (`value(of:)`), so the diagnostic text
+/// (`found "five"`, `found a list`) is the same from every cursor; the `plain...` reads are the
+/// common case that cannot fail a rule, and nil from them sends the reader to that checked path.
+public protocol RecordCursor {
+    /// Where one member's value (or one list element) stands.
+    associatedtype Item
+
+    /// True when the value the cursor walks is an object (else the reader reports a `type-error`).
+    var isObject: Bool { get }
+    /// The value the cursor walks, for the `type-error` of a non-object.
+    var wholeValue: Value { get }
+
+    /// Gets ready to be asked for the fields of `fields` (a record type's, in canonical order).
+    mutating func start(fields: [FieldSchema])
+    /// The first member named `name` (`field`: its index in the `start(fields:)` list, nil when the
+    /// type has none); nil when absent. Models ask for their fields in canonical order: a cursor
+    /// tries the member after the previous one first.
+    mutating func member(_ name: String, field: Int?) -> Item?
+    /// The keys of the members in input order when some member is not a field or a field appears
+    /// twice (the reader reports those), else nil.
+    func irregularKeys(fields: [FieldSchema]) -> [String]?
+
+    /// True when `item` is a JSON null.
+    func isNull(_ item: Item) -> Bool
+    /// The value at `item`, for the checked paths and messages.
+    func value(of item: Item) -> Value
+    /// The text of `item` when it is a string, else nil.
+    func text(of item: Item) -> String?
+    /// The number at `item` when it passes every rule of a number field with `range` and `step`
+    /// (finite, in range, on the step; `-0` as `0`); with `scalarsAsText`, plain decimal text
+    /// counts as its number. Nil sends the reader to the checked path.
+    func plainDouble(_ item: Item, range: ClosedRange<Double>?, step: Double?, scalarsAsText: Bool) -> Double?
+    /// The integer at `item` when it is one with no conversion, else nil (the checked path).
+    func plainInteger(_ item: Item) -> Int64?
+    /// The Boolean at `item` when it is one, else nil.
+    func plainBool(_ item: Item) -> Bool?
+    /// A cursor over the members of `item` (an object, or not: the nested reader reports that).
+    func cursor(at item: Item) -> Self
+    /// Calls `body` with each element of `item` and its index, in order; false (and no call) when
+    /// `item` is not a list.
+    func forEachElement(of item: Item, _ body: (Item, Int) -> Void) -> Bool
+}

@@ -1,0 +1,118 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// What a folder of datasets does with the files under it that are not datasets, and how a
+/// one-collection format mirrors its datasets in a folder output.
+@Suite struct FolderOfDatasetsFilesCLITests {
+    /// `backups/` with a V1 notes backup, a text file and a photo beside it, and a hidden file.
+    static func backupsWithOtherFiles() throws -> Sandbox {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "backups/2024-01/notes.json")
+        try box.write("backups/README.txt", "monthly exports\n")
+        try box.write("backups/2024-01/photo.jpg", "not a photo")
+        try box.write("backups/.DS_Store", "finder")
+        return box
+    }
+
+    static let notes = [
+        "backups: note: not part of any dataset, ignored: '2024-01/photo.jpg' [assumption]",
+        "backups: note: not part of any dataset, ignored: 'README.txt' [assumption]",
+    ]
+
+    /// Each file of no data format is named in a note of its own (hidden files are not), as an
+    /// app Documents folder names its unrelated files; notes are no errors, and the dataset
+    /// beside them is read, written and summed up as without them.
+    @Test(arguments: [["validate"], ["convert", "--to", "jsonl", "-o", "out/"], ["migrate", "--to-version", "2", "-o", "out/"]])
+    func filesOfNoDataFormatAreNamedInANote(command: [String]) throws {
+        let box = try Self.backupsWithOtherFiles()
+        let run = try box.ferry(command + ["backups/"])
+        #expect(run.status == 0)
+        let summary = switch command[0] {
+        case "validate":
+            "backups/2024-01/notes.json: notes v1: wineNotes 4, coffeeNotes 2, whiskeyNotes 1, cocktailNotes 1 (8 records, 0 errors, 0 warnings); valid"
+        case "convert":
+            "backups/2024-01/notes.json: notes v1: wineNotes 4, coffeeNotes 2, whiskeyNotes 1, cocktailNotes 1 (8 records, 0 errors, 0 warnings) -> out/2024-01/notes.jsonl"
+        default:
+            "backups/2024-01/notes.json: notes v1 -> v2: wineTastingNotes 4, coffeeTastingNotes 2, whiskeyTastingNotes 1, cocktailTastingNotes 1 (8 records, 0 errors, 1 warning) -> out/2024-01/notes.json"
+        }
+        // The notes come first, before any dataset is read (the migration's own warning follows).
+        #expect(Array(run.stderrLines.prefix(2)) == Self.notes)
+        #expect(run.stderrLines.filter { $0.hasPrefix("backups: ") } == Self.notes)
+        #expect(run.stderrLines.last == summary)
+        if command[0] != "validate" {
+            #expect(try box.files(under: "out") == ["2024-01/notes." + (command[0] == "convert" ? "jsonl" : "json")])
+        }
+        // `--quiet` holds the notes back with the rest.
+        #expect(try box.ferry(command + ["backups/", "-q"]).stderr == "")
+    }
+
+    /// `inspect` prints no diagnostics: the folder is described as without the other files.
+    @Test func inspectDescribesTheDatasetsOnly() throws {
+        let box = try Self.backupsWithOtherFiles()
+        let run = try box.ferry(["inspect", "backups/"])
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(run.stdout == (try box.ferry(["inspect", "backups/2024-01/notes.json"]).stdout))
+    }
+
+    /// One input format of plain records, each written from the same CSV by ferry.
+    struct Format: Sendable, CustomTestStringConvertible {
+        var ext: String
+        var testDescription: String { ext }
+        static let all = ["csv", "jsonl", "json", "xml"].map(Format.init)
+    }
+
+    /// Converting a folder of datasets to CSV in a folder mirrors the tree: a dataset of one
+    /// collection named after its file (plain records from any format, a domain's
+    /// `wordBooks.csv`) is one file `out/<path>.csv`, which reads back as that collection; a
+    /// dataset of several collections is a folder `out/<path>/` of `<collection>.csv` files.
+    @Test(arguments: Format.all)
+    func aOneCollectionDatasetMirrorsAsOneCSVFile(format: Format) throws {
+        let box = try Sandbox()
+        try box.write("src.csv", "name,count\r\na,1\r\nb,2\r\n")
+        if format.ext == "csv" {
+            try FileManager.default.createDirectory(atPath: box.path + "/mixed", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: box.path + "/src.csv", toPath: box.path + "/mixed/records.csv")
+        } else {
+            #expect(try box.ferry(["convert", "src.csv", "--to", format.ext, "-o", "mixed/records.\(format.ext)", "-q"]).status == 0)
+        }
+        try box.copySample("notes-v1.json", to: "mixed/2024/notes.json")
+        try box.copySample("vocabulary-v1-node-firestore.json", to: "v.json")
+        #expect(try box.ferry(["migrate", "v.json", "--to-version", "2", "--to", "csv", "-o", "v/", "-q"]).status == 0)
+        try FileManager.default.copyItem(atPath: box.path + "/v/wordBooks.csv", toPath: box.path + "/mixed/2024/wordBooks.csv")
+
+        let run = try box.ferry(["convert", "mixed/", "--to", "csv", "-o", "out/"])
+        #expect(run.status == 0)
+        #expect(run.stderrLines.contains(
+            "mixed/records.\(format.ext): schema-free \(format.ext): records 2 (2 records, 0 errors, 0 warnings) -> out/records.csv"))
+        #expect(run.stderrLines.contains("mixed/2024/wordBooks.csv: vocabulary v2: wordBooks 2, words 0 (2 records, 0 errors, 0 warnings) -> out/2024/wordBooks.csv"))
+        #expect(try box.files(under: "out") == [
+            "2024/notes/cocktailNotes.csv", "2024/notes/coffeeNotes.csv", "2024/notes/whiskeyNotes.csv", "2024/notes/wineNotes.csv",
+            "2024/wordBooks.csv", "records.csv",
+        ])
+        // Each file is what converting its dataset alone writes.
+        #expect(try box.text("out/records.csv") == (try box.ferry(["convert", "mixed/records.\(format.ext)", "--to", "csv", "-q"]).stdout))
+        #expect(try box.text("out/2024/wordBooks.csv") == (try box.text("v/wordBooks.csv")))
+        let alone = try box.ferry(["convert", "mixed/2024/notes.json", "--to", "csv", "-o", "notes-alone/", "-q"])
+        #expect(alone.status == 0)
+        #expect(try box.files(under: "notes-alone").count == 4)
+        for name in try box.files(under: "notes-alone") {
+            #expect(try box.text("out/2024/notes/" + name) == (try box.text("notes-alone/" + name)))
+        }
+        // The one file reads back as the dataset it came from.
+        let back = try box.ferry(["validate", "out/2024/wordBooks.csv"])
+        #expect(back.stderrLines == ["out/2024/wordBooks.csv: vocabulary v2: wordBooks 2, words 0 (2 records, 0 errors, 0 warnings); valid"])
+    }
+
+    /// Converting the folder into itself would write a one-collection dataset over its input:
+    /// refused before anything is read.
+    @Test func aMirroredFileOverItsInputIsRefused() throws {
+        let box = try Sandbox()
+        try box.write("mixed/records.csv", "name,count\r\na,1\r\n")
+        try box.copySample("notes-v1.json", to: "mixed/notes.json")
+        let run = try box.ferry(["convert", "mixed/", "--to", "csv", "-o", "mixed/"])
+        #expect(run.status == 2)
+        #expect(run.stderrLines == ["ferry: error: the output 'mixed/records.csv' is the input 'mixed/records.csv'; inputs are never modified [usage]"])
+    }
+}
