@@ -339,7 +339,7 @@ public final class BundleWriter {
             throw FerryError(.duplicateMember, "a media file and a data file share a path",
                              at: SourceLocation(file: destinationPath, member: pair.0.member.path))
         }
-        let baggingDate = String(BundleTimestamp.format(epochSeconds: modificationTime).prefix(10))
+        let baggingDate = String(RFC3339Fields.timestamp(seconds: modificationTime, milliseconds: 0).prefix(10))
         let makeHeaders = { (entries: [Entry]) in
             try BundleHeaderFiles(manifest: BundleManifest(
                 domain: self.options.header.domain, schemaVersion: self.options.header.schemaVersion,

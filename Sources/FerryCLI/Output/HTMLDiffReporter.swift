@@ -1,5 +1,6 @@
 import FerryCore
 import FerryPipeline
+import FerrySchemas
 
 /// `ferry diff --report html` (Docs/reports.md): one self-contained page, written as the diff is
 /// found (memory stays bounded like the other reporters'): the two sides, then per collection

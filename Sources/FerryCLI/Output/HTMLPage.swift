@@ -1,5 +1,4 @@
 import FerryCore
-import FormatBundle
 import Foundation
 
 /// The frame of every `--report html` page (Docs/reports.md): one self-contained HTML5 document
@@ -59,8 +58,9 @@ enum HTMLPage {
     /// `SOURCE_DATE_EPOCH` as an RFC 3339 UTC instant, when set to whole seconds; nil otherwise
     /// (the page then names no time, so two runs on the same inputs write the same bytes).
     static var generatedAt: String? {
-        guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text) else { return nil }
-        return BundleTimestamp.format(epochSeconds: seconds)
+        guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text),
+              (0...253_402_300_799).contains(seconds) else { return nil }
+        return RFC3339Fields.timestamp(seconds: seconds, milliseconds: 0)
     }
 
     /// `1 error`, `2 errors`.

@@ -1,5 +1,6 @@
 import FerryCore
 import FerryPipeline
+import FerrySchemas
 import Foundation
 
 /// `ferry stats --report html` (Docs/reports.md): one page for every dataset profiled, per

@@ -1,5 +1,6 @@
 import FerryCore
 import FerryPipeline
+import FerrySchemas
 
 /// `--report html` of `validate`, `convert`, `migrate` and `run` (Docs/reports.md): a table of
 /// the inputs, then per input its summary, its diagnostics counted by code, and every diagnostic
