@@ -87,6 +87,7 @@ private struct CollectionNames: CollectionModelVisitor {
         #expect(!PlainNotes.hasFirestoreLayouts)
         #expect(PlainNotes.assumption(collection: "wineNotes", fromVersion: 1, toVersion: 2, timeZone: "UTC") == nil)
         #expect(PlainNotes.mediaStems(collection: "profiles", value: ["id": "p1"]).isEmpty)
+        #expect(PlainNotes.references(collection: "wineTastingNotes", version: 2).isEmpty)
     }
 
     /// What only some built-in domains have is in their definitions.
@@ -100,5 +101,16 @@ private struct CollectionNames: CollectionModelVisitor {
         #expect(PetStoryDomain.mediaStems(collection: "members", value: ["id": "m1"]) == ["MemberImages/m1"])
         #expect(VocabularyDomain.claims(collection: "wordBooks/b1/words"))
         #expect(!NotesDomain.claims(collection: "books"))
+        // References are declared, and checked by the same code for any domain (PetStoryTests and
+        // VocabularyTests check the diagnostics they give).
+        for version in [1, 2] {
+            #expect(PetStoryDomain.references(collection: "stories", version: version)
+                == [ReferenceRule(field: "taggedMemberIds", collection: "members", noun: "member")])
+            #expect(PetStoryDomain.references(collection: "members", version: version).isEmpty)
+        }
+        #expect(VocabularyDomain.references(collection: "words", version: 2)
+            == [ReferenceRule(field: "wordBookID", collection: "wordBooks", noun: "word book")])
+        #expect(VocabularyDomain.references(collection: "words", version: 1).isEmpty)
+        #expect(NotesDomain.references(collection: "wineTastingNotes", version: 2).isEmpty)
     }
 }

@@ -41,6 +41,31 @@ public protocol DomainDefinition: Sendable {
     /// The path stems (no extension) of the media files that belong to a record of an older
     /// layout (`ProfileImages/<id>`), for bundles that carry media beside the data. Default none.
     static func mediaStems(collection: String?, value: Value) -> [String]
+    /// The fields of a record of `collection` at `version` that name records of another
+    /// collection by id, checked when the dataset has been read (`dangling-reference`). The
+    /// default: none.
+    static func references(collection: String, version: Int) -> [ReferenceRule]
+}
+
+/// A field that names records of another collection by their ids (a story's `taggedMemberIds`
+/// naming members): every id it holds must be the id of a record of `collection` in the same
+/// dataset, else the error `dangling-reference` at the field (`taggedMemberIds[1] "m9" names no
+/// member of the dataset`). A list field names one record per string element; a string field
+/// names one record when not empty. Elements and values of other types are left to the model's
+/// own checks.
+public struct ReferenceRule: Sendable, Hashable {
+    /// The referring field, at the top level of the record (`taggedMemberIds`).
+    public var field: String
+    /// The collection whose ids it names (`members`).
+    public var collection: String
+    /// What one record of that collection is called in the message (`member`, `word book`).
+    public var noun: String
+
+    public init(field: String, collection: String, noun: String) {
+        self.field = field
+        self.collection = collection
+        self.noun = noun
+    }
 }
 
 /// A media file a record names (`DomainDefinition.mediaPaths(of:)`).
@@ -98,4 +123,6 @@ extension DomainDefinition {
     public static func mediaPaths(of model: any CollectionModel) -> [DomainMediaPath] { [] }
 
     public static func mediaStems(collection: String?, value: Value) -> [String] { [] }
+
+    public static func references(collection: String, version: Int) -> [ReferenceRule] { [] }
 }

@@ -109,12 +109,13 @@ extension RecordPreparer {
 
     /// The typed route for records of `collection`, or nil when its records must go the general
     /// path: an unknown collection, a stage with no step for it (lightweight) or whose new model
-    /// checks across fields, records that make references (stories, words) or whose media are
+    /// checks across fields, records that make references (`DomainDefinition.references`) or whose media are
     /// checked (bundles), domains whose records can hold Firestore layouts
     /// (`DomainDefinition.hasFirestoreLayouts`), and validation that runs the migration's checks
     /// (`ProcessingOptions.checksMigration`).
     public func typedRoute(for collection: String) -> TypedRoute? {
-        guard checkStages.isEmpty, !hasFirestoreLayouts, options.media == nil, collection != "stories", collection != "words",
+        guard checkStages.isEmpty, !hasFirestoreLayouts, options.media == nil,
+              definition.references(collection: collection, version: sourceVersion).isEmpty,
               sourceModels[collection] != nil, let model = sourceSchema.codableModel(forCollection: collection)
         else { return nil }
         var typedStages: [TypedRoute.Stage] = []
@@ -134,6 +135,7 @@ extension RecordPreparer {
             current = step.migration.targetModel.collection
             currentModel = step.migration.targetModel
         }
+        guard referenceRules[current] == nil else { return nil }
         return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model,
             targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer)
     }

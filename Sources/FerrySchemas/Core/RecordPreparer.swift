@@ -12,6 +12,8 @@ public struct RecordPreparer: @unchecked Sendable {
     let domain: Domain
     /// What the domain is (Firestore layouts, media).
     let definition: any DomainDefinition.Type
+    /// The fields of each collection (at the target version) that name other records, read once.
+    let referenceRules: [String: [ReferenceRule]]
     /// `definition.hasFirestoreLayouts`, read once.
     let hasFirestoreLayouts: Bool
     let sourceVersion: Int
@@ -71,6 +73,12 @@ public struct RecordPreparer: @unchecked Sendable {
         self.domain = domain
         self.definition = definition
         self.hasFirestoreLayouts = definition.hasFirestoreLayouts
+        var referenceRules: [String: [ReferenceRule]] = [:]
+        for collection in DatasetSchema.schema(for: domain, version: targetVersion)?.collectionNames ?? [] {
+            let rules = definition.references(collection: collection, version: targetVersion)
+            if !rules.isEmpty { referenceRules[collection] = rules }
+        }
+        self.referenceRules = referenceRules
         self.sourceVersion = sourceVersion
         self.targetVersion = targetVersion
         self.options = options
@@ -255,21 +263,26 @@ public struct RecordPreparer: @unchecked Sendable {
         !Model.checksAcrossFields && FieldRuleCheck.passes(model, plan: rules)
     }
 
-    /// The references a record makes, as read, resolved when the processor finishes: a story's
-    /// `taggedMemberIds` name members (both versions), a V2 word's `wordBookID` names a word book.
+    /// The references a record makes, as read, resolved when the processor finishes: the fields
+    /// its domain declares (`DomainDefinition.references(collection:version:)`).
     private func references(_ value: Value, collection: String, context: RecordContext) -> [PendingReference] {
-        guard collection == "stories" || collection == "words", let object = value.objectValue else { return [] }
+        guard let rules = referenceRules[collection], let object = value.objectValue else { return [] }
         var references: [PendingReference] = []
-        if collection == "stories", let tagged = object["taggedMemberIds"]?.arrayValue {
-            for (index, member) in tagged.enumerated() {
-                guard let id = member.stringValue else { continue }
-                references.append(PendingReference(collection: "members", id: id, kind: .taggedMember(index),
-                    context: context, field: JSONPointer(tokens: ["taggedMemberIds", String(index)])))
+        for rule in rules {
+            switch object[rule.field] {
+            case .array(let items)?:
+                for (index, item) in items.enumerated() {
+                    guard let id = item.stringValue else { continue }
+                    references.append(PendingReference(collection: rule.collection, id: id, label: "\(rule.field)[\(index)]",
+                        noun: rule.noun, context: context, field: JSONPointer(tokens: [rule.field, String(index)])))
+                }
+            case let item?:
+                guard let id = item.stringValue, !id.isEmpty else { continue }
+                references.append(PendingReference(collection: rule.collection, id: id, label: rule.field,
+                    noun: rule.noun, context: context, field: JSONPointer(tokens: [rule.field])))
+            case nil:
+                continue
             }
-        }
-        if collection == "words", targetVersion == 2, let bookID = object["wordBookID"]?.stringValue, !bookID.isEmpty {
-            references.append(PendingReference(collection: "wordBooks", id: bookID, kind: .wordBook,
-                context: context, field: "/wordBookID"))
         }
         return references
     }
@@ -317,17 +330,12 @@ public struct RecordPreparer: @unchecked Sendable {
 /// the usual reference (a word's book, read before its words) is never located, a pointer
 /// and a scan of the record saved per record.
 struct PendingReference: Sendable {
-    /// What the reference is, for its message.
-    enum Kind: Sendable {
-        /// `taggedMemberIds[index]` of a story.
-        case taggedMember(Int)
-        /// A word's `wordBookID`.
-        case wordBook
-    }
-
     var collection: String
     var id: String
-    var kind: Kind
+    /// The referring field as the message names it (`taggedMemberIds[1]`, `wordBookID`).
+    var label: String
+    /// What a record of `collection` is called (`member`).
+    var noun: String
     /// The referring record, which locates `field` (relative to it) when asked.
     var context: RecordContext
     var field: JSONPointer
@@ -336,12 +344,7 @@ struct PendingReference: Sendable {
     var location: SourceLocation { context.location(of: field) }
 
     /// The `dangling-reference` message.
-    var message: String {
-        switch kind {
-        case .taggedMember(let index): return "taggedMemberIds[\(index)] \(quoted: id) names no member of the dataset"
-        case .wordBook: return "wordBookID \(quoted: id) names no word book of the dataset"
-        }
-    }
+    var message: String { "\(label) \(quoted: id) names no \(noun) of the dataset" }
 }
 
 /// What `RecordPreparer.prepare(_:)` found for one raw record, for `DatasetProcessor.commit(_:)`.

@@ -49,6 +49,11 @@ public enum PetStoryDomain: DomainDefinition {
         return []
     }
 
+    /// A story's `taggedMemberIds` name members (both versions).
+    public static func references(collection: String, version: Int) -> [ReferenceRule] {
+        collection == "stories" ? [ReferenceRule(field: "taggedMemberIds", collection: "members", noun: "member")] : []
+    }
+
     public static func mediaStems(collection: String?, value: Value) -> [String] {
         PetStoryMediaLayout.stems(collection: collection, value: value)
     }

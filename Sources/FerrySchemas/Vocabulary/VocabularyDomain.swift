@@ -12,6 +12,12 @@ public enum VocabularyDomain: DomainDefinition {
         VocabularySchemaV2.forEachModel(&visitor)
     }
 
+    /// A V2 word's `wordBookID` names a word book (V1 words are nested in their book).
+    public static func references(collection: String, version: Int) -> [ReferenceRule] {
+        collection == "words" && version == 2
+            ? [ReferenceRule(field: "wordBookID", collection: "wordBooks", noun: "word book")] : []
+    }
+
     public static var hasFirestoreLayouts: Bool { true }
 
     /// Its collections, the Firestore layouts' members and sub-collection paths (`wordBooks/b1/words`).
