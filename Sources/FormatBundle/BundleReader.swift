@@ -762,6 +762,14 @@ public final class BundleReader {
             }
             return
         }
+        // A bag packed with its folder (`tar -cf bag.tar bag`): say so rather than "not a bundle".
+        let tops = Set(scannedFiles.map { $0.path.split(separator: "/", maxSplits: 1)[0] })
+        if tops.count == 1, let top = tops.first, fileIndex["\(top)/bagit.txt"] != nil {
+            log.report(.error(.missingManifest, "a BagIt bag inside the folder '\(DiagnosticText.escaped(String(top)))/': "
+                + "its files must be at the archive's root (tar -C \(top) -cf NAME.tar .), or read the unpacked "
+                + "folder", at: location(nil)))
+            return
+        }
         log.report(.error(.missingManifest, hasData
             ? "the bundle has data/ but no manifest.json"
             : "no manifest.json: this is not a Ferry bundle", at: location(nil)))

@@ -205,4 +205,33 @@ import Testing
             "\(container):data/notes.txt: error: present in the payload but not listed in manifest-sha256.txt [unlisted-file]",
         ], "\(bag) \(container)")
     }
+
+    /// A bag archived with its folder (`tar -cf bag.tar bag`, as archivists often pack one) is
+    /// named as such, with how to pack it, instead of "not a Ferry bundle".
+    @Test(arguments: ["wrapped.tar", "wrapped.zip"])
+    func aBagArchivedWithItsFolderIsNamed(archive: String) throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "payload/notes-v1.json")
+        try Self.makeBagLikeBagitPython(from: "payload", box: box)
+        let python = try #require(toolOnPath("python3"))
+        let script = """
+            import os, sys, tarfile, zipfile
+            out = sys.argv[1]
+            names = sorted(os.path.join(r, f) for r, _, fs in os.walk("bag") for f in fs)
+            if out.endswith(".zip"):
+                with zipfile.ZipFile(out, "w") as z:
+                    for n in names: z.write(n, n)
+            else:
+                with tarfile.open(out, "w") as t:
+                    for n in names: t.add(n, n)
+            """
+        let run = try runTool(python, ["-c", script, archive], in: box.url)
+        #expect(run.status == 0, "\(run.output)")
+        let validate = try box.ferry(["validate", archive])
+        #expect(validate.status == 1, "\(validate.stderr)")
+        #expect(validate.errors == [
+            "\(archive): error: a BagIt bag inside the folder 'bag/': its files must be at the archive's root "
+                + "(tar -C bag -cf NAME.tar .), or read the unpacked folder [missing-manifest]",
+        ])
+    }
 }
