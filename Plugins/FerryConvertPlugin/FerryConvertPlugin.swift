@@ -2,7 +2,7 @@ import Foundation
 import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory ferry-convert [PATH...] --to FORMAT [options]`:
-/// converts every dataset under the paths (default `Samples/`, leaving out its `broken/`, `mappings/`, `pipelines/` and `plugins/` folders) with
+/// converts every dataset under the paths (default `Samples/`, leaving out its `broken/`, `mappings/`, `pipelines/`, `plugins/` and `swift-consumer/` folders) with
 /// `ferry convert`, into `converted/` in the package (or `-o DIR/`).
 @main
 struct FerryConvertPlugin: CommandPlugin {
@@ -10,7 +10,7 @@ struct FerryConvertPlugin: CommandPlugin {
         if arguments.contains("--help") || arguments.contains("-h") {
             print("""
                 USAGE: swift package --allow-writing-to-package-directory ferry-convert [PATH...] [ferry convert options]
-                Converts every dataset under PATH (default Samples/, without its broken/, mappings/, pipelines/ and plugins/ folders) with `ferry convert`,
+                Converts every dataset under PATH (default Samples/, without its broken/, mappings/, pipelines/, plugins/ and swift-consumer/ folders) with `ferry convert`,
                 writing into converted/ in the package unless -o DIR/ is given. Example: ferry-convert Samples --to csv
                 """)
             return

@@ -2,7 +2,7 @@ import Foundation
 import PackagePlugin
 
 /// `swift package ferry-validate [PATH...] [ferry validate options]`: runs `ferry validate` on every
-/// dataset under the paths (default `Samples/`, leaving out its `broken/`, `mappings/`, `pipelines/` and `plugins/` folders), for a Swift project's CI.
+/// dataset under the paths (default `Samples/`, leaving out its `broken/`, `mappings/`, `pipelines/`, `plugins/` and `swift-consumer/` folders), for a Swift project's CI.
 /// Fails when any input is invalid. Options starting with `-` are passed to `ferry validate`
 /// (`--report github`, `--max-errors 20`).
 @main
@@ -11,7 +11,7 @@ struct FerryValidatePlugin: CommandPlugin {
         if arguments.contains("--help") || arguments.contains("-h") {
             print("""
                 USAGE: swift package ferry-validate [PATH...] [ferry validate options]
-                Validates every dataset under PATH (default Samples/, without its broken/, mappings/, pipelines/ and plugins/ folders) with `ferry validate`.
+                Validates every dataset under PATH (default Samples/, without its broken/, mappings/, pipelines/, plugins/ and swift-consumer/ folders) with `ferry validate`.
                 Datasets: .json .jsonl .csv .tsv .xml .tar(.gz|.zst|.xz) files and bundle folders.
                 """)
             return

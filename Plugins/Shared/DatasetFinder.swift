@@ -7,8 +7,9 @@ enum DatasetFinder {
     static let dataExtensions = ["json", "jsonl", "ndjson", "csv", "tsv", "xml", "tar", "tgz", "gz", "zst", "xz"]
     static let bundleMarkers = ["manifest.json", "ProfileImages", "MemberImages", "Stories"]
     /// Folders of `Samples/` left out of the default run: broken data on purpose, and files that
-    /// are not datasets (field mappings, pipeline files, adapter programs).
-    static let sampleFoldersLeftOut: Set<String> = ["broken", "mappings", "pipelines", "plugins"]
+    /// are not datasets (field mappings, pipeline files, adapter programs, the Swift package of
+    /// the library example, whose test fixtures include JSON Schema documents).
+    static let sampleFoldersLeftOut: Set<String> = ["broken", "mappings", "pipelines", "plugins", "swift-consumer"]
 
     /// The inputs under `paths`, sorted; inside the package's `samples` folder the folders of
     /// `sampleFoldersLeftOut` are left out.
