@@ -128,8 +128,7 @@ extension BundleReader {
                     let decoded = MemberPath.nfc(BagIt.decodePath(entry.listedPath))
                     let raw = MemberPath.nfc(entry.listedPath)
                     let path = present[decoded] == nil && present[raw] != nil ? raw : decoded
-                    var line = location(name)
-                    line.line = entry.line
+                    let line = location(name, line: entry.line)
                     guard case .safe(let safe) = MemberPath.check(path), safe == path else {
                         log.report(.error(.unsafePath, "\(name) lists '\(DiagnosticText.escaped(path))', which is not a "
                             + "safe relative path; not read", at: line))
@@ -199,14 +198,12 @@ extension BundleReader {
             }
             let parts = version.split(separator: ".").map { Int($0) }
             if parts.count != 2 || parts.contains(nil) || !((0, 96) <= (parts[0]!, parts[1]!) && parts[0]! < 2) {
-                var where_ = location(name)
-                where_.line = line
+                let where_ = location(name, line: line)
                 log.report(.error(.unknownVersion, "BagIt-Version \(DiagnosticText.escaped(version)) is not supported "
                     + "(0.96 up to 1.x are)", at: where_))
             }
             if let (encoding, line) = value("Tag-File-Character-Encoding"), encoding.uppercased() != "UTF-8" {
-                var where_ = location(name)
-                where_.line = line
+                let where_ = location(name, line: line)
                 log.report(.error(.invalidEncoding, "tag files in \(DiagnosticText.escaped(encoding)) are not read "
                     + "(UTF-8 is)", at: where_))
             }
@@ -224,8 +221,7 @@ extension BundleReader {
         do {
             let tags = try BagIt.parseTags(readWhole(name, limit: options.maximumManifestSize), at: location(name))
             guard let oxum = tags.first(where: { $0.label.lowercased() == "payload-oxum" }) else { return }
-            var where_ = location(name)
-            where_.line = oxum.line
+            let where_ = location(name, line: oxum.line)
             let parts = oxum.value.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 2, let bytes = Int64(parts[0]), let count = Int(parts[1]) else {
                 log.report(.error(.invalidValue, "Payload-Oxum '\(DiagnosticText.escaped(oxum.value))' is not "

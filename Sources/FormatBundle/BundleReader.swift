@@ -214,6 +214,13 @@ public final class BundleReader {
 
     func location(_ member: String?) -> SourceLocation { SourceLocation(file: path, member: member) }
 
+    /// A line of a member (a tag file's line).
+    func location(_ member: String, line: Int) -> SourceLocation {
+        var location = location(member)
+        location.line = line
+        return location
+    }
+
     /// Checks a member's path and kind; returns the normalized path when its content may be read.
     private func admit(
         rawPath: String?, displayPath: String, kind: ArchiveEntryKind, permissions: UInt32, linkTarget: String?,
