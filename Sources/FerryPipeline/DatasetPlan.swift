@@ -16,6 +16,21 @@ struct DatasetPlan {
     /// (`--select` left out a required field): no domain header, no schema for the writer.
     var schemaFreeOutput = false
 
+    /// The record that field shapes are read from for detection. A CSV row leaves out its empty
+    /// cells, so the first row alone can hide the columns that tell versions apart (in a file of
+    /// several collections the first row is a profile, and a V2 story's `location` columns come
+    /// later): every header column's top-level field stands in the sample too, null where the row
+    /// has no value.
+    static func detectionSample(first: Value?, columns: [String]?) -> Value? {
+        guard let columns, !columns.isEmpty else { return first }
+        var object = first?.objectValue ?? ValueObject()
+        for column in columns where column != "$collection" {
+            let key = column.split(separator: ".", maxSplits: 1).first.map(String.init) ?? column
+            if object[key] == nil { object.append(key, .null) }
+        }
+        return .object(object)
+    }
+
     /// Detects the input's domain and version (flags, then the input's header, then collection
     /// names and field shapes) and sets up the processor.
     /// `--schema-free` skips detection: the records pass through as plain records.
@@ -28,7 +43,7 @@ struct DatasetPlan {
         let collections = source.declaredCollections + [first?.collection].compactMap { $0 }
         let detected = request.schemaFree ? nil : mapping.map { (domain: $0.domain, version: $0.schemaVersion) } ?? DomainDetector.detect(
             domain: request.domain, version: request.sourceVersion, header: source.header,
-            collections: collections, sample: first?.value)
+            collections: collections, sample: detectionSample(first: first?.value, columns: source.columnNames))
         guard let detected else {
             if !request.schemaFree, request.domain != nil || request.targetVersion != nil {
                 // A malformed input says nothing reliable of its domain: its syntax error, with its
