@@ -87,8 +87,9 @@ run: build
 bench: deps
 	bash bench/run.sh
 
-## fuzz: libFuzzer + AddressSanitizer on every reader and the filter parser, SECONDS seconds each
-## (Fuzz/run.sh); fails on any crash, trap, leak or timeout.
+## fuzz: libFuzzer + AddressSanitizer on every reader, the filter parser and each domain's whole record
+## path (typed path checked against the Value path), SECONDS seconds each (Fuzz/run.sh); fails on any
+## crash, trap, leak, timeout or disagreement.
 SECONDS ?= 60
 fuzz: deps
 	SWIFT=$(SWIFT) sh Fuzz/run.sh $(SECONDS)

@@ -10,7 +10,10 @@ import PackageDescription
 //
 // Each target is an executable with `LLVMFuzzerTestOneInput`; its `<Module>_main` (what SwiftPM
 // aliases `main` to) hands that function to libFuzzer's `LLVMFuzzerRunDriver`.
-let targets = ["FuzzJSON", "FuzzJSONLines", "FuzzCSV", "FuzzXML", "FuzzBundle", "FuzzFilter"]
+// FuzzNotes, FuzzPetStory and FuzzVocabulary run a domain's whole record path (any format, found by
+// content; V1 migrated, V2 converted) and compare the typed path with the `Value` path.
+let targets = ["FuzzJSON", "FuzzJSONLines", "FuzzCSV", "FuzzXML", "FuzzBundle", "FuzzFilter",
+               "FuzzNotes", "FuzzPetStory", "FuzzVocabulary"]
 
 let package = Package(
     name: "ferry-fuzz",
@@ -24,6 +27,7 @@ let package = Package(
                 .product(name: "FerryCore", package: "ferry"),
                 .product(name: "FerryFormats", package: "ferry"),
                 .product(name: "FerryPipeline", package: "ferry"),
+                .product(name: "FerrySchemas", package: "ferry"),
             ]
         ),
     ] + targets.map { .executableTarget(name: $0, dependencies: ["FuzzSupport"]) },

@@ -7,7 +7,7 @@
 # folder outside the repository: the corpus is never committed.
 set -eu
 SECONDS_PER_TARGET=${1:-60}
-TARGETS=${TARGETS:-"FuzzJSON FuzzJSONLines FuzzCSV FuzzXML FuzzBundle FuzzFilter"}
+TARGETS=${TARGETS:-"FuzzJSON FuzzJSONLines FuzzCSV FuzzXML FuzzBundle FuzzFilter FuzzNotes FuzzPetStory FuzzVocabulary"}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
 CORPUS=$(dirname "$ROOT")/shared/corpus
@@ -27,7 +27,7 @@ seed() {
     dir="$WORK/$1/corpus"; shift
     mkdir -p "$dir"
     for pattern in "$@"; do
-        for folder in "$ROOT/Samples" "$CORPUS"; do
+        for folder in "$ROOT/Samples" "$CORPUS" "$WORK/matrix"; do
             [ -d "$folder" ] || continue
             find "$folder" -type f -name "$pattern" -size -256k | while read -r file; do
                 cp "$file" "$dir/$(printf '%s' "$file" | cksum | cut -d' ' -f1)-$(basename "$file")"
@@ -36,11 +36,19 @@ seed() {
     done
 }
 rm -rf "$WORK"
+# Every domain at V1 and V2 in every format, small, from a built ferry when there is one.
+if [ -x "$ROOT/.build/debug/ferry" ]; then
+    bash "$ROOT/bench/gen_matrix.sh" "$ROOT/.build/debug/ferry" "$WORK/matrix" 12 >/dev/null 2>&1 || true
+fi
 seed FuzzJSON '*.json'
 seed FuzzJSONLines '*.json' '*.jsonl'
 seed FuzzCSV '*.csv' '*.tsv'
 seed FuzzXML '*.xml'
 seed FuzzBundle '*.tar' '*.tar.gz' '*.tgz' '*.bz2'
+# The domains' whole-path targets start from their samples and the generated matrix files.
+seed FuzzNotes 'notes*.json' 'notes*.jsonl' 'notes*.xml' '*Notes.csv' 'wineTastingNotes.csv'
+seed FuzzPetStory 'pet-story*.json' 'pet-story*.jsonl' 'pet-story*.xml' 'profiles.csv' 'members.csv' 'stories.csv' 'Profile.json' 'Stories.json'
+seed FuzzVocabulary 'vocabulary*.json' 'vocabulary*.jsonl' 'vocabulary*.xml' 'words.csv' 'wordBooks.csv'
 mkdir -p "$WORK/FuzzFilter/corpus" && cp "$HERE"/seeds/filter/* "$WORK/FuzzFilter/corpus/"
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"

@@ -1,0 +1,15 @@
+import FuzzSupport
+
+/// libFuzzer entry point: the input as a pet-story dataset through the whole record path (read, model,
+/// migration, JSON Lines), the typed path checked against the `Value` path (`FuzzDriver.wholePath`).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPetStory(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    FuzzDriver.wholePath(UnsafeRawBufferPointer(start: size > 0 ? data : nil, count: size), domain: "pet-story")
+    return 0
+}
+
+/// The executable's entry point (SwiftPM aliases `main` to it): runs libFuzzer on `fuzzPetStory`.
+@_cdecl("FuzzPetStory_main")
+public func fuzzPetStoryMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    FuzzDriver.run(argc, argv, fuzzPetStory)
+}
