@@ -178,7 +178,11 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// The text of a string item that fits `fieldType`, else nil (reported).
     @inlinable @inline(__always)
     mutating func checkedString(_ item: Cursor.Item, _ fieldType: FieldType, _ name: String) -> String? {
-        if let text = _cursor.text(of: item), let plain = FieldReader.plainString(text, fieldType) { return plain }
+        if let text = _cursor.text(of: item) {
+            if let plain = FieldReader.plainString(text, fieldType) { return plain }
+            // URLs and enumeration values: `FieldReader.string` takes a string its type admits.
+            if fieldType.admits(text) { return text }
+        }
         return FieldReader.string(_cursor.value(of: item), fieldType, at: context.appending(name), into: &diagnostics)
     }
 
@@ -264,25 +268,32 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// A required calendar-day field (`YYYY-MM-DD`).
     @inlinable
     public mutating func day(_ name: String) -> CalendarDay {
-        let (value, fieldContext) = member(name)
-        guard let value else { return CalendarDay.placeholder }
-        return FieldReader.day(value, at: fieldContext, into: &diagnostics) ?? CalendarDay.placeholder
+        let (_, item) = locate(name)
+        guard let item else { return CalendarDay.placeholder }
+        if let text = _cursor.text(of: item), let day = CalendarDay(text) { return day }
+        return FieldReader.day(_cursor.value(of: item), at: context.appending(name), into: &diagnostics) ?? CalendarDay.placeholder
     }
 
     /// A required field holding an instant or a day (V1 pet-story `since`, `birthDate`).
     @inlinable
     public mutating func instantOrDay(_ name: String) -> InstantOrDay {
-        let (value, fieldContext) = member(name)
-        guard let value else { return .day(CalendarDay.placeholder) }
-        return FieldReader.instantOrDay(value, at: fieldContext, into: &diagnostics)
+        let (_, item) = locate(name)
+        guard let item else { return .day(CalendarDay.placeholder) }
+        // A day, else an RFC 3339 instant to the millisecond (as `FieldReader.instantOrDay` tries them).
+        if let text = _cursor.text(of: item) {
+            if let day = CalendarDay(text) { return .day(day) }
+            if case .success(let instant) = Instant.parse(text), instant.nanoseconds % 1_000_000 == 0 { return .instant(instant) }
+        }
+        return FieldReader.instantOrDay(_cursor.value(of: item), at: context.appending(name), into: &diagnostics)
     }
 
     /// An optional base64 field.
     @inlinable
     public mutating func data(_ name: String) -> Base64Data? {
-        let (value, fieldContext) = member(name)
-        guard let value else { return nil }
-        return FieldReader.data(value, at: fieldContext, into: &diagnostics)
+        let (_, item) = locate(name)
+        guard let item else { return nil }
+        if let text = _cursor.text(of: item), let data = Base64Data(base64: text) { return data }
+        return FieldReader.data(_cursor.value(of: item), at: context.appending(name), into: &diagnostics)
     }
 
     /// A required Firestore Timestamp field.
