@@ -19,10 +19,45 @@ struct JSONItem {
 /// The members of the objects a line's `JSONCursor`s have entered, one stack for a batch of lines:
 /// a reader enters an object only while its parent's members are still wanted, and is done with
 /// it before it enters the next, so each object's members go on top of its parent's.
+///
+/// The members are held in memory of the stack's own, reached through one pointer that does not
+/// change (`slots`): a cursor's reads then pay no exclusivity check and no reference count, as
+/// they would on an array stored in a class (several per member read).
 final class JSONMemberStack {
-    fileprivate var members: [JSONCursor.Member] = []
+    /// The stack's members and its size; the cursors read and write through it.
+    struct Slots {
+        var members: UnsafeMutablePointer<JSONCursor.Member>
+        var count = 0
+        var capacity: Int
 
-    init() { members.reserveCapacity(64) }
+        /// Drops the members from `index` on.
+        mutating func truncate(to index: Int) { count = min(count, index) }
+
+        /// Pushes `member` (the memory doubles when full; members are plain values).
+        mutating func append(_ member: JSONCursor.Member) {
+            if count == capacity {
+                let grown = UnsafeMutablePointer<JSONCursor.Member>.allocate(capacity: capacity * 2)
+                grown.moveInitialize(from: members, count: count)
+                members.deallocate()
+                members = grown
+                capacity *= 2
+            }
+            (members + count).initialize(to: member)
+            count += 1
+        }
+    }
+
+    let slots: UnsafeMutablePointer<Slots>
+
+    init() {
+        slots = .allocate(capacity: 1)
+        slots.initialize(to: Slots(members: .allocate(capacity: 64), capacity: 64))
+    }
+
+    deinit {
+        slots.pointee.members.deallocate()
+        slots.deallocate()
+    }
 }
 
 /// The `RecordCursor` of a JSON value in a line's bytes: a `ModelReader` over it reads a JSON
@@ -56,7 +91,9 @@ struct JSONCursor: RecordCursor {
     let origin: JSONItem
     /// Its nesting level (1: the line's top-level value).
     let level: Int
+    /// The batch's member stack (its `slots`), held without a reference.
     private let stack: Unmanaged<JSONMemberStack>
+    private let slots: UnsafeMutablePointer<JSONMemberStack.Slots>
     private let strings: Unmanaged<ShortStringCache>?
     /// The object's members: `count` of them from `base` on the stack.
     private var base: Int
@@ -82,6 +119,7 @@ struct JSONCursor: RecordCursor {
         self.origin = origin
         self.level = level
         self.stack = stack
+        self.slots = stack._withUnsafeGuaranteedRef { $0.slots }
         self.base = base
         self.strings = strings
     }
@@ -101,11 +139,10 @@ struct JSONCursor: RecordCursor {
             isWellFormed = false
             return
         }
-        let stack = self.stack
-        let base = self.base
-        stack._withUnsafeGuaranteedRef { $0.members.removeSubrange(min(base, $0.members.count)...) }
+        slots.pointee.truncate(to: base)
         var next = json.firstItem(afterOpen: origin.start, close: JSONSyntax.closeBrace)
         var seen: UInt64 = 0
+        var nextField = 0
         while case .item(let key)? = next {
             guard json.p[key] == JSONSyntax.quote, let (keyEnd, escaped) = json.string(key),
                   let valueStart = json.memberValue(afterKey: keyEnd), let value = Self.item(json, at: valueStart, level: level + 1)
@@ -120,14 +157,14 @@ struct JSONCursor: RecordCursor {
                 collectionMembers += 1
                 continue
             }
-            if let index = fieldIndex(of: member, in: fields), index < 64 {
+            if let index = fieldIndex(of: member, in: fields, hint: &nextField), index < 64 {
                 let bit: UInt64 = 1 << UInt64(index)
                 if seen & bit != 0 { isIrregular = true }
                 seen |= bit
             } else {
                 isIrregular = true
             }
-            stack._withUnsafeGuaranteedRef { $0.members.append(member) }
+            slots.pointee.append(member)
             count += 1
         }
         guard case .closed(let close)? = next else {
@@ -139,13 +176,24 @@ struct JSONCursor: RecordCursor {
 
     @inline(__always)
     private func member(at i: Int) -> Member {
-        stack._withUnsafeGuaranteedRef { $0.members[base + i] }
+        slots.pointee.members[base + i]
     }
 
-    /// The index in `fields` of the field `member` names; nil when none does.
-    private func fieldIndex(of member: Member, in fields: [FieldSchema]) -> Int? {
-        for i in fields.indices where keyIs(member, fields[i].name) { return i }
-        return nil
+    /// The index in `fields` of the field `member` names; nil when none does. Members usually
+    /// come in canonical order: the field at `hint` (the one after the previous member's) is
+    /// tried first.
+    private func fieldIndex(of member: Member, in fields: [FieldSchema], hint: inout Int) -> Int? {
+        fields.withUnsafeBufferPointer { fields in
+            if hint < fields.count, keyIs(member, fields[hint].name) {
+                hint += 1
+                return hint - 1
+            }
+            for i in fields.indices where keyIs(member, fields[i].name) {
+                hint = i + 1
+                return i
+            }
+            return nil
+        }
     }
 
     /// True when `member`'s key is `name`.
@@ -153,6 +201,7 @@ struct JSONCursor: RecordCursor {
     private func keyIs(_ member: Member, _ name: String) -> Bool {
         if member.escaped { return key(of: member) == name }
         let length = member.keyEnd - member.keyStart
+        guard name.utf8.count == length else { return false }
         var name = name
         return name.withUTF8 { utf8 in
             utf8.count == length && (length == 0 || memcmp(utf8.baseAddress!, json.p + member.keyStart, length) == 0)
