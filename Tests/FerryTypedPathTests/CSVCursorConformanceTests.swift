@@ -155,6 +155,8 @@ struct CSVConformanceVisitor: CollectionModelVisitor {
                 var fromCells: [Diagnostic] = []
                 let cellsModel = row.withCells { cells -> Model in
                     guard CSVCursor.isUTF8(cells) else { return valueModel }
+                    // The tree gives the row the value the reader built (the messages' `Value`s).
+                    if tree.value(at: 0, cells) != record.value { fromCells.append(.error(.invalidValue, "tree value differs")) }
                     let cursor = CSVCursor(tree: tree, cells: cells, scalarsAsText: true)
                     return withExtendedLifetime(tree) {
                         ModelReader.read(Model.self, cursor, at: context, into: &fromCells)
