@@ -14,7 +14,7 @@ extension FieldReader {
 
     /// The text of a string that fits a plain or non-empty string type without any check that
     /// could fail; nil sends the caller to the checked path (`string(_:_:at:into:)`).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func plainString(_ text: String, _ type: FieldType) -> String? {
         switch type {
         case .string: return text
@@ -23,6 +23,7 @@ extension FieldReader {
         }
     }
 
+    @inlinable
     static func isStringType(_ type: FieldType?) -> Bool {
         switch type {
         case .string?, .url?: return true
@@ -219,6 +220,7 @@ extension FieldReader {
     }
 
     /// Reads a calendar day `YYYY-MM-DD`; nil (reported) otherwise.
+    @usableFromInline
     static func day(_ value: Value, at context: RecordContext, into diagnostics: inout [Diagnostic]) -> CalendarDay? {
         guard case .string(let text) = value else {
             diagnostics.append(.error(.typeError, "\(context.displayName): expected a day YYYY-MM-DD, found \(value.shortDescription)",
@@ -235,6 +237,7 @@ extension FieldReader {
 
     /// Reads an instant or a day (V1 pet-story `since`, `birthDate`); the placeholder day when
     /// neither (reported).
+    @usableFromInline
     static func instantOrDay(_ value: Value, at context: RecordContext, into diagnostics: inout [Diagnostic]) -> InstantOrDay {
         if case .string(let text) = value, let day = CalendarDay(text) { return .day(day) }
         guard let instant = FieldReader.instant(value, at: context, into: &diagnostics) else {
@@ -244,6 +247,7 @@ extension FieldReader {
     }
 
     /// Reads base64 text (RFC 4648 section 4); nil (reported) otherwise.
+    @usableFromInline
     static func data(_ value: Value, at context: RecordContext, into diagnostics: inout [Diagnostic]) -> Base64Data? {
         guard case .string(let text) = value else {
             diagnostics.append(.error(.typeError, "\(context.displayName): expected base64 text, found \(value.shortDescription)",
@@ -259,6 +263,7 @@ extension FieldReader {
     }
 
     /// Reads a Firestore Timestamp of a field of `type`; nil (reported) otherwise.
+    @usableFromInline
     static func timestamp(_ value: Value, in type: RecordType, at fieldContext: RecordContext,
         into diagnostics: inout [Diagnostic]) -> FirestoreTimestamp?
     {
@@ -324,6 +329,7 @@ extension RecordContext {
 
 extension Value {
     /// A short quotation of the value for messages: `"five"`, `7`, `object`.
+    @usableFromInline
     var shortDescription: String {
         switch self {
         case .string(let s):
@@ -352,6 +358,7 @@ extension Instant {
 
 extension CalendarDay {
     /// 1970-01-01, the placeholder of an invalid required day.
+    @usableFromInline
     static let placeholder = CalendarDay(instant: .epoch, in: .gmt)
 }
 

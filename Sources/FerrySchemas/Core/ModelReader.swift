@@ -10,57 +10,80 @@ import Foundation
 /// a placeholder on error (the record is then invalid). `finish` reports `unknown-field`s and
 /// repeated fields. The messages are made from the item's `Value` by the checks of `FieldReader`
 /// (`FieldReader+Checks.swift`), so every cursor reports the same text.
+///
+/// Its reads are `@inlinable`: a module that reads models over a cursor of its own (`JSONCursor`)
+/// gets the reader specialised for that cursor, each field read a direct call into the cursor,
+/// not a generic call through the protocol's witness table (Docs/performance.md, "One model
+/// reader"). The checked paths it calls (`FieldReader.string(_:_:at:into:)` and the others) and
+/// the diagnostics it builds stay out of line: only a value with a problem reaches them.
 public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// The cursor, as the reads left it (a caller asks it what it saw, `JSONCursor.isWellFormed`).
-    public private(set) var cursor: Cursor
+    @inlinable public var cursor: Cursor { _cursor }
+    /// The cursor's storage: read-only to callers (`cursor`), visible to the inlined reads.
+    @usableFromInline var _cursor: Cursor
     public let context: RecordContext
     public let type: RecordType
     /// The problems found so far.
     public var diagnostics: [Diagnostic] = []
     /// Where the next field-schema lookup starts looking.
-    private var fieldHint = 0
+    @usableFromInline var fieldHint = 0
 
     /// Starts reading the object `cursor` walks as a `type`; a non-object is a `type-error`.
+    @inlinable
     public init(_ cursor: Cursor, type: RecordType, at context: RecordContext) {
-        self.cursor = cursor
+        self._cursor = cursor
         self.context = context
         self.type = type
         if cursor.isObject {
-            self.cursor.start(fields: type.fields)
+            self._cursor.start(fields: type.fields)
         } else {
-            diagnostics.append(
-                .error(.typeError, "\(context.displayName): expected an object (\(type.name)), found \(cursor.wholeValue.shortDescription)",
-                    at: context.location()))
+            reportNotAnObject()
         }
     }
 
+    /// Reports that the value read is not an object (out of line: the rare case).
+    @usableFromInline
+    mutating func reportNotAnObject() {
+        diagnostics.append(
+            .error(.typeError, "\(context.displayName): expected an object (\(type.name)), found \(_cursor.wholeValue.shortDescription)",
+                at: context.location()))
+    }
+
     /// True when no error was found so far.
+    @inlinable
     public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }
 
     /// The time zone of calendar-day rules (`context.options.timeZone`).
+    @inlinable
     public var timeZone: TimeZone { context.options.timeZone }
 
     /// Reports unknown and repeated members (typed input has no room for extra fields) and hands
     /// the diagnostics over. `ignoring` lists members the caller handled itself.
+    @inlinable
     public mutating func finish(into output: inout [Diagnostic], ignoring: Set<String> = []) {
-        if let keys = cursor.irregularKeys(fields: type.fields) {
-            var seen: Set<String> = []
-            for key in keys {
-                if key == "$collection" || ignoring.contains(key) { continue }
-                if type.field(named: key) == nil {
-                    diagnostics.append(
-                        .error(.unknownField, "unknown field \(quoted: key) in \(type.name)",
-                            at: context.location(of: JSONPointer(tokens: [key]))))
-                } else if !seen.insert(key).inserted {
-                    diagnostics.append(
-                        .error(.invalidValue, "field \(quoted: key) appears twice in \(type.name)",
-                            at: context.location(of: JSONPointer(tokens: [key]))))
-                }
-            }
-        }
+        if let keys = _cursor.irregularKeys(fields: type.fields) { reportIrregular(keys, ignoring: ignoring) }
         if !diagnostics.isEmpty {
             output.append(contentsOf: diagnostics)
             diagnostics.removeAll()
+        }
+    }
+
+    /// Reports the members of `keys` (the object's, in input order) that are not fields of the
+    /// type, and the fields that appear twice.
+    @usableFromInline
+    mutating func reportIrregular(_ keys: [String], ignoring: Set<String>) {
+        var seen: Set<String> = []
+        for key in keys {
+            if key == "$collection" || ignoring.contains(key) { continue }
+            if type.field(named: key) == nil {
+                diagnostics.append(
+                    .error(.unknownField, "unknown field \(quoted: key) in \(type.name)",
+                        at: context.location(of: JSONPointer(tokens: [key]))))
+            } else if !seen.insert(key).inserted {
+                diagnostics.append(
+                    .error(.invalidValue, "field \(quoted: key) appears twice in \(type.name)",
+                        at: context.location(of: JSONPointer(tokens: [key]))))
+            }
         }
     }
 
@@ -69,7 +92,8 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// The index in `type.fields` of the field `name`, or nil when the type has none (then the
     /// field reads as a required plain string). Fields are usually asked for in canonical order:
     /// the one after the previous is tried first.
-    private mutating func fieldIndex(_ name: String) -> Int? {
+    @inlinable
+    mutating func fieldIndex(_ name: String) -> Int? {
         let count = type.fields.count
         if fieldHint < count, type.fields[fieldHint].name == name {
             fieldHint += 1
@@ -84,7 +108,8 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
 
     /// The schema of the field at `index` (a plain string field when the type has none). Copies
     /// the schema: only the checked paths (problems, rare types) ask for it.
-    private func schema(at index: Int?, _ name: String) -> FieldSchema {
+    @usableFromInline
+    func schema(at index: Int?, _ name: String) -> FieldSchema {
         guard let index else { return FieldSchema(name, .string) }
         return type.fields[index]
     }
@@ -93,16 +118,18 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// when absent or null (a `missing-field` error for a required field, unless
     /// `quietWhenMissing`). The field's context is built by the caller when needed
     /// (`context.appending(name)`): only errors and nested values need it.
-    private mutating func locate(_ name: String, quietWhenMissing: Bool = false) -> (Int?, Cursor.Item?) {
+    @inlinable
+    mutating func locate(_ name: String, quietWhenMissing: Bool = false) -> (Int?, Cursor.Item?) {
         let index = fieldIndex(name)
         return (index, item(of: name, at: index, quietWhenMissing: quietWhenMissing))
     }
 
     /// The item of the field `name` found at `index` of `type.fields` (see `locate`).
-    private mutating func item(of name: String, at index: Int?, quietWhenMissing: Bool) -> Cursor.Item? {
-        guard cursor.isObject else { return nil }
-        let item = cursor.member(name, field: index)
-        guard let item, !cursor.isNull(item) else {
+    @inlinable
+    mutating func item(of name: String, at index: Int?, quietWhenMissing: Bool) -> Cursor.Item? {
+        guard _cursor.isObject else { return nil }
+        let item = _cursor.member(name, field: index)
+        guard let item, !_cursor.isNull(item) else {
             let isRequired = index.map { type.fields[$0].isRequired } ?? true
             if isRequired && !quietWhenMissing { reportMissing(name, isNull: item != nil) }
             return nil
@@ -111,7 +138,8 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     }
 
     /// Reports a required field that is absent or null.
-    private mutating func reportMissing(_ name: String, isNull: Bool) {
+    @usableFromInline
+    mutating func reportMissing(_ name: String, isNull: Bool) {
         let fieldContext = context.appending(name)
         let what = isNull ? "is null" : "is missing"
         diagnostics.append(.error(.missingField, "\(fieldContext.displayName) \(what) (required in \(type.name))",
@@ -120,15 +148,17 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
 
     /// The value of a field and its context; nil value when absent or null (a `missing-field`
     /// error for a required field).
-    private mutating func member(_ name: String) -> (Value?, RecordContext) {
+    @inlinable
+    mutating func member(_ name: String) -> (Value?, RecordContext) {
         let (_, item) = locate(name)
-        return (item.map { cursor.value(of: $0) }, context.appending(name))
+        return (item.map { _cursor.value(of: $0) }, context.appending(name))
     }
 
     // MARK: Strings
 
     /// A required string field (or `""` when an optional-with-default field is absent, as vocabulary
     /// V1 strings are). Checks `nonEmptyString`, `url` and `enumeration` types.
+    @inlinable
     public mutating func string(_ name: String) -> String {
         let index = fieldIndex(name)
         let fieldType = index.map { type.fields[$0].type } ?? .string
@@ -138,6 +168,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     }
 
     /// An optional string field.
+    @inlinable
     public mutating func optionalString(_ name: String) -> String? {
         let (index, item) = locate(name)
         guard let item else { return nil }
@@ -145,13 +176,14 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     }
 
     /// The text of a string item that fits `fieldType`, else nil (reported).
-    @inline(__always)
-    private mutating func checkedString(_ item: Cursor.Item, _ fieldType: FieldType, _ name: String) -> String? {
-        if let text = cursor.text(of: item), let plain = FieldReader.plainString(text, fieldType) { return plain }
-        return FieldReader.string(cursor.value(of: item), fieldType, at: context.appending(name), into: &diagnostics)
+    @inlinable @inline(__always)
+    mutating func checkedString(_ item: Cursor.Item, _ fieldType: FieldType, _ name: String) -> String? {
+        if let text = _cursor.text(of: item), let plain = FieldReader.plainString(text, fieldType) { return plain }
+        return FieldReader.string(_cursor.value(of: item), fieldType, at: context.appending(name), into: &diagnostics)
     }
 
     /// A list of strings.
+    @inlinable
     public mutating func stringArray(_ name: String) -> [String] {
         array(name) { cursor, item, context, diagnostics in
             if let text = cursor.text(of: item) { return text }
@@ -162,41 +194,45 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     // MARK: Numbers and Booleans
 
     /// A required number field (with its range and step).
+    @inlinable
     public mutating func double(_ name: String) -> Double {
         optionalDouble(name) ?? 0
     }
 
     /// An optional number field.
+    @inlinable
     public mutating func optionalDouble(_ name: String) -> Double? {
         let (index, item) = locate(name)
         guard let item else { return nil }
         let range = index.flatMap { type.fields[$0].range }
         let step = index.flatMap { type.fields[$0].step }
-        if let number = cursor.plainDouble(item, range: range, step: step, scalarsAsText: context.options.scalarsAsText) {
+        if let number = _cursor.plainDouble(item, range: range, step: step, scalarsAsText: context.options.scalarsAsText) {
             return number
         }
-        return FieldReader.double(cursor.value(of: item), schema(at: index, name), at: context.appending(name), into: &diagnostics)
+        return FieldReader.double(_cursor.value(of: item), schema(at: index, name), at: context.appending(name), into: &diagnostics)
     }
 
     /// A required integer field: `1.0` is accepted; a fraction or a value beyond Int64 is a `type-error`.
+    @inlinable
     public mutating func integer(_ name: String) -> Int64 {
         let (_, item) = locate(name)
         guard let item else { return 0 }
-        if let integer = cursor.plainInteger(item) { return integer }
-        return FieldReader.integer(cursor.value(of: item), at: context.appending(name), into: &diagnostics) ?? 0
+        if let integer = _cursor.plainInteger(item) { return integer }
+        return FieldReader.integer(_cursor.value(of: item), at: context.appending(name), into: &diagnostics) ?? 0
     }
 
     /// A required Boolean field.
+    @inlinable
     public mutating func bool(_ name: String) -> Bool {
         let (_, item) = locate(name)
         guard let item else { return false }
-        if let flag = cursor.plainBool(item) { return flag }
-        if context.options.scalarsAsText, let text = cursor.text(of: item), text == "true" || text == "false" {
+        if let flag = _cursor.plainBool(item) { return flag }
+        if context.options.scalarsAsText, let text = _cursor.text(of: item), text == "true" || text == "false" {
             return text == "true"
         }
         let fieldContext = context.appending(name)
         diagnostics.append(.error(.typeError,
-            "\(fieldContext.displayName): expected a Boolean, found \(cursor.value(of: item).shortDescription)",
+            "\(fieldContext.displayName): expected a Boolean, found \(_cursor.value(of: item).shortDescription)",
             at: fieldContext.location()))
         return false
     }
@@ -204,26 +240,29 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     // MARK: Dates and data
 
     /// A required instant field, cut to milliseconds (`lossy-precision` warning when finer).
+    @inlinable
     public mutating func instant(_ name: String) -> Instant {
         optionalInstant(name) ?? Instant.epoch
     }
 
     /// An optional instant field.
+    @inlinable
     public mutating func optionalInstant(_ name: String) -> Instant? {
         let (_, item) = locate(name)
         guard let item else { return nil }
         // An RFC 3339 string to the millisecond (never decimal text, so CSV's numeric dates do not apply).
-        if let text = cursor.text(of: item), case .success(let instant) = Instant.parse(text),
+        if let text = _cursor.text(of: item), case .success(let instant) = Instant.parse(text),
            instant.nanoseconds % 1_000_000 == 0
         {
             return instant
         }
         let fieldContext = context.appending(name)
-        guard let instant = FieldReader.instant(cursor.value(of: item), at: fieldContext, into: &diagnostics) else { return nil }
+        guard let instant = FieldReader.instant(_cursor.value(of: item), at: fieldContext, into: &diagnostics) else { return nil }
         return FieldReader.cutToMilliseconds(instant, at: fieldContext, into: &diagnostics)
     }
 
     /// A required calendar-day field (`YYYY-MM-DD`).
+    @inlinable
     public mutating func day(_ name: String) -> CalendarDay {
         let (value, fieldContext) = member(name)
         guard let value else { return CalendarDay.placeholder }
@@ -231,6 +270,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     }
 
     /// A required field holding an instant or a day (V1 pet-story `since`, `birthDate`).
+    @inlinable
     public mutating func instantOrDay(_ name: String) -> InstantOrDay {
         let (value, fieldContext) = member(name)
         guard let value else { return .day(CalendarDay.placeholder) }
@@ -238,6 +278,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     }
 
     /// An optional base64 field.
+    @inlinable
     public mutating func data(_ name: String) -> Base64Data? {
         let (value, fieldContext) = member(name)
         guard let value else { return nil }
@@ -245,6 +286,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     }
 
     /// A required Firestore Timestamp field.
+    @inlinable
     public mutating func timestamp(_ name: String) -> FirestoreTimestamp? {
         let (value, fieldContext) = member(name)
         guard let value else { return nil }
@@ -258,14 +300,15 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// write for `[]`, so reading it back must not call the list missing. There an empty text
     /// (`<smells/>`, `<smells></smells>`, an empty cell) is an empty list too: text formats have
     /// no other way to spell one without a type marker.
-    private mutating func array<T>(_ name: String,
+    @inlinable
+    mutating func array<T>(_ name: String,
         _ element: (Cursor, Cursor.Item, RecordContext, inout [Diagnostic]) -> T?) -> [T]
     {
         let (_, item) = locate(name, quietWhenMissing: context.options.scalarsAsText)
         guard let item else { return [] }
-        if context.options.scalarsAsText, cursor.text(of: item)?.isEmpty == true { return [] }
+        if context.options.scalarsAsText, _cursor.text(of: item)?.isEmpty == true { return [] }
         let fieldContext = context.appending(name).materialized()
-        let cursor = self.cursor
+        let cursor = _cursor
         var result: [T] = []
         var problems: [Diagnostic] = []
         let isList = cursor.forEachElement(of: item) { elementItem, index in
@@ -282,18 +325,21 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     }
 
     /// Reports `problem` made for this reader's context, if any.
+    @inlinable
     public mutating func check(_ problem: ((RecordContext) -> Diagnostic)?) {
         if let problem { diagnostics.append(problem(context)) }
     }
 
     /// A nested object of type `T`, read by its own reader over the member's cursor.
+    @inlinable
     public mutating func object<T: FieldCodable>(_ name: String, as type: T.Type) -> T? {
         let (_, item) = locate(name)
         guard let item else { return nil }
-        return Self.read(T.self, cursor.cursor(at: item), at: context.appending(name), into: &diagnostics)
+        return Self.read(T.self, _cursor.cursor(at: item), at: context.appending(name), into: &diagnostics)
     }
 
     /// A list of `T`s, each read by its own reader.
+    @inlinable
     public mutating func array<T: FieldCodable>(_ name: String, of type: T.Type) -> [T] {
         array(name) { cursor, item, context, diagnostics in
             Self.read(T.self, cursor.cursor(at: item), at: context, into: &diagnostics)
@@ -301,6 +347,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     }
 
     /// Reads a `T` from `cursor`, appending its problems to `diagnostics`.
+    @inlinable
     public static func read<T: FieldCodable>(_ type: T.Type, _ cursor: Cursor, at context: RecordContext,
         into diagnostics: inout [Diagnostic]) -> T
     {

@@ -141,6 +141,7 @@ public struct RecordContext: Sendable {
     /// This context with its path built, so that contexts appended to it share the pointer
     /// (a list's elements). A pending key stays pending: its elements' contexts hold the key and
     /// their index until a pointer is asked for.
+    @usableFromInline
     func materialized() -> RecordContext {
         switch last {
         case .none, .key: return self
