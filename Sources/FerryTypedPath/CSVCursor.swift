@@ -32,6 +32,8 @@ struct CSVCursor: RecordCursor {
     typealias Item = CSVItem
 
     unowned(unsafe) let tree: CSVHeaderTree
+    /// Where the model's fields stand in the tree (nil: members are found by key).
+    unowned(unsafe) let map: CSVFieldMap?
     let cells: UnsafeBufferPointer<RawCSVCell>
     /// True when scalars come as text (always, from the CSV reader): plain number and Boolean
     /// text is then read as its value, as the checked path reads it.
@@ -41,18 +43,24 @@ struct CSVCursor: RecordCursor {
     let isObject: Bool
     /// True when a present member is not a field of the type.
     private var isIrregular = false
+    /// True when `map` holds this object's fields: a member is found by its field's index.
+    private var isMapped = false
     /// When regular: the fields present, one bit per index in the type's fields.
     private var presentFields: UInt64 = ~0
     /// Where the next member lookup starts (an offset among the object's children).
     private var hint = 0
 
-    /// A cursor over the record of the row `cells` under the header `tree`.
-    init(tree: CSVHeaderTree, cells: UnsafeBufferPointer<RawCSVCell>, scalarsAsText: Bool) {
-        self.init(tree: tree, cells: cells, scalarsAsText: scalarsAsText, origin: 0)
+    /// A cursor over the record of the row `cells` under the header `tree`; `map` (the tree's for
+    /// the model read) finds members without comparing keys.
+    init(tree: CSVHeaderTree, map: CSVFieldMap? = nil, cells: UnsafeBufferPointer<RawCSVCell>, scalarsAsText: Bool) {
+        self.init(tree: tree, map: map, cells: cells, scalarsAsText: scalarsAsText, origin: 0)
     }
 
-    private init(tree: CSVHeaderTree, cells: UnsafeBufferPointer<RawCSVCell>, scalarsAsText: Bool, origin: Int) {
+    private init(tree: CSVHeaderTree, map: CSVFieldMap?, cells: UnsafeBufferPointer<RawCSVCell>, scalarsAsText: Bool,
+        origin: Int)
+    {
         self.tree = tree
+        self.map = map
         self.cells = cells
         self.scalarsAsText = scalarsAsText
         self.origin = origin
@@ -70,6 +78,11 @@ struct CSVCursor: RecordCursor {
 
     mutating func start(fields: [FieldSchema]) {
         guard isObject else { return }
+        if let map, map.maps(origin, fields: CSVFieldMap.address(of: fields)) {
+            isMapped = true
+            isIrregular = map.strays(of: origin).contains { tree.isPresent(tree.nodes[$0], cells) }
+            return
+        }
         let node = tree.nodes[origin]
         guard fields.count <= 64 else {
             isIrregular = true
@@ -102,6 +115,10 @@ struct CSVCursor: RecordCursor {
 
     mutating func member(_ name: String, field: Int?) -> CSVItem? {
         guard isObject else { return nil }
+        if isMapped, let field {
+            let child = map.unsafelyUnwrapped.child(of: origin, field: field)
+            return child >= 0 && tree.isPresent(tree.nodes[child], cells) ? CSVItem(node: child) : nil
+        }
         // Known absent (regular objects only: `presentFields` is all ones otherwise).
         if let field, field < 64, presentFields & (1 << UInt64(field)) == 0 { return nil }
         let node = tree.nodes[origin]
@@ -187,7 +204,7 @@ struct CSVCursor: RecordCursor {
     }
 
     func cursor(at item: CSVItem) -> CSVCursor {
-        CSVCursor(tree: tree, cells: cells, scalarsAsText: scalarsAsText, origin: item.node)
+        CSVCursor(tree: tree, map: map, cells: cells, scalarsAsText: scalarsAsText, origin: item.node)
     }
 
     func forEachElement(of item: CSVItem, _ body: (CSVItem, Int) -> Void) -> Bool {

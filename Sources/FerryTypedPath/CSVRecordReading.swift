@@ -16,6 +16,8 @@ public final class CSVRecordReading<T: FieldCodable>: Sendable {
     private let columnCount: Int
     /// The header's tree, as the CSV reader unflattens it.
     private let tree: CSVHeaderTree
+    /// Where `T`'s fields stand in the tree.
+    private let map: CSVFieldMap
     /// The context the reader reports in: no record, no place (its reports only decide that the
     /// row is left to the general path).
     private let context: RecordContext
@@ -27,6 +29,7 @@ public final class CSVRecordReading<T: FieldCodable>: Sendable {
         guard options.scalarsAsText else { return nil }
         columnCount = columns.count
         tree = CSVFlattening.Layout(names: columns).tree
+        map = CSVFieldMap(tree, T.recordType)
         context = RecordContext(record: Record(collection: nil, value: .null, location: SourceLocation()), options: options)
     }
 
@@ -34,8 +37,9 @@ public final class CSVRecordReading<T: FieldCodable>: Sendable {
     /// row must have this header's columns (nil when its cell count differs).
     public func decode(_ row: RawCSVRow) -> T? {
         guard row.cells.count == columnCount, CSVCursor.isUTF8(row.cells) else { return nil }
-        return withExtendedLifetime(tree) { () -> T? in
-            var reader = ModelReader(CSVCursor(tree: tree, cells: row.cells, scalarsAsText: true), type: T.recordType, at: context)
+        return withExtendedLifetime((tree, map)) { () -> T? in
+            let cursor = CSVCursor(tree: tree, map: map, cells: row.cells, scalarsAsText: true)
+            var reader = ModelReader(cursor, type: T.recordType, at: context)
             let model = T(from: &reader)
             guard reader.diagnostics.isEmpty else { return nil }
             var problems: [Diagnostic] = []

@@ -7,7 +7,8 @@ import Testing
 @testable import FerryTypedPath
 
 /// Every cursor reads the same records into the same models with the same diagnostics: a CSV row
-/// read by `ModelReader` over its cells (`CSVCursor`) against the same row read by the CSV reader
+/// read by `ModelReader` over its cells (`CSVCursor`, members found by key and through the
+/// model's `CSVFieldMap`) against the same row read by the CSV reader
 /// into a `Value` and read over it (`ValueCursor`), with the record's context (and so its locator:
 /// the same lines and columns) shared and `scalarsAsText` set, as for every CSV input. Records
 /// come from each model's descriptor (`RecordGenerator`, flattened into a header and a row):
@@ -152,23 +153,26 @@ struct CSVConformanceVisitor: CollectionModelVisitor {
                 let context = RecordContext(record: record, options: options)
                 var fromValue: [Diagnostic] = []
                 let valueModel = ModelReader.read(Model.self, ValueCursor(record.value), at: context, into: &fromValue)
-                var fromCells: [Diagnostic] = []
-                let cellsModel = row.withCells { cells -> Model in
-                    guard CSVCursor.isUTF8(cells) else { return valueModel }
-                    // The tree gives the row the value the reader built (the messages' `Value`s).
-                    if tree.value(at: 0, cells) != record.value { fromCells.append(.error(.invalidValue, "tree value differs")) }
-                    let cursor = CSVCursor(tree: tree, cells: cells, scalarsAsText: true)
-                    return withExtendedLifetime(tree) {
-                        ModelReader.read(Model.self, cursor, at: context, into: &fromCells)
-                    }
-                }
                 if !fromValue.isEmpty { problems += 1 }
-                guard fromValue != fromCells || valueModel.value != cellsModel.value else { continue }
-                return """
-                    \(Model.self) rows \(String(decoding: csv, as: UTF8.self))
-                    value: \(fromValue.map(\.description)) \(valueModel.value)
-                    cells: \(fromCells.map(\.description)) \(cellsModel.value)
-                    """
+                // Members found by key, and through the model's field map.
+                for map in [nil, CSVFieldMap(tree, Model.recordType)] {
+                    var fromCells: [Diagnostic] = []
+                    let cellsModel = row.withCells { cells -> Model in
+                        guard CSVCursor.isUTF8(cells) else { return valueModel }
+                        // The tree gives the row the value the reader built (the messages' `Value`s).
+                        if tree.value(at: 0, cells) != record.value { fromCells.append(.error(.invalidValue, "tree value differs")) }
+                        let cursor = CSVCursor(tree: tree, map: map, cells: cells, scalarsAsText: true)
+                        return withExtendedLifetime((tree, map)) {
+                            ModelReader.read(Model.self, cursor, at: context, into: &fromCells)
+                        }
+                    }
+                    guard fromValue != fromCells || valueModel.value != cellsModel.value else { continue }
+                    return """
+                        \(Model.self) rows (\(map == nil ? "by key" : "mapped")) \(String(decoding: csv, as: UTF8.self))
+                        value: \(fromValue.map(\.description)) \(valueModel.value)
+                        cells: \(fromCells.map(\.description)) \(cellsModel.value)
+                        """
+                }
             }
         } catch {
             // A header the reader refuses is no row for either cursor.
