@@ -54,20 +54,22 @@ public enum CSVFlattening {
         /// The header names, as given.
         public let names: [String]
         /// Members of the record's root object (the first `rootCount` nodes of `flat`).
-        private let rootCount: Int
+        let rootCount: Int
         /// The field pointer (relative to the record) of each column, in column order.
         public let pointers: [JSONPointer]
         /// Pointer text (leaf or inner node) -> the first column at or under it.
         private let columnOfPointer: [String: Int]
         /// The tree laid out flat for `build(consuming:count:)`: the root's members first, and
         /// each inner node's children side by side.
-        private let flat: [FlatNode]
+        let flat: [FlatNode]
         /// The object keys `flat` names by index.
-        private let flatKeys: [String]
+        let flatKeys: [String]
+        /// The same tree for reading a row's cells in place (`CSVHeaderTree`, a record cursor's).
+        public var tree: CSVHeaderTree { CSVHeaderTree(flat: flat, keys: flatKeys, rootCount: rootCount) }
         /// Columns no leaf reads (none for the names a reader gives).
         private let unusedColumns: [Int]
 
-        private struct FlatNode {
+        struct FlatNode {
             static let missing: UInt8 = 0, leaf: UInt8 = 1, object: UInt8 = 2, array: UInt8 = 3
             var kind = FlatNode.missing
             /// The column of a leaf.
