@@ -44,6 +44,30 @@ public final class XMLRecordReader: RecordReader {
         var allItems = true
         /// This element's entry in `fieldElements` (-1 for the record's own element).
         var entry: Int32 = -1
+
+        /// Makes a used frame the one of a new element, keeping its buffers' capacity.
+        mutating func reset(key: String, isItem: Bool, index: Int, position: TextPosition, entry: Int32) {
+            self.key = key
+            self.isItem = isItem
+            indexInParent = index
+            marker = .none
+            self.position = position
+            if !text.isEmpty { text.removeAll(keepingCapacity: true) }
+            hasNonSpaceText = false
+            if !members.isEmpty { members.removeAll(keepingCapacity: true) }
+            allItems = true
+            self.entry = entry
+        }
+
+        /// Appends one piece of the element's text; false when the text would pass `limit` bytes.
+        mutating func appendText(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
+            if !hasNonSpaceText, bytes.contains(where: { !XMLRecordReader.isSpace($0) }) {
+                hasNonSpaceText = true
+            }
+            guard text.count + bytes.count <= limit else { return false }
+            text.append(contentsOf: bytes)
+            return true
+        }
     }
 
     private enum Marker { case none, list, object, null }
@@ -133,7 +157,7 @@ public final class XMLRecordReader: RecordReader {
         recordProblem = .error(.malformedXML, message, at: location(frames[index].position, field: pointer(to: index)))
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    fileprivate static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
     }
 
@@ -202,7 +226,7 @@ extension XMLRecordReader: XMLParseHandler {
             fieldElements.removeAll(keepingCapacity: true)
             top = 0
             if frames.isEmpty { frames.append(Frame()) }
-            resetFrame(0, key: "", isItem: false, index: 0, position: position)
+            frames[0].reset(key: "", isItem: false, index: 0, position: position, entry: -1)
         default:
             guard depth < options.maximumDepth else {
                 parser?.stop(.error(.tooDeep, "elements nest deeper than \(options.maximumDepth)", at: location(position)))
@@ -216,10 +240,10 @@ extension XMLRecordReader: XMLParseHandler {
             let isItem = name == "item"
             if !isItem { frames[parent].allItems = false }
             let index = frames[parent].members.count
-            resetFrame(top, key: key, isItem: isItem, index: index, position: position)
             fieldElements.append(XMLFieldLocator.Element(parent: frames[parent].entry, key: isItem ? nil : key,
                                                          index: Int32(truncatingIfNeeded: index), position: position))
-            frames[top].entry = Int32(truncatingIfNeeded: fieldElements.count - 1)
+            frames[top].reset(key: key, isItem: isItem, index: index, position: position,
+                              entry: Int32(truncatingIfNeeded: fieldElements.count - 1))
         }
         if depth >= 2 {
             for attribute in attributes where attribute.name == "type" {
@@ -231,19 +255,6 @@ extension XMLRecordReader: XMLParseHandler {
                 }
             }
         }
-    }
-
-    private func resetFrame(_ index: Int, key: String, isItem: Bool, index position: Int, position at: TextPosition) {
-        frames[index].key = key
-        frames[index].isItem = isItem
-        frames[index].indexInParent = position
-        frames[index].marker = .none
-        frames[index].position = at
-        frames[index].text.removeAll(keepingCapacity: true)
-        frames[index].hasNonSpaceText = false
-        frames[index].members.removeAll(keepingCapacity: true)
-        frames[index].allItems = true
-        frames[index].entry = -1
     }
 
     func endElement() {
@@ -282,14 +293,10 @@ extension XMLRecordReader: XMLParseHandler {
             }
             return
         }
-        if !frames[top].hasNonSpaceText, bytes.contains(where: { !Self.isSpace($0) }) {
-            frames[top].hasNonSpaceText = true
-        }
-        guard frames[top].text.count + bytes.count <= Self.maximumTextBytes else {
+        guard frames[top].appendText(bytes, limit: Self.maximumTextBytes) else {
             parser?.stop(.error(.tooLarge, "an element's text is longer than \(Self.maximumTextBytes) bytes",
                                 at: location(frames[top].position, field: pointer(to: top))))
             return
         }
-        frames[top].text.append(contentsOf: bytes)
     }
 }
