@@ -4,7 +4,20 @@
 enum XMLName {
     /// True when `text` is a non-empty NCName.
     static func isNCName(_ text: String) -> Bool {
+        // ASCII keys (nearly all) are decided on their bytes; others by their scalars.
+        var ascii = true
         var first = true
+        for byte in text.utf8 {
+            guard byte < 0x80 else {
+                ascii = false
+                break
+            }
+            let ok = first ? isNameStart(UInt32(byte)) : (isNameStart(UInt32(byte)) || isNameOnly(UInt32(byte)))
+            if !ok { return false }
+            first = false
+        }
+        if ascii { return !first }
+        first = true
         for scalar in text.unicodeScalars {
             let v = scalar.value
             let ok = first ? isNameStart(v) : (isNameStart(v) || isNameOnly(v))

@@ -42,6 +42,32 @@ public final class XMLRecordReader: RecordReader {
         var hasNonSpaceText = false
         var members: [(key: String, value: Value)] = []
         var allItems = true
+        /// This element's entry in `fieldElements` (-1 for the record's own element).
+        var entry: Int32 = -1
+
+        /// Makes a used frame the one of a new element, keeping its buffers' capacity.
+        mutating func reset(key: String, isItem: Bool, index: Int, position: TextPosition, entry: Int32) {
+            self.key = key
+            self.isItem = isItem
+            indexInParent = index
+            marker = .none
+            self.position = position
+            if !text.isEmpty { text.removeAll(keepingCapacity: true) }
+            hasNonSpaceText = false
+            if !members.isEmpty { members.removeAll(keepingCapacity: true) }
+            allItems = true
+            self.entry = entry
+        }
+
+        /// Appends one piece of the element's text; false when the text would pass `limit` bytes.
+        mutating func appendText(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
+            if !hasNonSpaceText, bytes.contains(where: { !XMLRecordReader.isSpace($0) }) {
+                hasNonSpaceText = true
+            }
+            guard text.count + bytes.count <= limit else { return false }
+            text.append(contentsOf: bytes)
+            return true
+        }
     }
 
     private enum Marker { case none, list, object, null }
@@ -49,18 +75,22 @@ public final class XMLRecordReader: RecordReader {
     private let options: ReadOptions
     private let log: DiagnosticLog
     private var parser: XMLSafeParser?
-    private var queue: [Record] = []
-    private var queueHead = 0
+    // The state the SAX callbacks change on every element is `@exclusivity(unchecked)`: the
+    // callbacks run one at a time on the reading thread and never hold two accesses to one
+    // property, and the dynamic checks cost more than the rest of an event's work.
+    @exclusivity(unchecked) private var queue: [Record] = []
+    @exclusivity(unchecked) private var queueHead = 0
 
-    private var depth = 0
-    private var collection: String?
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var collection: String?
     private var counts: [String: Int] = [:]
-    private var recordIndex = 0
-    private var frames: [Frame] = []
-    private var top = -1
+    @exclusivity(unchecked) private var recordIndex = 0
+    @exclusivity(unchecked) private var frames: [Frame] = []
+    @exclusivity(unchecked) private var top = -1
     private var recordProblem: Diagnostic?
-    /// Where each element of the record being built starts, by its pointer inside the record.
-    private var fieldPositions: [(field: JSONPointer, position: TextPosition)] = []
+    /// Where each element of the record being built starts (`XMLFieldLocator`); its pointer is
+    /// only built when a diagnostic asks.
+    @exclusivity(unchecked) private var fieldElements: [XMLFieldLocator.Element] = []
 
     /// Starts reading `source`.
     /// - Parameters:
@@ -127,36 +157,38 @@ public final class XMLRecordReader: RecordReader {
         recordProblem = .error(.malformedXML, message, at: location(frames[index].position, field: pointer(to: index)))
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    fileprivate static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
     }
 
     /// Turns a finished frame into its value (Docs/xml.md "Lists, objects and empty values").
+    /// Reads the frame in place (a copy of it would retain its text, key and members).
     private func value(of index: Int) -> Value {
-        let frame = frames[index]
-        if frame.members.isEmpty {
-            switch frame.marker {
+        let marker = frames[index].marker
+        let hasNonSpaceText = frames[index].hasNonSpaceText
+        if frames[index].members.isEmpty {
+            switch marker {
             case .none:
-                return .string(String(decoding: frame.text, as: UTF8.self))
+                return .string(String(decoding: frames[index].text, as: UTF8.self))
             case .list, .object, .null:
-                if frame.hasNonSpaceText { problem("an element marked type=\"\(frame.marker)\" holds text", frame: index) }
-                return frame.marker == .list ? .array([]) : frame.marker == .object ? .object(ValueObject()) : .null
+                if hasNonSpaceText { problem("an element marked type=\"\(marker)\" holds text", frame: index) }
+                return marker == .list ? .array([]) : marker == .object ? .object(ValueObject()) : .null
             }
         }
-        if frame.hasNonSpaceText {
-            problem("<\(frame.key)> mixes text with child elements", frame: index)
+        if hasNonSpaceText {
+            problem("<\(frames[index].key)> mixes text with child elements", frame: index)
         }
-        switch frame.marker {
+        switch marker {
         case .null:
             problem("an element marked type=\"null\" has child elements", frame: index)
             return .null
         case .list:
-            if !frame.allItems { problem("an element marked type=\"list\" has children other than <item>", frame: index) }
-            return .array(frame.members.map(\.value))
-        case .none where frame.allItems:
-            return .array(frame.members.map(\.value))
+            if !frames[index].allItems { problem("an element marked type=\"list\" has children other than <item>", frame: index) }
+            return .array(frames[index].members.map(\.value))
+        case .none where frames[index].allItems:
+            return .array(frames[index].members.map(\.value))
         case .none, .object:
-            return .object(ValueObject(frame.members))
+            return .object(ValueObject(frames[index].members))
         }
     }
 }
@@ -191,10 +223,10 @@ extension XMLRecordReader: XMLParseHandler {
             recordIndex = counts[key, default: 0]
             counts[key] = recordIndex + 1
             recordProblem = nil
-            fieldPositions.removeAll(keepingCapacity: true)
+            fieldElements.removeAll(keepingCapacity: true)
             top = 0
             if frames.isEmpty { frames.append(Frame()) }
-            resetFrame(0, key: "", isItem: false, index: 0, position: position)
+            frames[0].reset(key: "", isItem: false, index: 0, position: position, entry: -1)
         default:
             guard depth < options.maximumDepth else {
                 parser?.stop(.error(.tooDeep, "elements nest deeper than \(options.maximumDepth)", at: location(position)))
@@ -207,8 +239,11 @@ extension XMLRecordReader: XMLParseHandler {
             if name == "field", let given = attributes.first(where: { $0.name == "name" }) { key = given.value }
             let isItem = name == "item"
             if !isItem { frames[parent].allItems = false }
-            resetFrame(top, key: key, isItem: isItem, index: frames[parent].members.count, position: position)
-            fieldPositions.append((fieldPointer(to: top), position))
+            let index = frames[parent].members.count
+            fieldElements.append(XMLFieldLocator.Element(parent: frames[parent].entry, key: isItem ? nil : key,
+                                                         index: Int32(truncatingIfNeeded: index), position: position))
+            frames[top].reset(key: key, isItem: isItem, index: index, position: position,
+                              entry: Int32(truncatingIfNeeded: fieldElements.count - 1))
         }
         if depth >= 2 {
             for attribute in attributes where attribute.name == "type" {
@@ -220,18 +255,6 @@ extension XMLRecordReader: XMLParseHandler {
                 }
             }
         }
-    }
-
-    private func resetFrame(_ index: Int, key: String, isItem: Bool, index position: Int, position at: TextPosition) {
-        frames[index].key = key
-        frames[index].isItem = isItem
-        frames[index].indexInParent = position
-        frames[index].marker = .none
-        frames[index].position = at
-        frames[index].text.removeAll(keepingCapacity: true)
-        frames[index].hasNonSpaceText = false
-        frames[index].members.removeAll(keepingCapacity: true)
-        frames[index].allItems = true
     }
 
     func endElement() {
@@ -253,7 +276,7 @@ extension XMLRecordReader: XMLParseHandler {
                 return
             }
             queue.append(Record(collection: collection, value: .object(members), location: recordLocation,
-                                locator: XMLFieldLocator(positions: fieldPositions)))
+                                locator: XMLFieldLocator(elements: fieldElements)))
         default:
             let value = value(of: top)
             let key = frames[top].key
@@ -270,14 +293,10 @@ extension XMLRecordReader: XMLParseHandler {
             }
             return
         }
-        if !frames[top].hasNonSpaceText, bytes.contains(where: { !Self.isSpace($0) }) {
-            frames[top].hasNonSpaceText = true
-        }
-        guard frames[top].text.count + bytes.count <= Self.maximumTextBytes else {
+        guard frames[top].appendText(bytes, limit: Self.maximumTextBytes) else {
             parser?.stop(.error(.tooLarge, "an element's text is longer than \(Self.maximumTextBytes) bytes",
                                 at: location(frames[top].position, field: pointer(to: top))))
             return
         }
-        frames[top].text.append(contentsOf: bytes)
     }
 }

@@ -47,9 +47,11 @@ public final class XMLRecordWriter: RecordWriter {
     private var headerClosed = false
     private var streamedOpen = false
     private var spools: [String: SpoolFile] = [:]
-    private var buffer: [UInt8] = []
-    private var spoolBuffer: [UInt8] = []
-    private var path: [String] = []
+    // Appended to for every byte written, one access at a time (no closure that runs inside
+    // an access touches them): no dynamic exclusivity checks, which cost more than the append.
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var spoolBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var path: [String] = []
     private var currentRecord: Record?
     /// Where a text of `longTextThreshold` bytes or more goes while a record is rendered (the
     /// output, or the collection's spool file), piece by piece, rather than gathered in `buffer`
@@ -374,9 +376,18 @@ public final class XMLRecordWriter: RecordWriter {
     /// Appends `bytes` escaped; the first character XML 1.0 excludes, if any (appending stops there).
     private func escape(_ bytes: UnsafeBufferPointer<UInt8>, inAttribute: Bool) -> UInt32? {
         var i = 0
+        var run = 0
         let n = bytes.count
         while i < n {
             let b = bytes[i]
+            // Bytes written as they are go out in runs, one append each.
+            if b >= 0x20 && b != UInt8(ascii: "&") && b != UInt8(ascii: "<") && b != UInt8(ascii: ">") && b != 0xEF
+                && !(inAttribute && b == UInt8(ascii: "\"")) {
+                i += 1
+                continue
+            }
+            if run < i { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
+            run = i + 1
             switch b {
             case UInt8(ascii: "&"): append("&amp;")
             case UInt8(ascii: "<"): append("&lt;")
@@ -394,6 +405,7 @@ public final class XMLRecordWriter: RecordWriter {
             }
             i += 1
         }
+        if run < n { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<n])) }
         return nil
     }
 }

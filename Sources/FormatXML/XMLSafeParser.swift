@@ -43,16 +43,27 @@ private let refusingEntityLoaderInstalled: Bool = {
 final class XMLSafeParser {
     /// Where the parse stopped for good: a malformed or unsafe document.
     private(set) var failure: Diagnostic?
+    /// `failure != nil`, as a flag: the callbacks test it on every event, and testing the optional
+    /// diagnostic itself copies it.
+    @exclusivity(unchecked) private var stopped = false
     /// True once the input is exhausted and the parser has seen the end of the document.
     private(set) var isFinished = false
 
     private let source: any ByteSource
     private let baseLocation: SourceLocation
-    private unowned let handler: any XMLParseHandler
+    /// Not retained and not checked on each event (`unowned(unsafe)`): the handler owns the
+    /// parser and outlives it, and a checked reference cost a retain and release per event.
+    private unowned(unsafe) let handler: any XMLParseHandler
     private var context: xmlParserCtxtPtr?
     private var chunk: [UInt8]
-    private var attributeBuffer: [(name: String, value: String)] = []
-    private var tagScan: XMLStartTagScan
+    // Touched on every event, one access at a time on the reading thread: no dynamic
+    // exclusivity checks (`XMLRecordReader` says why).
+    @exclusivity(unchecked) private var attributeBuffer: [(name: String, value: String)] = []
+    @exclusivity(unchecked) private var tagScan: XMLStartTagScan
+    /// Element names by the address of libxml2's copy: libxml2 interns every name in its parser
+    /// dictionary, so one address is one name for the parser's life, and a name seen before costs
+    /// no `String` creation. Direct-mapped; a collision just replaces the slot.
+    @exclusivity(unchecked) private var nameCache = [(name: UnsafeRawPointer?, string: String)](repeating: (nil, ""), count: 64)
 
     /// - Parameters:
     ///   - source: the document's bytes, pulled `chunkSize` bytes at a time.
@@ -75,17 +86,21 @@ final class XMLSafeParser {
         sax.initialized = UInt32(XML_SAX2_MAGIC)
         sax.startElementNs = { user, localname, prefix, _, _, _, attributeCount, _, attributes in
             guard let user else { return }
-            Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue()
-                .onStart(localname, prefix, Int(attributeCount), attributes)
+            // `_withUnsafeGuaranteedRef`: the parser is alive for the whole parse, so the hot
+            // callbacks skip a retain and release each.
+            Unmanaged<XMLSafeParser>.fromOpaque(user)._withUnsafeGuaranteedRef {
+                $0.onStart(localname, prefix, Int(attributeCount), attributes)
+            }
         }
         sax.endElementNs = { user, _, _, _ in
             guard let user else { return }
-            let parser = Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue()
-            if parser.failure == nil { parser.handler.endElement() }
+            Unmanaged<XMLSafeParser>.fromOpaque(user)._withUnsafeGuaranteedRef { parser in
+                if !parser.stopped { parser.handler.endElement() }
+            }
         }
         sax.characters = { user, bytes, count in
             guard let user else { return }
-            Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().onText(bytes, count)
+            Unmanaged<XMLSafeParser>.fromOpaque(user)._withUnsafeGuaranteedRef { $0.onText(bytes, count) }
         }
         sax.ignorableWhitespace = sax.characters
         sax.cdataBlock = sax.characters
@@ -167,7 +182,7 @@ final class XMLSafeParser {
     /// Parses the next chunk of input; handler calls happen inside. Returns false once the
     /// document is finished or the parse has stopped (`failure` says why).
     func advance() throws -> Bool {
-        guard !isFinished, failure == nil, let context else { return false }
+        guard !isFinished, !stopped, let context else { return false }
         let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
         if n == 0 {
             finishInput()
@@ -180,23 +195,27 @@ final class XMLSafeParser {
                 _ = xmlParseChunk(context, chars.baseAddress, Int32(n), 0)
             }
         }
-        return failure == nil
+        return !stopped
     }
 
     private func finishInput() {
         guard let context, !isFinished else { return }
         isFinished = true
         ferry_xmlSilenceGenericErrors()
-        if failure == nil { _ = xmlParseChunk(context, nil, 0, 1) }
+        if !stopped { _ = xmlParseChunk(context, nil, 0, 1) }
     }
 
     // MARK: - SAX callbacks
 
     private func onStart(_ localname: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
                          _ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
-        guard failure == nil, let localname else { return }
-        var name = String(cString: localname)
-        if let prefix { name = String(cString: prefix) + ":" + name }
+        guard !stopped, let localname else { return }
+        let name: String
+        if let prefix {
+            name = String(cString: prefix) + ":" + String(cString: localname)
+        } else {
+            name = cachedName(localname)
+        }
         attributeBuffer.removeAll(keepingCapacity: true)
         if let attributes {
             for i in 0..<attributeCount {
@@ -211,27 +230,37 @@ final class XMLSafeParser {
         handler.startElement(name, attributes: attributeBuffer, at: position(backTo: UInt8(ascii: "<")))
     }
 
+    @inline(__always)
+    private func cachedName(_ localname: UnsafePointer<xmlChar>) -> String {
+        let address = UInt(bitPattern: localname)
+        let slot = Int(truncatingIfNeeded: (address ^ address >> 6 ^ address >> 12) & 63)
+        if nameCache[slot].name == UnsafeRawPointer(localname) { return nameCache[slot].string }
+        let name = String(cString: localname)
+        nameCache[slot] = (UnsafeRawPointer(localname), name)
+        return name
+    }
+
     private func onText(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
-        guard failure == nil, let bytes, count > 0 else { return }
+        guard !stopped, let bytes, count > 0 else { return }
         handler.text(UnsafeBufferPointer(start: bytes, count: Int(count)))
     }
 
     private func onEntityDeclaration() {
-        guard failure == nil else { return }
+        guard !stopped else { return }
         var location = baseLocation
         location.position = position(backTo: UInt8(ascii: "<"), marker: Array("<!ENTITY".utf8))
         stop(.error(.unsafeXML, "the document declares an entity; Ferry refuses entity declarations (no expansion, no external resources)", at: location))
     }
 
     private func onExternalDTD(_ identifier: String) {
-        guard failure == nil else { return }
+        guard !stopped else { return }
         var location = baseLocation
         location.position = position(backTo: UInt8(ascii: "<"), marker: Array("<!DOCTYPE".utf8))
         stop(.error(.unsafeXML, "the document names an external DTD (\(identifier)); Ferry never loads external resources", at: location))
     }
 
     private func onUndeclaredReference(_ name: UnsafePointer<xmlChar>?) {
-        guard failure == nil else { return }
+        guard !stopped else { return }
         let entity = name.map { String(cString: $0) } ?? ""
         var location = baseLocation
         location.position = position(backTo: UInt8(ascii: "&"))
@@ -239,7 +268,7 @@ final class XMLSafeParser {
     }
 
     private func onError(_ error: xmlError) {
-        guard failure == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        guard !stopped, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         var message = error.message.map { String(cString: $0) } ?? "not well-formed"
         while message.last == "\n" || message.last == " " { message.removeLast() }
         var location = baseLocation
@@ -275,6 +304,7 @@ final class XMLSafeParser {
     /// nesting past the limit); `advance()` returns false from then on.
     func stop(_ diagnostic: Diagnostic) {
         failure = diagnostic
+        stopped = true
         if let context { xmlStopParser(context) }
     }
 

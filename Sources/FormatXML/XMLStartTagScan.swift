@@ -104,9 +104,7 @@ struct XMLStartTagScan {
         case 0:
             return nil
         case 1:
-            for byte in bytes {
-                if let violation = step(UInt32(byte)) { return violation }
-            }
+            return scanBytes(bytes)
         default:
             for byte in bytes {
                 pendingBytes = bigEndian ? pendingBytes << 8 | UInt32(byte) : pendingBytes | UInt32(byte) << (8 * pendingCount)
@@ -119,6 +117,69 @@ struct XMLStartTagScan {
             }
         }
         return nil
+    }
+
+    /// One-byte code units. The states most bytes are in (text, an element's name, an end tag)
+    /// are read in tight loops that only move the position; every other byte goes through `step`,
+    /// which also ends each of those runs. Same results as `step` on every byte.
+    private mutating func scanBytes(_ bytes: UnsafeRawBufferPointer) -> Violation? {
+        var i = 0
+        let count = bytes.count
+        while i < count {
+            switch state {
+            case .text:
+                i = skip(bytes, from: i, until: 0x3C)
+            case .endTag:
+                i = skip(bytes, from: i, until: 0x3E)
+            case .startTag where readingName:
+                // The element's name, copied once (at most 100 bytes, for the message) rather than
+                // byte by byte; it may go on in the next chunk.
+                let start = i
+                var c = column
+                // No further than the byte that passes the limit, where `step` would stop too.
+                let end = min(count, start + (maximumBytes - tagUnits + 1))
+                while i < end {
+                    let byte = bytes[i]
+                    if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x2F
+                        || byte == 0x3E || byte == 0x3D || byte == 0x22 || byte == 0x27 { break }
+                    if byte & 0xC0 != 0x80 { c += 1 }
+                    i += 1
+                }
+                column = c
+                tagUnits += i - start
+                let room = min(100 - name.count, i - start)
+                if room > 0 { name.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + room)])) }
+                if tagUnits > maximumBytes {
+                    return Violation(position: tagPosition, name: String(decoding: name, as: UTF8.self), tooManyAttributes: false)
+                }
+            default:
+                break
+            }
+            guard i < count else { break }
+            if let violation = step(UInt32(bytes[i])) { return violation }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Moves the position over the bytes from `i` up to the next `stop` byte (not included);
+    /// returns its index, or the end of `bytes`.
+    @inline(__always)
+    private mutating func skip(_ bytes: UnsafeRawBufferPointer, from i: Int, until stop: UInt8) -> Int {
+        var (i, l, c) = (i, line, column)
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == stop { break }
+            if byte == 0x0A {
+                l += 1
+                c = 1
+            } else if byte & 0xC0 != 0x80 {
+                c += 1
+            }
+            i += 1
+        }
+        (line, column) = (l, c)
+        return i
     }
 
     /// The code unit width, from `--encoding` or the first bytes (XML 1.0 appendix F).
