@@ -47,6 +47,52 @@ import Testing
         #expect(try box.ferry(command + ["backups/", "-q"]).stderr == "")
     }
 
+    /// `--report json` lists the files of no data format under `ignored`, as shown; the
+    /// datasets' entries are as without them.
+    @Test(arguments: [["validate"], ["convert", "--to", "jsonl", "-o", "out/"]])
+    func theJSONReportListsTheIgnoredFiles(command: [String]) throws {
+        let box = try Self.backupsWithOtherFiles()
+        let run = try box.ferry(command + ["backups/", "--report", "json", "--report-file", "report.json"])
+        #expect(run.status == 0)
+        let report = try box.text("report.json")
+        #expect(report.hasPrefix("""
+            {
+              "valid": true,
+              "errors": 0,
+              "warnings": 0,
+              "ignored": ["backups/2024-01/photo.jpg", "backups/README.txt"],
+              "files": [
+                {
+                  "path": "backups/2024-01/notes.json",
+            """))
+        // Without files to ignore there is no such member.
+        try box.remove("backups/README.txt")
+        try box.remove("backups/2024-01/photo.jpg")
+        #expect(try box.ferry(command + ["backups/", "--report", "json", "--report-file", "report.json"]).status == 0)
+        #expect(!(try box.text("report.json")).contains("ignored"))
+    }
+
+    /// `ferry run` with the folder as an input names the same files in the same notes, with paths
+    /// as given: under the pipeline file's folder as typed on the command line, relative to the
+    /// pipeline file in the report.
+    @Test func aPipelineRunNamesTheIgnoredFilesWithPathsAsGiven() throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "job/backups/2024-01/notes.json")
+        try box.write("job/backups/README.txt", "monthly exports\n")
+        try box.write("job/backups/2024-01/photo.jpg", "not a photo")
+        try box.write("job/pipeline.json", #"{"inputs": ["backups/"], "steps": [], "output": {"path": "backups/out/{path}.jsonl"}}"#)
+        let run = try box.ferry(["run", "job/pipeline.json", "--report", "json", "--report-file", "report.json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderrLines == [
+            "job/backups: note: not part of any dataset, ignored: '2024-01/photo.jpg' [assumption]",
+            "job/backups: note: not part of any dataset, ignored: 'README.txt' [assumption]",
+            "job/backups/2024-01/notes.json: notes v1: wineNotes 4, coffeeNotes 2, whiskeyNotes 1, cocktailNotes 1 (8 records, 0 errors, 0 warnings) -> job/backups/out/backups/2024-01/notes.jsonl",
+            "run: 1 converted, 0 failed, 0 warnings",
+        ])
+        #expect(try box.text("report.json").contains(#""ignored": ["backups/2024-01/photo.jpg", "backups/README.txt"],"#))
+        #expect(try box.text("report.json").contains(#""path": "backups/2024-01/notes.json","#))
+    }
+
     /// `inspect` prints no diagnostics: the folder is described as without the other files.
     @Test func inspectDescribesTheDatasetsOnly() throws {
         let box = try Self.backupsWithOtherFiles()
