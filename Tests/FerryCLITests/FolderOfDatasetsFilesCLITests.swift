@@ -151,6 +151,43 @@ import Testing
         #expect(back.stderrLines == ["out/2024/wordBooks.csv: vocabulary v2: wordBooks 2, words 0 (2 records, 0 errors, 0 warnings); valid"])
     }
 
+    /// A bundle in a folder of datasets names its collections itself: converted to CSV in a
+    /// folder it is a folder `out/<path>/` of `<collection>.csv`, each what converting the
+    /// bundle alone writes.
+    @Test func aBundleMirrorsAsAFolderOfCollectionFiles() throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "notes.json")
+        #expect(try box.ferry(["convert", "notes.json", "-o", "mixed/2024/x.tar", "-q"]).status == 0)
+        try box.write("mixed/records.csv", "name,count\r\na,1\r\n")
+        let run = try box.ferry(["convert", "mixed/", "--to", "csv", "-o", "out/", "-q"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let names = ["cocktailNotes.csv", "coffeeNotes.csv", "whiskeyNotes.csv", "wineNotes.csv"]
+        #expect(try box.files(under: "out") == names.map { "2024/x/" + $0 } + ["records.csv"])
+        #expect(try box.ferry(["convert", "mixed/2024/x.tar", "--to", "csv", "-o", "alone/", "-q"]).status == 0)
+        for name in names { #expect(try box.text("out/2024/x/" + name) == (try box.text("alone/" + name))) }
+    }
+
+    /// Two files of one folder that differ only in their extension (`x.csv` beside `x.json`,
+    /// `x.jsonl`, `x.xml` or a bundle `x.tar`) would write one output: refused before anything
+    /// is read, naming both, whatever the other's format.
+    @Test(arguments: ["json", "jsonl", "xml", "tar"])
+    func twoFilesOfOneNameInOneFolderAreRefused(ext: String) throws {
+        let box = try Sandbox()
+        try box.write("mixed/x.csv", "name,count\r\na,1\r\n")
+        if ext == "tar" {
+            try box.copySample("notes-v1.json", to: "notes.json")
+            #expect(try box.ferry(["convert", "notes.json", "-o", "mixed/x.tar", "-q"]).status == 0)
+        } else {
+            #expect(try box.ferry(["convert", "mixed/x.csv", "--to", ext, "-o", "mixed/x.\(ext)", "-q"]).status == 0)
+        }
+        let run = try box.ferry(["convert", "mixed/", "--to", "csv", "-o", "out/"])
+        #expect(run.status == 2)
+        #expect(run.stderrLines == [
+            "ferry: error: the output 'out/x/' would be written from both 'mixed/x.csv' and 'mixed/x.\(ext)'; they differ only in their extensions, which outputs do not keep; rename one of them [usage]",
+        ])
+        #expect(!box.exists("out"))
+    }
+
     /// Converting the folder into itself would write a one-collection dataset over its input:
     /// refused before anything is read.
     @Test func aMirroredFileOverItsInputIsRefused() throws {
