@@ -93,13 +93,15 @@ import Testing
         #expect(try box.text("report.json").contains(#""path": "backups/2024-01/notes.json","#))
     }
 
-    /// `inspect` prints no diagnostics: the folder is described as without the other files.
-    @Test func inspectDescribesTheDatasetsOnly() throws {
+    /// `inspect` names the other files in the same notes (and no other diagnostic), and
+    /// describes the folder as without them.
+    @Test(arguments: [[], ["--json"]])
+    func inspectDescribesTheDatasetsOnly(options: [String]) throws {
         let box = try Self.backupsWithOtherFiles()
-        let run = try box.ferry(["inspect", "backups/"])
+        let run = try box.ferry(["inspect", "backups/"] + options)
         #expect(run.status == 0)
-        #expect(run.stderr == "")
-        #expect(run.stdout == (try box.ferry(["inspect", "backups/2024-01/notes.json"]).stdout))
+        #expect(run.stderrLines == Self.notes)
+        #expect(run.stdout == (try box.ferry(["inspect", "backups/2024-01/notes.json"] + options).stdout))
     }
 
     /// One input format of plain records, each written from the same CSV by ferry.
