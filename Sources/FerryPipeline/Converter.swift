@@ -39,7 +39,7 @@ public struct Converter: Sendable {
         // A file of no data format under a folder of datasets is named, as an app Documents
         // folder names its unrelated files: a note, not an error, and part of no dataset.
         for (folder, file) in expansion.skipped {
-            report(.note(.assumption, "not part of any dataset, ignored: '\(DiagnosticText.escaped(file))'", at: SourceLocation(file: folder)))
+            report(DatasetInputs.ignoredNote(file, in: folder))
         }
         return datasets.map { dataset in
             let input = dataset.path

@@ -69,6 +69,15 @@ public enum DatasetInputs {
         return Expansion(datasets: datasets, ownFolders: datasets.count > 1 || expanded, skipped: skipped)
     }
 
+    /// The note naming a file under a folder of datasets that is none (`DatasetInputs.Expansion.skipped`),
+    /// as an app Documents folder names its unrelated files: not an error, and part of no dataset.
+    /// - Parameters:
+    ///   - file: the file's path inside the folder (`2024-01/photo.jpg`).
+    ///   - folder: the folder as shown (`backups`).
+    public static func ignoredNote(_ file: String, in folder: String) -> Diagnostic {
+        .note(.assumption, "not part of any dataset, ignored: '\(DiagnosticText.escaped(file))'", at: SourceLocation(file: folder))
+    }
+
     /// True for a folder that holds several datasets: not a bundle folder (`manifest.json`,
     /// `data/`), not an app Documents folder, not a CSV folder of one dataset.
     public static func isFolderOfDatasets(_ path: String, ignoring: Set<String> = []) -> Bool {

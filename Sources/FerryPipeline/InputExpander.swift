@@ -16,11 +16,17 @@ public enum InputExpander {
     /// Endings of the files of a folder of one dataset in a one-collection format.
     static let collectionFileExtensions: Set<String> = ["csv", "tsv"]
 
-    /// - Parameter ignoring: standardized paths of files that are no data (a pipeline's own
-    ///   file): they neither make a folder a set of datasets nor are found in one.
+    /// - Parameters:
+    ///   - ignoring: standardized paths of files that are no data (a pipeline's own file): they
+    ///     neither make a folder a set of datasets nor are found in one.
+    ///   - skipped: receives each file under a folder of datasets that is none (`notes.txt`: an
+    ///     ending of no data format), as the folder matched and the file's path inside it.
     /// - Returns: absolute paths of the inputs, in byte order.
     /// - Throws: `FerryError(.unreadableInput)` for a pattern that matches nothing.
-    public static func expand(_ patterns: [String], relativeTo base: String, ignoring: Set<String> = []) throws -> [String] {
+    public static func expand(
+        _ patterns: [String], relativeTo base: String, ignoring: Set<String> = [],
+        skipped: ((_ folder: String, _ file: String) -> Void)? = nil
+    ) throws -> [String] {
         var found: Set<String> = []
         for pattern in patterns {
             let absolute = pattern.hasPrefix("/") ? pattern : base + "/" + pattern
@@ -29,7 +35,14 @@ public enum InputExpander {
                 throw FerryError(.unreadableInput, "the input pattern '\(pattern)' matches nothing", at: SourceLocation(file: pattern))
             }
             // `./` matches `BASE/.`: named without the `.`, the folder's `{name}` is its own.
-            for match in matches { datasets(at: match.hasSuffix("/.") ? String(match.dropLast(2)) : match, into: &found, ignoring: ignoring) }
+            for match in matches {
+                let path = match.hasSuffix("/.") ? String(match.dropLast(2)) : match
+                var passed: [String] = []
+                datasets(at: path, into: &found, skipped: &passed, ignoring: ignoring)
+                for file in passed.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+                    skipped?(path, String(file.dropFirst(path.count + 1)))
+                }
+            }
         }
         return found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }

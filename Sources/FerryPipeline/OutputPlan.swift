@@ -98,7 +98,13 @@ public struct OutputPlan: Sendable {
     static func check(_ request: ConversionRequest, target: OutputTarget, registry: FormatRegistry) throws {
         let (datasets, ownFolders) = DatasetInputs.expand(request.inputs, ignoring: request.ignoredFiles)
         let jobs = datasets.map { Job(input: $0.path, target: target, request: request, stem: $0.stem, ownFolder: ownFolders) }
-        try check(jobs, report: request.reportFile, registry: registry) { _, _ in "inputs of one name cannot share a folder output; convert them to different folders, or convert their common folder (a folder of datasets is mirrored)" }
+        try check(jobs, report: request.reportFile, registry: registry) { first, second in
+            // Two files of one folder (`x.json`, `x.csv`) differ only in their extensions, which
+            // no output keeps apart; files of two folders are kept apart by mirroring them.
+            (first as NSString).deletingLastPathComponent == (second as NSString).deletingLastPathComponent
+                ? "they differ only in their extensions, which outputs do not keep; rename one of them"
+                : "inputs of one name cannot share a folder output; convert them to different folders, or convert their common folder (a folder of datasets is mirrored)"
+        }
     }
 
     /// The outputs by what they claim, each key to the first output (by index) claiming it, so

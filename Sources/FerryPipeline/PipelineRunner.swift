@@ -66,18 +66,25 @@ public struct PipelineRunner: Sendable {
     ///   - shard: `(k, n)` keeps the inputs whose shard (SHA-256 of the NFC relative path) is `k` (1-based) of `n`.
     ///   - reportFile: `--report-file`, relative to the working folder.
     ///   - registry: the formats, for `{ext}` in the output template.
+    ///   - ignored: receives each file under a folder input that is no dataset (of no data
+    ///     format) and no output of the run, as the folder (absolute) and the file's path inside
+    ///     it, in byte order, whatever the shard.
     public static func inputs(
         of definition: PipelineDefinition, pipelinePath: String, shard: (Int, Int)?, reportFile: String? = nil,
-        registry: FormatRegistry
+        registry: FormatRegistry, ignored: ((_ folder: String, _ file: String) -> Void)? = nil
     ) throws -> [PipelineInput] {
         let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
         let own = ownFiles(pipelinePath: pipelinePath, reportFile: reportFile)
         var seen: Set<String> = []
         var all: [PipelineInput] = []
         var named: Set<String> = []  // files the pipeline names as they are, no folder or glob
+        var skipped: [(folder: String, file: String)] = []
         for input in definition.inputs {
             let map = input.map.map { $0.hasPrefix("/") ? $0 : base + "/" + $0 }
-            for path in try InputExpander.expand([input.path], relativeTo: base, ignoring: own) where seen.insert(path).inserted {
+            let expanded = try InputExpander.expand([input.path], relativeTo: base, ignoring: own) { folder, file in
+                skipped.append((folder, file))
+            }
+            for path in expanded where seen.insert(path).inserted {
                 all.append(PipelineInput(path: path, map: map))
             }
             let literal = input.path.hasPrefix("/") ? input.path : base + "/" + input.path
@@ -95,6 +102,12 @@ public struct PipelineRunner: Sendable {
             return own.contains(path) || outputs.contains(path) || outputs.contains { path.hasPrefix($0 + "/") }
         }
         all.sort { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+        var reportedSkips: Set<String> = []
+        for (folder, file) in skipped {
+            let path = Self.standardized(folder + "/" + file)
+            guard reportedSkips.insert(path).inserted, !outputs.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else { continue }
+            ignored?(folder, file)
+        }
         guard let (k, n) = shard else { return all }
         return all.filter { input in
             let relative = input.path.hasPrefix(base + "/") ? String(input.path.dropFirst(base.count + 1)) : input.path

@@ -16,14 +16,39 @@ public enum BagIt {
     /// The tag files a bundle writer puts beside `manifest.json`, in the order written.
     public static let writtenTagFiles = ["bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt"]
 
-    /// The digest algorithms a reader checks, by the name manifests use (RFC 8493 section 2.4:
-    /// `sha256` and `sha512` are the ones an implementation must support).
+    /// The digest algorithms a reader checks, by the name manifests use, in the order checked
+    /// (RFC 8493 section 2.4: `sha256` and `sha512` are the ones an implementation must support;
+    /// `sha1` and `md5` are allowed, for older bags such as bagit-python's before its 2017 change,
+    /// whose default was md5).
     public enum Algorithm: String, Sendable, CaseIterable {
         case sha256
         case sha512
+        case sha1
+        case md5
 
         /// The number of hexadecimal digits of a digest.
-        public var hexLength: Int { self == .sha256 ? 64 : 128 }
+        public var hexLength: Int {
+            switch self {
+            case .sha256: 64
+            case .sha512: 128
+            case .sha1: 40
+            case .md5: 32
+            }
+        }
+
+        /// True for a digest that is broken for collisions (MD5, SHA-1): it still detects a file
+        /// changed by accident, not one changed on purpose to keep its digest.
+        public var isWeak: Bool { self == .sha1 || self == .md5 }
+
+        /// The name messages use (`SHA-256`).
+        public var displayName: String {
+            switch self {
+            case .sha256: "SHA-256"
+            case .sha512: "SHA-512"
+            case .sha1: "SHA-1"
+            case .md5: "MD5"
+            }
+        }
     }
 
     /// `bagit.txt` (RFC 8493 section 2.1.1): exactly these two lines, no byte-order mark.

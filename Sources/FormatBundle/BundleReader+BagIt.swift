@@ -65,8 +65,8 @@ extension BundleReader {
         }
     }
 
-    /// A member's digest: the SHA-256 the scan computed, or a SHA-512 computed now from the
-    /// member's stored copy (only bags that list SHA-512 ask for one).
+    /// A member's digest: the SHA-256 the scan computed, or another algorithm's computed now from
+    /// the member's stored copy (only bags that list SHA-512, SHA-1 or MD5 ask for one).
     private func digest(of member: String, _ algorithm: BagIt.Algorithm, sha256: String) throws -> String {
         if algorithm == .sha256 { return sha256 }
         if member == "manifest.json", let bytes = rootManifestBytes {
@@ -87,8 +87,10 @@ extension BundleReader {
 
     /// The bag's completeness and fixity (RFC 8493 section 3): `bagit.txt` declares a version
     /// and UTF-8; every entry of each payload manifest (`manifest-sha256.txt`,
-    /// `manifest-sha512.txt`) names a payload file (`missing-file`) whose digest matches
-    /// (`checksum-mismatch`); every payload file is listed in each of them (`unlisted-file`);
+    /// `manifest-sha512.txt`, and the weak `manifest-sha1.txt`, `manifest-md5.txt` with a note
+    /// saying so) names a payload file (`missing-file`) whose digest matches
+    /// (`checksum-mismatch`, one per file naming every manifest it fails); every payload file is
+    /// listed in each of them (`unlisted-file`, one per file naming every manifest without it);
     /// every entry of a tag manifest names a tag file with that digest; when all that holds,
     /// `Payload-Oxum` of `bag-info.txt` matches the payload's bytes and file count
     /// (`checksum-mismatch`).
@@ -106,10 +108,23 @@ extension BundleReader {
         }
         let payload = scannedFiles.filter { $0.path.hasPrefix(BagIt.payloadPrefix) }
         var checked = 0
+        // A file that fails several manifests (or is missing from several) is named once, with
+        // every manifest: one problem, however many algorithms see it.
+        var missing: [String: String] = [:]
+        var mismatches: [String: [String]] = [:]
+        var unlisted: [String: [String]] = [:]
+        var problemOrder: [String] = []  // paths in the order their first problem was found
+        func noteProblem(at path: String) {
+            if missing[path] == nil, mismatches[path] == nil, unlisted[path] == nil { problemOrder.append(path) }
+        }
         for kind in ["manifest", "tagmanifest"] {
             for algorithm in BagIt.Algorithm.allCases {
                 let name = "\(kind)-\(algorithm.rawValue).txt"
                 guard present[name] != nil else { continue }
+                if algorithm.isWeak {
+                    log.report(.note(.assumption, "\(name) lists \(algorithm.displayName) digests, which detect accidental "
+                        + "changes but not deliberate ones; checked all the same", at: location(name)))
+                }
                 let entries: [BagIt.ManifestEntry]
                 do {
                     entries = try BagIt.parseManifest(
@@ -145,7 +160,8 @@ extension BundleReader {
                     }
                     guard let found = present[path] else {
                         if reportedMissing.insert(path).inserted {
-                            log.report(.error(.missingFile, "listed in \(name) but not in the bag", at: location(path)))
+                            noteProblem(at: path)
+                            missing[path] = name
                         }
                         reported.insert(path)
                         continue
@@ -153,8 +169,8 @@ extension BundleReader {
                     do {
                         let actual = try digest(of: path, algorithm, sha256: found.sha256)
                         if actual != entry.digest {
-                            log.report(.error(.checksumMismatch, "\(algorithm.displayName) is \(actual), \(name) says "
-                                + "\(entry.digest)", at: location(path)))
+                            noteProblem(at: path)
+                            mismatches[path, default: []].append("\(algorithm.displayName) is \(actual), \(name) says \(entry.digest)")
                             reported.insert(path)
                         }
                     } catch let error as FerryError {
@@ -166,15 +182,30 @@ extension BundleReader {
                 }
                 guard isPayload else { continue }
                 for file in payload where !listed.contains(file.path) {
-                    log.report(.error(.unlistedFile, "present in the payload but not listed in \(name)", at: location(file.path)))
+                    noteProblem(at: file.path)
+                    unlisted[file.path, default: []].append(name)
                     reported.insert(file.path)
                 }
             }
         }
+        for path in problemOrder {
+            if let name = missing[path] {
+                log.report(.error(.missingFile, "listed in \(name) but not in the bag", at: location(path)))
+            }
+            if let lines = mismatches[path] {
+                log.report(.error(.checksumMismatch, lines.joined(separator: "; "), at: location(path)))
+            }
+            if let names = unlisted[path] {
+                log.report(.error(.unlistedFile, "present in the payload but not listed in " + names.joined(separator: ", "),
+                    at: location(path)))
+            }
+        }
         if checked == 0 {
+            let names = BagIt.Algorithm.allCases.map { "manifest-\($0.rawValue).txt" }
             let others = scannedFiles.map(\.path).filter { $0.hasPrefix("manifest-") && !$0.contains("/") }
-            log.report(.error(.missingFile, "the bag has no payload manifest ferry checks (manifest-sha256.txt or "
-                + "manifest-sha512.txt)" + (others.isEmpty ? "" : "; not checked: " + others.joined(separator: ", ")),
+            log.report(.error(.missingFile, "the bag has no payload manifest ferry checks ("
+                + names.dropLast().joined(separator: ", ") + " or " + names.last! + ")"
+                + (others.isEmpty ? "" : "; not checked: " + others.joined(separator: ", ")),
                 at: location("manifest-sha256.txt")))
         }
         // The file count and bytes only sum up what the manifests check file by file: said only
@@ -239,9 +270,4 @@ extension BundleReader {
             log.report(.error(.internalError, "\(error)", at: location(name)))
         }
     }
-}
-
-extension BagIt.Algorithm {
-    /// The name messages use (`SHA-256`).
-    var displayName: String { self == .sha256 ? "SHA-256" : "SHA-512" }
 }

@@ -3,8 +3,8 @@ import FerryCore
 
 /// A streaming SHA-256 (FIPS 180-4) over OpenSSL's EVP interface: feed bytes with `update`, then
 /// `finalize()` once for the lowercase hexadecimal digest, as bundle manifests list it
-/// (SCHEMAS.md "Formats: Bundle", BagIt-style fixity). `init(algorithm: .sha512)` gives SHA-512
-/// (128 digits) the same way, for BagIt manifests that list it.
+/// (SCHEMAS.md "Formats: Bundle", BagIt-style fixity). `init(algorithm:)` gives SHA-512, SHA-1 or
+/// MD5 the same way, for BagIt manifests that list them.
 public final class SHA256Hasher {
     private let context: OpaquePointer?
     private var finished = false
@@ -17,7 +17,13 @@ public final class SHA256Hasher {
     init(algorithm: BagIt.Algorithm) {
         context = EVP_MD_CTX_new()
         length = algorithm.hexLength / 2
-        if let context { EVP_DigestInit_ex(context, algorithm == .sha256 ? EVP_sha256() : EVP_sha512(), nil) }
+        let digest = switch algorithm {
+        case .sha256: EVP_sha256()
+        case .sha512: EVP_sha512()
+        case .sha1: EVP_sha1()
+        case .md5: EVP_md5()
+        }
+        if let context { EVP_DigestInit_ex(context, digest, nil) }
     }
 
     deinit { EVP_MD_CTX_free(context) }

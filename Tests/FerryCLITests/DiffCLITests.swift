@@ -360,6 +360,54 @@ import Testing
         #expect(one.status == 2)
     }
 
+    /// A side that cannot be compared (invalid records, a syntax error) stops the diff with its
+    /// own exit status, and a line says that nothing was compared, whichever side it is.
+    @Test(arguments: [true, false])
+    func aSideThatCannotBeComparedIsSaidSo(badIsOld: Bool) throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "notes.json")
+        var text = try box.text("notes.json")
+        text.replaceSubrange(try #require(text.range(of: "\"rating\": 4.5,")), with: "\"rating\": \"high\",")
+        try box.write("bad.json", text)
+        try box.write("broken.json", "{\"domain\": \"notes\", \"schemaVersion\": 1, \"wineNotes\": [\n  {\"id\": }\n]}\n")
+        for (side, status, lines) in [
+            ("bad.json", Int32(1), [
+                "bad.json:29:17: error: /wineNotes/0/rating: rating: expected a number, found \"high\" (id \"w-001\") [type-error]",
+                "ferry diff: not compared: 'bad.json' holds invalid records (above); --lenient compares the valid ones",
+            ]),
+            ("broken.json", Int32(3), [
+                "broken.json:2:10: error: expected a value, found '}' [malformed-json]",
+                "ferry diff: not compared: 'broken.json' could not be read (above)",
+            ]),
+        ] {
+            let run = try box.ferry(["diff"] + (badIsOld ? [side, "notes.json"] : ["notes.json", side]))
+            #expect(run.status == status, "\(side)")
+            #expect(run.stdout == "")
+            #expect(run.stderrLines == lines)
+            // `--quiet` keeps the errors only.
+            #expect(try box.ferry(["diff", "-q"] + (badIsOld ? [side, "notes.json"] : ["notes.json", side])).stderrLines == Array(lines.prefix(1)))
+        }
+    }
+
+    /// A JSON Patch holds records only: a side with media files that are not record fields (a
+    /// story's photos) gets a line saying a changed file is not in the patch; notes images,
+    /// base64 fields in the canonical JSON, are in it, and get none.
+    @Test func aJSONPatchSaysWhenMediaFilesAreLeftOut() throws {
+        let box = try petsPair()
+        let run = try box.ferry(["diff", "docs", "new.tar", "--as", "json-patch"])
+        #expect(run.status == 1)
+        #expect(run.stderrLines == [
+            "ferry diff: 'docs' holds media files: the patch has the fields that name them, not the files (a file changed under the same name is not in it); --report json compares them by SHA-256",
+        ])
+        let report = try box.ferry(["diff", "docs", "new.tar", "--report", "json"])
+        #expect(report.stderr == "")
+        try box.copySample("notes-v1.json", to: "notes.json")
+        #expect(try box.ferry(["convert", "notes.json", "-o", "notes.tar", "--quiet"]).status == 0)
+        let notes = try box.ferry(["diff", "notes.json", "notes.tar", "--as", "json-patch"])
+        #expect(notes.status == 0)
+        #expect(notes.stderr == "")
+    }
+
     @Test func standardInputIsOneSide() throws {
         let box = try Sandbox()
         try box.copySample("notes-v1.json", to: "notes.json")

@@ -47,13 +47,61 @@ import Testing
         #expect(try box.ferry(command + ["backups/", "-q"]).stderr == "")
     }
 
-    /// `inspect` prints no diagnostics: the folder is described as without the other files.
-    @Test func inspectDescribesTheDatasetsOnly() throws {
+    /// `--report json` lists the files of no data format under `ignored`, as shown; the
+    /// datasets' entries are as without them.
+    @Test(arguments: [["validate"], ["convert", "--to", "jsonl", "-o", "out/"]])
+    func theJSONReportListsTheIgnoredFiles(command: [String]) throws {
         let box = try Self.backupsWithOtherFiles()
-        let run = try box.ferry(["inspect", "backups/"])
+        let run = try box.ferry(command + ["backups/", "--report", "json", "--report-file", "report.json"])
         #expect(run.status == 0)
-        #expect(run.stderr == "")
-        #expect(run.stdout == (try box.ferry(["inspect", "backups/2024-01/notes.json"]).stdout))
+        let report = try box.text("report.json")
+        #expect(report.hasPrefix("""
+            {
+              "valid": true,
+              "errors": 0,
+              "warnings": 0,
+              "ignored": ["backups/2024-01/photo.jpg", "backups/README.txt"],
+              "files": [
+                {
+                  "path": "backups/2024-01/notes.json",
+            """))
+        // Without files to ignore there is no such member.
+        try box.remove("backups/README.txt")
+        try box.remove("backups/2024-01/photo.jpg")
+        #expect(try box.ferry(command + ["backups/", "--report", "json", "--report-file", "report.json"]).status == 0)
+        #expect(!(try box.text("report.json")).contains("ignored"))
+    }
+
+    /// `ferry run` with the folder as an input names the same files in the same notes, with paths
+    /// as given: under the pipeline file's folder as typed on the command line, relative to the
+    /// pipeline file in the report.
+    @Test func aPipelineRunNamesTheIgnoredFilesWithPathsAsGiven() throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "job/backups/2024-01/notes.json")
+        try box.write("job/backups/README.txt", "monthly exports\n")
+        try box.write("job/backups/2024-01/photo.jpg", "not a photo")
+        try box.write("job/pipeline.json", #"{"inputs": ["backups/"], "steps": [], "output": {"path": "backups/out/{path}.jsonl"}}"#)
+        let run = try box.ferry(["run", "job/pipeline.json", "--report", "json", "--report-file", "report.json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderrLines == [
+            "job/backups: note: not part of any dataset, ignored: '2024-01/photo.jpg' [assumption]",
+            "job/backups: note: not part of any dataset, ignored: 'README.txt' [assumption]",
+            "job/backups/2024-01/notes.json: notes v1: wineNotes 4, coffeeNotes 2, whiskeyNotes 1, cocktailNotes 1 (8 records, 0 errors, 0 warnings) -> job/backups/out/backups/2024-01/notes.jsonl",
+            "run: 1 converted, 0 failed, 0 warnings",
+        ])
+        #expect(try box.text("report.json").contains(#""ignored": ["backups/2024-01/photo.jpg", "backups/README.txt"],"#))
+        #expect(try box.text("report.json").contains(#""path": "backups/2024-01/notes.json","#))
+    }
+
+    /// `inspect` names the other files in the same notes (and no other diagnostic), and
+    /// describes the folder as without them.
+    @Test(arguments: [[], ["--json"]])
+    func inspectDescribesTheDatasetsOnly(options: [String]) throws {
+        let box = try Self.backupsWithOtherFiles()
+        let run = try box.ferry(["inspect", "backups/"] + options)
+        #expect(run.status == 0)
+        #expect(run.stderrLines == Self.notes)
+        #expect(run.stdout == (try box.ferry(["inspect", "backups/2024-01/notes.json"] + options).stdout))
     }
 
     /// One input format of plain records, each written from the same CSV by ferry.
@@ -103,6 +151,43 @@ import Testing
         // The one file reads back as the dataset it came from.
         let back = try box.ferry(["validate", "out/2024/wordBooks.csv"])
         #expect(back.stderrLines == ["out/2024/wordBooks.csv: vocabulary v2: wordBooks 2, words 0 (2 records, 0 errors, 0 warnings); valid"])
+    }
+
+    /// A bundle in a folder of datasets names its collections itself: converted to CSV in a
+    /// folder it is a folder `out/<path>/` of `<collection>.csv`, each what converting the
+    /// bundle alone writes.
+    @Test func aBundleMirrorsAsAFolderOfCollectionFiles() throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "notes.json")
+        #expect(try box.ferry(["convert", "notes.json", "-o", "mixed/2024/x.tar", "-q"]).status == 0)
+        try box.write("mixed/records.csv", "name,count\r\na,1\r\n")
+        let run = try box.ferry(["convert", "mixed/", "--to", "csv", "-o", "out/", "-q"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let names = ["cocktailNotes.csv", "coffeeNotes.csv", "whiskeyNotes.csv", "wineNotes.csv"]
+        #expect(try box.files(under: "out") == names.map { "2024/x/" + $0 } + ["records.csv"])
+        #expect(try box.ferry(["convert", "mixed/2024/x.tar", "--to", "csv", "-o", "alone/", "-q"]).status == 0)
+        for name in names { #expect(try box.text("out/2024/x/" + name) == (try box.text("alone/" + name))) }
+    }
+
+    /// Two files of one folder that differ only in their extension (`x.csv` beside `x.json`,
+    /// `x.jsonl`, `x.xml` or a bundle `x.tar`) would write one output: refused before anything
+    /// is read, naming both, whatever the other's format.
+    @Test(arguments: ["json", "jsonl", "xml", "tar"])
+    func twoFilesOfOneNameInOneFolderAreRefused(ext: String) throws {
+        let box = try Sandbox()
+        try box.write("mixed/x.csv", "name,count\r\na,1\r\n")
+        if ext == "tar" {
+            try box.copySample("notes-v1.json", to: "notes.json")
+            #expect(try box.ferry(["convert", "notes.json", "-o", "mixed/x.tar", "-q"]).status == 0)
+        } else {
+            #expect(try box.ferry(["convert", "mixed/x.csv", "--to", ext, "-o", "mixed/x.\(ext)", "-q"]).status == 0)
+        }
+        let run = try box.ferry(["convert", "mixed/", "--to", "csv", "-o", "out/"])
+        #expect(run.status == 2)
+        #expect(run.stderrLines == [
+            "ferry: error: the output 'out/x/' would be written from both 'mixed/x.csv' and 'mixed/x.\(ext)'; they differ only in their extensions, which outputs do not keep; rename one of them [usage]",
+        ])
+        #expect(!box.exists("out"))
     }
 
     /// Converting the folder into itself would write a one-collection dataset over its input:

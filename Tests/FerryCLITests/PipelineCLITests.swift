@@ -41,7 +41,7 @@ import Testing
         let rating = position(of: "9, \"isFavorite", in: Self.brokenBackup)
         let alcohol = position(of: "\"strong\"", in: Self.brokenBackup)
         #expect(rating == "6:88" && alcohol == "7:102")
-        let broken = "$TMP/pipelines/backups/notes-broken.json"
+        let broken = "pipelines/backups/notes-broken.json"
         #expect(run.errors.sorted() == [
             #"\#(broken):\#(alcohol): error: /wineNotes/1/alcohol: alcohol: expected a number, found "strong" (id "x-2") [type-error]"#,
             #"\#(broken):\#(rating): error: /wineNotes/0/rating: rating 9 is out of range 0...5 (id "x-1") [out-of-range]"#,
@@ -89,7 +89,7 @@ import Testing
         for shard in ["1/2", "2/2", "1/2"] {
             if box.exists("pipelines/out") { try box.remove("pipelines/out") }
             let run = try box.ferry(["run", "pipelines/backups-to-v2.json", "--shard", shard])
-            let prefix = "$TMP/pipelines/backups/"
+            let prefix = "pipelines/backups/"
             let inputs = run.stderrLines.filter { $0.hasPrefix(prefix) && $0.contains(" v1 -> v2: ") }
                 .map { String($0.dropFirst(prefix.count).prefix { $0 != ":" }) }.sorted()
             seen.append(inputs)

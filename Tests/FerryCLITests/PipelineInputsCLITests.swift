@@ -68,7 +68,7 @@ import Testing
         let run = try box.ferry(["run", "job/pipeline.json"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderrLines == [
-            "$TMP/job: notes v2: wineTastingNotes 3, coffeeTastingNotes 0, whiskeyTastingNotes 3, cocktailTastingNotes 0 (6 records, 0 errors, 0 warnings) -> $TMP/job/../out/job.json",
+            "job: notes v2: wineTastingNotes 3, coffeeTastingNotes 0, whiskeyTastingNotes 3, cocktailTastingNotes 0 (6 records, 0 errors, 0 warnings) -> job/../out/job.json",
             "run: 1 converted, 0 failed, 0 warnings",
         ])
         #expect(try box.ferry(["convert", "notes.json", "-q"]).stdout == box.text("out/job.json"))

@@ -56,7 +56,8 @@ struct ConversionRunner {
         }
         progress?.finish()
         printer.finish()
-        try Self.writeReport(reports, as: report, to: reportFile, command: command, action: request.action)
+        let ignored = DatasetInputs.expansion(of: request.inputs, ignoring: request.ignoredFiles).skipped.map { $0.folder + "/" + $0.file }
+        try Self.writeReport(reports, as: report, to: reportFile, command: command, action: request.action, ignored: ignored)
         if !common.quiet && summary {
             for report in reports { StandardError.write(Summary.line(for: report, action: request.action) + "\n") }
             if reports.count > 1 { StandardError.write(Summary.total(of: reports, action: request.action) + "\n") }
@@ -69,10 +70,11 @@ struct ConversionRunner {
     /// - Parameters:
     ///   - command: the command's name, for the HTML page's title.
     ///   - action: what the run did, for the HTML page's verdict words.
+    ///   - ignored: the files under folders of datasets that are none, as shown (`backups/README.txt`).
     static func writeReport(_ reports: [DatasetReport], as report: ReportFormat, to reportFile: String?,
-                            command: String, action: ConversionRequest.Action) throws {
+                            command: String, action: ConversionRequest.Action, ignored: [String] = []) throws {
         guard report != .text || reportFile != nil else { return }
-        let text = report.render(reports, command: command, action: action)
+        let text = report.render(reports, command: command, action: action, ignored: ignored)
         if let reportFile {
             let file = try AtomicOutputFile(path: reportFile)
             try file.sink.write(text)

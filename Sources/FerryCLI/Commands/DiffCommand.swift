@@ -18,10 +18,11 @@ struct DiffCommand: FerryCommand {
             Output (standard output): readable text (coloured on a terminal unless NO_COLOR is set),
             --report json, --report html (one self-contained page: Docs/reports.md), or --as json-patch,
             an RFC 6902 patch turning OLD's canonical JSON at the compared version into NEW's (records
-            only: media files are no part of a JSON document).
+            only: media files are no part of a JSON document; a note says so when a side has them).
             --ignore takes a JSON Pointer from the dataset root where * stands for any one token
             (/words/*/studyState); it may repeat. --where compares only the records it keeps.
-            Exit status: 0 the same, 1 different (or an input with invalid records), 2, 3, 4 as below.
+            Exit status: 0 the same, 1 different (or an input with invalid records: then nothing is
+            compared, and a line says so), 2, 3, 4 as below.
             See Docs/diff.md.
             """ + "\n\n" + FerryMain.exitCodesHelp,
         arguments: "OLD NEW", argumentCount: 2...2,
@@ -73,7 +74,9 @@ struct DiffCommand: FerryCommand {
         case .html: HTMLDiffReporter(sink: sink)
         case .patch: JSONPatchReporter(sink: sink)
         }
-        let status = try DatasetDiffer(registry: common.registry).run(request, reporter: reporter) { diagnostic in
+        let quiet = common.quiet
+        let remark: @Sendable (String) -> Void = { text in if !quiet { StandardError.write("ferry diff: " + text + "\n") } }
+        let status = try DatasetDiffer(registry: common.registry).run(request, reporter: reporter, remark: remark) { diagnostic in
             // Reading both sides says what a conversion says; its notes only with --verbose.
             if diagnostic.severity == .note && !verbose { return }
             printer.print(diagnostic)

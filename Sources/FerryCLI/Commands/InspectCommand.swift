@@ -11,7 +11,8 @@ struct InspectCommand: FerryCommand {
         name: "inspect",
         abstract: "Describe an input: format, domain and version (or schema-free), collections, counts and media.",
         discussion: "Reads the whole input; problems are counted, not printed (run `ferry validate` for them).\n"
-            + "A folder of datasets (not a bundle, Documents or CSV folder) is described file by file.\n\n"
+            + "A folder of datasets (not a bundle, Documents or CSV folder) is described file by file; a file of no\n"
+            + "data format under it is named in a note on standard error.\n\n"
             + FerryMain.exitCodesHelp,
         arguments: "INPUT", argumentCount: 1...1,
         // Inspect prints no diagnostics, summary or progress and writes nothing: the options about
@@ -36,6 +37,11 @@ struct InspectCommand: FerryCommand {
     func run() throws -> ExitStatus {
         let reports = Converter(registry: common.registry).run(request, report: { _ in })
         guard !reports.isEmpty else { return .internalError }
+        // Files of no data format under a folder of datasets are named, as validate names them:
+        // notes, not problems, so they are printed when problems are not.
+        for (folder, file) in DatasetInputs.expansion(of: request.inputs, ignoring: request.ignoredFiles).skipped {
+            StandardError.write(DatasetInputs.ignoredNote(file, in: folder).description + "\n")
+        }
         var status = ExitStatus.success
         var described: [String] = []
         for report in reports {

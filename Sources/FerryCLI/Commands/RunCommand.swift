@@ -56,31 +56,34 @@ struct RunCommand: FerryCommand {
     func run() throws -> ExitStatus {
         let definition = try PipelineRunner.load(pipeline)
         let registry = FormatRegistry.withExternalAdapters(timeout: Double(timeout))
+        var ignored: [(folder: String, file: String)] = []
         let inputs = try PipelineRunner.inputs(
-            of: definition, pipelinePath: pipeline, shard: shard, reportFile: reportFile, registry: registry)
+            of: definition, pipelinePath: pipeline, shard: shard, reportFile: reportFile, registry: registry
+        ) { ignored.append(($0, $1)) }
         let printer = DiagnosticPrinter(limit: maxErrors, quiet: quiet)
         let progress = ProgressBar.make(quiet: quiet)
         defer { progress?.finish() }
         let runner = PipelineRunner(registry: registry, progress: progress?.meter)
         try runner.checkOutputs(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, reportFile: reportFile)
-        let base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().standardizedFileURL.path + "/"
+        let paths = PipelinePaths(pipeline: pipeline)
+        // A file of no data format under a folder input is named, as `ferry validate FOLDER` names it.
+        for (folder, file) in ignored {
+            printer.print(DatasetInputs.ignoredNote(file, in: paths.shown(folder)))
+        }
         let reports = runner.run(definition, pipelinePath: pipeline, inputs: inputs, variables: variables, overrideJobs: jobs,
                                  reportFile: reportFile) { diagnostic in
             if diagnostic.severity == .note && diagnostic.location.file == nil { return }
-            printer.print(diagnostic)
+            printer.print(paths.shown(diagnostic))
         }
         progress?.finish()
         printer.finish()
         // Reports name inputs relative to the pipeline file, the same on every machine of a sharded run.
-        let named = reports.map { report -> DatasetReport in
-            var report = report
-            if report.input.hasPrefix(base) { report.input.removeFirst(base.count) }
-            return report
-        }
+        let named = reports.map { paths.relative($0) }
         let action: ConversionRequest.Action = definition.output == nil ? .validate : .convert
-        try ConversionRunner.writeReport(named, as: report, to: reportFile, command: "run", action: action)
+        try ConversionRunner.writeReport(named, as: report, to: reportFile, command: "run", action: action,
+                                         ignored: ignored.map { paths.relative($0.folder) + "/" + $0.file })
         if !quiet {
-            for report in reports { StandardError.write(Summary.line(for: report, action: action) + "\n") }
+            for report in reports { StandardError.write(Summary.line(for: paths.shown(report), action: action) + "\n") }
             let failed = reports.filter { $0.status > .success }.count
             let warnings = reports.reduce(0) { $0 + $1.warningCount }
             let shardText = shard.map { " (shard \($0.0)/\($0.1))" } ?? ""
@@ -101,5 +104,57 @@ enum VariableParsing {
             variables[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
         }
         return variables
+    }
+}
+
+/// The paths of a pipeline run as people read them. Inputs and outputs are absolute inside the
+/// run; the terminal shows them under the pipeline file's folder as it was typed
+/// (`ferry run jobs/nightly.json` shows `jobs/backups/notes.json`), and reports name inputs
+/// relative to the pipeline file (`backups/notes.json`), the same on every machine of a sharded
+/// run. A path outside the pipeline's folder stays absolute.
+struct PipelinePaths {
+    /// The pipeline file's folder, absolute and standardized, with a final `/`.
+    let base: String
+    /// The pipeline file's folder as typed, with a final `/` (empty for a file in the working folder).
+    let typed: String
+
+    init(pipeline: String) {
+        base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().standardizedFileURL.path + "/"
+        let folder = (pipeline as NSString).deletingLastPathComponent
+        typed = folder.isEmpty ? "" : folder + "/"
+    }
+
+    /// `path` as the terminal shows it (the pipeline's folder itself, an input `./`, as typed).
+    func shown(_ path: String) -> String {
+        if path + "/" == base { return typed.isEmpty ? "." : String(typed.dropLast()) }
+        return path.hasPrefix(base) ? typed + path.dropFirst(base.count) : path
+    }
+
+    /// `path` as reports show it.
+    func relative(_ path: String) -> String {
+        path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+
+    /// A diagnostic whose file is shown as the terminal shows it.
+    func shown(_ diagnostic: Diagnostic) -> Diagnostic {
+        var diagnostic = diagnostic
+        diagnostic.location.file = diagnostic.location.file.map(shown)
+        return diagnostic
+    }
+
+    /// A report whose input and output are shown as the terminal shows them (for its summary line).
+    func shown(_ report: DatasetReport) -> DatasetReport {
+        var report = report
+        report.input = shown(report.input)
+        report.output = report.output.map { $0 == "-" ? $0 : shown($0) }
+        return report
+    }
+
+    /// A report whose input is relative to the pipeline file. Its diagnostics keep their files
+    /// as read, which the HTML report opens for code frames wherever it is run from.
+    func relative(_ report: DatasetReport) -> DatasetReport {
+        var report = report
+        report.input = relative(report.input)
+        return report
     }
 }

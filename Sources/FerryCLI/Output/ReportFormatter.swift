@@ -6,7 +6,7 @@ import Foundation
 enum ReportFormat: String, CaseIterable {
     /// Compiler-style lines (the default, printed as found).
     case text
-    /// `{"valid", "errors", "warnings", "files": [{"path", "diagnostics": [...]}]}`.
+    /// `{"valid", "errors", "warnings", ["ignored": [...],] "files": [{"path", "diagnostics": [...]}]}`.
     case json
     /// JUnit XML: one test case per input, failing when it has errors.
     case junit
@@ -20,20 +20,25 @@ enum ReportFormat: String, CaseIterable {
     /// - Parameters:
     ///   - command: the command's name, for the HTML page's title.
     ///   - action: what the run did, for the HTML page's verdict words.
-    func render(_ reports: [DatasetReport], command: String = "validate", action: ConversionRequest.Action = .validate) -> String {
+    ///   - ignored: files under folders of datasets that are none (`backups/README.txt`), for the
+    ///     JSON report (the text one has their notes on standard error).
+    func render(_ reports: [DatasetReport], command: String = "validate", action: ConversionRequest.Action = .validate,
+                ignored: [String] = []) -> String {
         switch self {
         case .text: return reports.flatMap(\.diagnostics).map { $0.description + "\n" }.joined()
-        case .json: return Self.json(reports)
+        case .json: return Self.json(reports, ignored: ignored)
         case .junit: return Self.junit(reports)
         case .github: return Self.github(reports)
         case .html: return HTMLValidationReport.render(reports, command: command, action: action)
         }
     }
 
-    private static func json(_ reports: [DatasetReport]) -> String {
+    private static func json(_ reports: [DatasetReport], ignored: [String]) -> String {
         let errors = reports.reduce(0) { $0 + $1.errorCount }
         let warnings = reports.reduce(0) { $0 + $1.warningCount }
-        var out = "{\n  \"valid\": \(errors == 0),\n  \"errors\": \(errors),\n  \"warnings\": \(warnings),\n  \"files\": ["
+        var out = "{\n  \"valid\": \(errors == 0),\n  \"errors\": \(errors),\n  \"warnings\": \(warnings),\n"
+        if !ignored.isEmpty { out += "  \"ignored\": [" + ignored.map(quote).joined(separator: ", ") + "],\n" }
+        out += "  \"files\": ["
         for (i, report) in reports.enumerated() {
             out += (i == 0 ? "\n" : ",\n") + "    {\n      \"path\": \(quote(report.input)),\n"
             out += "      \"valid\": \(report.errorCount == 0),\n      \"records\": \(report.recordCount),\n      \"diagnostics\": ["

@@ -18,7 +18,11 @@ public struct DatasetDiffer: Sendable {
     }
 
     /// Runs the diff, handing what differs to `reporter` as it is found.
-    /// - Parameter report: receives every diagnostic of reading and migrating both sides.
+    /// - Parameters:
+    ///   - remark: receives a sentence for people about the comparison itself, once each: that
+    ///     it was not made, and why (a side with invalid or unreadable data), or what a JSON Patch
+    ///     leaves out (media files of a side that has them).
+    ///   - report: receives every diagnostic of reading and migrating both sides.
     /// - Returns: `.success` when nothing differs, `.invalidData` when something does (for
     ///   `canonicalJSON`, a record's move counts too), or the status of a side that could not be
     ///   compared (its diagnostics went to `report`; nothing went to `reporter`).
@@ -26,7 +30,7 @@ public struct DatasetDiffer: Sendable {
     ///   `.unknownDomain` for two domains, what opening an input throws (`unreadable-input`,
     ///   `unknown-format`), `.outputUnwritable` when the temporary folder cannot be written, and
     ///   what the reporter throws.
-    public func run(_ request: DiffRequest, reporter: any DiffReporter,
+    public func run(_ request: DiffRequest, reporter: any DiffReporter, remark: @Sendable (String) -> Void = { _ in },
                     report: @escaping @Sendable (Diagnostic) -> Void) throws -> ExitStatus
     {
         if request.old == "-" && request.new == "-" {
@@ -53,10 +57,20 @@ public struct DatasetDiffer: Sendable {
             let side = try spool(path, shown: shown, name: index == 0 ? "old" : "new", domain: domain, version: version,
                                  request: request, folder: folder, report: report)
             guard case .spooled(let spooled) = side else {
-                if case .failed(let status) = side { return status }
-                return .internalError
+                guard case .failed(let status) = side else { return .internalError }
+                remark("not compared: '\(DiagnosticText.escaped(shown))' "
+                    + (status == .invalidData ? "holds invalid records (above); --lenient compares the valid ones" : "could not be read (above)"))
+                return status
             }
             sides.append(spooled)
+        }
+        // A domain whose media are fields (a notes image, base64 in `imageData`) has them in the
+        // patch; other media files (a story's photos) are only named by their records.
+        let inlined = domain.flatMap { domain in version.flatMap { DatasetSchema.schema(for: domain, version: $0) } }?
+            .collections.contains { $0.recordType.fields.contains(where: \.isExternalStorage) } ?? false
+        if request.canonicalJSON, !inlined, let shown = sides.first(where: { $0.mediaFiles > 0 })?.side.input {
+            remark("'\(DiagnosticText.escaped(shown))' holds media files: the patch has the fields that name them, "
+                + "not the files (a file changed under the same name is not in it); --report json compares them by SHA-256")
         }
         try reporter.begin(old: sides[0].side, new: sides[1].side)
         var summary = DiffSummary()
@@ -84,6 +98,8 @@ public struct DatasetDiffer: Sendable {
         var spool: RecordSpool
         /// Media path to SHA-256, empty for `canonicalJSON`.
         var media: [String: String]
+        /// The number of media files the input holds, compared or not.
+        var mediaFiles: Int
     }
 
     private enum SideResult {
@@ -179,6 +195,6 @@ public struct DatasetDiffer: Sendable {
             throw FerryError(.internalError, "cannot read back the compared form of this input: \(log.diagnostics.first.map(\.description) ?? "")",
                              at: SourceLocation(file: shown))
         }
-        return .spooled(Spooled(side: side, spool: spool, media: media))
+        return .spooled(Spooled(side: side, spool: spool, media: media, mediaFiles: result.media?.count ?? 0))
     }
 }

@@ -156,7 +156,14 @@ public struct RecordPreparer: @unchecked Sendable {
             prepared.id = id
         }
         prepared.references = references(document.value, collection: targetCollection, context: document.context)
-        guard !hasErrors(diagnostics) else { return prepared }
+        guard !hasErrors(diagnostics) else {
+            if !checkStages.isEmpty {
+                // Validation collects every problem: what the migration would reject in the fields
+                // that were read fine is reported beside the record's own errors.
+                prepared.decodeDiagnostics += migrationErrors(document, model: model, besides: diagnostics)
+            }
+            return prepared
+        }
 
         if !checkStages.isEmpty {
             // Validation of an older version: what the migration would reject is an error of the
@@ -185,6 +192,27 @@ public struct RecordPreparer: @unchecked Sendable {
         }
         prepared.result = result
         return prepared
+    }
+
+    /// The errors the migration's checks (`checkStages`) find in a record that has errors of its
+    /// own (`decodeErrors`), left out where they could stem from those: an error about a field
+    /// that had one (or holds or lies inside one), and any about the record as a whole. The
+    /// model read with errors holds defaults in the bad fields, so only the other fields' checks
+    /// say something about the data.
+    private func migrationErrors(_ document: FirestoreLayout.Document, model: any CollectionModel,
+        besides decodeErrors: [Diagnostic]) -> [Diagnostic]
+    {
+        var checks: [[Diagnostic]] = []
+        _ = migrate(document, model: model, through: checkStages, mode: .normal, diagnostics: &checks)
+        let record = document.context.location().field?.tokens ?? []
+        let bad = decodeErrors.filter { $0.severity == .error }.map { $0.location.field?.tokens ?? record }
+        func related(_ a: [String], _ b: [String]) -> Bool {
+            a.count <= b.count ? b.starts(with: a) : a.starts(with: b)
+        }
+        return checks.joined().filter { check in
+            guard check.severity == .error, let field = check.location.field?.tokens, field.count > record.count else { return false }
+            return !bad.contains { related($0, field) }
+        }
     }
 
     /// Runs `stages` on a decoded record: each stage's step (or, for a collection without one, the
