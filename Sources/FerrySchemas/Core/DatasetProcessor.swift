@@ -98,6 +98,7 @@ public final class DatasetProcessor {
     /// `preparer.prepare(_:)`, which may run on another thread; committing the prepared records
     /// in input order gives exactly what `process` gives.
     public func commit(_ prepared: PreparedRecord) -> [Record] {
+        if prepared.documents.count > 1 { warmIDs(of: prepared.documents) }
         var output: [Record] = []
         for document in prepared.documents {
             if let result = commit(document) { output.append(result) }
@@ -296,6 +297,14 @@ public final class DatasetProcessor {
         guard let route = batch.first?.route else { return }
         let table = idTable(for: route.targetCollection)
         warmSink ^= table.warm(batch.lazy.compactMap { $0.route === route ? $0.idKey : nil })
+    }
+    /// `warmIDs(of:)` for the documents a Firestore layout found in one raw record (a word book
+    /// and its thousand words), those of the last document's collection: their probes then find
+    /// the slots in the cache as the typed path's batches do.
+    private func warmIDs(of documents: [PreparedDocument]) {
+        guard let collection = documents.last?.targetCollection else { return }
+        let table = idTable(for: collection)
+        warmSink ^= table.warm(documents.lazy.compactMap { $0.targetCollection == collection ? $0.id.map(IDTable.Key.init) : nil })
     }
     /// The slots `warmIDs` read, kept so that the reads are not optimized away.
     private var warmSink: UInt32 = 0

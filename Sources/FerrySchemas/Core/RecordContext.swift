@@ -14,25 +14,31 @@ public struct RecordContext: Sendable {
         let sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?
         /// The id a Firestore layout gives a document inside the raw record; nil: the record's own.
         let documentID: DocumentID?
+        /// `record.pointer` built once for the many documents of one raw record (`cachingBase()`);
+        /// nil: built when asked.
+        let recordPointer: JSONPointer?
 
-        var base: JSONPointer { explicitBase ?? record.pointer }
+        var base: JSONPointer { explicitBase ?? recordPointer ?? record.pointer }
 
         init(record: Record, base: JSONPointer?, options: DecodingOptions, sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?,
-            documentID: DocumentID? = nil)
+            documentID: DocumentID? = nil, recordPointer: JSONPointer? = nil)
         {
             self.record = record
             self.explicitBase = base
             self.options = options
             self.sourcePointer = sourcePointer
             self.documentID = documentID
+            self.recordPointer = recordPointer
         }
 
         func with(
             record: Record? = nil, base: JSONPointer?? = .none, options: DecodingOptions? = nil,
             sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?? = .none, documentID: DocumentID?? = .none
         ) -> Shared {
+            // Another record has another pointer: the cached one goes with the record it was built for.
             Shared(record: record ?? self.record, base: base ?? explicitBase, options: options ?? self.options,
-                sourcePointer: sourcePointer ?? self.sourcePointer, documentID: documentID ?? self.documentID)
+                sourcePointer: sourcePointer ?? self.sourcePointer, documentID: documentID ?? self.documentID,
+                recordPointer: record == nil ? recordPointer : nil)
         }
     }
 
@@ -134,7 +140,20 @@ public struct RecordContext: Sendable {
         var record = shared.record
         record.locator = locator
         var copy = self
-        copy.shared = Shared(record: record, base: shared.explicitBase, options: shared.options, sourcePointer: shared.sourcePointer)
+        // The locator is not part of the record's pointer: a pointer built already still holds.
+        copy.shared = Shared(record: record, base: shared.explicitBase, options: shared.options, sourcePointer: shared.sourcePointer,
+            recordPointer: shared.recordPointer)
+        return copy
+    }
+
+    /// This context with `record.pointer` built once and kept for every context made from it, for
+    /// the many documents of one raw record (each asks for its base when it is committed); `base`
+    /// and `hasRecordBase` are as they were.
+    func cachingBase() -> RecordContext {
+        guard hasRecordBase, shared.recordPointer == nil else { return self }
+        var copy = self
+        copy.shared = Shared(record: shared.record, base: nil, options: shared.options, sourcePointer: shared.sourcePointer,
+            documentID: shared.documentID, recordPointer: shared.record.pointer)
         return copy
     }
 
@@ -195,8 +214,12 @@ public struct RecordContext: Sendable {
     /// usual record), which is all a writer's location needs.
     func locationWithoutField() -> SourceLocation {
         guard isAtRoot, sourcePointer == nil else {
-            var result = location()
+            // `location()` without building the field's pointer (each document of a Firestore
+            // export comes here once).
+            var result = record.location
             result.field = nil
+            result.recordID = recordID
+            if let position = position(ofSource: sourcePath()) { result.position = position }
             return result
         }
         var result = record.location
@@ -220,17 +243,20 @@ public struct RecordContext: Sendable {
         var result = record.location
         result.field = base.appending(source)
         result.recordID = recordID
-        if let locator = record.locator {
-            var tokens = source.tokens
-            while true {
-                if let position = locator.position(of: JSONPointer(tokens: tokens)) {
-                    result.position = position
-                    break
-                }
-                if tokens.isEmpty { break }
-                tokens.removeLast()
-            }
-        }
+        if let position = position(ofSource: source) { result.position = position }
         return result
+    }
+
+    /// The line and column of the value at `source` (a pointer relative to the record's source
+    /// value), or of its nearest enclosing value the locator finds; nil without a locator or
+    /// when it finds none.
+    private func position(ofSource source: JSONPointer) -> TextPosition? {
+        guard let locator = record.locator else { return nil }
+        var tokens = source.tokens
+        while true {
+            if let position = locator.position(of: JSONPointer(tokens: tokens)) { return position }
+            if tokens.isEmpty { return nil }
+            tokens.removeLast()
+        }
     }
 }

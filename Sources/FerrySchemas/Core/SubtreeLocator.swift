@@ -23,9 +23,13 @@ struct SubtreeLocator: FieldLocating {
     }
 
     func position(of field: JSONPointer) -> TextPosition? {
-        guard let inside = relative(field) else { return outer.position(of: field) }
-        if inside.tokens.count == 1, absentMembers.contains(inside.tokens[0]) { return nil }
-        return inner.position(of: inside)
+        // The document's own root and its filled-in members (asked for every document committed)
+        // need no relative pointer built.
+        let below = field.tokens.count - prefix.tokens.count
+        guard below >= 0, field.tokens.starts(with: prefix.tokens) else { return outer.position(of: field) }
+        if below == 0 { return inner.position(of: .root) }
+        if below == 1, let last = field.tokens.last, absentMembers.contains(last) { return nil }
+        return inner.position(of: JSONPointer(tokens: Array(field.tokens.suffix(below))))
     }
 
     var singleLine: Int? { outer.singleLine }
