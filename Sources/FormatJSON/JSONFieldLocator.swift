@@ -95,6 +95,18 @@ public struct JSONFieldLocator: FieldLocating {
         return (i + 1, equal)
     }
 
+    /// For a key at `start` (its opening quote) of printable ASCII with no backslash: the offset
+    /// past its closing quote; nil otherwise (the parser reads it) or when it does not close.
+    private static func plainKeyEnd(in p: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        guard start < p.count, p[start] == JSONSyntax.quote else { return nil }
+        var i = start + 1
+        while i < p.count, p[i] != JSONSyntax.quote {
+            if p[i] == JSONSyntax.backslash || p[i] >= 0x80 || p[i] < 0x20 { return nil }
+            i += 1
+        }
+        return i < p.count ? i + 1 : nil
+    }
+
     /// The tokens and byte ranges of the members or elements of the object or array starting at
     /// `start`, in their order; nil for any other value.
     static func children(in p: UnsafeBufferPointer<UInt8>, at start: Int) -> [(token: String, range: Range<Int>)]? {
@@ -107,12 +119,21 @@ public struct JSONFieldLocator: FieldLocating {
         while i < end, p[i] != JSONSyntax.closeBrace, p[i] != JSONSyntax.closeBracket {
             let token: String
             if isObject {
-                var parser = JSONParser(bytes: p, range: i..<end, location: SourceLocation(), maximumDepth: .max)
-                guard let key = try? parser.parseString() else { return nil }
-                i = JSONSyntax.skipWhitespace(in: p, from: parser.index, to: end)
+                let keyEnd: Int
+                if let plain = plainKeyEnd(in: p, at: i) {
+                    // No escape and ASCII only: the key's text is its bytes (a word book's
+                    // thousand document ids, each its own String).
+                    token = String(decoding: UnsafeBufferPointer(rebasing: p[(i + 1)..<(plain - 1)]), as: UTF8.self)
+                    keyEnd = plain
+                } else {
+                    var parser = JSONParser(bytes: p, range: i..<end, location: SourceLocation(), maximumDepth: .max)
+                    guard let key = try? parser.parseString() else { return nil }
+                    token = key
+                    keyEnd = parser.index
+                }
+                i = JSONSyntax.skipWhitespace(in: p, from: keyEnd, to: end)
                 guard i < end, p[i] == JSONSyntax.colon else { return nil }
                 i = JSONSyntax.skipWhitespace(in: p, from: i + 1, to: end)
-                token = key
             } else {
                 token = String(result.count)
             }
