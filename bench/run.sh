@@ -6,8 +6,9 @@
 # BENCH_DIR (default bench/data, git-ignored), JOBS (Ferry's --jobs, default: the core count),
 # SHARED (default ../shared/bench: where gen_notes.py is), BENCH_BOOKS and BENCH_WORDS (the
 # Firestore cases' word books and words per book, default 200 and 1000), ONLY (one section:
-# notes, memory, firestore, bundle, stats, diff or matrix; default all; bench/results.md then keeps the other
-# sections' rows of its last run), MATRIX_RECORDS and MATRIX_RUNS (the matrix: bench/matrix.sh),
+# notes, memory, firestore, bundle, stats, diff or matrix; default all; bench/results.md then keeps
+# the last full run's tables and puts this run's rows under "## ONLY=<section> run", in place of
+# that section's previous such block), MATRIX_RECORDS and MATRIX_RUNS (the matrix: bench/matrix.sh),
 # BENCH_BUILD=0 (measure the release binary already built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -291,7 +292,20 @@ if [ -f bench/results.md ]; then
   prev_matrix=$(sed -n '/^## The matrix/,$p' bench/results.md)
 fi
 {
-if [ ${#results[@]} -eq 0 ]; then printf '%s\n' "$prev_top"; else
+if [ ${#results[@]} -eq 0 ]; then printf '%s\n' "$prev_top"
+elif [ -n "${ONLY:-}" ]; then
+  # One section: the last full run's table stays as it was, and this run's rows replace the block
+  # of the previous run of the same section (a block runs from its heading to the next heading).
+  printf '%s\n' "$prev_top" | awk -v h="## ONLY=$ONLY run" '$0 == h {skip = 1; next} skip && /^## / {skip = 0} !skip'
+  echo "## ONLY=$ONLY run"
+  echo
+  echo "Date: $(date -u +%Y-%m-%d); runs per case: $RUNS (median); load average (1, 5, 15 min) at the start: $LOAD_AT_START; at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+  echo
+  echo "| case | Ferry s | Ferry CPU s | peer s | ratio | Ferry peak RSS | rate | target |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+  for row in "${results[@]}"; do echo "| ${row//|/ | } |"; done
+  echo
+else
   echo "# Benchmark results"
   echo
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; date: $(date -u +%Y-%m-%d); records: $RECORDS; runs per case: $RUNS (median)."
