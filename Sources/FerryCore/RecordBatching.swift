@@ -1,5 +1,6 @@
 /// A reader whose input can be cut into batches of raw records that parse on any thread, for
-/// `--jobs` (issue 7): JSON Lines, where every line is a record. Reading stays in order: the
+/// `--jobs`: JSON Lines, where every line is a record; CSV; the collection arrays of a JSON
+/// document. Reading stays in order: the
 /// caller takes batches with `nextBatch(limit:)`, has `RecordBatch.parse()` run on any thread,
 /// then hands each parsed batch back, in the order taken, to `items(from:)`.
 ///
@@ -15,6 +16,14 @@ public protocol BatchRecordReader: RecordReader {
     /// in turn). Call it once per batch, in the order the batches were taken.
     /// An error `next()` would have thrown ends the list as a `failure` item.
     func items(from batch: any RecordBatch) -> [RecordBatchItem]
+
+    /// True when the batches offer raw records to a `RawRecordTaker` (JSON Lines, CSV): worth
+    /// cutting even with one job. False when they only serve worker threads (JSON documents).
+    var takesRawRecords: Bool { get }
+}
+
+extension BatchRecordReader {
+    public var takesRawRecords: Bool { true }
 }
 
 /// Raw records cut from an input by a `BatchRecordReader`.

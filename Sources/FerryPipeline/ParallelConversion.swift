@@ -5,7 +5,8 @@ import FormatCSV
 import Foundation
 
 /// `--jobs N` inside one input (issue 7): the input is cut into batches of raw records (JSON
-/// Lines lines, CSV rows cut at newlines outside quotes), and N worker threads parse each batch and decode, validate and migrate its
+/// Lines lines, CSV rows cut at newlines outside quotes, a JSON document's array elements found by
+/// a bracket scan), and N worker threads parse each batch and decode, validate and migrate its
 /// records (`RecordPreparer`), while the calling thread keeps everything that spans records in
 /// input order: the reader's own bookkeeping (`BatchRecordReader.items(from:)`), the processor's
 /// id and reference checks (`DatasetProcessor.commit(_:)`) and the writing. Output, diagnostics
@@ -40,15 +41,16 @@ struct ParallelConversion {
     let lane: () -> TypedLane?
 
     /// The batched run of `source`, when it can have one: a domain processor, an input whose
-    /// reader cuts batches (a single JSON Lines or UTF-8 CSV file), and more than one job or a
-    /// typed path (`hasLane`; with one job the batches run on the calling thread). Nil
+    /// reader cuts batches (a single JSON Lines, UTF-8 CSV or JSON document file), and more than
+    /// one job or a typed path its reader offers records to (`hasLane`; with one job the batches
+    /// run on the calling thread). Nil
     /// otherwise: the caller reads record by record.
     init?(
         jobs: Int, source: DatasetSource, processor: DatasetProcessor?, log: DiagnosticLog,
         renderer: @escaping () -> (any RecordRenderer)? = { nil }, hasLane: Bool = false,
         lane: @escaping () -> TypedLane? = { nil }
     ) {
-        guard jobs > 1 || hasLane, let processor, let reader = source.batchReader else { return nil }
+        guard let processor, let reader = source.batchReader, jobs > 1 || (hasLane && reader.takesRawRecords) else { return nil }
         self.jobs = max(jobs, 1)
         self.reader = reader
         self.preparer = processor.preparer

@@ -29,13 +29,14 @@ public final class JSONDocumentReader: RecordReader {
     /// What the envelope said so far.
     public private(set) var header = DatasetHeader()
 
-    private let input: ChunkedInput
-    private let options: ReadOptions
-    private let maximumRecordSize: Int
-    private var state = State.start
-    private var failure: (any Error)?
+    // Internal, not private: `nextBatch(limit:)` (JSONDocumentBatching.swift) cuts batches from them.
+    let input: ChunkedInput
+    let options: ReadOptions
+    let maximumRecordSize: Int
+    var state = State.start
+    var failure: (any Error)?
 
-    private struct Collection {
+    struct Collection {
         var name: String?
         var index = 0
         /// True inside the envelope (two levels deep), false for a top-level array.
@@ -43,7 +44,7 @@ public final class JSONDocumentReader: RecordReader {
     }
 
     /// An envelope member mapping collection names to collections (`"__collections__": {...}`).
-    private struct CollectionMap {
+    struct CollectionMap {
         /// The member's name, the collection of the records read from it.
         var name: String
         /// The index of the map member being read (each member is a record's `recordIndex`).
@@ -51,7 +52,7 @@ public final class JSONDocumentReader: RecordReader {
     }
 
     /// One collection of a `CollectionMap`, read document by document.
-    private struct NestedCollection {
+    struct NestedCollection {
         var map: CollectionMap
         /// Its name in the map, each record's `documentID`.
         var name: String
@@ -62,7 +63,7 @@ public final class JSONDocumentReader: RecordReader {
         var index = 0
     }
 
-    private enum State {
+    enum State {
         case start
         case member(first: Bool)
         case afterMember

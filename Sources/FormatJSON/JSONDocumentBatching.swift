@@ -1,0 +1,267 @@
+import FerryCore
+
+/// `--jobs N` for JSON documents: the elements of a collection array (an envelope's
+/// `"<collection>": [...]` or a top-level array) are cut into batches by a structural scan of
+/// their bytes, which pairs brackets outside strings and nothing else; worker threads parse each
+/// element (`JSONDocumentBatch.parse(offering:)`). Everything else the document holds (the
+/// envelope's members, scalar elements, objects keyed by document id, Firestore collection maps,
+/// the closing brackets and what follows them) is read by `next()` on the calling thread, and
+/// its records travel in batches of their own, so the order is that of `next()` throughout.
+///
+/// Why a scanned element parses as `next()` would parse it: a valid value ends where its
+/// brackets pair up, so the scan's end is the parser's. An element that is not valid JSON fails
+/// in the worker's parser at the same byte with the same message, since the parser reads the
+/// same bytes up to it (the batch keeps a few bytes after its last element for the parser's
+/// look-ahead); that failure ends the reading as `next()`'s error would. An element the scan
+/// cannot close (a truncated document) or larger than `spanLimit` is left to `next()`.
+extension JSONDocumentReader: BatchRecordReader {
+    /// The most bytes of elements a batch holds (a few MB in flight per job at most).
+    static let batchBytes = 4 << 20
+    /// Bytes kept after a batch's last element, for the parser's look-ahead at an error (a
+    /// literal such as `false`, a UTF-8 sequence).
+    static let lookAhead = 8
+
+    /// A JSON document's elements are not offered to a `RawRecordTaker`: with one job, batches
+    /// would gain nothing over `next()`.
+    public var takesRawRecords: Bool { false }
+
+    /// The records that follow, at most `limit`: the elements of a collection array as spans of
+    /// bytes for a worker to parse, or records `next()` read; nil at the end of the document.
+    public func nextBatch(limit: Int) throws -> (any RecordBatch)? {
+        if failure != nil { return nil }
+        var entries: [JSONDocumentBatch.Entry] = []
+        // The buffer offset of the first element's first byte; spans are stored relative to it.
+        var first: Int? = nil
+        let spanLimit = min(Self.batchBytes, maximumRecordSize / 4)
+        while entries.count < limit {
+            if case .afterElement(let collection) = state {
+                try skipWhitespace(keeping: &first)
+                if input.pos < input.end, input.buffer[input.pos] == JSONSyntax.comma {
+                    input.pos += 1
+                    state = .element(collection)
+                }
+            }
+            if case .element(var collection) = state {
+                try skipWhitespace(keeping: &first)
+                if input.pos < input.end,
+                    input.buffer[input.pos] == JSONSyntax.openBrace || input.buffer[input.pos] == JSONSyntax.openBracket,
+                    first.map({ input.pos - $0 < Self.batchBytes }) ?? true,
+                    let end = try scanContainer(keeping: &first, limit: spanLimit)
+                {
+                    let start = input.pos
+                    let position = input.position(at: start)
+                    let base = first ?? start
+                    first = base
+                    entries.append(.span(JSONDocumentBatch.Span(
+                        range: (start - base)..<(end - base), start: position, collection: collection.name,
+                        index: collection.index, depth: collection.inEnvelope ? 2 : 1)))
+                    input.pos = end
+                    collection.index += 1
+                    state = .afterElement(collection)
+                    continue
+                }
+            }
+            // Read by `next()`: only before the batch's first span, whose bytes it might drop.
+            if first != nil { break }
+            do {
+                guard let record = try next() else { break }
+                entries.append(.ready(record))
+            } catch {
+                entries.append(.failure(error))
+                break
+            }
+        }
+        if entries.isEmpty { return nil }
+        var bytes: [UInt8] = []
+        var isFinal = true
+        if var from = first {
+            while input.end - input.pos < Self.lookAhead, !input.isExhausted {
+                let (shift, added) = try input.fill(keeping: from)
+                from -= shift
+                if !added { break }
+            }
+            let upTo = min(input.end, input.pos + Self.lookAhead)
+            isFinal = input.isExhausted && upTo == input.end
+            bytes = input.copy(from..<upTo)
+        }
+        return JSONDocumentBatch(
+            bytes: bytes, entries: entries, isFinal: isFinal, location: options.inputLocation,
+            maximumDepth: options.maximumDepth)
+    }
+
+    /// The records of a parsed batch; an error in it ends the reading, as `next()`'s would.
+    public func items(from batch: any RecordBatch) -> [RecordBatchItem] {
+        guard let batch = batch as? JSONDocumentBatch else { return [] }
+        let items = batch.takeItems()
+        if case .failure(let error) = items.last {
+            failure = error
+            state = .finished
+        }
+        return items
+    }
+
+    /// Skips JSON whitespace, reading more while keeping the bytes from `first` (when set) on.
+    private func skipWhitespace(keeping first: inout Int?) throws {
+        while true {
+            input.pos = input.withBytes { JSONSyntax.skipWhitespace(in: $0, from: input.pos, to: input.end) }
+            if input.pos < input.end { return }
+            let (shift, added) = try input.fill(keeping: first ?? input.pos)
+            first = first.map { $0 - shift }
+            if !added { return }
+        }
+    }
+
+    /// The offset one past the bracket closing the object or array at `input.pos`, reading more
+    /// as needed (keeping the bytes from `first` on); nil when the input ends first or the value
+    /// runs over `limit` bytes. `input.pos` does not move.
+    private func scanContainer(keeping first: inout Int?, limit: Int) throws -> Int? {
+        var scan = BracketScan()
+        var i = input.pos
+        while true {
+            let (next, closed) = input.withBytes { scan.run(over: $0, from: i, to: input.end) }
+            if closed { return next }
+            i = next
+            if i - input.pos > limit { return nil }
+            let (shift, added) = try input.fill(keeping: first ?? input.pos)
+            i -= shift
+            first = first.map { $0 - shift }
+            if !added { return nil }
+        }
+    }
+}
+
+/// The state of a scan that pairs brackets outside strings, resumable across reads.
+struct BracketScan {
+    var depth = 0
+    var inString = false
+    var escaped = false
+
+    /// Scans `bytes[from..<to]`: the offset after the bracket that brings the depth back to 0
+    /// and true, or `to` and false.
+    mutating func run(over bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> (Int, Bool) {
+        var j = from
+        while j < to {
+            let byte = bytes[j]
+            j += 1
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == JSONSyntax.backslash {
+                    escaped = true
+                } else if byte == JSONSyntax.quote {
+                    inString = false
+                }
+            } else if byte == JSONSyntax.quote {
+                inString = true
+            } else if byte == JSONSyntax.openBrace || byte == JSONSyntax.openBracket {
+                depth += 1
+            } else if byte == JSONSyntax.closeBrace || byte == JSONSyntax.closeBracket {
+                depth -= 1
+                if depth <= 0 { return (j, true) }
+            }
+        }
+        return (j, false)
+    }
+}
+
+/// Records cut from a JSON document by `JSONDocumentReader.nextBatch(limit:)`: elements of a
+/// collection array to parse on any thread, or records the reader read itself.
+final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
+    // @unchecked: `parse(offering:)` writes `items` once, on one thread; `takeItems()` runs after it.
+
+    /// One element of a collection array: its bytes (`range`, in `bytes`), the line and column
+    /// of its first byte, and the record it becomes.
+    struct Span {
+        var range: Range<Int>
+        var start: TextPosition
+        var collection: String?
+        var index: Int
+        /// Containers open around the element (2 in an envelope, 1 in a top-level array).
+        var depth: Int
+    }
+
+    enum Entry {
+        case span(Span)
+        /// A record `next()` returned.
+        case ready(Record)
+        /// What `next()` threw; nothing follows it.
+        case failure(any Error)
+    }
+
+    private let bytes: [UInt8]
+    private let entries: [Entry]
+    /// True when `bytes` reach the end of the input.
+    private let isFinal: Bool
+    private let location: SourceLocation
+    private let maximumDepth: Int
+    private var items: [RecordBatchItem] = []
+
+    init(bytes: [UInt8], entries: [Entry], isFinal: Bool, location: SourceLocation, maximumDepth: Int) {
+        self.bytes = bytes
+        self.entries = entries
+        self.isFinal = isFinal
+        self.location = location
+        self.maximumDepth = maximumDepth
+    }
+
+    /// The items, once (the batch lets go of them).
+    func takeItems() -> [RecordBatchItem] {
+        defer { items = [] }
+        return items
+    }
+
+    /// Parses every span as `JSONDocumentReader.next()` parses an element; `taker` is not asked.
+    func parse(offering taker: (any RawRecordTaker)?) {
+        let stacks = JSONParseStacks(cachesStrings: true)
+        var results: [RecordBatchItem] = []
+        results.reserveCapacity(entries.count)
+        bytes.withUnsafeBufferPointer { p in
+            for entry in entries {
+                switch entry {
+                case .ready(let record):
+                    results.append(.record(record))
+                case .failure(let error):
+                    results.append(.failure(error))
+                    return
+                case .span(let span):
+                    do {
+                        results.append(.record(try record(span, in: p, stacks: stacks)))
+                    } catch {
+                        results.append(.failure(error))
+                        return
+                    }
+                }
+            }
+        }
+        items = results
+    }
+
+    /// The record of `span`, or the error `next()` would throw reading it.
+    private func record(_ span: Span, in p: UnsafeBufferPointer<UInt8>, stacks: JSONParseStacks) throws -> Record {
+        var parser = JSONParser(
+            bytes: p, range: span.range.lowerBound..<p.count, basePosition: span.start, location: location,
+            maximumDepth: maximumDepth, initialDepth: span.depth, isFinal: isFinal, stacks: stacks)
+        let value: Value
+        do {
+            value = try parser.parseValue()
+        } catch is JSONNeedsMoreInput {
+            // Only an error right at the end of the batch's look-ahead gets here: the bytes there
+            // are all there is to describe it by.
+            var last = JSONParser(
+                bytes: p, range: span.range.lowerBound..<p.count, basePosition: span.start, location: location,
+                maximumDepth: maximumDepth, initialDepth: span.depth, isFinal: true, stacks: stacks)
+            value = try last.parseValue()
+            parser = last
+        }
+        guard parser.index == span.range.upperBound else {
+            // A valid value ends where its brackets pair up: the scan and the parser agree.
+            throw FerryError(.internalError, "a JSON document's element ended where its scan did not", at: location)
+        }
+        let recordLocation = SourceLocation(
+            file: location.file, member: location.member, line: span.start.line, column: span.start.column,
+            collection: span.collection, recordIndex: span.index)
+        return Record(
+            collection: span.collection, documentID: nil, value: value, location: recordLocation,
+            locator: JSONFieldLocator(bytes: Array(p[span.range]), start: span.start))
+    }
+}
