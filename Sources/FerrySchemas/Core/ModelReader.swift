@@ -16,29 +16,73 @@ import Foundation
 /// not a generic call through the protocol's witness table (Docs/performance.md, "One model
 /// reader"). The checked paths it calls (`FieldReader.string(_:_:at:into:)` and the others) and
 /// the diagnostics it builds stay out of line: only a value with a problem reaches them.
+///
+/// Nested objects and list elements are read by the same reader: it swaps in the child's cursor
+/// and type, reads the child's model, and swaps the parent's back. The way down from the
+/// record (`steps`) is kept as keys and indexes; a `RecordContext` is made from it only when a
+/// diagnostic or a check across fields asks for one, so a nested value with no problem costs no
+/// context and no reader of its own.
 public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// The cursor, as the reads left it (a caller asks it what it saw, `JSONCursor.isWellFormed`).
     @inlinable public var cursor: Cursor { _cursor }
     /// The cursor's storage: read-only to callers (`cursor`), visible to the inlined reads.
     @usableFromInline var _cursor: Cursor
-    public let context: RecordContext
-    public let type: RecordType
-    /// The problems found so far.
+    /// The context of the object the reader was started on.
+    @usableFromInline let rootContext: RecordContext
+    /// The members and elements entered from `rootContext` down to the object read now.
+    @usableFromInline var steps: [PathStep] = []
+    /// The type of the object read now (the started one's, or a nested object's while it is read).
+    @usableFromInline var _type: RecordType
+    /// `rootContext.options.scalarsAsText`, read by most fields.
+    @usableFromInline let scalarsAsText: Bool
+    /// The problems found so far (a nested object's included).
     public var diagnostics: [Diagnostic] = []
+    /// The index in `diagnostics` of the first problem of the object read now (`isValid`).
+    @usableFromInline var objectStart = 0
     /// Where the next field-schema lookup starts looking.
     @usableFromInline var fieldHint = 0
+
+    /// One step from a value to a member or an element of it.
+    @usableFromInline
+    enum PathStep {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The context of the object read now: the started one's, or a nested object's or list
+    /// element's (made from `steps` when asked).
+    public var context: RecordContext {
+        steps.isEmpty ? rootContext : nestedContext()
+    }
+
+    /// The record type of the object read now.
+    public var type: RecordType { _type }
 
     /// Starts reading the object `cursor` walks as a `type`; a non-object is a `type-error`.
     @inlinable
     public init(_ cursor: Cursor, type: RecordType, at context: RecordContext) {
         self._cursor = cursor
-        self.context = context
-        self.type = type
+        self.rootContext = context
+        self._type = type
+        self.scalarsAsText = context.options.scalarsAsText
         if cursor.isObject {
             self._cursor.start(fields: type.fields)
         } else {
             reportNotAnObject()
         }
+    }
+
+    /// `rootContext` followed by `steps` (out of line: diagnostics and checks ask for it).
+    @usableFromInline
+    func nestedContext() -> RecordContext {
+        var result = rootContext
+        for step in steps {
+            switch step {
+            case .key(let key): result = result.appending(key)
+            case .index(let index): result = result.appending(index)
+            }
+        }
+        return result
     }
 
     /// Reports that the value read is not an object (out of line: the rare case).
@@ -49,19 +93,20 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
                 at: context.location()))
     }
 
-    /// True when no error was found so far.
+    /// True when no error was found so far in the object read now (a nested object's own
+    /// problems and those of the objects inside it, not its parent's).
     @inlinable
-    public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }
+    public var isValid: Bool { !diagnostics[objectStart...].contains { $0.severity == .error } }
 
     /// The time zone of calendar-day rules (`context.options.timeZone`).
     @inlinable
-    public var timeZone: TimeZone { context.options.timeZone }
+    public var timeZone: TimeZone { rootContext.options.timeZone }
 
     /// Reports unknown and repeated members (typed input has no room for extra fields) and hands
     /// the diagnostics over. `ignoring` lists members the caller handled itself.
     @inlinable
     public mutating func finish(into output: inout [Diagnostic], ignoring: Set<String> = []) {
-        if let keys = _cursor.irregularKeys(fields: type.fields) { reportIrregular(keys, ignoring: ignoring) }
+        if let keys = _cursor.irregularKeys(fields: _type.fields) { reportIrregular(keys, ignoring: ignoring) }
         if !diagnostics.isEmpty {
             output.append(contentsOf: diagnostics)
             diagnostics.removeAll()
@@ -72,6 +117,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// type, and the fields that appear twice.
     @usableFromInline
     mutating func reportIrregular(_ keys: [String], ignoring: Set<String>) {
+        let context = context
         var seen: Set<String> = []
         for key in keys {
             if key == "$collection" || ignoring.contains(key) { continue }
@@ -94,12 +140,12 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// the one after the previous is tried first.
     @inlinable
     mutating func fieldIndex(_ name: String) -> Int? {
-        let count = type.fields.count
-        if fieldHint < count, type.fields[fieldHint].name == name {
+        let count = _type.fields.count
+        if fieldHint < count, _type.fields[fieldHint].name == name {
             fieldHint += 1
             return fieldHint - 1
         }
-        for i in 0..<count where type.fields[i].name == name {
+        for i in 0..<count where _type.fields[i].name == name {
             fieldHint = i + 1
             return i
         }
@@ -111,7 +157,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     @usableFromInline
     func schema(at index: Int?, _ name: String) -> FieldSchema {
         guard let index else { return FieldSchema(name, .string) }
-        return type.fields[index]
+        return _type.fields[index]
     }
 
     /// The index of a field in `type.fields` (nil when the type has none) and its item; nil item
@@ -130,7 +176,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         guard _cursor.isObject else { return nil }
         let item = _cursor.member(name, field: index)
         guard let item, !_cursor.isNull(item) else {
-            let isRequired = index.map { type.fields[$0].isRequired } ?? true
+            let isRequired = index.map { _type.fields[$0].isRequired } ?? true
             if isRequired && !quietWhenMissing { reportMissing(name, isNull: item != nil) }
             return nil
         }
@@ -161,8 +207,8 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     @inlinable
     public mutating func string(_ name: String) -> String {
         let index = fieldIndex(name)
-        let fieldType = index.map { type.fields[$0].type } ?? .string
-        let quiet = context.options.scalarsAsText && index != nil && FieldReader.isStringType(fieldType)
+        let fieldType = index.map { _type.fields[$0].type } ?? .string
+        let quiet = scalarsAsText && index != nil && FieldReader.isStringType(fieldType)
         guard let item = item(of: name, at: index, quietWhenMissing: quiet) else { return "" }
         return checkedString(item, fieldType, name) ?? ""
     }
@@ -172,7 +218,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     public mutating func optionalString(_ name: String) -> String? {
         let (index, item) = locate(name)
         guard let item else { return nil }
-        return checkedString(item, index.map { type.fields[$0].type } ?? .string, name)
+        return checkedString(item, index.map { _type.fields[$0].type } ?? .string, name)
     }
 
     /// The text of a string item that fits `fieldType`, else nil (reported).
@@ -189,10 +235,24 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// A list of strings.
     @inlinable
     public mutating func stringArray(_ name: String) -> [String] {
-        array(name) { cursor, item, context, diagnostics in
-            if let text = cursor.text(of: item) { return text }
-            return FieldReader.string(cursor.value(of: item), .string, at: context, into: &diagnostics)
+        guard let item = listItem(name) else { return [] }
+        let cursor = _cursor
+        var result: [String] = []
+        let isList = cursor.forEachElement(of: item) { element, index in
+            if let text = cursor.text(of: element) {
+                result.append(text)
+            } else if let text = checkedElementString(cursor.value(of: element), name, index) {
+                result.append(text)
+            }
         }
+        if !isList { reportNotAList(name, found: cursor.value(of: item)) }
+        return result
+    }
+
+    /// The checked path of a list element that is not a plain string (out of line).
+    @usableFromInline
+    mutating func checkedElementString(_ value: Value, _ name: String, _ index: Int) -> String? {
+        FieldReader.string(value, .string, at: context.appending(name).appending(index), into: &diagnostics)
     }
 
     // MARK: Numbers and Booleans
@@ -208,9 +268,9 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     public mutating func optionalDouble(_ name: String) -> Double? {
         let (index, item) = locate(name)
         guard let item else { return nil }
-        let range = index.flatMap { type.fields[$0].range }
-        let step = index.flatMap { type.fields[$0].step }
-        if let number = _cursor.plainDouble(item, range: range, step: step, scalarsAsText: context.options.scalarsAsText) {
+        let range = index.flatMap { _type.fields[$0].range }
+        let step = index.flatMap { _type.fields[$0].step }
+        if let number = _cursor.plainDouble(item, range: range, step: step, scalarsAsText: scalarsAsText) {
             return number
         }
         return FieldReader.double(_cursor.value(of: item), schema(at: index, name), at: context.appending(name), into: &diagnostics)
@@ -231,14 +291,20 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         let (_, item) = locate(name)
         guard let item else { return false }
         if let flag = _cursor.plainBool(item) { return flag }
-        if context.options.scalarsAsText, let text = _cursor.text(of: item), text == "true" || text == "false" {
+        if scalarsAsText, let text = _cursor.text(of: item), text == "true" || text == "false" {
             return text == "true"
         }
+        reportNotABool(name, found: _cursor.value(of: item))
+        return false
+    }
+
+    /// Reports a Boolean field holding something else (out of line: the rare case).
+    @usableFromInline
+    mutating func reportNotABool(_ name: String, found value: Value) {
         let fieldContext = context.appending(name)
         diagnostics.append(.error(.typeError,
-            "\(fieldContext.displayName): expected a Boolean, found \(_cursor.value(of: item).shortDescription)",
+            "\(fieldContext.displayName): expected a Boolean, found \(value.shortDescription)",
             at: fieldContext.location()))
-        return false
     }
 
     // MARK: Dates and data
@@ -301,38 +367,32 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     public mutating func timestamp(_ name: String) -> FirestoreTimestamp? {
         let (value, fieldContext) = member(name)
         guard let value else { return nil }
-        return FieldReader.timestamp(value, in: type, at: fieldContext, into: &diagnostics)
+        return FieldReader.timestamp(value, in: _type, at: fieldContext, into: &diagnostics)
     }
 
     // MARK: Nested values
 
-    /// A required list whose elements `element` reads (nil elements are dropped: reported).
+    /// The item of a list field; nil when absent or null (a `missing-field` error when required,
+    /// reported) or when it reads as an empty list.
     /// From text formats (CSV, XML) an absent list is an empty one: a CSV file has no cells to
     /// write for `[]`, so reading it back must not call the list missing. There an empty text
     /// (`<smells/>`, `<smells></smells>`, an empty cell) is an empty list too: text formats have
     /// no other way to spell one without a type marker.
     @inlinable
-    mutating func array<T>(_ name: String,
-        _ element: (Cursor, Cursor.Item, RecordContext, inout [Diagnostic]) -> T?) -> [T]
-    {
-        let (_, item) = locate(name, quietWhenMissing: context.options.scalarsAsText)
-        guard let item else { return [] }
-        if context.options.scalarsAsText, _cursor.text(of: item)?.isEmpty == true { return [] }
-        let fieldContext = context.appending(name).materialized()
-        let cursor = _cursor
-        var result: [T] = []
-        var problems: [Diagnostic] = []
-        let isList = cursor.forEachElement(of: item) { elementItem, index in
-            if let decoded = element(cursor, elementItem, fieldContext.appending(index), &problems) { result.append(decoded) }
-        }
-        guard isList else {
-            diagnostics.append(.error(.typeError,
-                "\(fieldContext.displayName): expected a list, found \(cursor.value(of: item).shortDescription)",
-                at: fieldContext.location()))
-            return []
-        }
-        diagnostics.append(contentsOf: problems)
-        return result
+    mutating func listItem(_ name: String) -> Cursor.Item? {
+        let (_, item) = locate(name, quietWhenMissing: scalarsAsText)
+        guard let item else { return nil }
+        if scalarsAsText, _cursor.text(of: item)?.isEmpty == true { return nil }
+        return item
+    }
+
+    /// Reports a list field holding something else (out of line: the rare case).
+    @usableFromInline
+    mutating func reportNotAList(_ name: String, found value: Value) {
+        let fieldContext = context.appending(name)
+        diagnostics.append(.error(.typeError,
+            "\(fieldContext.displayName): expected a list, found \(value.shortDescription)",
+            at: fieldContext.location()))
     }
 
     /// Reports `problem` made for this reader's context, if any.
@@ -341,20 +401,58 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         if let problem { diagnostics.append(problem(context)) }
     }
 
-    /// A nested object of type `T`, read by its own reader over the member's cursor.
+    /// A nested object of type `T`, read by this reader over the member's cursor.
     @inlinable
     public mutating func object<T: FieldCodable>(_ name: String, as type: T.Type) -> T? {
         let (_, item) = locate(name)
         guard let item else { return nil }
-        return Self.read(T.self, _cursor.cursor(at: item), at: context.appending(name), into: &diagnostics)
+        steps.append(.key(name))
+        defer { steps.removeLast() }
+        return readNested(T.self, at: item)
     }
 
-    /// A list of `T`s, each read by its own reader.
+    /// A list of `T`s, each read by this reader over the element's cursor.
     @inlinable
     public mutating func array<T: FieldCodable>(_ name: String, of type: T.Type) -> [T] {
-        array(name) { cursor, item, context, diagnostics in
-            Self.read(T.self, cursor.cursor(at: item), at: context, into: &diagnostics)
+        guard let item = listItem(name) else { return [] }
+        let cursor = _cursor
+        var result: [T] = []
+        steps.append(.key(name))
+        let isList = cursor.forEachElement(of: item) { element, index in
+            steps.append(.index(index))
+            result.append(readNested(T.self, at: element))
+            steps.removeLast()
         }
+        steps.removeLast()
+        if !isList { reportNotAList(name, found: cursor.value(of: item)) }
+        return result
+    }
+
+    /// Reads a `T` from the object at `item` (a member or element of the object read now, whose
+    /// step the caller has pushed): the child's cursor, type and field hint are swapped in for
+    /// the read and the parent's swapped back after, as a reader of its own would have them.
+    @inlinable
+    mutating func readNested<T: FieldCodable>(_ model: T.Type, at item: Cursor.Item) -> T {
+        var cursor = _cursor.cursor(at: item)
+        var type = T.recordType
+        swap(&_cursor, &cursor)
+        swap(&_type, &type)
+        let parentHint = fieldHint
+        let parentStart = objectStart
+        fieldHint = 0
+        objectStart = diagnostics.count
+        if _cursor.isObject {
+            _cursor.start(fields: _type.fields)
+        } else {
+            reportNotAnObject()
+        }
+        let model = T(from: &self)
+        if let keys = _cursor.irregularKeys(fields: _type.fields) { reportIrregular(keys, ignoring: []) }
+        swap(&_cursor, &cursor)
+        swap(&_type, &type)
+        fieldHint = parentHint
+        objectStart = parentStart
+        return model
     }
 
     /// Reads a `T` from `cursor`, appending its problems to `diagnostics`.
