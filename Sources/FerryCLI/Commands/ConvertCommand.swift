@@ -103,6 +103,7 @@ struct MigrateCommand: FerryCommand {
             OptionSpec(["--dry-run"], help: "Migrate and validate, write nothing."),
             OptionSpec(["--csv-safe"], help: "CSV output: prefix cells starting with = + - @ tab CR with '."),
             OptionSpec(["--compact"], help: "JSON and XML documents: no indentation."),
+            OptionSpec(["--data-format"], .single, value: "FORMAT", help: "Format of the data files inside a bundle output (default json); with -o DIR/ it makes a bundle folder."),
         // A migration needs a domain: schema-free records (and their CSV typing) have none.
         ] + SelectionOptions.specs + ConversionRunner.reportSpecs + CommonOptions.specs(excluding: ["schema-free", "infer-types"]))
 
