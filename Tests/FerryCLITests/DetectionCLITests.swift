@@ -111,11 +111,19 @@ import Testing
             k-yama,kanji-1,mountain,,やま,,山,,\(digit),2023-07-22T04:31:40Z
 
             """)
+        // Read alone, the words name a word book that is not there: the migration would stop at
+        // it, so V1 validation says so too (and says vocabulary v1).
         let words = try box.ferry(["validate", "v1/words.csv"])
-        #expect(words.status == 0)
-        #expect(words.stderrLines == ["v1/words.csv: vocabulary v1: wordBooks 0, words 1 (1 record, 0 errors, 0 warnings); valid"])
+        #expect(words.status == 1)
+        #expect(words.stderrLines == [
+            #"v1/words.csv:2:8: error: /words/0/wordBookID: wordBookID "kanji-1" names no word book of the dataset (column 'wordBookID') (id "k-yama") [dangling-reference]"#,
+            "v1/words.csv: vocabulary v1: wordBooks 0, words 1 (1 record, 1 error, 0 warnings); invalid",
+        ])
         let stdin = try box.ferry(["validate", "-", "--collection", "words"], stdinFile: "v1/words.csv")
-        #expect(stdin.stderrLines == ["-: vocabulary v1: wordBooks 0, words 1 (1 record, 0 errors, 0 warnings); valid"])
+        #expect(stdin.stderrLines == [
+            #"-:2:8: error: /words/0/wordBookID: wordBookID "kanji-1" names no word book of the dataset (column 'wordBookID') (id "k-yama") [dangling-reference]"#,
+            "-: vocabulary v1: wordBooks 0, words 1 (1 record, 1 error, 0 warnings); invalid",
+        ])
         let run = try box.ferry(["migrate", "v1/", "--to-version", "2", "-o", "v2.jsonl"])
         #expect(run.status == 0)
         #expect(run.stderrLines == ["v1/: vocabulary v1 -> v2: wordBooks 1, words 1 (2 records, 0 errors, 0 warnings) -> v2.jsonl"])

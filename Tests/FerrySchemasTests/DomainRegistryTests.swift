@@ -110,7 +110,8 @@ private struct CollectionNames: CollectionModelVisitor {
         }
         #expect(VocabularyDomain.references(collection: "words", version: 2)
             == [ReferenceRule(field: "wordBookID", collection: "wordBooks", noun: "word book")])
-        #expect(VocabularyDomain.references(collection: "words", version: 1).isEmpty)
+        #expect(VocabularyDomain.references(collection: "words", version: 1)
+            == [ReferenceRule(field: "wordBookID", collection: "wordBooks", noun: "word book")])
         #expect(NotesDomain.references(collection: "wineTastingNotes", version: 2).isEmpty)
     }
 }

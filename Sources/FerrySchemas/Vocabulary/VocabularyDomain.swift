@@ -12,9 +12,10 @@ public enum VocabularyDomain: DomainDefinition {
         VocabularySchemaV2.forEachModel(&visitor)
     }
 
-    /// A V2 word's `wordBookID` names a word book (V1 words are nested in their book).
+    /// A word's `wordBookID` names a word book, in both versions: the migration stops at a V1
+    /// word whose book is not in the dataset, so V1 validation reports it as well.
     public static func references(collection: String, version: Int) -> [ReferenceRule] {
-        collection == "words" && version == 2
+        collection == "words"
             ? [ReferenceRule(field: "wordBookID", collection: "wordBooks", noun: "word book")] : []
     }
 
