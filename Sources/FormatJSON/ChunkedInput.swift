@@ -90,32 +90,10 @@ final class ChunkedInput {
     /// `limit` bytes from `pos` are buffered, or the input ends. A large value is then parsed
     /// once: parsing a growing prefix again after each read parsed it about twice over.
     func requireContainer(limit: Int) throws {
-        var depth = 0
-        var inString = false
+        var scan = BracketScan()
         var i = pos
         while true {
-            let (next, closed): (Int, Bool) = buffer.withUnsafeBufferPointer { p in
-                var j = i
-                while j < end {
-                    let byte = p[j]
-                    j += 1
-                    if inString {
-                        if byte == JSONSyntax.quote {
-                            inString = false
-                        } else if byte == JSONSyntax.backslash {
-                            j += 1  // the escaped byte, even past `end`: read on from there
-                        }
-                    } else if byte == JSONSyntax.quote {
-                        inString = true
-                    } else if byte == JSONSyntax.openBrace || byte == JSONSyntax.openBracket {
-                        depth += 1
-                    } else if byte == JSONSyntax.closeBrace || byte == JSONSyntax.closeBracket {
-                        depth -= 1
-                        if depth <= 0 { return (j, true) }
-                    }
-                }
-                return (j, false)
-            }
+            let (next, closed) = buffer.withUnsafeBufferPointer { scan.run(over: $0, from: i, to: end) }
             if closed { return }
             i = next
             if end - pos >= limit { return }

@@ -245,7 +245,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
                 result.append(text)
             }
         }
-        if !isList { reportNotAList(name, found: cursor.value(of: item)) }
+        if !isList { reportTypeError(name, expected: "a list", found: cursor.value(of: item)) }
         return result
     }
 
@@ -294,16 +294,17 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         if scalarsAsText, let text = _cursor.text(of: item), text == "true" || text == "false" {
             return text == "true"
         }
-        reportNotABool(name, found: _cursor.value(of: item))
+        reportTypeError(name, expected: "a Boolean", found: _cursor.value(of: item))
         return false
     }
 
-    /// Reports a Boolean field holding something else (out of line: the rare case).
+    /// Reports a field holding a value of another kind than `expected` ("a Boolean", "a list"):
+    /// out of line, the rare case.
     @usableFromInline
-    mutating func reportNotABool(_ name: String, found value: Value) {
+    mutating func reportTypeError(_ name: String, expected: String, found value: Value) {
         let fieldContext = context.appending(name)
         diagnostics.append(.error(.typeError,
-            "\(fieldContext.displayName): expected a Boolean, found \(value.shortDescription)",
+            "\(fieldContext.displayName): expected \(expected), found \(value.shortDescription)",
             at: fieldContext.location()))
     }
 
@@ -386,14 +387,6 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         return item
     }
 
-    /// Reports a list field holding something else (out of line: the rare case).
-    @usableFromInline
-    mutating func reportNotAList(_ name: String, found value: Value) {
-        let fieldContext = context.appending(name)
-        diagnostics.append(.error(.typeError,
-            "\(fieldContext.displayName): expected a list, found \(value.shortDescription)",
-            at: fieldContext.location()))
-    }
 
     /// Reports `problem` made for this reader's context, if any.
     @inlinable
@@ -424,7 +417,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
             steps.removeLast()
         }
         steps.removeLast()
-        if !isList { reportNotAList(name, found: cursor.value(of: item)) }
+        if !isList { reportTypeError(name, expected: "a list", found: cursor.value(of: item)) }
         return result
     }
 
