@@ -29,7 +29,7 @@ import Testing
         let run = try box.ferry(["validate", name])
         #expect(run.status == 1)
         #expect(run.stderrLines == [
-            #"\#(name):24:25: error: /__collections__/wordBooks/b1/__collections__/words/w1/__collections__/examples/e1: unknown collection examples for domain vocabulary v1; its records are skipped (id "e1") [invalid-value]"#,
+            #"\#(name):24:25: error: /__collections__/wordBooks/b1/__collections__/words/w1/__collections__/examples/e1: unknown collection examples for domain vocabulary v1 (its collections: wordBooks, words); its records are skipped (id "e1") [invalid-value]"#,
             #"\#(name):32:29: error: /__collections__/wordBooks/b1/__collections__/words/w2/studyState: studyState 7 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) (id "w2") [invalid-value]"#,
             #"\#(name):41:29: error: /__collections__/wordBooks/b1/__collections__/words/w3/wordBookID: wordBookID "other" differs from its parent word book "b1" (id "w3") [invalid-value]"#,
             #"\#(name):50:32: error: /__collections__/wordBooks/b1/__collections__/words/w4/kanjiImageURL: b1/__collections__/words/w4/kanjiImageURL "ftp://x" is not an absolute http(s) URL (or "") (id "w4") [invalid-value]"#,
@@ -75,7 +75,7 @@ import Testing
         #expect(run.status == 1)
         #expect(run.stderrLines == [
             #"\#(name):21:27: error: /wordBooks/0/subCollection/wordBooks~1k1~1words/b/studyState: studyState 9 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) (id "b") [invalid-value]"#,
-            #"\#(name):28:23: error: /wordBooks/0/subCollection/wordBooks~1k1~1words/b/subCollection/wordBooks~1k1~1words~1b~1notes/n1: unknown collection wordBooks/k1/words/b/notes for domain vocabulary v1; its records are skipped (id "n1") [invalid-value]"#,
+            #"\#(name):28:23: error: /wordBooks/0/subCollection/wordBooks~1k1~1words/b/subCollection/wordBooks~1k1~1words~1b~1notes/n1: unknown collection wordBooks/k1/words/b/notes for domain vocabulary v1 (its collections: wordBooks, words); its records are skipped (id "n1") [invalid-value]"#,
             #"\#(name):34:16: error: /wordBooks/0/subCollection/wordBooks~1k1~1words/c/timestamp: subCollection/wordBooks~1k1~1words/c/timestamp is missing (required in Word) (id "c") [missing-field]"#,
             #"\#(name):52:27: error: /wordBooks/1/subCollection/wordBooks~1k2~1words/a/wordBookID: wordBookID "k1" differs from its parent word book "k2" (id "a") [invalid-value]"#,
             #"\#(name):49:16: error: /wordBooks/1/subCollection/wordBooks~1k2~1words/a/id: duplicate id "a" in words: first at line 11 (/wordBooks/0/subCollection/wordBooks~1k1~1words/a) [duplicate-id]"#,

@@ -192,6 +192,21 @@ import Testing
             """)
     }
 
+    /// The heading counts errors, not records, in every report form: one record with two
+    /// errors is two errors and one record left out.
+    @Test(arguments: ["text", "html"]) func theHeadingCountsErrors(report: String) throws {
+        let box = try Sandbox()
+        // w-2 twice; the second also rated out of range: two errors, one record left out.
+        let notes = SelectionCLITests.notes.replacingOccurrences(of: #""rating": 3.5, "isFavorite": false}"#, with: #""rating": 3.5, "isFavorite": false}, {"id": "w-2", "title": "Again", "category": "white", "createdAt": "2024-05-02T10:00:00Z", "alcoholByVolume": 12, "look": {"tint": "straw", "note": ""}, "smells": [], "tastes": [], "grape": {"variety": "Riesling"}, "think": "", "rating": 9, "isFavorite": false}"#)
+        try box.write("notes.json", notes)
+        let run = try box.ferry(["stats", "notes.json", "--report", report])
+        #expect(run.status == 1, "\(run.stderr)")
+        let expected = report == "text"
+            ? "input: notes.json (json, notes v2): 2 records (2 errors: invalid records are left out; `ferry validate` lists them)\n"
+            : "2 errors: invalid records are left out (<code>ferry validate</code> lists them)"
+        #expect(run.stdout.contains(expected), "\(run.stdout)")
+    }
+
     /// Past 100,000 distinct values a field's count is the HyperLogLog estimate: within its
     /// stated error (0.81%; here 0.40% under), the same on every run; no most frequent values.
     @Test func manyDistinctValuesAreEstimated() throws {

@@ -30,7 +30,7 @@ import Testing
         ]
         let result = try run(.notes, from: 1, to: 2, records)
         #expect(result.diagnostics == ["error invalid-value 3:3 /beerNotes/0"])
-        #expect(result.log.diagnostics[0].message == "unknown collection beerNotes for domain notes v1; its records are skipped")
+        #expect(result.log.diagnostics[0].message == "unknown collection beerNotes for domain notes v1 (its collections: wineNotes, coffeeNotes, whiskeyNotes, cocktailNotes); its records are skipped")
         #expect(result.records.isEmpty)
     }
 

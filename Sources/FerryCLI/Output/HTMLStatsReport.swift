@@ -36,7 +36,9 @@ enum HTMLStatsReport {
             facts.append("schema-free")
         }
         facts.append(HTMLPage.count(report.recordCount, "record"))
-        if report.errorCount > 0 { facts.append("\(report.errorCount) invalid left out (<code>ferry validate</code> lists them)") }
+        if report.errorCount > 0 {
+            facts.append("\(report.errorCount) error\(report.errorCount == 1 ? "" : "s"): invalid records are left out (<code>ferry validate</code> lists them)")
+        }
         out += facts.joined(separator: " &#183; ") + "</p>\n"
         if let media = report.media { out += mediaTable(media) }
         for (index, collection) in statistics.collections.enumerated() {

@@ -23,7 +23,10 @@ enum StatsFormatter {
             out += ", schema-free"
         }
         out += "): \(report.recordCount) record\(report.recordCount == 1 ? "" : "s")"
-        if report.errorCount > 0 { out += " (\(report.errorCount) invalid left out: `ferry validate` lists them)" }
+        // Errors, not records: one record can have several, and a bundle's errors need not be a record's.
+        if report.errorCount > 0 {
+            out += " (\(report.errorCount) error\(report.errorCount == 1 ? "" : "s"): invalid records are left out; `ferry validate` lists them)"
+        }
         out += "\n"
         if let media = report.media {
             let kinds = zip(media.byKind, media.bytesByKind).map { "\($0.kind) \($0.count) (\($1.bytes) bytes)" }.joined(separator: ", ")

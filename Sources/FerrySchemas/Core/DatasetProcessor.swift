@@ -121,7 +121,8 @@ public final class DatasetProcessor {
         if document.isUnknownCollection {
             if reportedCollections.insert(collection).inserted {
                 report([.error(.invalidValue,
-                    "unknown collection \(collection.isEmpty ? "(none)" : collection) for domain \(domain.rawValue) v\(sourceVersion); its records are skipped",
+                    "unknown collection \(collection.isEmpty ? "(none)" : collection) for domain \(domain.rawValue) v\(sourceVersion) "
+                    + "(its collections: \(preparer.sourceCollections.joined(separator: ", "))); its records are skipped",
                     at: document.context.location())])
             }
             return nil
