@@ -281,6 +281,12 @@ final class XMLSafeParser {
             code = .unsafeXML
             message += "; it could only come from a DTD, which Ferry never loads"
         }
+        // At the end of the input with elements still open, libxml2's push parser says "Extra
+        // content at the end of the document"; what happened is that the input stopped short.
+        if isFinished, error.code == Int32(XML_ERR_DOCUMENT_END.rawValue), let context, context.pointee.nameNr > 0 {
+            let open = context.pointee.name.map { String(cString: $0) } ?? ""
+            message = "premature end of data: the input ends inside <\(open)>, which is not closed (the input is cut short)"
+        }
         if message.hasPrefix("Excessive depth") { code = .tooDeep }
         if message.hasPrefix("Input is not proper UTF-8") {
             // libxml2 appends the bytes on a second line; say it in one line, with the byte offset.

@@ -203,6 +203,20 @@ func writeAll(_ records: [Record], options: WriteOptions, recordNames: [String: 
         #expect(diagnostic.description == "in.xml:4:16: error: Opening and ending tag mismatch: x line 4 and y [malformed-xml]")
     }
 
+    /// A document cut short names the element it ends inside, wherever the cut falls (in text,
+    /// between elements, inside a record), in chunks of any size.
+    @Test(arguments: [1, 5, 4096])
+    func aDocumentCutShortSaysSo(step: Int) throws {
+        let doc = "<dataset>\n  <a>\n    <r><x>1</x></r>\n    <r><x>2</x>"
+        let result = try readAll(Array(doc.utf8), step: step)
+        #expect(result.records.map(\.value) == [["x": "1"]])
+        let diagnostic = try #require(result.error?.diagnostic)
+        #expect(diagnostic.description
+            == "in.xml:4:16: error: premature end of data: the input ends inside <r>, which is not closed (the input is cut short) [malformed-xml]")
+        let inText = try readAll(Array("<dataset>\n  <a>\n    <r><x>12".utf8), step: step)
+        #expect(inText.error?.diagnostic.message == "premature end of data: the input ends inside <x>, which is not closed (the input is cut short)")
+    }
+
     @Test func entityDeclarationIsRefusedAtItsLine() throws {
         let doc = "<?xml version=\"1.0\"?>\n<!DOCTYPE dataset [\n  <!ELEMENT dataset ANY>\n  <!ENTITY title \"Barolo\">\n]>\n<dataset><a><r><t>&title;</t></r></a></dataset>\n"
         let result = try readAll(Array(doc.utf8))
