@@ -173,20 +173,59 @@ public struct OutputPlan: Sendable {
     }
 
     /// A bundle folder output replaces its folder whole (it is swapped in when complete), so the
-    /// folder must be new, empty, or an earlier bundle (it holds `manifest.json`): files of the
-    /// user's in any other folder would be lost.
+    /// folder must be new, empty, or an earlier bundle (it holds `manifest.json`) and nothing
+    /// else: files of the user's in any other folder, or added to an earlier bundle, would be lost.
     private func checkReplacedFolders() throws {
         for output in outputs where output.shape == .tree {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: output.path.resolved, isDirectory: &isFolder), isFolder.boolValue,
                   let names = try? FileManager.default.contentsOfDirectory(atPath: output.path.resolved),
-                  !names.isEmpty, !names.contains("manifest.json")
+                  !names.isEmpty
             else { continue }
-            let sorted = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            let shown = sorted.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (sorted.count > 3 ? ", ..." : "")
-            throw FerryError(.usage, "the output folder '\(output.shown)' holds files that are not a Ferry bundle (\(shown)); "
-                + "a bundle folder output replaces its folder whole: give a new or empty folder, or an earlier bundle")
+            guard names.contains("manifest.json") else {
+                throw FerryError(.usage, "the output folder '\(output.shown)' holds files that are not a Ferry bundle (\(Self.shown(names))); "
+                    + "a bundle folder output replaces its folder whole: give a new or empty folder, or an earlier bundle")
+            }
+            let foreign = Self.filesOutsideBundle(at: output.path.resolved)
+            guard foreign.isEmpty else {
+                throw FerryError(.usage, "the output folder '\(output.shown)' is an earlier bundle that also holds files that are not part of it "
+                    + "(\(Self.shown(foreign))); a bundle folder output replaces its folder whole: move them out, or give a new or empty folder")
+            }
         }
+    }
+
+    /// The first three of `names` in byte order, quoted, and "..." when there are more.
+    private static func shown(_ names: [String]) -> String {
+        let sorted = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return sorted.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (sorted.count > 3 ? ", ..." : "")
+    }
+
+    /// The files under the earlier bundle at `folder` (paths relative to it) that the bundle does
+    /// not own: neither its manifest and BagIt tag files nor a file its `manifest.json` lists
+    /// (Docs/bundles.md). A manifest that cannot be read owns everything under `data/`.
+    private static func filesOutsideBundle(at folder: String) -> [String] {
+        let tagFiles: Set<String> = ["manifest.json", "bagit.txt", "bag-info.txt"]
+        var listed: Set<String>? = nil
+        if let data = FileManager.default.contents(atPath: folder + "/manifest.json"),
+           let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+           let files = manifest["files"] as? [[String: Any]]
+        {
+            var paths = Set(files.compactMap { $0["path"] as? String })
+            if let collections = manifest["collections"] as? [String: Any] {
+                paths.formUnion(collections.values.compactMap { ($0 as? [String: Any])?["path"] as? String })
+            }
+            listed = paths
+        }
+        var foreign: [String] = []
+        guard let walk = FileManager.default.enumerator(atPath: folder) else { return [] }
+        while let path = walk.nextObject() as? String {
+            guard walk.fileAttributes?[.type] as? FileAttributeType != .typeDirectory else { continue }
+            let isTag = !path.contains("/")
+                && (tagFiles.contains(path) || (path.hasSuffix(".txt") && (path.hasPrefix("manifest-") || path.hasPrefix("tagmanifest-"))))
+            let owned = isTag || (listed.map { $0.contains(path) } ?? path.hasPrefix("data/"))
+            if !owned { foreign.append(path) }
+        }
+        return foreign
     }
 
     private func refusal(_ output: Output, _ input: InputFile, _ what: String) -> FerryError {

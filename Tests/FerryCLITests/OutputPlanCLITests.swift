@@ -191,6 +191,16 @@ import Testing
         #expect(try box.ferry(command + ["--quiet"]).status == 0)
         #expect(try box.ferry(command + ["--quiet"]).status == 0, "an earlier bundle is replaced")
         #expect(box.exists("mine/manifest.json"))
+        // Files added to the earlier bundle, beside it or in its data folder, are not its own.
+        try box.write("mine/NOTES.txt", "mine\n")
+        try box.write("mine/data/extra/a.txt", "mine too\n")
+        let added = try box.ferry(command)
+        #expect(added.status == 2)
+        #expect(added.errors == ["ferry: error: the output folder 'mine/' is an earlier bundle that also holds files that are not part of it ('NOTES.txt', 'data/extra/a.txt'); a bundle folder output replaces its folder whole: move them out, or give a new or empty folder [usage]"])
+        #expect(try box.text("mine/NOTES.txt") == "mine\n")
+        try box.remove("mine/NOTES.txt")
+        try box.remove("mine/data/extra")
+        #expect(try box.ferry(command + ["--quiet"]).status == 0, "the earlier bundle alone is replaced")
     }
 
     /// Inputs of one stem and different formats, converted to one format, meet in one file too.
