@@ -46,6 +46,17 @@ import Testing
         #expect(run.stderrLines == [Self.note] + (variant.settings ? [Self.ignored] : []) + [Self.summary])
     }
 
+    /// Another domain's data beside the export (a notes backup named `notes.json`, which a
+    /// collection and a domain's name would pick): the data file is the one naming the media.
+    @Test(arguments: Layout.allCases)
+    func theDataFileIsTheOneNamingTheMedia(layout: Layout) throws {
+        let box = try Self.documents(layout)
+        try box.copySample("notes-v1.json", to: "docs/notes.json")
+        let run = try box.ferry(["validate", "docs"])
+        #expect(run.status == 0)
+        #expect(run.stderrLines == [Self.note, "docs: note: not part of the dataset, ignored: 'notes.json' [assumption]", Self.summary])
+    }
+
     /// With or without `settings.json` beside the export, and `--domain pet-story`.
     struct Variant: Sendable, CustomTestStringConvertible {
         var settings: Bool
