@@ -112,6 +112,9 @@ extension XMLRecordReader: BatchRecordReader {
         cut.feed(upTo: start, parser)
         guard parser.failure == nil, depth == 2, let collection, let collectionTag,
               let held = parser.unparsedContent() else { return nil }
+        // Text before the record is reported where libxml2 reads it, at the record's `<`: the
+        // reader's parser reads the record's start tag then.
+        guard held.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }) else { return nil }
         var before = XMLRecordScan.Advance()
         _ = held.bytes.withUnsafeBufferPointer { XMLRecordScan.text(in: $0, from: 0, end: $0.count, advance: &before) }
         let position = before.newlines > 0
@@ -286,6 +289,9 @@ final class XMLBatch: RecordBatch, @unchecked Sendable {
         self.ready = ready
         self.segment = segment
     }
+
+    /// True when the batch holds record elements for a worker (not only what the reader read).
+    var hasRecordElements: Bool { segment != nil }
 
     /// The items, once (the batch lets go of them).
     func takeItems() -> [RecordBatchItem] {

@@ -110,12 +110,19 @@ public final class XMLRecordReader: RecordReader {
     ///     name), `maximumDepth`.
     ///   - log: receives the records skipped for not following the mapping.
     /// - Throws: `FerryError(.invalidEncoding)` for an unknown forced encoding, or a read failure.
-    public init(_ source: any ByteSource, options: ReadOptions = ReadOptions(), log: DiagnosticLog) throws {
+    public convenience init(_ source: any ByteSource, options: ReadOptions = ReadOptions(), log: DiagnosticLog) throws {
+        try self.init(source, options: options, log: log, chunkSize: 64 * 1024)
+    }
+
+    /// As the public initializer, reading the source `chunkSize` bytes at a time (tests read in
+    /// small pieces).
+    init(_ source: any ByteSource, options: ReadOptions, log: DiagnosticLog, chunkSize: Int) throws {
         self.options = options
         self.log = log
         var encoding = options.encoding
         if let name = encoding?.lowercased(), name == "utf-8" || name == "utf8" { encoding = nil }
-        self.parser = try XMLSafeParser(source: source, location: options.inputLocation, handler: self, encoding: encoding)
+        self.parser = try XMLSafeParser(source: source, location: options.inputLocation, handler: self, encoding: encoding,
+                                        chunkSize: chunkSize)
     }
 
     /// A reader of one batch's record elements (`XMLBatch`), which collects its records and
@@ -150,8 +157,9 @@ public final class XMLRecordReader: RecordReader {
         return queue[queueHead]
     }
 
-    /// `<name a="v">` with the values escaped; nil for a prefixed name (a namespace would be
-    /// needed to read it).
+    /// `<name a="v">`, which libxml2 reads back as `name` and `attributes`; nil for a prefixed
+    /// name (a namespace would be needed to read it). libxml2 hands attribute values over with
+    /// `&` already written `&#38;` (no entity substitution), so `&` stays as it is.
     static func startTag(_ name: String, attributes: [(name: String, value: String)]) -> [UInt8]? {
         guard !name.contains(":") else { return nil }
         var tag = "<" + name
@@ -159,7 +167,6 @@ public final class XMLRecordReader: RecordReader {
             var value = ""
             for scalar in attribute.value.unicodeScalars {
                 switch scalar {
-                case "&": value += "&amp;"
                 case "<": value += "&lt;"
                 case "\"": value += "&quot;"
                 case "\t": value += "&#9;"
