@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A structural scan of UTF-8 XML that finds where elements and markup end without parsing them,
 /// for cutting a document into batches of whole record elements (`XMLRecordReader.nextBatch`).
 ///
@@ -77,27 +83,29 @@ enum XMLRecordScan {
     /// The index of the next `<` from `start` (before `end`), moving `advance` over the text;
     /// nil when there is none, -1 at a CR.
     static func text(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, advance: inout Advance) -> Int? {
-        var i = start
-        var columns = advance.columns
-        var newlines = advance.newlines
-        defer {
-            advance.columns = columns
-            advance.newlines = newlines
+        guard start < end, let base = bytes.baseAddress else { return nil }
+        let found = memchr(base + start, 0x3C, end - start)
+        let stop = found.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) - base } ?? end
+        if memchr(base + start, 0x0D, stop - start) != nil { return -1 }
+        move(&advance, over: base + start, count: stop - start)
+        return found == nil ? nil : stop
+    }
+
+    /// Moves `advance` over `count` bytes at `p` in which columns are characters.
+    @inline(__always)
+    static func move(_ advance: inout Advance, over p: UnsafePointer<UInt8>, count: Int) {
+        var newlines = 0
+        for k in 0..<count { newlines &+= p[k] == 0x0A ? 1 : 0 }
+        var from = 0
+        if newlines > 0 {
+            advance.newlines += newlines
+            advance.columns = 0
+            from = count
+            while p[from - 1] != 0x0A { from -= 1 }
         }
-        while i < end {
-            let byte = bytes[i]
-            if byte == 0x3C { return i }
-            if byte == 0x0A {
-                newlines += 1
-                columns = 0
-            } else if byte == 0x0D {
-                return -1
-            } else if byte & 0xC0 != 0x80 {
-                columns += 1
-            }
-            i += 1
-        }
-        return nil
+        var columns = 0
+        for k in from..<count { columns &+= p[k] & 0xC0 != 0x80 ? 1 : 0 }
+        advance.columns += columns
     }
 
     /// The markup whose `<` is at `i`, moving `advance` over it.
@@ -106,12 +114,9 @@ enum XMLRecordScan {
         switch bytes[i + 1] {
         case 0x2F:  // </
             // libxml2 counts an end tag's columns in bytes.
-            var j = i + 2
-            while j < end, bytes[j] != 0x3E {
-                if bytes[j] == 0x0A || bytes[j] == 0x0D { return .unsupported }
-                j += 1
-            }
-            guard j < end else { return .incomplete }
+            guard let base = bytes.baseAddress, let found = memchr(base + i, 0x3E, end - i) else { return .incomplete }
+            let j = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            if memchr(base + i, 0x0A, j - i) != nil || memchr(base + i, 0x0D, j - i) != nil { return .unsupported }
             advance.columns += j + 1 - i
             return .endTag(end: j + 1)
         case 0x21:  // <!
@@ -133,6 +138,16 @@ enum XMLRecordScan {
     /// A start tag: quoted values may hold `>`; `=` outside them counts an attribute.
     private static func startTag(in bytes: UnsafeBufferPointer<UInt8>, at i: Int, end: Int, advance: inout Advance) -> Token {
         let limit = min(end, i + XMLStartTagScan.maximumStartTagBytes)
+        // Most tags have no quoted value (no `>` to skip) and no CR: their `>` is the first.
+        if let base = bytes.baseAddress, let found = memchr(base + i, 0x3E, limit - i) {
+            let gt = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            let count = gt + 1 - i
+            if memchr(base + i, 0x22, count) == nil, memchr(base + i, 0x27, count) == nil,
+               memchr(base + i, 0x0D, count) == nil, memchr(base + i + 1, 0x3C, count - 1) == nil {
+                move(&advance, over: base + i, count: count)
+                return .startTag(end: gt + 1, empty: bytes[gt - 1] == 0x2F)
+            }
+        }
         var quote: UInt8 = 0
         var attributes = 0
         var j = i + 1
