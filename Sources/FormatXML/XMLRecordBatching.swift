@@ -115,28 +115,23 @@ extension XMLRecordReader: BatchRecordReader {
         // Text before the record is reported where libxml2 reads it, at the record's `<`: the
         // reader's parser reads the record's start tag then.
         guard held.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }) else { return nil }
-        var before = XMLRecordScan.Advance()
-        _ = held.bytes.withUnsafeBufferPointer { XMLRecordScan.text(in: $0, from: 0, end: $0.count, advance: &before) }
+        let before = held.bytes.withUnsafeBufferPointer { XMLRecordScan.span($0, 0..<$0.count) }
         let position = before.newlines > 0
             ? TextPosition(line: held.position.line + before.newlines, column: before.columns + 1)
             : TextPosition(line: held.position.line, column: held.position.column + before.columns)
         var count = 0
         var end = start
-        var atEnd = XMLRecordScan.Advance()
-        var advance = XMLRecordScan.Advance()
         var i = start
         scanning: while count < limit {
-            let before = advance
             let element = cut.window.withUnsafeBufferPointer {
-                XMLRecordScan.element(in: $0, from: i, limit: Self.batchBytes - (i - start), advance: &advance)
+                XMLRecordScan.element(in: $0, from: i, limit: Self.batchBytes - (i - start))
             }
             switch element {
             case .complete(let next):
                 count += 1
-                (i, end, atEnd) = (next, next, advance)
+                (i, end) = (next, next)
             case .incomplete:
                 // Scanned again from its `<` once more bytes are there.
-                advance = before
                 if try cut.readMore(parser.source) { continue scanning }
                 break scanning
             case .unsupported:
@@ -144,13 +139,9 @@ extension XMLRecordReader: BatchRecordReader {
             }
             // Only whitespace up to the next record keeps the batch going.
             while true {
-                var blanks = advance
                 let next = cut.window.withUnsafeBufferPointer { bytes -> Int? in
                     var j = i
-                    while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0A || bytes[j] == 0x09 {
-                        if bytes[j] == 0x0A { blanks.newlines += 1; blanks.columns = 0 } else { blanks.columns += 1 }
-                        j += 1
-                    }
+                    while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0A || bytes[j] == 0x09 { j += 1 }
                     guard j + 1 < bytes.count else { return nil }
                     return XMLRecordScan.startsElement(bytes, at: j) && j - start < Self.batchBytes ? j : -1
                 }
@@ -159,18 +150,19 @@ extension XMLRecordReader: BatchRecordReader {
                     break scanning
                 }
                 guard next >= 0 else { break scanning }
-                (i, advance) = (next, blanks)
+                i = next
                 break
             }
         }
-        guard count > 0 else {
+        let moved = cut.window.withUnsafeBufferPointer { XMLRecordScan.span($0, start..<end) }
+        guard count > 0, !moved.hasCR else {
             // Not even one record: read by the reader's parser when it ended the input or grew too
-            // big (the cutting ends), else as markup.
+            // big, or (a CR) when its lines are libxml2's to count: the cutting ends.
             endCutting(cut, parser)
             return nil
         }
         let bytes = Array(cut.window[start..<end])
-        parser.feedBlank(newlines: atEnd.newlines, columns: atEnd.columns, skipped: end - start)
+        parser.feedBlank(newlines: moved.newlines, columns: moved.columns, skipped: end - start)
         cut.fed = end
         cut.scanned = end
         let index = counts[collection, default: 0]
@@ -225,13 +217,11 @@ final class XMLBatchCutting {
     }
 
     /// The offset of the next `<` from `scanned` on, reading more as needed; nil at the end of
-    /// the input or at a CR.
+    /// the input.
     func nextLessThan(_ source: any ByteSource) throws -> Int? {
         while true {
-            var advance = XMLRecordScan.Advance()
-            let found = window.withUnsafeBufferPointer { XMLRecordScan.text(in: $0, from: scanned, end: $0.count, advance: &advance) }
+            let found = window.withUnsafeBufferPointer { XMLRecordScan.nextLessThan(in: $0, from: scanned, end: $0.count) }
             if let found {
-                guard found >= 0 else { return nil }
                 // Whether a record starts here shows in the byte after the `<`.
                 if found + 1 == window.count, try readMore(source) { continue }
                 return found
@@ -244,8 +234,7 @@ final class XMLBatchCutting {
     /// The markup at `i`, reading more as needed.
     func token(at i: Int, _ source: any ByteSource) throws -> XMLRecordScan.Token {
         while true {
-            var advance = XMLRecordScan.Advance()
-            let token = window.withUnsafeBufferPointer { XMLRecordScan.token(in: $0, at: i, end: $0.count, advance: &advance) }
+            let token = window.withUnsafeBufferPointer { XMLRecordScan.token(in: $0, at: i, end: $0.count) }
             if token != .incomplete { return token }
             guard try readMore(source) else { return .incomplete }
         }
