@@ -64,19 +64,41 @@ enum XMLRecordScan {
                 return .unsupported
             }
             // Text up to the next `<`.
-            while i < end, bytes[i] != 0x3C { i &+= 1 }
+            i = find(0x3C, in: bytes, from: i, to: end)
             if i == end { return cut }
         }
     }
 
     /// The index of the next `<` from `start` (before `end`); nil when there is none.
     static func nextLessThan(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int? {
+        let i = find(0x3C, in: bytes, from: start, to: end)
+        return i < end ? i : nil
+    }
+
+    /// The index of the first `target` byte in `bytes[start..<end]`, or `end`; eight bytes at a
+    /// time.
+    @inline(__always)
+    static func find(_ target: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
         var i = start
-        while i < end {
-            if bytes[i] == 0x3C { return i }
-            i &+= 1
+        if let base = bytes.baseAddress {
+            let pattern = UInt64(target) &* 0x0101_0101_0101_0101
+            let raw = UnsafeRawPointer(base)
+            while i &+ 8 <= end {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let zeros = zeroBytes(word ^ pattern)
+                if zeros != 0 { return i &+ zeros.trailingZeroBitCount / 8 }
+                i &+= 8
+            }
         }
-        return nil
+        while i < end, bytes[i] != target { i &+= 1 }
+        return i
+    }
+
+    /// The high bit of each byte of `word` that is zero, and no other bit.
+    @inline(__always)
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        return ~(((word & ~high) &+ ~high) | word | ~high)
     }
 
     /// How far `bytes[range]` moves libxml2's line and column: lines at LF; columns in
@@ -86,15 +108,25 @@ enum XMLRecordScan {
     static func span(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Advance {
         var advance = Advance()
         var newlines = 0
-        var returns = 0
-        for k in range {
-            let byte = bytes[k]
-            newlines &+= byte == 0x0A ? 1 : 0
-            returns &+= byte == 0x0D ? 1 : 0
+        var returns: UInt64 = 0
+        var k = range.lowerBound
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while k &+ 8 <= range.upperBound {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+                newlines &+= zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A).nonzeroBitCount
+                returns |= zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
+                k &+= 8
+            }
+        }
+        while k < range.upperBound {
+            newlines &+= bytes[k] == 0x0A ? 1 : 0
+            returns |= bytes[k] == 0x0D ? 1 : 0
+            k &+= 1
         }
         advance.newlines = newlines
-        advance.hasCR = returns > 0
-        var k = range.upperBound
+        advance.hasCR = returns != 0
+        k = range.upperBound
         if newlines > 0 {
             while bytes[k - 1] != 0x0A { k -= 1 }
         } else {
@@ -124,8 +156,7 @@ enum XMLRecordScan {
         guard i + 1 < end else { return .incomplete }
         switch bytes[i + 1] {
         case 0x2F:  // </
-            var j = i + 2
-            while j < end, bytes[j] != 0x3E { j &+= 1 }
+            let j = find(0x3E, in: bytes, from: i + 2, to: end)
             return j < end ? .endTag(end: j + 1) : .incomplete
         case 0x21:  // <!
             guard i + 4 <= end else { return .incomplete }
