@@ -248,7 +248,7 @@ final class DatasetSource {
     }
 
     /// The next record of the input, moving through a folder's files in name order.
-    /// The reader of a single plain file when it cuts batches of records (JSON Lines, CSV, a JSON document), for
+    /// The reader of a single plain file when it cuts batches of records (JSON Lines, CSV, a JSON document, XML), for
     /// `--jobs`; nil for folders, bundles and other formats. Valid once `next()` returned a record.
     var batchReader: (any BatchRecordReader)? {
         guard bundle == nil, parts.isEmpty else { return nil }

@@ -6,7 +6,7 @@ import Foundation
 
 /// `--jobs N` inside one input (issue 7): the input is cut into batches of raw records (JSON
 /// Lines lines, CSV rows cut at newlines outside quotes, a JSON document's array elements found by
-/// a bracket scan), and N worker threads parse each batch and decode, validate and migrate its
+/// a bracket scan, an XML document's record elements found by a tag scan), and N worker threads parse each batch and decode, validate and migrate its
 /// records (`RecordPreparer`), while the calling thread keeps everything that spans records in
 /// input order: the reader's own bookkeeping (`BatchRecordReader.items(from:)`), the processor's
 /// id and reference checks (`DatasetProcessor.commit(_:)`) and the writing. Output, diagnostics
@@ -41,7 +41,7 @@ struct ParallelConversion {
     let lane: () -> TypedLane?
 
     /// The batched run of `source`, when it can have one: a domain processor, an input whose
-    /// reader cuts batches (a single JSON Lines, UTF-8 CSV or JSON document file), and more than
+    /// reader cuts batches (a single JSON Lines, UTF-8 CSV, JSON document or XML file), and more than
     /// one job or a typed path its reader offers records to (`hasLane`; with one job the batches
     /// run on the calling thread). Nil
     /// otherwise: the caller reads record by record.

@@ -72,18 +72,30 @@ public final class XMLRecordReader: RecordReader {
 
     private enum Marker { case none, list, object, null }
 
-    private let options: ReadOptions
+    let options: ReadOptions
     private let log: DiagnosticLog
-    private var parser: XMLSafeParser?
+    var parser: XMLSafeParser?
     // The state the SAX callbacks change on every element is `@exclusivity(unchecked)`: the
     // callbacks run one at a time on the reading thread and never hold two accesses to one
     // property, and the dynamic checks cost more than the rest of an event's work.
-    @exclusivity(unchecked) private var queue: [Record] = []
-    @exclusivity(unchecked) private var queueHead = 0
+    @exclusivity(unchecked) var queue: [Record] = []
+    @exclusivity(unchecked) var queueHead = 0
+    /// Records and problems in input order instead of `queue` and the log, while batches are
+    /// cut or parsed (`XMLRecordReader+Batching`); nil otherwise.
+    var collected: [RecordBatchItem]?
+    /// The batch cutting's state, once `nextBatch` was called.
+    var cutting: XMLBatchCutting?
+    /// What a batch's parse threw: reading cannot go on after it.
+    var batchFailure: (any Error)?
 
-    @exclusivity(unchecked) private var depth = 0
-    @exclusivity(unchecked) private var collection: String?
-    private var counts: [String: Int] = [:]
+    @exclusivity(unchecked) var depth = 0
+    @exclusivity(unchecked) var collection: String?
+    var counts: [String: Int] = [:]
+    /// Where the root element's `<` is.
+    var rootPosition = TextPosition(line: 1, column: 1)
+    /// The open collection element's start tag as a batch's parser reads it (its name, and the
+    /// `name` attribute of `<field>`), and where its `<` is; nil when batches cannot rebuild it.
+    var collectionTag: (bytes: [UInt8], position: TextPosition)?
     @exclusivity(unchecked) private var recordIndex = 0
     @exclusivity(unchecked) private var frames: [Frame] = []
     @exclusivity(unchecked) private var top = -1
@@ -98,18 +110,41 @@ public final class XMLRecordReader: RecordReader {
     ///     name), `maximumDepth`.
     ///   - log: receives the records skipped for not following the mapping.
     /// - Throws: `FerryError(.invalidEncoding)` for an unknown forced encoding, or a read failure.
-    public init(_ source: any ByteSource, options: ReadOptions = ReadOptions(), log: DiagnosticLog) throws {
+    public convenience init(_ source: any ByteSource, options: ReadOptions = ReadOptions(), log: DiagnosticLog) throws {
+        try self.init(source, options: options, log: log, chunkSize: 64 * 1024)
+    }
+
+    /// As the public initializer, reading the source `chunkSize` bytes at a time (tests read in
+    /// small pieces).
+    init(_ source: any ByteSource, options: ReadOptions, log: DiagnosticLog, chunkSize: Int) throws {
         self.options = options
         self.log = log
         var encoding = options.encoding
         if let name = encoding?.lowercased(), name == "utf-8" || name == "utf8" { encoding = nil }
-        self.parser = try XMLSafeParser(source: source, location: options.inputLocation, handler: self, encoding: encoding)
+        self.parser = try XMLSafeParser(source: source, location: options.inputLocation, handler: self, encoding: encoding,
+                                        chunkSize: chunkSize)
+    }
+
+    /// A reader of one batch's record elements (`XMLBatch`), which collects its records and
+    /// problems in order: it starts inside `collection`, whose next record has index `index`.
+    init(batchIn collection: String, index: Int, options: ReadOptions) {
+        self.options = options
+        self.log = DiagnosticLog()
+        self.collection = collection
+        self.counts[collection] = index
+        self.collected = []
+    }
+
+    /// Reports a record's problem: to the log, or in order with the records while collecting.
+    private func report(_ diagnostic: Diagnostic) {
+        if collected != nil { collected!.append(.problem(diagnostic)) } else { log.report(diagnostic) }
     }
 
     /// The next record, or nil after `</dataset>`.
     /// - Throws: `FerryError` with `malformed-xml`, `unsafe-xml`, `too-deep`, `too-large`, or a
     ///   read failure; reading cannot go on after it.
     public func next() throws -> Record? {
+        if let batchFailure { throw batchFailure }
         while queueHead == queue.count {
             guard let parser else { return nil }
             if let failure = parser.failure { throw FerryError(failure) }
@@ -120,6 +155,29 @@ public final class XMLRecordReader: RecordReader {
         }
         defer { queueHead += 1 }
         return queue[queueHead]
+    }
+
+    /// `<name a="v">`, which libxml2 reads back as `name` and `attributes`; nil for a prefixed
+    /// name (a namespace would be needed to read it). libxml2 hands attribute values over with
+    /// `&` already written `&#38;` (no entity substitution), so `&` stays as it is.
+    static func startTag(_ name: String, attributes: [(name: String, value: String)]) -> [UInt8]? {
+        guard !name.contains(":") else { return nil }
+        var tag = "<" + name
+        for attribute in attributes {
+            var value = ""
+            for scalar in attribute.value.unicodeScalars {
+                switch scalar {
+                case "<": value += "&lt;"
+                case "\"": value += "&quot;"
+                case "\t": value += "&#9;"
+                case "\n": value += "&#10;"
+                case "\r": value += "&#13;"
+                default: value.unicodeScalars.append(scalar)
+                }
+            }
+            tag += " \(attribute.name)=\"\(value)\""
+        }
+        return Array((tag + ">").utf8)
     }
 
     // MARK: - Building records
@@ -198,6 +256,7 @@ extension XMLRecordReader: XMLParseHandler {
         defer { depth += 1 }
         switch depth {
         case 0:
+            rootPosition = position
             guard name == "dataset" else {
                 parser?.stop(.error(.malformedXML, "the root element is <\(name)>, not <dataset> (Docs/xml.md)",
                                     at: location(position)))
@@ -218,6 +277,8 @@ extension XMLRecordReader: XMLParseHandler {
             var collectionName = name
             if name == "field", let given = attributes.first(where: { $0.name == "name" }) { collectionName = given.value }
             collection = collectionName
+            collectionTag = Self.startTag(name, attributes: name == "field" ? attributes.filter { $0.name == "name" } : [])
+                .map { ($0, position) }
         case 2:
             let key = collection ?? ""
             recordIndex = counts[key, default: 0]
@@ -272,11 +333,12 @@ extension XMLRecordReader: XMLParseHandler {
             let recordLocation = location(frames[0].position)
             top = -1
             if let recordProblem {
-                log.report(recordProblem)
+                report(recordProblem)
                 return
             }
-            queue.append(Record(collection: collection, value: .object(members), location: recordLocation,
-                                locator: XMLFieldLocator(elements: fieldElements)))
+            let record = Record(collection: collection, value: .object(members), location: recordLocation,
+                                locator: XMLFieldLocator(elements: fieldElements))
+            if collected != nil { collected!.append(.record(record)) } else { queue.append(record) }
         default:
             let value = value(of: top)
             let key = frames[top].key
@@ -288,8 +350,8 @@ extension XMLRecordReader: XMLParseHandler {
     func text(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard depth >= 3, top >= 0 else {
             if bytes.contains(where: { !Self.isSpace($0) }) {
-                log.report(.error(.malformedXML, "text outside any record is ignored",
-                                  at: location(parser?.currentPosition)))
+                report(.error(.malformedXML, "text outside any record is ignored",
+                              at: location(parser?.currentPosition)))
             }
             return
         }

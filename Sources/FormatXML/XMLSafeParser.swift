@@ -49,8 +49,20 @@ final class XMLSafeParser {
     /// True once the input is exhausted and the parser has seen the end of the document.
     private(set) var isFinished = false
 
-    private let source: any ByteSource
+    /// The document's bytes (the batch cutting reads ahead of the parser from it).
+    let source: any ByteSource
     private let baseLocation: SourceLocation
+    /// Bytes taken from `source` by the batch cutting and not fed yet (`feedPending`): fed
+    /// before anything more is read.
+    private var pending: [UInt8] = []
+    /// Bytes fed to libxml2 so far (the constructor's first bytes included).
+    private(set) var fedBytes = 0
+    /// Where libxml2's byte count differs from the input's: after `at` bytes fed, the input had
+    /// `shift` bytes more (a batch of records fed as blank lines, `feedBlank`; a segment's prefix).
+    private var byteShifts: [(at: Int, shift: Int)] = []
+    /// True once a namespace was declared or a DOCTYPE read: records cannot be parsed apart from
+    /// the document then (`XMLRecordReader.nextBatch`).
+    private(set) var needsWholeDocument = false
     /// Not retained and not checked on each event (`unowned(unsafe)`): the handler owns the
     /// parser and outlives it, and a checked reference cost a retain and release per event.
     private unowned(unsafe) let handler: any XMLParseHandler
@@ -82,10 +94,98 @@ final class XMLSafeParser {
         self.handler = handler
         self.chunk = [UInt8](repeating: 0, count: max(chunkSize, 16))
 
+        var sax = Self.saxHandler()
+        // The first bytes go to the constructor so that libxml2 detects the encoding (BOM, or the
+        // first four bytes of `<?xml`); a source serving tiny reads is drained until there are 4.
+        var initial = 0
+        while initial < 4 {
+            let n = try chunk.withUnsafeMutableBytes { buffer in
+                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[initial...]))
+            }
+            if n == 0 { break }
+            initial += n
+        }
+        fedBytes = initial
+        let user = Unmanaged.passUnretained(self).toOpaque()
+        ferry_xmlSilenceGenericErrors()
+        context = chunk.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                xmlCreatePushParserCtxt(&sax, user, chars.baseAddress, Int32(initial), nil)
+            }
+        }
+        guard let context else {
+            throw FerryError(.internalError, "libxml2 could not create a parser", at: location)
+        }
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        if let encoding {
+            guard let encoder = xmlFindCharEncodingHandler(encoding) else {
+                throw FerryError(.invalidEncoding, "unknown encoding \(quoted: encoding)", at: location)
+            }
+            xmlSwitchToEncoding(context, encoder)
+        }
+        if initial == 0 { finishInput() }
+        // The first bytes are already with libxml2, which parses no start tag before its `>`.
+        if scanFails(initial) { return }
+    }
+
+    /// A parser of record elements cut from a document (`XMLRecordReader`'s batches; the records
+    /// follow with `parseBatch`). libxml2 first reads `<dataset>` and the collection's start tag,
+    /// each at its line and column in the document, so that its element stack and the lines its
+    /// messages name are those of the whole document's parse. Only a UTF-8 document without
+    /// namespace declarations or DOCTYPE is cut (libxml2 reads the pieces as UTF-8); the cut
+    /// checked the start tag limits, so `XMLStartTagScan` does not run here.
+    /// - Throws: `FerryError(.internalError)` when libxml2 cannot make a parser.
+    init(batchAfter root: TextPosition, collectionTag: [UInt8], collectionAt: TextPosition,
+         location: SourceLocation, handler: any XMLParseHandler) throws {
+        _ = refusingEntityLoaderInstalled
+        self.tagScan = XMLStartTagScan(encoding: nil)
+        self.source = MemorySource([])
+        self.baseLocation = location
+        self.handler = handler
+        self.chunk = []
+        var sax = Self.saxHandler()
+        let rootTag = Array("<dataset>".utf8)
+        let user = Unmanaged.passUnretained(self).toOpaque()
+        ferry_xmlSilenceGenericErrors()
+        context = rootTag.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { xmlCreatePushParserCtxt(&sax, user, $0.baseAddress, 4, nil) }
+        }
+        guard context != nil else {
+            throw FerryError(.internalError, "libxml2 could not create a parser", at: location)
+        }
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        fedBytes = 4
+        // The root's `<` is at `root` once libxml2 reads it; its first 4 bytes are not read yet.
+        rootTag.withUnsafeBytes { parse(UnsafeRawBufferPointer(rebasing: $0[4...]), at: root) }
+        collectionTag.withUnsafeBytes { parse($0, at: collectionAt) }
+    }
+
+    /// Parses the record elements of a batch (after `init(batchAfter:...)`): their first byte is
+    /// at `position` and at `byteOffset` in the document.
+    func parseBatch(_ records: UnsafeRawBufferPointer, at position: TextPosition, byteOffset: Int) {
+        byteShifts.append((at: fedBytes, shift: byteOffset - fedBytes))
+        if !stopped, !records.isEmpty { parse(records, at: position) }
+    }
+
+    /// Feeds `bytes` with libxml2's line and column set to `position` first.
+    private func parse(_ bytes: UnsafeRawBufferPointer, at position: TextPosition) {
+        guard let context else { return }
+        context.pointee.input.pointee.line = Int32(truncatingIfNeeded: position.line)
+        context.pointee.input.pointee.col = Int32(truncatingIfNeeded: position.column)
+        fedBytes += bytes.count
+        ferry_xmlSilenceGenericErrors()
+        _ = xmlParseChunk(context, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), 0)
+    }
+
+    /// The SAX callbacks: each finds its parser from the context's user data.
+    private static func saxHandler() -> xmlSAXHandler {
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
-        sax.startElementNs = { user, localname, prefix, _, _, _, attributeCount, _, attributes in
+        sax.startElementNs = { user, localname, prefix, _, namespaceCount, _, attributeCount, _, attributes in
             guard let user else { return }
+            if namespaceCount > 0 {
+                Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().needsWholeDocument = true
+            }
             // `_withUnsafeGuaranteedRef`: the parser is alive for the whole parse, so the hot
             // callbacks skip a retain and release each.
             Unmanaged<XMLSafeParser>.fromOpaque(user)._withUnsafeGuaranteedRef {
@@ -117,7 +217,9 @@ final class XMLSafeParser {
             Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().onUndeclaredReference(name)
         }
         sax.internalSubset = { user, _, externalID, systemID in
-            guard let user, externalID != nil || systemID != nil else { return }
+            guard let user else { return }
+            Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().needsWholeDocument = true
+            guard externalID != nil || systemID != nil else { return }
             let id = systemID.map { String(cString: $0) } ?? externalID.map { String(cString: $0) } ?? ""
             Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().onExternalDTD(id)
         }
@@ -125,37 +227,7 @@ final class XMLSafeParser {
             guard let user, let error else { return }
             Unmanaged<XMLSafeParser>.fromOpaque(user).takeUnretainedValue().onError(error.pointee)
         }
-
-        // The first bytes go to the constructor so that libxml2 detects the encoding (BOM, or the
-        // first four bytes of `<?xml`); a source serving tiny reads is drained until there are 4.
-        var initial = 0
-        while initial < 4 {
-            let n = try chunk.withUnsafeMutableBytes { buffer in
-                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[initial...]))
-            }
-            if n == 0 { break }
-            initial += n
-        }
-        let user = Unmanaged.passUnretained(self).toOpaque()
-        ferry_xmlSilenceGenericErrors()
-        context = chunk.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                xmlCreatePushParserCtxt(&sax, user, chars.baseAddress, Int32(initial), nil)
-            }
-        }
-        guard let context else {
-            throw FerryError(.internalError, "libxml2 could not create a parser", at: location)
-        }
-        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
-        if let encoding {
-            guard let encoder = xmlFindCharEncodingHandler(encoding) else {
-                throw FerryError(.invalidEncoding, "unknown encoding \(quoted: encoding)", at: location)
-            }
-            xmlSwitchToEncoding(context, encoder)
-        }
-        if initial == 0 { finishInput() }
-        // The first bytes are already with libxml2, which parses no start tag before its `>`.
-        if scanFails(initial) { return }
+        return sax
     }
 
     /// Runs the start tag pre-scan over the first `count` bytes of `chunk`; true when a start tag
@@ -183,12 +255,18 @@ final class XMLSafeParser {
     /// document is finished or the parse has stopped (`failure` says why).
     func advance() throws -> Bool {
         guard !isFinished, !stopped, let context else { return false }
+        if !pending.isEmpty {
+            let bytes = pending
+            pending = []
+            return bytes.withUnsafeBytes { feed($0) }
+        }
         let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
         if n == 0 {
             finishInput()
             return false
         }
         if scanFails(n) { return false }
+        fedBytes += n
         ferry_xmlSilenceGenericErrors()
         chunk.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
@@ -196,6 +274,50 @@ final class XMLSafeParser {
             }
         }
         return !stopped
+    }
+
+    /// Parses `bytes` as the next bytes of the document (taken from the source by the caller);
+    /// false once the parse has stopped.
+    @discardableResult
+    func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !isFinished, !stopped, let context, !bytes.isEmpty else { return !stopped }
+        let violation = tagScan.scan(bytes)
+        if let violation {
+            stop(violation.diagnostic(at: baseLocation, maximumAttributes: tagScan.maximumAttributes,
+                                      maximumBytes: tagScan.maximumBytes))
+            return false
+        }
+        fedBytes += bytes.count
+        ferry_xmlSilenceGenericErrors()
+        _ = xmlParseChunk(context, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), 0)
+        return !stopped
+    }
+
+    /// Feeds `newlines` LFs and then `columns` spaces in place of `skipped` bytes of the input
+    /// (a batch of records parsed elsewhere): libxml2's line and column come out where they
+    /// would be after those bytes, and the blanks are whitespace between records.
+    func feedBlank(newlines: Int, columns: Int, skipped: Int) {
+        var blank = [UInt8](repeating: 0x0A, count: newlines)
+        blank.append(contentsOf: repeatElement(0x20, count: columns))
+        blank.withUnsafeBytes { _ = feed($0) }
+        byteShifts.append((at: fedBytes, shift: skipped - blank.count))
+    }
+
+    /// Leaves `bytes` to be parsed before anything more is read from the source.
+    func setPending(_ bytes: [UInt8]) {
+        pending = bytes
+    }
+
+    /// The bytes fed that libxml2 has not parsed yet (a construct still incomplete, blanks
+    /// before the next `<`), and its line and column at the first of them; nil when libxml2
+    /// converts the input (any encoding but UTF-8) or is not reading content (the prolog, a
+    /// comment or CDATA section in progress).
+    func unparsedContent() -> (bytes: [UInt8], position: TextPosition)? {
+        guard let context, let input = context.pointee.input?.pointee, let cur = input.cur, let end = input.end,
+              input.buf?.pointee.encoder == nil else { return nil }
+        let state = context.pointee.instate
+        guard state == XML_PARSER_CONTENT || state == XML_PARSER_START_TAG || state == XML_PARSER_END_TAG else { return nil }
+        return (Array(UnsafeBufferPointer(start: cur, count: end - cur)), TextPosition(line: Int(input.line), column: Int(input.col)))
     }
 
     private func finishInput() {
@@ -291,7 +413,9 @@ final class XMLSafeParser {
         if message.hasPrefix("Input is not proper UTF-8") {
             // libxml2 appends the bytes on a second line; say it in one line, with the byte offset.
             code = .invalidEncoding
-            let offset = context.map { Int(xmlByteConsumed($0)) } ?? -1
+            let consumed = context.map { Int(xmlByteConsumed($0)) } ?? -1
+            var offset = consumed
+            for shift in byteShifts where shift.at <= consumed { offset += shift.shift }
             let bytes = message.split(separator: "\n").last.map { $0.replacingOccurrences(of: "Bytes: ", with: "") } ?? ""
             message = "bytes \(bytes) at byte offset \(offset) are not valid UTF-8; declare the input's encoding "
                 + "in the XML declaration (encoding=\"ISO-8859-1\") or with --encoding"
