@@ -34,7 +34,7 @@ struct BracketScan: Equatable {
         var inside = ByteBlock.prefixXor(block.mask(JSONSyntax.quote) & ~escapedBytes)
         if inString { inside = ~inside }
         inString = inside >> 63 != 0
-        var brackets = block.bracketCandidates & ~inside & ~escapedBytes
+        var brackets = block.brackets & ~inside & ~escapedBytes
         while brackets != 0 {
             let bit = brackets.trailingZeroBitCount
             brackets &= brackets &- 1

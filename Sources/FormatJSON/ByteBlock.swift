@@ -8,7 +8,10 @@ import FerryCore
 ///
 /// Only portable SIMD operations are used (no intrinsics, no compiler flags): the comparisons
 /// compile to SSE2 or NEON vector compares, and the masks are gathered from the compare results
-/// eight bytes at a time by one multiplication (`bits(_:)`).
+/// eight bytes at a time by one multiplication (`bits(_:)`). Everything after the comparisons
+/// works on the result's eight words: Swift's `|`, `&` and `wrappedSum()` on vectors are
+/// lane-by-lane loops (only the comparisons and `&+`, `&-`, `&*` have vector forms), and were
+/// slower than the byte-at-a-time scans (callgrind).
 struct ByteBlock {
     /// Bytes in a block.
     static let size = 64
@@ -27,38 +30,53 @@ struct ByteBlock {
         Self.bits(bytes .== SIMD64(repeating: value))
     }
 
-    /// Bit `i` set where byte `i` may be a bracket: every `{`, `[`, `}` and `]`, and also `Y`,
-    /// `_`, `y` and DEL (the bytes `b` with `b | 0x26 == 0x7F`), which the caller tells apart by
-    /// the byte itself. One comparison finds all four brackets, and outside strings the others
-    /// appear only in invalid JSON.
+    /// Bit `i` set where byte `i` is `{`, `[`, `}` or `]`: four comparisons, their words joined
+    /// before one gathering (`|` on SIMD vectors is a lane-by-lane loop; the comparisons are not).
     @inline(__always)
-    var bracketCandidates: UInt64 {
-        Self.bits((bytes | SIMD64(repeating: 0x26)) .== SIMD64(repeating: 0x7F))
+    var brackets: UInt64 {
+        let a = Self.words(bytes .== SIMD64(repeating: JSONSyntax.openBrace))
+        let b = Self.words(bytes .== SIMD64(repeating: JSONSyntax.openBracket))
+        let c = Self.words(bytes .== SIMD64(repeating: JSONSyntax.closeBrace))
+        let d = Self.words(bytes .== SIMD64(repeating: JSONSyntax.closeBracket))
+        return Self.gather((a.0 | b.0 | c.0 | d.0, a.1 | b.1 | c.1 | d.1, a.2 | b.2 | c.2 | d.2, a.3 | b.3 | c.3 | d.3,
+                            a.4 | b.4 | c.4 | d.4, a.5 | b.5 | c.5 | d.5, a.6 | b.6 | c.6 | d.6, a.7 | b.7 | c.7 | d.7))
     }
 
     /// True when some byte is `value` (cheaper than its mask).
     @inline(__always)
     func contains(_ value: UInt8) -> Bool {
-        let equal = unsafeBitCast(bytes .== SIMD64(repeating: value), to: SIMD8<UInt64>.self)
-        return equal != SIMD8(repeating: 0)
+        let w = Self.words(bytes .== SIMD64(repeating: value))
+        return w.0 | w.1 | w.2 | w.3 | w.4 | w.5 | w.6 | w.7 != 0
     }
 
     /// The number of bytes that are `value`.
     @inline(__always)
     func count(_ value: UInt8) -> Int {
-        let ones = unsafeBitCast(bytes .== SIMD64(repeating: value), to: SIMD64<UInt8>.self) & SIMD64(repeating: 1)
-        return Int(ones.wrappedSum())
+        let w = Self.words(bytes .== SIMD64(repeating: value))
+        // Each matching byte is 0xFF: its low bit counts it, and a multiplication sums a word's.
+        @inline(__always) func sum(_ word: UInt64) -> UInt64 { word & JSONSyntax.lowBits }
+        let total = sum(w.0) &+ sum(w.1) &+ sum(w.2) &+ sum(w.3) &+ sum(w.4) &+ sum(w.5) &+ sum(w.6) &+ sum(w.7)
+        return Int((total &* JSONSyntax.lowBits) >> 56)
     }
 
     /// The mask of a comparison: each lane of `mask` is all ones or all zeros, so each byte's high
     /// bit is its lane; multiplying a word's high bits (at bits 7, 15, ..., 63) by 0x02040810204081
     /// moves bit `8k + 7` to bit `56 + k`, with no carries between them.
     @inline(__always)
-    static func bits(_ mask: SIMDMask<SIMD64<Int8>>) -> UInt64 {
-        let words = unsafeBitCast(mask, to: SIMD8<UInt64>.self) & SIMD8(repeating: JSONSyntax.highBits)
-        let gathered = (words &* SIMD8(repeating: 0x0002_0408_1020_4081)) &>> SIMD8(repeating: 56)
-        let placed = gathered &<< SIMD8<UInt64>(0, 8, 16, 24, 32, 40, 48, 56)
-        return placed[0] | placed[1] | placed[2] | placed[3] | placed[4] | placed[5] | placed[6] | placed[7]
+    static func bits(_ mask: SIMDMask<SIMD64<Int8>>) -> UInt64 { gather(words(mask)) }
+
+    /// The high bit of each byte of the eight words, bit `i` for byte `i`.
+    @inline(__always)
+    static func gather(_ w: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)) -> UInt64 {
+        @inline(__always) func gathered(_ word: UInt64) -> UInt64 { ((word & JSONSyntax.highBits) &* 0x0002_0408_1020_4081) >> 56 }
+        return gathered(w.0) | gathered(w.1) << 8 | gathered(w.2) << 16 | gathered(w.3) << 24
+            | gathered(w.4) << 32 | gathered(w.5) << 40 | gathered(w.6) << 48 | gathered(w.7) << 56
+    }
+
+    /// The eight little-endian words of a comparison's result.
+    @inline(__always)
+    static func words(_ mask: SIMDMask<SIMD64<Int8>>) -> (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) {
+        unsafeBitCast(mask, to: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64).self)
     }
 
     /// Bit `i` set where an odd number of bits `0...i` of `mask` are set: between a quote that

@@ -83,7 +83,7 @@ import Testing
         bytes.withUnsafeBytes { raw in
             let block = ByteBlock(raw.baseAddress!)
             #expect(block.mask(0x22) == (1 | UInt64(1) << 63))
-            #expect(block.bracketCandidates == (UInt64(1) << 5 | 1 << 6 | 1 << 40))
+            #expect(block.brackets == (UInt64(1) << 5 | 1 << 6))
             #expect(block.count(0x0A) == 1)
             #expect(block.contains(0x0A) && !block.contains(0x5C))
         }
