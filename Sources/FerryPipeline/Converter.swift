@@ -202,7 +202,8 @@ public struct Converter: Sendable {
                 var record = record
                 if let plainCollection, record.collection == plainCollection { record.collection = nil }
                 countRaw(record)
-                let read = try inliner?.inline(record) ?? record
+                // A record prepared ahead (`--jobs`) had its media put back before it was prepared.
+                let read = prepared == nil ? try inliner?.inline(record) ?? record : record
                 references.collect(read)  // media a record names count as referenced even when the record is invalid
                 if let prepared, let processor = plan.processor {
                     let committed = processor.commit(prepared)
@@ -247,14 +248,15 @@ public struct Converter: Sendable {
                 leafLane = (format, lane)
                 return lane
             }
-            if applier == nil, inliner == nil, plainRecords,
+            if applier == nil, plainRecords,
                let parallel = ParallelConversion(
                    jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer },
                    hasLane: lane != nil || valueLane != nil,
                    // Taken records carry JSON Lines bytes for a JSON Lines writer that takes bytes
                    // rendered ahead (or nothing, when nothing is written), leaf streams for CSV
                    // writers, values for the others.
-                   lane: { router == nil || router?.renderer != nil ? lane : csvLane() ?? valueLane })
+                   lane: { router == nil || router?.renderer != nil ? lane : csvLane() ?? valueLane },
+                   inline: inliner.map { inliner in { try inliner.inline($0) } })
             {
                 var delivery = ParallelConversion.Delivery(
                     general: { try take($0, prepared: $1, rendered: $2) }, typed: takeTyped,

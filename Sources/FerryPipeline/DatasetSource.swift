@@ -53,7 +53,7 @@ final class DatasetSource {
     var rejectsDuplicateHeaders = false {
         didSet {
             guard rejectsDuplicateHeaders else { return }
-            for (reader, location) in uncheckedHeaders { checkDuplicateHeaders(of: reader, at: location) }
+            for (reader, location) in uncheckedHeaders { log.report(contentsOf: duplicateHeaders(of: reader, at: location)) }
             uncheckedHeaders = []
         }
     }
@@ -62,22 +62,20 @@ final class DatasetSource {
     /// Whether the records of the file being read have text scalars (its format's).
     private var currentScalarsAreText = false
 
-    /// Checks the header of a file or bundle member just started, now or once the domain is known.
-    private func headerStarted(_ reader: any RecordReader, at location: SourceLocation) {
-        guard let columns = reader as? any ColumnRecordReader else { return }
-        if rejectsDuplicateHeaders {
-            checkDuplicateHeaders(of: columns, at: location)
-        } else {
-            uncheckedHeaders.append((columns, location))
-        }
+    /// Checks the header of a file or bundle member just started, now or once the domain is known:
+    /// the problems to report now (a bundle's reader reports them in turn with its records).
+    private func headerStarted(_ reader: any RecordReader, at location: SourceLocation) -> [Diagnostic] {
+        guard let columns = reader as? any ColumnRecordReader else { return [] }
+        if rejectsDuplicateHeaders { return duplicateHeaders(of: columns, at: location) }
+        uncheckedHeaders.append((columns, location))
+        return []
     }
 
-    private func checkDuplicateHeaders(of reader: any ColumnRecordReader, at file: SourceLocation) {
-        for (name, position) in reader.duplicateHeaderCells {
+    private func duplicateHeaders(of reader: any ColumnRecordReader, at file: SourceLocation) -> [Diagnostic] {
+        reader.duplicateHeaderCells.map { name, position in
             var location = file
             location.position = position
-            log.report(.error(.duplicateHeader, "the header names '\(name)' more than once; a domain's fields are unique",
-                              at: location))
+            return .error(.duplicateHeader, "the header names '\(name)' more than once; a domain's fields are unique", at: location)
         }
     }
 
@@ -156,7 +154,7 @@ final class DatasetSource {
             self.columnSources.members = Set(members.filter { $0.format.hasHeaderColumns }.map(\.member))
             self.media = Self.mediaTable(bundle)
             self.current = try bundle.makeRecordReader(registry: registry, options: options, log: log) { [weak self] member, reader in
-                self?.headerStarted(reader, at: SourceLocation(file: path, member: member))
+                self?.headerStarted(reader, at: SourceLocation(file: path, member: member)) ?? []
             }
             return
         }
@@ -247,14 +245,15 @@ final class DatasetSource {
         return parts
     }
 
-    /// The next record of the input, moving through a folder's files in name order.
-    /// The reader of a single plain file when it cuts batches of records (JSON Lines, CSV, a JSON document, XML), for
-    /// `--jobs`; nil for folders, bundles and other formats. Valid once `next()` returned a record.
+    /// The reader of a single plain file when it cuts batches of records (JSON Lines, CSV, a JSON
+    /// document, XML), or of a bundle (its members' batches, `BundleRecordReader`), for `--jobs`; nil
+    /// for folders and other formats. Valid once `next()` returned a record.
     var batchReader: (any BatchRecordReader)? {
-        guard bundle == nil, parts.isEmpty else { return nil }
+        guard parts.isEmpty else { return nil }
         return current as? any BatchRecordReader
     }
 
+    /// The next record of the input, moving through a folder's files in name order.
     func next() throws -> Record? {
         while true {
             if let current {
@@ -286,7 +285,7 @@ final class DatasetSource {
                 declaredCollections.removeAll { $0 == stem }
                 if derivedCollection == stem { derivedCollection = nil }
             }
-            headerStarted(started, at: SourceLocation(file: part.displayName))
+            log.report(contentsOf: headerStarted(started, at: SourceLocation(file: part.displayName)))
         }
     }
 }

@@ -39,16 +39,20 @@ struct ParallelConversion {
     /// The typed path, when the records may take it (asked again for every batch: it needs the
     /// output's writer open and rendering ahead, or no output at all).
     let lane: () -> TypedLane?
+    /// What becomes of each general record before it is prepared, on the calling thread in input
+    /// order (a bundle's media put back into external-storage fields: `MediaInliner`); what it
+    /// throws ends the reading at that record. Nil: nothing.
+    let inline: ((Record) throws -> Record)?
 
     /// The batched run of `source`, when it can have one: a domain processor, an input whose
-    /// reader cuts batches (a single JSON Lines, UTF-8 CSV, JSON document or XML file), and more than
+    /// reader cuts batches (a single JSON Lines, UTF-8 CSV, JSON document or XML file, a bundle), and more than
     /// one job or a typed path its reader offers records to (`hasLane`; with one job the batches
     /// run on the calling thread). Nil
     /// otherwise: the caller reads record by record.
     init?(
         jobs: Int, source: DatasetSource, processor: DatasetProcessor?, log: DiagnosticLog,
         renderer: @escaping () -> (any RecordRenderer)? = { nil }, hasLane: Bool = false,
-        lane: @escaping () -> TypedLane? = { nil }
+        lane: @escaping () -> TypedLane? = { nil }, inline: ((Record) throws -> Record)? = nil
     ) {
         guard let processor, let reader = source.batchReader, jobs > 1 || (hasLane && reader.takesRawRecords) else { return nil }
         self.jobs = max(jobs, 1)
@@ -57,6 +61,28 @@ struct ParallelConversion {
         self.log = log
         self.renderer = renderer
         self.lane = lane
+        self.inline = inline
+    }
+
+    /// `items` with `inline` applied to their general records; an error it throws becomes the
+    /// last item.
+    private func inlined(_ items: [RecordBatchItem]) -> [RecordBatchItem] {
+        guard let inline else { return items }
+        var result: [RecordBatchItem] = []
+        result.reserveCapacity(items.count)
+        for item in items {
+            guard case .record(let record) = item else {
+                result.append(item)
+                continue
+            }
+            do {
+                result.append(.record(try inline(record)))
+            } catch {
+                result.append(.failure(error))
+                break
+            }
+        }
+        return result
     }
 
     /// What the calling thread does with the records, in input order.
@@ -144,7 +170,7 @@ struct ParallelConversion {
             let lane = self.lane()?.batch()
             batch.parse(offering: lane)
             lane?.finishTaking()
-            try deliver(reader.items(from: batch), lane: lane, delivery) { _, record in
+            try deliver(inlined(reader.items(from: batch)), lane: lane, delivery) { _, record in
                 // The writer renders general records itself: nothing is gained rendering ahead.
                 try delivery.general(record, preparer.prepare(record), nil)
             }
@@ -231,7 +257,7 @@ struct ParallelConversion {
         func stage(_ slot: Slot) {
             // Parsing it here beats waiting for a worker to start on it.
             if slot.claimParse() { slot.parse() } else { slot.parsed.wait() }
-            slot.items = reader.items(from: slot.batch)
+            slot.items = inlined(reader.items(from: slot.batch))
             // Records the typed path took were prepared while parsing: nothing is left to do.
             guard slot.items.contains(where: Self.isGeneralRecord) else { return }
             let items = slot.items

@@ -897,13 +897,14 @@ public final class BundleReader {
     ///   - log: receives the content readers' diagnostics and `missing-file` for absent data members.
     ///   - memberStarted: called with each member's path and its content reader when reading of
     ///     the member starts (before its first record), for checks of what the reader found in the
-    ///     member's own header (a CSV header's repeated names).
+    ///     member's own header (a CSV header's repeated names); the diagnostics it returns are
+    ///     reported before the member's records (in turn with them under `--jobs`).
     /// - Throws: `FerryError(.unknownFormat)` naming the member when no registered format reads it.
     ///
     /// Each record carries `scalarsAreText` of its member's format, so one bundle may mix formats.
     public func makeRecordReader(
         registry: FormatRegistry, options: ReadOptions, log: DiagnosticLog,
-        memberStarted: ((String, any RecordReader) -> Void)? = nil
+        memberStarted: ((String, any RecordReader) -> [Diagnostic])? = nil
     ) throws -> any RecordReader {
         var steps: [BundleRecordReader.Step] = []
         for (member, collection, formatName) in dataPlan() {

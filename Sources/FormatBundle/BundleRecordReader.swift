@@ -2,6 +2,14 @@ import FerryCore
 
 /// Reads the records of a bundle's data members one after another (manifest order), each through
 /// its content format's reader, stamping `file` and `member` on records and diagnostics.
+///
+/// Under `--jobs` (`BatchRecordReader`) the members are read in the same order and each member's
+/// records go out in batches as its format allows: the batches of a member whose reader cuts
+/// them (JSON Lines, CSV, a JSON document's arrays) are parsed on worker threads; the records of
+/// any other member (XML) are read here and only prepared on the workers. What is reported while
+/// the batches are cut (a data member the bundle lacks, a CSV header's repeated names, a content
+/// reader's own problems) is held and handed over as problems in the batch, where `next()` would
+/// have reported it, so diagnostics keep the order of one job.
 final class BundleRecordReader: RecordReader {
     struct Step {
         var member: String
@@ -15,19 +23,25 @@ final class BundleRecordReader: RecordReader {
     private var steps: [Step]
     private var nextStep = 0
     private let options: ReadOptions
-    private let log: DiagnosticLog
+    /// Where the reader's own diagnostics and its members' go: on to the log, or held.
+    private let relay: HeldDiagnostics
+    private let relayLog: DiagnosticLog
     private var current: (reader: any RecordReader, step: Step)?
     private var innerHeader = DatasetHeader()
-    private let memberStarted: ((String, any RecordReader) -> Void)?
+    private let memberStarted: ((String, any RecordReader) -> [Diagnostic])?
+    /// True once a batch ended with a failure: reading stops there, as `next()`'s error stops it.
+    private var failed = false
 
     init(
         bundle: BundleReader, steps: [Step], options: ReadOptions, log: DiagnosticLog,
-        memberStarted: ((String, any RecordReader) -> Void)? = nil
+        memberStarted: ((String, any RecordReader) -> [Diagnostic])? = nil
     ) {
         self.bundle = bundle
         self.steps = steps
         self.options = options
-        self.log = log
+        let relay = HeldDiagnostics(log: log)
+        self.relay = relay
+        self.relayLog = DiagnosticLog(onReport: { relay.report($0) })
         self.memberStarted = memberStarted
     }
 
@@ -43,56 +57,205 @@ final class BundleRecordReader: RecordReader {
         location.member = member
     }
 
+    /// A record of `step`'s member as the bundle gives it.
+    private func stamped(_ record: Record, _ step: Step) -> Record {
+        var record = record
+        stamp(&record.location, member: step.member)
+        record.scalarsAreText = step.scalarsAreText
+        if record.collection == nil {
+            record.collection = step.collection
+            if record.location.collection == nil { record.location.collection = step.collection }
+        }
+        return record
+    }
+
+    /// An error met reading `member`, located in it.
+    private func stamped(_ error: any Error, member: String) -> any Error {
+        guard let error = error as? FerryError else { return error }
+        var diagnostic = error.diagnostic
+        stamp(&diagnostic.location, member: member)
+        return FerryError(diagnostic, cause: error.cause)
+    }
+
     func next() throws -> Record? {
         while true {
             if let (reader, step) = current {
                 let record: Record?
                 do {
                     record = try reader.next()
-                } catch let error as FerryError {
-                    var diagnostic = error.diagnostic
-                    stamp(&diagnostic.location, member: step.member)
-                    throw FerryError(diagnostic, cause: error.cause)
+                } catch {
+                    throw stamped(error, member: step.member)
                 }
-                if var record {
-                    stamp(&record.location, member: step.member)
-                    record.scalarsAreText = step.scalarsAreText
-                    if record.collection == nil {
-                        record.collection = step.collection
-                        if record.location.collection == nil { record.location.collection = step.collection }
-                    }
-                    return record
-                }
+                if let record { return stamped(record, step) }
                 innerHeader = reader.header
                 current = nil
             }
-            guard nextStep < steps.count else { return nil }
+            guard try openNextMember() else { return nil }
+        }
+    }
+
+    /// Starts reading the next data member the bundle holds; false after the last.
+    private func openNextMember() throws -> Bool {
+        while nextStep < steps.count {
             let step = steps[nextStep]
             nextStep += 1
-            guard bundle.checkPresent(step.member, collection: step.collection, log: log) else { continue }
+            guard bundle.checkPresent(step.member, collection: step.collection, log: relayLog) else { continue }
             var memberOptions = options
             memberOptions.fileName = bundle.path
             memberOptions.member = step.member
             if let collection = step.collection { memberOptions.collection = collection }
-            let outer = log
+            let relay = self.relay
             let path = bundle.path
             let member = step.member
             let memberLog = DiagnosticLog(onReport: { diagnostic in
                 var diagnostic = diagnostic
                 diagnostic.location.file = path
                 diagnostic.location.member = member
-                outer.report(diagnostic)
+                relay.report(diagnostic)
             })
             do {
                 let source = try bundle.open(step.member)
                 let reader = try step.reader.makeReader(source, options: memberOptions, log: memberLog)
                 current = (reader, step)
-                memberStarted?(step.member, reader)
-            } catch let error as FerryError {
-                var diagnostic = error.diagnostic
+                for diagnostic in memberStarted?(step.member, reader) ?? [] { relay.report(diagnostic) }
+            } catch {
+                throw stamped(error, member: step.member)
+            }
+            return true
+        }
+        return false
+    }
+}
+
+extension BundleRecordReader: BatchRecordReader {
+    /// Members are batched for worker threads only: with one job, `next()` reads them.
+    var takesRawRecords: Bool { false }
+
+    /// The next batch: at most `limit` records read here with the problems reported while they
+    /// were read, or the problems reported while a member was opened followed by a batch that
+    /// member's reader cut; nil at the end of the bundle.
+    func nextBatch(limit: Int) throws -> (any RecordBatch)? {
+        if failed { return nil }
+        var items: [RecordBatchItem] = []
+        var records = 0
+        relay.hold()
+        defer { _ = relay.release() }
+        /// Moves what was reported so far into the batch, where `next()` would have reported it.
+        func takeHeld() {
+            items += relay.release().map { .problem($0) }
+            relay.hold()
+        }
+        func fail(_ error: any Error) {
+            takeHeld()
+            items.append(.failure(error))
+            failed = true
+        }
+        while records < limit {
+            guard let (reader, step) = current else {
+                do {
+                    let opened = try openNextMember()
+                    takeHeld()
+                    if opened { continue }
+                } catch {
+                    fail(error)
+                }
+                break
+            }
+            if let batching = reader as? any BatchRecordReader {
+                // A member's own batches go out after the records read here.
+                if records > 0 { break }
+                do {
+                    let batch = try batching.nextBatch(limit: limit)
+                    takeHeld()
+                    if let batch { return BundleMemberBatch(leading: items, member: (batching, batch, step)) }
+                } catch {
+                    fail(stamped(error, member: step.member))
+                    break
+                }
+            } else {
+                do {
+                    let record = try reader.next()
+                    takeHeld()
+                    if let record {
+                        items.append(.record(stamped(record, step)))
+                        records += 1
+                        continue
+                    }
+                } catch {
+                    fail(stamped(error, member: step.member))
+                    break
+                }
+            }
+            innerHeader = reader.header
+            current = nil
+        }
+        if items.isEmpty { return nil }
+        return BundleMemberBatch(leading: items)
+    }
+
+    /// The batch's leading items, then its member batch's records stamped as `next()` stamps them.
+    func items(from batch: any RecordBatch) -> [RecordBatchItem] {
+        guard let batch = batch as? BundleMemberBatch else { return [] }
+        var items = batch.leading
+        guard let (reader, inner, step) = batch.member else { return items }
+        for item in reader.items(from: inner) {
+            switch item {
+            case .record(let record):
+                items.append(.record(stamped(record, step)))
+            case .taken(let record, let payload):
+                items.append(.taken(stamped(record, step), payload))
+            case .problem(var diagnostic):
                 stamp(&diagnostic.location, member: step.member)
-                throw FerryError(diagnostic, cause: error.cause)
+                items.append(.problem(diagnostic))
+            case .failure(let error):
+                items.append(.failure(stamped(error, member: step.member)))
+                failed = true
             }
         }
+        return items
+    }
+}
+
+/// A batch of a bundle: records read already and the problems reported while they were read or
+/// while a member was opened, then a member reader's own batch, if any.
+final class BundleMemberBatch: RecordBatch, @unchecked Sendable {
+    // @unchecked: only `member.batch` is touched off the calling thread (its own `parse`); the
+    // reader is used by `BundleRecordReader.items(from:)` on the calling thread.
+    typealias Member = (reader: any BatchRecordReader, batch: any RecordBatch, step: BundleRecordReader.Step)
+    let leading: [RecordBatchItem]
+    let member: Member?
+
+    init(leading: [RecordBatchItem], member: Member? = nil) {
+        self.leading = leading
+        self.member = member
+    }
+
+    /// Parses the member's batch the general way: no taker is offered (a bundle's records do not
+    /// take the typed path, with one job or more).
+    func parse(offering taker: (any RawRecordTaker)?) {
+        member?.batch.parse(offering: nil)
+    }
+}
+
+/// Passes diagnostics on to a log, or holds them while `BundleRecordReader.nextBatch` reads
+/// ahead of the records being handed over.
+final class HeldDiagnostics: @unchecked Sendable {
+    // @unchecked: used on the calling thread only (member readers report while they are read).
+    private let log: DiagnosticLog
+    private var held: [Diagnostic]?
+
+    init(log: DiagnosticLog) { self.log = log }
+
+    func report(_ diagnostic: Diagnostic) {
+        if held != nil { held?.append(diagnostic) } else { log.report(diagnostic) }
+    }
+
+    /// Holds what is reported from now on.
+    func hold() { held = held ?? [] }
+
+    /// What was held, passed on no longer held.
+    func release() -> [Diagnostic] {
+        defer { held = nil }
+        return held ?? []
     }
 }

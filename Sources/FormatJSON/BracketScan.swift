@@ -1,20 +1,66 @@
-/// The state of a scan that pairs brackets outside strings, resumable across reads.
-struct BracketScan {
+/// The state of a scan that pairs brackets outside strings, resumable across reads: it finds
+/// where an object or array ends without parsing it (the parser checks everything else).
+///
+/// Whole 64-byte blocks are scanned with masks (`ByteBlock`): the quotes no backslash escapes
+/// open and close strings (a prefix XOR of their mask marks the bytes inside), and only the
+/// brackets outside strings are looked at one by one. The bytes after the last whole block are
+/// scanned one at a time. Both keep the same state between calls; on valid JSON they agree
+/// byte for byte (`BracketScanTests` checks them against each other).
+struct BracketScan: Equatable {
     var depth = 0
     var inString = false
+    /// True when the next byte is escaped by a backslash.
     var escaped = false
 
     /// Scans `bytes[from..<to]`: the offset after the bracket that brings the depth back to 0
-    /// and true, or `to` and false.
+    /// and true, or `to` and false. After true the state is not to be used again.
     mutating func run(over bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> (Int, Bool) {
+        var j = from
+        if let base = bytes.baseAddress {
+            while to - j >= ByteBlock.size {
+                if let end = runBlock(at: UnsafeRawPointer(base + j)) { return (j + end, true) }
+                j += ByteBlock.size
+            }
+        }
+        return runBytes(over: bytes, from: j, to: to)
+    }
+
+    /// One block: the offset after the closing bracket within it, or nil with the state carried on.
+    @inline(__always)
+    private mutating func runBlock(at pointer: UnsafeRawPointer) -> Int? {
+        let block = ByteBlock(pointer)
+        let backslashes = block.contains(JSONSyntax.backslash) ? block.mask(JSONSyntax.backslash) : 0
+        let escapedBytes = ByteBlock.escaped(by: backslashes, carry: &escaped)
+        var inside = ByteBlock.prefixXor(block.mask(JSONSyntax.quote) & ~escapedBytes)
+        if inString { inside = ~inside }
+        inString = inside >> 63 != 0
+        var brackets = block.brackets & ~inside & ~escapedBytes
+        while brackets != 0 {
+            let bit = brackets.trailingZeroBitCount
+            brackets &= brackets &- 1
+            let byte = pointer.load(fromByteOffset: bit, as: UInt8.self)
+            if byte == JSONSyntax.openBrace || byte == JSONSyntax.openBracket {
+                depth += 1
+            } else if byte == JSONSyntax.closeBrace || byte == JSONSyntax.closeBracket {
+                depth -= 1
+                if depth <= 0 { return bit + 1 }
+            }
+        }
+        return nil
+    }
+
+    /// The same scan a byte at a time. A backslash escapes the byte after it inside strings and,
+    /// as the block scan has it, outside them too (invalid JSON, which the parser rejects at the
+    /// backslash before reaching anything the two scans could disagree on).
+    mutating func runBytes(over bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> (Int, Bool) {
         var j = from
         while j < to {
             let byte = bytes[j]
             j += 1
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == JSONSyntax.backslash {
+            if escaped {
+                escaped = false
+            } else if inString {
+                if byte == JSONSyntax.backslash {
                     escaped = true
                 } else if byte == JSONSyntax.quote {
                     inString = false
@@ -26,6 +72,8 @@ struct BracketScan {
             } else if byte == JSONSyntax.closeBrace || byte == JSONSyntax.closeBracket {
                 depth -= 1
                 if depth <= 0 { return (j, true) }
+            } else if byte == JSONSyntax.backslash {
+                escaped = true
             }
         }
         return (j, false)

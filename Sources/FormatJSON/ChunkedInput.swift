@@ -130,7 +130,7 @@ final class ChunkedInput {
     private func advanceCursor(to offset: Int) {
         guard tracksPositions, offset > cursorOffset else { return }
         cursor = buffer.withUnsafeBufferPointer { p in
-            JSONSyntax.position(in: p, from: cursorOffset, at: cursor, to: offset)
+            ByteBlock.advance(cursor, in: p, from: cursorOffset, to: offset)
         }
         cursorOffset = offset
     }

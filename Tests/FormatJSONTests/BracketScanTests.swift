@@ -1,0 +1,97 @@
+import FerryCore
+import FerryTestSupport
+import Testing
+
+@testable import FormatJSON
+
+/// The 64-bytes-at-a-time scans (`ByteBlock`) against plain byte-at-a-time ones: the bracket
+/// scan ends at the same byte with the same state, and positions count the same lines and
+/// columns, on random bytes rich in quotes, backslashes, brackets, line feeds and multi-byte
+/// characters, whole and resumed at random cuts.
+@Suite struct BracketScanTests {
+    /// Random bytes from an alphabet where every byte the scans look at is common, with a
+    /// bracket first so that a scan has something to pair.
+    private static func text(_ random: inout SplitMix, count: Int) -> [UInt8] {
+        let alphabet: [[UInt8]] = [
+            [0x22], [0x22], [0x5C], [0x5C], [0x5C, 0x22], [0x7B], [0x7D], [0x5B], [0x5D], [0x0A], [0x20], [0x61],
+            [0x59], [0x5F], [0x79], [0x7F], Array("é".utf8), Array("샤".utf8), [0x3A], [0x2C],
+        ]
+        var bytes: [UInt8] = [random.next(2) == 0 ? 0x7B : 0x5B]
+        while bytes.count < count { bytes += alphabet[random.next(alphabet.count)] }
+        return bytes
+    }
+
+    /// The result and final state of scanning `bytes` from 0 in pieces cut at `cuts`.
+    private static func scan(_ bytes: [UInt8], cuts: [Int], blocks: Bool) -> (Int, Bool, BracketScan) {
+        var scan = BracketScan()
+        var from = 0
+        return bytes.withUnsafeBufferPointer { p in
+            for to in cuts + [bytes.count] where to >= from {
+                let (next, closed) = blocks ? scan.run(over: p, from: from, to: to) : scan.runBytes(over: p, from: from, to: to)
+                if closed { return (next, true, BracketScan()) }
+                from = next
+            }
+            return (from, false, scan)
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6])
+    func blocksAgreeWithBytes(seed: UInt64) {
+        var random = SplitMix(seed: seed)
+        for round in 0..<400 {
+            let bytes = Self.text(&random, count: 1 + random.next(round % 4 == 0 ? 3000 : 300))
+            let cuts = (0..<random.next(4)).map { _ in random.next(bytes.count + 1) }.sorted()
+            let expected = Self.scan(bytes, cuts: [], blocks: false)
+            let got = Self.scan(bytes, cuts: cuts, blocks: true)
+            #expect(got.0 == expected.0 && got.1 == expected.1 && got.2 == expected.2,
+                    "seed \(seed) round \(round) cuts \(cuts): \(bytes)")
+        }
+    }
+
+    /// A string of escaped quotes and backslashes across block boundaries, then the close.
+    @Test func escapesRunAcrossBlocks() {
+        for backslashes in 60...70 {
+            let string = "\"" + String(repeating: "\\", count: backslashes) + "\"" + (backslashes % 2 == 0 ? "" : "]\"")
+            let text = "[" + string + ", \"}\"]" + String(repeating: " ", count: 64)
+            let bytes = Array(text.utf8)
+            let close = bytes.count - 64
+            #expect(Self.scan(bytes, cuts: [], blocks: true).0 == close, "\(backslashes) backslashes")
+            #expect(Self.scan(bytes, cuts: [], blocks: false).0 == close, "\(backslashes) backslashes")
+        }
+    }
+
+    @Test(arguments: [7, 8, 9])
+    func positionsAgreeWithBytes(seed: UInt64) {
+        var random = SplitMix(seed: seed)
+        for round in 0..<300 {
+            let bytes = Self.text(&random, count: 1 + random.next(round % 3 == 0 ? 2000 : 200))
+            let from = random.next(bytes.count)
+            let to = from + random.next(bytes.count - from + 1)
+            let start = TextPosition(line: 3, column: 5)
+            bytes.withUnsafeBufferPointer { p in
+                #expect(ByteBlock.advance(start, in: p, from: from, to: to) == JSONSyntax.position(in: p, from: from, at: start, to: to),
+                        "seed \(seed) round \(round) \(from)..<\(to)")
+            }
+        }
+    }
+
+    @Test func masksNameTheirBytes() {
+        var bytes = [UInt8](repeating: 0x61, count: 64)
+        for (offset, byte) in [(0, 0x22), (5, 0x7B), (6, 0x5D), (31, 0x0A), (63, 0x22), (40, 0x59)] as [(Int, UInt8)] {
+            bytes[offset] = byte
+        }
+        bytes.withUnsafeBytes { raw in
+            let block = ByteBlock(raw.baseAddress!)
+            #expect(block.mask(0x22) == (1 | UInt64(1) << 63))
+            #expect(block.brackets == (UInt64(1) << 5 | 1 << 6))
+            #expect(block.count(0x0A) == 1)
+            #expect(block.contains(0x0A) && !block.contains(0x5C))
+        }
+        #expect(ByteBlock.prefixXor(0b10_1001_0010) == 0b01_1000_1110)
+        var carry = false
+        // `\\\"x`: the first two escape each other, the third escapes the quote.
+        #expect(ByteBlock.escaped(by: 0b0111, carry: &carry) == 0b1010 && !carry)
+        carry = true
+        #expect(ByteBlock.escaped(by: UInt64(1) << 63 | 1, carry: &carry) == 1 && carry)
+    }
+}
