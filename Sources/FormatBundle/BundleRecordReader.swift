@@ -26,7 +26,12 @@ final class BundleRecordReader: RecordReader {
     /// Where the reader's own diagnostics and its members' go: on to the log, or held.
     private let relay: HeldDiagnostics
     private let relayLog: DiagnosticLog
-    private var current: (reader: any RecordReader, step: Step)?
+    private var current: (reader: any RecordReader, step: Step)? {
+        didSet { currentCutsBatches = true }
+    }
+    /// False once the current member's reader cut its last batch: an XML reader's `next()` then
+    /// reads what its cutting left (the end of the document), as for a file of its own.
+    private var currentCutsBatches = true
     private var innerHeader = DatasetHeader()
     private let memberStarted: ((String, any RecordReader) -> [Diagnostic])?
     /// True once a batch ended with a failure: reading stops there, as `next()`'s error stops it.
@@ -161,13 +166,15 @@ extension BundleRecordReader: BatchRecordReader {
                 }
                 break
             }
-            if let batching = reader as? any BatchRecordReader {
+            if currentCutsBatches, let batching = reader as? any BatchRecordReader {
                 // A member's own batches go out after the records read here.
                 if records > 0 { break }
                 do {
                     let batch = try batching.nextBatch(limit: limit)
                     takeHeld()
                     if let batch { return BundleMemberBatch(leading: items, member: (batching, batch, step)) }
+                    currentCutsBatches = false
+                    continue
                 } catch {
                     fail(stamped(error, member: step.member))
                     break
