@@ -20,6 +20,10 @@ final class ChunkedInput {
     var pos = 0
     /// True once the source returned 0.
     private(set) var isExhausted = false
+    /// Bytes dropped from the front of the buffer so far: `dropped + pos` is the input offset.
+    private(set) var dropped = 0
+    /// The offset in the whole input of the next byte to consume.
+    var offset: Int { dropped + pos }
 
     private var cursorOffset = 0
     private var cursor = TextPosition(line: 1, column: 1)
@@ -49,6 +53,7 @@ final class ChunkedInput {
                 (base).update(from: base + keepFrom, count: kept)
             }
             shift = keepFrom
+            dropped += shift
             end = kept
             pos -= shift
             if tracksPositions { cursorOffset -= shift }

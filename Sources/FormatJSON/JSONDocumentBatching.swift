@@ -17,6 +17,8 @@ import FerryCore
 extension JSONDocumentReader: BatchRecordReader {
     /// The most bytes of elements a batch holds (a few MB in flight per job at most).
     static let batchBytes = 4 << 20
+    /// The most input a batch of records read by `next()` spans before it is handed out.
+    static let readyBytes = 256 << 10
     /// Bytes kept after a batch's last element, for the parser's look-ahead at an error (a
     /// literal such as `false`, a UTF-8 sequence).
     static let lookAhead = 8
@@ -33,6 +35,7 @@ extension JSONDocumentReader: BatchRecordReader {
         // The buffer offset of the first element's first byte; spans are stored relative to it.
         var first: Int? = nil
         let spanLimit = min(Self.batchBytes, maximumRecordSize / 4)
+        let startOffset = input.offset
         while entries.count < limit {
             if case .afterElement(let collection) = state {
                 try skipWhitespace(keeping: &first)
@@ -66,6 +69,9 @@ extension JSONDocumentReader: BatchRecordReader {
             do {
                 guard let record = try next() else { break }
                 entries.append(.ready(record))
+                // Records read whole here (a Firestore word book with its words) can be large: the
+                // batch stops at `readyBytes` of input, so the batches in flight stay small.
+                if input.offset - startOffset >= Self.readyBytes { break }
             } catch {
                 entries.append(.failure(error))
                 break
