@@ -38,6 +38,9 @@ struct CSVCursor: RecordCursor {
     /// True when scalars come as text (always, from the CSV reader): plain number and Boolean
     /// text is then read as its value, as the checked path reads it.
     let scalarsAsText: Bool
+    /// True when every present cell was checked as UTF-8 (`isUTF8(_:)`): a cell's `String` is then
+    /// made without checking it again.
+    let checkedUTF8: Bool
     /// The node the cursor walks (`CSVItem.nullNode`: a null).
     let origin: Int
     let isObject: Bool
@@ -51,18 +54,22 @@ struct CSVCursor: RecordCursor {
     private var hint = 0
 
     /// A cursor over the record of the row `cells` under the header `tree`; `map` (the tree's for
-    /// the model read) finds members without comparing keys.
-    init(tree: CSVHeaderTree, map: CSVFieldMap? = nil, cells: UnsafeBufferPointer<RawCSVCell>, scalarsAsText: Bool) {
-        self.init(tree: tree, map: map, cells: cells, scalarsAsText: scalarsAsText, origin: 0)
+    /// the model read) finds members without comparing keys; `checkedUTF8`: the caller checked
+    /// every cell with `isUTF8(_:)` (else each cell's text is checked as it is read).
+    init(tree: CSVHeaderTree, map: CSVFieldMap? = nil, cells: UnsafeBufferPointer<RawCSVCell>, scalarsAsText: Bool,
+        checkedUTF8: Bool = false)
+    {
+        self.init(tree: tree, map: map, cells: cells, scalarsAsText: scalarsAsText, checkedUTF8: checkedUTF8, origin: 0)
     }
 
     private init(tree: CSVHeaderTree, map: CSVFieldMap?, cells: UnsafeBufferPointer<RawCSVCell>, scalarsAsText: Bool,
-        origin: Int)
+        checkedUTF8: Bool, origin: Int)
     {
         self.tree = tree
         self.map = map
         self.cells = cells
         self.scalarsAsText = scalarsAsText
+        self.checkedUTF8 = checkedUTF8
         self.origin = origin
         isObject = origin >= 0 && tree.nodes[origin].kind == .object
     }
@@ -163,7 +170,7 @@ struct CSVCursor: RecordCursor {
     @inline(__always)
     func text(of item: CSVItem) -> String? {
         guard let bytes = cellText(item) else { return nil }
-        return UTF8Text.string(validating: bytes)
+        return checkedUTF8 ? String(decoding: bytes, as: UTF8.self) : UTF8Text.string(validating: bytes)
     }
 
     @inline(__always)
@@ -204,7 +211,7 @@ struct CSVCursor: RecordCursor {
     }
 
     func cursor(at item: CSVItem) -> CSVCursor {
-        CSVCursor(tree: tree, map: map, cells: cells, scalarsAsText: scalarsAsText, origin: item.node)
+        CSVCursor(tree: tree, map: map, cells: cells, scalarsAsText: scalarsAsText, checkedUTF8: checkedUTF8, origin: item.node)
     }
 
     func forEachElement(of item: CSVItem, _ body: (CSVItem, Int) -> Void) -> Bool {
