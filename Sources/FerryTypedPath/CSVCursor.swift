@@ -25,46 +25,72 @@ struct CSVItem {
 /// path applies. Only a value with a problem is made a `Value`, for the message; positions are
 /// the record's locator's (`CSVRowLocator`), asked only for a diagnostic.
 ///
-/// Holds the tree and the row's cells without owning them: use it only while they live. The
-/// cells must be UTF-8 (the CSV reader stops at a cell that is not: check the row first,
-/// `isUTF8(_:)`).
+/// Holds the tree, the map and the row's cells without owning them: use it only while they live
+/// (`withCursor` hands one out for the length of a call). The cells must be UTF-8 (the CSV reader
+/// stops at a cell that is not: check the row first, `isUTF8(_:)`).
 struct CSVCursor: RecordCursor {
     typealias Item = CSVItem
 
-    unowned(unsafe) let tree: CSVHeaderTree
-    /// Where the model's fields stand in the tree (nil: members are found by key).
-    unowned(unsafe) let map: CSVFieldMap?
-    let cells: UnsafeBufferPointer<RawCSVCell>
-    /// True when scalars come as text (always, from the CSV reader): plain number and Boolean
-    /// text is then read as its value, as the checked path reads it.
-    let scalarsAsText: Bool
+    /// What every cursor over one row reads: the tree's and the map's tables and the row's cells,
+    /// as buffers (no reference counting per read), kept once per row behind one pointer so that
+    /// entering a nested object copies a few words.
+    struct Frame {
+        let nodes: UnsafeBufferPointer<CSVHeaderTree.Node>
+        let keys: UnsafeBufferPointer<String>
+        let columns: UnsafeBufferPointer<Int>
+        let cells: UnsafeBufferPointer<RawCSVCell>
+        /// Where the model's fields stand in the tree (nil: members are found by key).
+        let map: CSVFieldMap.Tables?
+        /// The tree itself, for the `Value` of an item (only for a problem).
+        unowned(unsafe) let tree: CSVHeaderTree
+        /// True when scalars come as text (always, from the CSV reader): plain number and Boolean
+        /// text is then read as its value, as the checked path reads it.
+        let scalarsAsText: Bool
+
+        /// True when a cell at or under `node` is present (`CSVHeaderTree.isPresent`).
+        @inline(__always)
+        func isPresent(_ node: Int) -> Bool {
+            let node = nodes[node]
+            if node.kind == .leaf { return !cells[node.column].isAbsent }
+            for k in node.columnsStart..<(node.columnsStart + node.columnsCount) where !cells[columns[k]].isAbsent {
+                return true
+            }
+            return false
+        }
+    }
+
+    /// The row's frame (`withCursor` keeps it for the length of the call).
+    let frame: UnsafePointer<Frame>
     /// The node the cursor walks (`CSVItem.nullNode`: a null).
     let origin: Int
     let isObject: Bool
     /// True when a present member is not a field of the type.
     private var isIrregular = false
-    /// True when `map` holds this object's fields: a member is found by its field's index.
+    /// True when the map holds this object's fields: a member is found by its field's index.
     private var isMapped = false
     /// When regular: the fields present, one bit per index in the type's fields.
     private var presentFields: UInt64 = ~0
     /// Where the next member lookup starts (an offset among the object's children).
     private var hint = 0
 
-    /// A cursor over the record of the row `cells` under the header `tree`; `map` (the tree's for
-    /// the model read) finds members without comparing keys.
-    init(tree: CSVHeaderTree, map: CSVFieldMap? = nil, cells: UnsafeBufferPointer<RawCSVCell>, scalarsAsText: Bool) {
-        self.init(tree: tree, map: map, cells: cells, scalarsAsText: scalarsAsText, origin: 0)
+    /// Calls `body` with a cursor over the record of the row `cells` under the header `tree`;
+    /// `map` (the tree's for the model read) finds members without comparing keys. The cells must
+    /// be UTF-8 (`isUTF8(_:)`: checked once for the row, each cell's `String` is then made
+    /// without checking it again). The cursor must not be used after `body` returns.
+    static func withCursor<R>(tree: CSVHeaderTree, map: CSVFieldMap?, cells: UnsafeBufferPointer<RawCSVCell>,
+        scalarsAsText: Bool, _ body: (CSVCursor) -> R) -> R
+    {
+        let frame = Frame(nodes: tree.nodes, keys: tree.keys, columns: tree.columns, cells: cells, map: map?.tables,
+                          tree: tree, scalarsAsText: scalarsAsText)
+        return withExtendedLifetime((tree, map)) {
+            withUnsafePointer(to: frame) { body(CSVCursor(frame: $0, origin: 0)) }
+        }
     }
 
-    private init(tree: CSVHeaderTree, map: CSVFieldMap?, cells: UnsafeBufferPointer<RawCSVCell>, scalarsAsText: Bool,
-        origin: Int)
-    {
-        self.tree = tree
-        self.map = map
-        self.cells = cells
-        self.scalarsAsText = scalarsAsText
+    private init(frame: UnsafePointer<Frame>, origin: Int) {
+        self.frame = frame
         self.origin = origin
-        isObject = origin >= 0 && tree.nodes[origin].kind == .object
+        isObject = origin >= 0 && frame.pointee.nodes[origin].kind == .object
     }
 
     /// True when every present cell of the row is UTF-8 (else the CSV reader stops at the first
@@ -78,20 +104,21 @@ struct CSVCursor: RecordCursor {
 
     mutating func start(fields: [FieldSchema]) {
         guard isObject else { return }
-        if let map, map.maps(origin, fields: CSVFieldMap.address(of: fields)) {
+        let frame = frame.pointee
+        if let map = frame.map, map.maps(origin, fields: CSVFieldMap.address(of: fields)) {
             isMapped = true
-            isIrregular = map.strays(of: origin).contains { tree.isPresent(tree.nodes[$0], cells) }
+            isIrregular = map.strays(of: origin).contains { frame.isPresent($0) }
             return
         }
-        let node = tree.nodes[origin]
+        let node = frame.nodes[origin]
         guard fields.count <= 64 else {
             isIrregular = true
             return
         }
         var seen: UInt64 = 0
         var fieldHint = 0
-        for k in node.first..<(node.first + node.count) where tree.isPresent(tree.nodes[k], cells) {
-            let key = tree.keys[tree.nodes[k].key]
+        for k in node.first..<(node.first + node.count) where frame.isPresent(k) {
+            let key = frame.keys[frame.nodes[k].key]
             var found = -1
             if fieldHint < fields.count, fields[fieldHint].name == key {
                 found = fieldHint
@@ -115,22 +142,23 @@ struct CSVCursor: RecordCursor {
 
     mutating func member(_ name: String, field: Int?) -> CSVItem? {
         guard isObject else { return nil }
+        let frame = frame.pointee
         if isMapped, let field {
-            let child = map.unsafelyUnwrapped.child(of: origin, field: field)
-            return child >= 0 && tree.isPresent(tree.nodes[child], cells) ? CSVItem(node: child) : nil
+            let child = frame.map.unsafelyUnwrapped.child(of: origin, field: field)
+            return child >= 0 && frame.isPresent(child) ? CSVItem(node: child) : nil
         }
         // Known absent (regular objects only: `presentFields` is all ones otherwise).
         if let field, field < 64, presentFields & (1 << UInt64(field)) == 0 { return nil }
-        let node = tree.nodes[origin]
+        let node = frame.nodes[origin]
         let count = node.count
         guard count > 0 else { return nil }
         // Canonical order first, then on from there and around once.
         var k = hint < count ? hint : 0
         for _ in 0..<count {
             let child = node.first + k
-            if tree.keys[tree.nodes[child].key] == name {
+            if frame.keys[frame.nodes[child].key] == name {
                 hint = k + 1
-                return tree.isPresent(tree.nodes[child], cells) ? CSVItem(node: child) : nil
+                return frame.isPresent(child) ? CSVItem(node: child) : nil
             }
             k = k + 1 == count ? 0 : k + 1
         }
@@ -139,9 +167,10 @@ struct CSVCursor: RecordCursor {
 
     func irregularKeys(fields: [FieldSchema]) -> [String]? {
         guard isObject, isIrregular else { return nil }
-        let node = tree.nodes[origin]
+        let frame = frame.pointee
+        let node = frame.nodes[origin]
         return (node.first..<(node.first + node.count)).compactMap { k in
-            tree.isPresent(tree.nodes[k], cells) ? tree.keys[tree.nodes[k].key] : nil
+            frame.isPresent(k) ? frame.keys[frame.nodes[k].key] : nil
         }
     }
 
@@ -149,21 +178,22 @@ struct CSVCursor: RecordCursor {
 
     func value(of item: CSVItem) -> Value {
         guard item.node >= 0 else { return .null }
-        return tree.value(at: item.node, cells) ?? .null
+        return frame.pointee.tree.value(at: item.node, frame.pointee.cells) ?? .null
     }
 
     /// The bytes of `item` when it is a cell.
     @inline(__always)
     private func cellText(_ item: CSVItem) -> UnsafeBufferPointer<UInt8>? {
         guard item.node >= 0 else { return nil }
-        let node = tree.nodes[item.node]
-        return node.kind == .leaf ? cells[node.column].text : nil
+        let node = frame.pointee.nodes[item.node]
+        return node.kind == .leaf ? frame.pointee.cells[node.column].text : nil
     }
 
     @inline(__always)
     func text(of item: CSVItem) -> String? {
         guard let bytes = cellText(item) else { return nil }
-        return UTF8Text.string(validating: bytes)
+        // The row's cells were checked as UTF-8 (`isUTF8`): made once, not checked again.
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     @inline(__always)
@@ -178,7 +208,7 @@ struct CSVCursor: RecordCursor {
     /// `-?(0|[1-9][0-9]{0,17})` (which cannot overflow): what the checked path reads from such
     /// text with `scalarsAsText`; anything else takes that path.
     func plainInteger(_ item: CSVItem) -> Int64? {
-        guard scalarsAsText, let bytes = cellText(item), !bytes.isEmpty else { return nil }
+        guard frame.pointee.scalarsAsText, let bytes = cellText(item), !bytes.isEmpty else { return nil }
         var i = 0
         let negative = bytes[0] == UInt8(ascii: "-")
         if negative { i = 1 }
@@ -197,26 +227,37 @@ struct CSVCursor: RecordCursor {
     /// `true` or `false` text with `scalarsAsText` (what `ModelReader.bool` reads from text).
     @inline(__always)
     func plainBool(_ item: CSVItem) -> Bool? {
-        guard scalarsAsText, let bytes = cellText(item) else { return nil }
+        guard frame.pointee.scalarsAsText, let bytes = cellText(item) else { return nil }
         if CSVCellText.equals(bytes, "true") { return true }
         if CSVCellText.equals(bytes, "false") { return false }
         return nil
     }
 
+    /// RFC 3339 text to the millisecond, parsed where it stands (`Instant.parse(bytes:)`, the
+    /// grammar `Instant.parse(_:)` reads a `String` with).
+    @inline(__always)
+    func plainInstant(_ item: CSVItem) -> Instant? {
+        guard let bytes = cellText(item), case .success(let instant) = Instant.parse(bytes: UnsafeRawBufferPointer(bytes)),
+              instant.nanoseconds % 1_000_000 == 0
+        else { return nil }
+        return instant
+    }
+
     func cursor(at item: CSVItem) -> CSVCursor {
-        CSVCursor(tree: tree, map: map, cells: cells, scalarsAsText: scalarsAsText, origin: item.node)
+        CSVCursor(frame: frame, origin: item.node)
     }
 
     func forEachElement(of item: CSVItem, _ body: (CSVItem, Int) -> Void) -> Bool {
         guard item.node >= 0 else { return false }
-        let node = tree.nodes[item.node]
+        let frame = frame.pointee
+        let node = frame.nodes[item.node]
         guard node.kind == .array else { return false }
         // Elements up to the last present one; absent ones before it are null.
         var last = node.first + node.count - 1
-        while last >= node.first, !tree.isPresent(tree.nodes[last], cells) { last -= 1 }
+        while last >= node.first, !frame.isPresent(last) { last -= 1 }
         guard last >= node.first else { return true }
         for k in node.first...last {
-            body(tree.isPresent(tree.nodes[k], cells) ? CSVItem(node: k) : CSVItem(node: CSVItem.nullNode), k - node.first)
+            body(frame.isPresent(k) ? CSVItem(node: k) : CSVItem(node: CSVItem.nullNode), k - node.first)
         }
         return true
     }

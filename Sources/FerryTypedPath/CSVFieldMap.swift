@@ -16,29 +16,58 @@ final class CSVFieldMap: @unchecked Sendable {
     // @unchecked: written in `init` only; the field addresses are compared, never read through.
     /// The record types mapped, held so that the fields' storage `mappedFields` names lives on.
     private let types: [RecordType]
-    /// Per tree node: the storage of the fields it was mapped for (nil: not mapped).
-    private let mappedFields: [UnsafeRawPointer?]
-    /// Per tree node: where its fields' children start in `fieldChildren`.
-    private let fieldStart: [Int]
-    /// Per field of a mapped node's type: its child node, or -1 when no column reaches it.
-    private let fieldChildren: [Int]
-    /// Per tree node: where its stray children (keys that are no field) start in `strays`, and
-    /// how many.
-    private let strayStart: [Int]
-    private let strayCount: [Int]
-    private let strays: [Int]
+    /// The map's tables, in memory of their own (freed in `deinit`): a cursor reads them with no
+    /// reference counting.
+    let tables: Tables
+
+    /// The map's tables, indexed by tree node.
+    struct Tables {
+        /// Per tree node: the storage of the fields it was mapped for (nil: not mapped).
+        let mappedFields: UnsafeBufferPointer<UnsafeRawPointer?>
+        /// Per tree node: where its fields' children start in `fieldChildren`.
+        let fieldStart: UnsafeBufferPointer<Int>
+        /// Per field of a mapped node's type: its child node, or -1 when no column reaches it.
+        let fieldChildren: UnsafeBufferPointer<Int>
+        /// Per tree node: where its stray children (keys that are no field) start in `strays`,
+        /// and how many.
+        let strayStart: UnsafeBufferPointer<Int>
+        let strayCount: UnsafeBufferPointer<Int>
+        let strays: UnsafeBufferPointer<Int>
+
+        /// True when `node` was mapped for the fields stored at `fields`.
+        @inline(__always)
+        func maps(_ node: Int, fields: UnsafeRawPointer?) -> Bool {
+            fields != nil && mappedFields[node] == fields
+        }
+
+        /// The child node of field `field` of the mapped `node`; -1 when no column reaches it.
+        @inline(__always)
+        func child(of node: Int, field: Int) -> Int { fieldChildren[fieldStart[node] + field] }
+
+        /// The children of the mapped `node` whose keys are no field.
+        @inline(__always)
+        func strays(of node: Int) -> Slice<UnsafeBufferPointer<Int>> {
+            strays[strayStart[node]..<(strayStart[node] + strayCount[node])]
+        }
+    }
 
     /// The map of `tree` read as `type` (the record at node 0).
     init(_ tree: CSVHeaderTree, _ type: RecordType) {
         var builder = Builder(count: tree.nodes.count)
         builder.map(tree, node: 0, as: type)
         types = builder.types
-        mappedFields = builder.mappedFields
-        fieldStart = builder.fieldStart
-        fieldChildren = builder.fieldChildren
-        strayStart = builder.strayStart
-        strayCount = builder.strayCount
-        strays = builder.strays
+        tables = Tables(mappedFields: .copying(builder.mappedFields), fieldStart: .copying(builder.fieldStart),
+                        fieldChildren: .copying(builder.fieldChildren), strayStart: .copying(builder.strayStart),
+                        strayCount: .copying(builder.strayCount), strays: .copying(builder.strays))
+    }
+
+    deinit {
+        tables.mappedFields.freeCopy()
+        tables.fieldStart.freeCopy()
+        tables.fieldChildren.freeCopy()
+        tables.strayStart.freeCopy()
+        tables.strayCount.freeCopy()
+        tables.strays.freeCopy()
     }
 
     /// The storage address of `fields`, as the map compares it.
@@ -46,20 +75,6 @@ final class CSVFieldMap: @unchecked Sendable {
     static func address(of fields: [FieldSchema]) -> UnsafeRawPointer? {
         fields.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
-
-    /// True when `node` was mapped for the fields stored at `fields`.
-    @inline(__always)
-    func maps(_ node: Int, fields: UnsafeRawPointer?) -> Bool {
-        fields != nil && mappedFields[node] == fields
-    }
-
-    /// The child node of field `field` of the mapped `node`; -1 when no column reaches it.
-    @inline(__always)
-    func child(of node: Int, field: Int) -> Int { fieldChildren[fieldStart[node] + field] }
-
-    /// The children of the mapped `node` whose keys are no field.
-    @inline(__always)
-    func strays(of node: Int) -> ArraySlice<Int> { strays[strayStart[node]..<(strayStart[node] + strayCount[node])] }
 
     private struct Builder {
         var types: [RecordType] = []

@@ -1,66 +1,52 @@
 import FerryCore
 import FerrySchemas
+import FormatCSV
 import Foundation
 
-/// Reads CSV rows of one header as models of one type, straight from their cells (issue 7's typed
-/// path): no `Value`, no dictionary, no allocation per cell beyond the strings the model holds.
-/// Built once per (type, header) and shared by threads.
+/// Reads CSV rows of one header as models of one type, straight from their cells: `ModelReader`
+/// over the row's `CSVCursor`, so every rule of SCHEMAS.md is checked by the one model reader, as
+/// for every other format. Built once per (type, header) and shared by threads.
 ///
-/// `decode` gives exactly the model the general path gives (the CSV reader's `Value` through
-/// `CSVFlattening`, then `T(value:at:diagnostics:)` with `scalarsAsText`), or nil: whenever the
-/// general path would append any diagnostic (error, warning or note), and wherever this reader
-/// does not mirror the general path exactly (see `CSVFieldSource` for the rules). The general path
-/// then reads the row and reports its problems.
-public final class CSVRecordReading<T: FieldCodable>: @unchecked Sendable {
-    // @unchecked: the plan's buffers are written once, in `init`, and only read after.
+/// `decode` gives the model the general path gives (the CSV reader's `Value`, then
+/// `T(value:at:diagnostics:)` with `scalarsAsText`: `CSVCursorConformanceTests`), or nil when the
+/// reader reports anything (error, warning or note) or a cell is not UTF-8 (the CSV reader stops
+/// there); the general path then reads the row and reports its problems with their positions.
+public final class CSVRecordReading<T: FieldCodable>: Sendable {
     /// The number of cells a row must have.
     private let columnCount: Int
-    /// `CSVColumnPlan`'s arrays copied into buffers of their own (`copying`, freed in `deinit`).
-    private let nodes: UnsafeBufferPointer<CSVColumnPlan.Node>
-    private let names: UnsafeBufferPointer<String>
-    private let columnLists: UnsafeBufferPointer<Int>
-    private let enumerations: UnsafeBufferPointer<[String]>
-    /// `options.timeZone`, for the models' calendar-day checks.
-    private let timeZone: UnsafeMutablePointer<TimeZone>
+    /// The header's tree, as the CSV reader unflattens it.
+    private let tree: CSVHeaderTree
+    /// Where `T`'s fields stand in the tree.
+    private let map: CSVFieldMap
+    /// The context the reader reports in: no record, no place (its reports only decide that the
+    /// row is left to the general path).
+    private let context: RecordContext
 
-    /// Plans the header `columns` (the reader's header fields, as `RawCSVRow.columns` gives them)
-    /// for `T`. Columns under keys that are not fields of `T` are allowed: a row with any of them
-    /// present is given up on (the general path reports an `unknown-field`).
-    ///
-    /// `options` must be the general path's (`--date-strategy`, `--time-zone`) with
-    /// `scalarsAsText` set. Nil when the header does not fit `T` plainly (two columns on one
-    /// path, a column that is both a value and a level) or `scalarsAsText` is not set.
+    /// Reads rows of the header `columns` (the reader's header fields, as `RawCSVRow.columns`
+    /// gives them) as `T`. `options` must be the general path's (`--date-strategy`, `--time-zone`)
+    /// with `scalarsAsText` set; nil when it is not set.
     public init?(columns: [String], options: DecodingOptions) {
-        guard options.scalarsAsText, let plan = CSVColumnPlan(columns: columns, type: T.recordType) else { return nil }
-        columnCount = plan.columnCount
-        nodes = .copying(plan.nodes)
-        names = .copying(plan.names)
-        columnLists = .copying(plan.columnLists)
-        enumerations = .copying(plan.enumerations)
-        timeZone = UnsafeMutablePointer<TimeZone>.allocate(capacity: 1)
-        timeZone.initialize(to: options.timeZone)
+        guard options.scalarsAsText else { return nil }
+        columnCount = columns.count
+        tree = CSVFlattening.Layout(names: columns).tree
+        map = CSVFieldMap(tree, T.recordType)
+        context = RecordContext(record: Record(collection: nil, value: .null, location: SourceLocation()), options: options)
     }
 
-    deinit {
-        nodes.freeCopy()
-        columnLists.freeCopy()
-        names.freeCopy()
-        enumerations.freeCopy()
-        timeZone.deinitialize(count: 1)
-        timeZone.deallocate()
-    }
-
-    /// The row read as `T`, or nil when anything is off: exactly when the general path would
-    /// append any diagnostic, or when this reader does not handle something (a cell that is not
-    /// UTF-8 included: the general path stops reading there). The row must have this header's
-    /// columns (nil when its cell count differs).
+    /// The row read as `T`, or nil when the reader reports anything or a cell is not UTF-8. The
+    /// row must have this header's columns (nil when its cell count differs).
+    ///
+    /// The cells' UTF-8 is checked once, for the whole row (`CSVCursor.isUTF8`: a word at a time
+    /// for ASCII); the cursor then makes each cell's `String` without checking it again.
     public func decode(_ row: RawCSVRow) -> T? {
-        guard row.cells.count == columnCount, let root = nodes.first else { return nil }
-        let planned = CSVPlannedRow(nodes: nodes, names: names, columnLists: columnLists, enumerations: enumerations,
-                                    timeZone: timeZone, cells: row.cells)
-        var source = CSVFieldSource(planned, object: root)
-        let model = T(from: &source)
-        source.finish()
-        return source.failed ? nil : model
+        guard row.cells.count == columnCount, CSVCursor.isUTF8(row.cells) else { return nil }
+        return CSVCursor.withCursor(tree: tree, map: map, cells: row.cells, scalarsAsText: true) { cursor -> T? in
+            var reader = ModelReader(cursor, type: T.recordType, at: context)
+            let model = T(from: &reader)
+            guard reader.diagnostics.isEmpty else { return nil }
+            var problems: [Diagnostic] = []
+            reader.finish(into: &problems)
+            return problems.isEmpty ? model : nil
+        }
     }
 }

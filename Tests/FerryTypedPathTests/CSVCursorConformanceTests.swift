@@ -161,9 +161,9 @@ struct CSVConformanceVisitor: CollectionModelVisitor {
                         guard CSVCursor.isUTF8(cells) else { return valueModel }
                         // The tree gives the row the value the reader built (the messages' `Value`s).
                         if tree.value(at: 0, cells) != record.value { fromCells.append(.error(.invalidValue, "tree value differs")) }
-                        let cursor = CSVCursor(tree: tree, map: map, cells: cells, scalarsAsText: true)
-                        return withExtendedLifetime((tree, map)) {
-                            ModelReader.read(Model.self, cursor, at: context, into: &fromCells)
+                        // As the lane reads a row: its UTF-8 checked above, once.
+                        return CSVCursor.withCursor(tree: tree, map: map, cells: cells, scalarsAsText: true) {
+                            ModelReader.read(Model.self, $0, at: context, into: &fromCells)
                         }
                     }
                     guard fromValue != fromCells || valueModel.value != cellsModel.value else { continue }

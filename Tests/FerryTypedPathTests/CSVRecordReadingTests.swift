@@ -313,11 +313,11 @@ import Testing
         #expect(CSVRecordReading<Wine>(columns: ["1", "2"], options: CSVDifferential.decodingOptions) != nil)
     }
 
-    @Test func headersThatDoNotPlan() {
+    /// A reading takes CSV's rules (`scalarsAsText`) or is not made.
+    @Test func readingsNeedCSVRules() {
         let options = CSVDifferential.decodingOptions
         #expect(CSVRecordReading<Wine>(columns: Self.wineColumns, options: options) != nil)
         #expect(CSVRecordReading<Wine>(columns: Self.wineColumns, options: DecodingOptions()) == nil)
-        #expect(CSVRecordReading<Wine>(columns: ["id", "id"], options: options) == nil)
     }
 
     // MARK: Encodings

@@ -322,6 +322,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         let (_, item) = locate(name)
         guard let item else { return nil }
         // An RFC 3339 string to the millisecond (never decimal text, so CSV's numeric dates do not apply).
+        if let instant = _cursor.plainInstant(item) { return instant }
         if let text = _cursor.text(of: item), case .success(let instant) = Instant.parse(text),
            instant.nanoseconds % 1_000_000 == 0
         {

@@ -45,9 +45,19 @@ public protocol RecordCursor {
     func plainInteger(_ item: Item) -> Int64?
     /// The Boolean at `item` when it is one, else nil.
     func plainBool(_ item: Item) -> Bool?
+    /// The instant at `item` when it is RFC 3339 text to the millisecond, read from the text's
+    /// bytes where they stand (no `String` made); nil sends the reader to `text(of:)` and the
+    /// checked path. The default reads nothing.
+    func plainInstant(_ item: Item) -> Instant?
     /// A cursor over the members of `item` (an object, or not: the nested reader reports that).
     func cursor(at item: Item) -> Self
     /// Calls `body` with each element of `item` and its index, in order; false (and no call) when
     /// `item` is not a list.
     func forEachElement(of item: Item, _ body: (Item, Int) -> Void) -> Bool
+}
+
+extension RecordCursor {
+    /// Nil: the reader makes the item's text (`text(of:)`) and parses that.
+    @inlinable
+    public func plainInstant(_ item: Item) -> Instant? { nil }
 }
