@@ -18,6 +18,12 @@ public final class TypedRoute: Sendable {
     /// Maps a pointer of the migrated record back to the source record, as the general path's
     /// result does (nil when no stage ran).
     let sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?
+    /// The fields of the target collection that name other records
+    /// (`DomainDefinition.references(collection:version:)` at the target version, as the general
+    /// path checks them); empty for most collections.
+    public let referenceRules: [ReferenceRule]
+    /// Reads a source record's references (`ReferenceCapture.reader`); nil without rules.
+    private let referenceReader: (@Sendable (any FieldCodableCollection) -> [ModelReference])?
 
     /// One stage's step for the route's collection, with the rules of its new model compiled.
     struct Stage: Sendable {
@@ -28,8 +34,11 @@ public final class TypedRoute: Sendable {
 
     init(sourceCollection: String, targetCollection: String, sourceModel: any FieldCodableCollection.Type,
         targetModel: any FieldCodableCollection.Type, domain: Domain, stages: [Stage],
-        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?)
+        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?, referenceRules: [ReferenceRule] = [],
+        referenceReader: (@Sendable (any FieldCodableCollection) -> [ModelReference])? = nil)
     {
+        self.referenceRules = referenceRules
+        self.referenceReader = referenceReader
         self.sourceCollection = sourceCollection
         self.targetCollection = targetCollection
         self.sourceModel = sourceModel
@@ -41,6 +50,18 @@ public final class TypedRoute: Sendable {
 
     /// True when a stage runs (the source model is not the target's).
     public var migrates: Bool { !stages.isEmpty }
+
+    /// True when the route's records name other records: the lane then reads each record as its
+    /// model and hands the model to `references(of:)`.
+    public var hasReferences: Bool { !referenceRules.isEmpty }
+
+    /// The references `model` (a record of the source collection, as read) makes under
+    /// `referenceRules`: the ids the general path reads from the record's value, in its order.
+    /// Empty without rules.
+    public func references(of model: any FieldCodableCollection) -> [ModelReference] {
+        guard !referenceRules.isEmpty else { return [] }
+        return referenceReader?(model) ?? ReferenceCapture.references(of: model, rules: referenceRules)
+    }
 
     /// When exactly one stage runs: its step, what the step's records share, and the rules of its
     /// new model, so that a caller can run the step specialized for its models
@@ -92,9 +113,14 @@ public struct TypedPreparation: Sendable {
     /// Lines line: `FieldLocating.singleLine`), else 0: the line of its id without asking its
     /// locator.
     public let singleLine: Int
+    /// The references the record makes (`TypedRoute.references(of:)`), checked on commit.
+    public let references: [ModelReference]
 
-    public init(route: TypedRoute, id: String?, rendered: Range<Int>?, value: Value? = nil, singleLine: Int = 0) {
+    public init(route: TypedRoute, id: String?, rendered: Range<Int>?, value: Value? = nil, singleLine: Int = 0,
+        references: [ModelReference] = [])
+    {
         self.route = route
+        self.references = references
         self.id = id
         self.idKey = id.map(IDTable.Key.init)
         self.rendered = rendered
@@ -109,13 +135,15 @@ extension RecordPreparer {
 
     /// The typed route for records of `collection`, or nil when its records must go the general
     /// path: an unknown collection, a stage with no step for it (lightweight) or whose new model
-    /// checks across fields, records that make references (`DomainDefinition.references`) or whose media are
-    /// checked (bundles), domains whose records can hold Firestore layouts
-    /// (`DomainDefinition.hasFirestoreLayouts`), and validation that runs the migration's checks
-    /// (`ProcessingOptions.checksMigration`).
+    /// checks across fields, records whose media are checked (bundles), and validation that runs
+    /// the migration's checks (`ProcessingOptions.checksMigration`). Records that make references
+    /// carry them (`TypedPreparation.references`). In a domain with Firestore layouts
+    /// (`DomainDefinition.hasFirestoreLayouts`) a route serves the flat records of a collection
+    /// named as the model's: a Firestore document (a collection path, a document id, a
+    /// `__collections__` or `subCollection` member, which no model reads) is not taken by the lane
+    /// and goes the general path, which splits it.
     public func typedRoute(for collection: String) -> TypedRoute? {
-        guard checkStages.isEmpty, !hasFirestoreLayouts, options.media == nil,
-              definition.references(collection: collection, version: sourceVersion).isEmpty,
+        guard checkStages.isEmpty, options.media == nil,
               sourceModels[collection] != nil, let model = sourceSchema.codableModel(forCollection: collection)
         else { return nil }
         var typedStages: [TypedRoute.Stage] = []
@@ -135,8 +163,10 @@ extension RecordPreparer {
             current = step.migration.targetModel.collection
             currentModel = step.migration.targetModel
         }
-        guard referenceRules[current] == nil else { return nil }
+        let rules = referenceRules[current] ?? []
         return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model,
-            targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer)
+            targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer,
+            referenceRules: rules,
+            referenceReader: rules.isEmpty ? nil : ReferenceCapture.reader(collection: collection, in: sourceSchema, rules: rules))
     }
 }
