@@ -37,8 +37,10 @@ import Testing
         // A domain with Firestore layouts: the flat collections have routes, at both versions.
         let words = try #require(try Self.preparer(.vocabulary, from: 2, to: 2).typedRoute(for: "words"))
         #expect(words.referenceRules == [ReferenceRule(field: "wordBookID", collection: "wordBooks", noun: "word book")])
-        let migrated = try #require(try Self.preparer(.vocabulary, from: 1, to: 2).typedRoute(for: "words"))
-        #expect(migrated.migrates && migrated.targetCollection == "words" && migrated.hasReferences)
+        // V1's words and books hold Firestore Timestamps, which the lane's readers do not read.
+        #expect(try Self.preparer(.vocabulary, from: 1, to: 2).typedRoute(for: "words") == nil)
+        #expect(RecordPreparer.holdsTimestamp(VocabularyV1.Word.recordType))
+        #expect(!RecordPreparer.holdsTimestamp(VocabularyV2.Word.recordType))
         #expect(try Self.preparer(.vocabulary, from: 2, to: 2).typedRoute(for: "wordBooks")?.hasReferences == false)
         // Pet-story's V2 models check across fields: a migrated record is read back in full.
         #expect(try Self.preparer(.petStory, from: 1, to: 2).typedRoute(for: "stories") == nil)
@@ -59,10 +61,10 @@ import Testing
         #expect(found.map(\.id) == ["b1"])
         #expect(found.map(\.index) == [nil])
         #expect(route.references(of: Self.v2Word(book: "")).isEmpty)
-        // The V1 word's optional field, read before the stage.
-        let migrating = try #require(try Self.preparer(.vocabulary, from: 1, to: 2).typedRoute(for: "words"))
-        #expect(migrating.references(of: Self.v1Word(book: "b2")).map(\.id) == ["b2"])
-        #expect(migrating.references(of: Self.v1Word(book: nil)).isEmpty)
+        // The V1 word's optional field.
+        let rules = route.referenceRules
+        #expect(ReferenceCapture.references(of: Self.v1Word(book: "b2"), rules: rules).map(\.id) == ["b2"])
+        #expect(ReferenceCapture.references(of: Self.v1Word(book: nil), rules: rules).isEmpty)
     }
 
     @Test func severalRulesKeepTheirOrderWhateverTheFieldOrder() {

@@ -285,18 +285,19 @@ public final class DatasetProcessor {
             if let first {
                 reportDuplicate(id: id, in: route.targetCollection, first: first, at: DatasetProcessor.idLocation(context, nil))
                 // As `commit(_:)`: a duplicate's references are still checked.
-                holdUnknownReferences(of: typed, context: context)
+                if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
                 return nil
             }
         }
-        holdUnknownReferences(of: typed, context: context)
+        // Most records name none: no call then.
+        if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
         return counts.postIncrement(route.targetCollection)
     }
 
     /// Keeps the references of a typed record to ids not read yet, located and worded as
     /// `commit(_:)` keeps a `PendingReference` (its context is built only for those).
+    @inline(never)
     private func holdUnknownReferences(of typed: TypedPreparation, context: @autoclosure () -> RecordContext) {
-        guard !typed.references.isEmpty else { return }
         let route = typed.route
         let rules = route.referenceRules
         if referenceTablesRoute !== route {

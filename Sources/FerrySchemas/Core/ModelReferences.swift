@@ -45,35 +45,6 @@ struct ReferenceCapture: FieldSink {
         return rules.indices.flatMap { rule in capture.found.filter { $0.rule == rule } }
     }
 
-    /// Reads the references of a record of `collection` in `schema` under `rules`, specialized for
-    /// the collection's model type (handed by the schema's `forEachModel`): the model's
-    /// `encode(to:)` then writes straight into the capture, and the fields no rule names cost
-    /// nothing. Nil when the schema has no such collection.
-    static func reader(collection: String, in schema: any VersionedSchema.Type, rules: [ReferenceRule])
-        -> (@Sendable (any FieldCodableCollection) -> [ModelReference])?
-    {
-        var finder = ReaderFinder(collection: collection, rules: rules)
-        schema.forEachModel(&finder)
-        return finder.reader
-    }
-
-    /// Makes `reader(collection:in:rules:)`'s reader at its collection's model type.
-    private struct ReaderFinder: CollectionModelVisitor {
-        let collection: String
-        let rules: [ReferenceRule]
-        var reader: (@Sendable (any FieldCodableCollection) -> [ModelReference])? = nil
-
-        mutating func visit<Model: FieldCodableCollection>(_ type: Model.Type) {
-            guard reader == nil, Model.collection == collection else { return }
-            let rules = rules
-            reader = { model in
-                // Another type (not met: a route's models are its schema's) is read unspecialized.
-                guard let model = model as? Model else { return ReferenceCapture.references(of: model, rules: rules) }
-                return ReferenceCapture.references(of: model, rules: rules)
-            }
-        }
-    }
-
     private func rule(named key: String) -> Int? {
         for index in rules.indices where rules[index].field == key { return index }
         return nil

@@ -22,8 +22,6 @@ public final class TypedRoute: Sendable {
     /// (`DomainDefinition.references(collection:version:)` at the target version, as the general
     /// path checks them); empty for most collections.
     public let referenceRules: [ReferenceRule]
-    /// Reads a source record's references (`ReferenceCapture.reader`); nil without rules.
-    private let referenceReader: (@Sendable (any FieldCodableCollection) -> [ModelReference])?
 
     /// One stage's step for the route's collection, with the rules of its new model compiled.
     struct Stage: Sendable {
@@ -34,11 +32,9 @@ public final class TypedRoute: Sendable {
 
     init(sourceCollection: String, targetCollection: String, sourceModel: any FieldCodableCollection.Type,
         targetModel: any FieldCodableCollection.Type, domain: Domain, stages: [Stage],
-        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?, referenceRules: [ReferenceRule] = [],
-        referenceReader: (@Sendable (any FieldCodableCollection) -> [ModelReference])? = nil)
+        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?, referenceRules: [ReferenceRule] = [])
     {
         self.referenceRules = referenceRules
-        self.referenceReader = referenceReader
         self.sourceCollection = sourceCollection
         self.targetCollection = targetCollection
         self.sourceModel = sourceModel
@@ -59,8 +55,9 @@ public final class TypedRoute: Sendable {
     /// `referenceRules`: the ids the general path reads from the record's value, in its order.
     /// Empty without rules.
     public func references(of model: any FieldCodableCollection) -> [ModelReference] {
-        guard !referenceRules.isEmpty else { return [] }
-        return referenceReader?(model) ?? ReferenceCapture.references(of: model, rules: referenceRules)
+        // Not specialized per model: a specialization reached through the schema's existential
+        // metatype is not, and its cast back to the model costs more than the generic calls.
+        referenceRules.isEmpty ? [] : ReferenceCapture.references(of: model, rules: referenceRules)
     }
 
     /// When exactly one stage runs: its step, what the step's records share, and the rules of its
@@ -130,13 +127,31 @@ public struct TypedPreparation: Sendable {
 }
 
 extension RecordPreparer {
+    /// True when a field of `type`, or of an object or list in it, is a Firestore Timestamp
+    /// object (vocabulary V1): the lane's field sources read none (`FieldSource.timestamp` gives
+    /// up), so every record would be read twice, by the lane and then by the general path. To
+    /// lift once the lane's reader reads them.
+    static func holdsTimestamp(_ type: RecordType) -> Bool {
+        type.fields.contains { holdsTimestamp($0.type) }
+    }
+
+    private static func holdsTimestamp(_ type: FieldType) -> Bool {
+        switch type {
+        case .timestamp: return true
+        case .object(let nested): return holdsTimestamp(nested)
+        case .array(let element): return holdsTimestamp(element)
+        default: return false
+        }
+    }
+
     /// The collections of the source version.
     public var sourceCollections: [String] { sourceSchema.models.map { $0.collection } }
 
     /// The typed route for records of `collection`, or nil when its records must go the general
-    /// path: an unknown collection, a stage with no step for it (lightweight) or whose new model
-    /// checks across fields, records whose media are checked (bundles), and validation that runs
-    /// the migration's checks (`ProcessingOptions.checksMigration`). Records that make references
+    /// path: an unknown collection, a model holding a Firestore Timestamp (`holdsTimestamp`), a
+    /// stage with no step for it (lightweight) or whose new model checks across fields, records
+    /// whose media are checked (bundles), and validation that runs the migration's checks
+    /// (`ProcessingOptions.checksMigration`). Records that make references
     /// carry them (`TypedPreparation.references`). In a domain with Firestore layouts
     /// (`DomainDefinition.hasFirestoreLayouts`) a route serves the flat records of a collection
     /// named as the model's: a Firestore document (a collection path, a document id, a
@@ -144,7 +159,8 @@ extension RecordPreparer {
     /// and goes the general path, which splits it.
     public func typedRoute(for collection: String) -> TypedRoute? {
         guard checkStages.isEmpty, options.media == nil,
-              sourceModels[collection] != nil, let model = sourceSchema.codableModel(forCollection: collection)
+              sourceModels[collection] != nil, let model = sourceSchema.codableModel(forCollection: collection),
+              !Self.holdsTimestamp(model.recordType)
         else { return nil }
         var typedStages: [TypedRoute.Stage] = []
         var current = collection
@@ -163,10 +179,8 @@ extension RecordPreparer {
             current = step.migration.targetModel.collection
             currentModel = step.migration.targetModel
         }
-        let rules = referenceRules[current] ?? []
         return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model,
             targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer,
-            referenceRules: rules,
-            referenceReader: rules.isEmpty ? nil : ReferenceCapture.reader(collection: collection, in: sourceSchema, rules: rules))
+            referenceRules: referenceRules[current] ?? [])
     }
 }
