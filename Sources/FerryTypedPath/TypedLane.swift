@@ -86,7 +86,7 @@ public final class TypedLane: Sendable {
             guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, &cache),
                   isInputHeader(row.columns)
             else { return nil }
-            if !route.route.migrates {
+            if !route.route.migrates, !route.route.hasReferences {
                 return reading.pass(row, route.route.targetCollection, output, &rendered).map { (preparation(of: $0, route), nil) }
             }
             guard let model = reading.decode(row) else { return nil }
@@ -150,7 +150,8 @@ public final class TypedLane: Sendable {
             value = target.value
         }
         let id = model.recordID.flatMap { $0.isEmpty ? nil : $0 }
-        return TypedPreparation(route: route, id: id, rendered: rendered, value: value, singleLine: singleLine)
+        return TypedPreparation(route: route, id: id, rendered: rendered, value: value, singleLine: singleLine,
+            references: route.references(of: model))
     }
 
     /// True when `columns` is the header the CSV readings were made for (the rows share the
@@ -278,11 +279,12 @@ private final class LaneRoute: Sendable {
         self.route = route
         self.source = source
         self.target = target
+        // A route whose records name others decodes and finishes them, which reads their references.
         guard route.migrates else {
-            takeJSON = source.passJSON
+            takeJSON = route.hasReferences ? nil : source.passJSON
             return
         }
-        let pair = TypedPairCodec.codec(for: route)?.migrateJSON
+        let pair = route.hasReferences ? nil : TypedPairCodec.codec(for: route)?.migrateJSON
         guard let pair, let lines = NotesLineMigration(route) else {
             takeJSON = pair
             return

@@ -285,10 +285,45 @@ public final class DatasetProcessor {
             }
             if let first {
                 reportDuplicate(id: id, in: route.targetCollection, first: first, at: DatasetProcessor.idLocation(context, nil))
+                // As `commit(_:)`: a duplicate's references are still checked.
+                if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
                 return nil
             }
         }
+        // Most records name none: no call then.
+        if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
         return counts.postIncrement(route.targetCollection)
+    }
+
+    /// Keeps the references of a typed record to ids not read yet, located and worded as
+    /// `commit(_:)` keeps a `PendingReference` (its context is built only for those).
+    @inline(never)
+    private func holdUnknownReferences(of typed: TypedPreparation, context: @autoclosure () -> RecordContext) {
+        let route = typed.route
+        let rules = route.referenceRules
+        if referenceTablesRoute !== route {
+            // The tables of the collections the route's rules name, looked up once a run of
+            // records of one route (not once a reference); made empty when none was read yet.
+            referenceTables = rules.map { rule in
+                if let table = ids[rule.collection] { return table }
+                let table = IDTable()
+                ids[rule.collection] = table
+                return table
+            }
+            referenceTablesRoute = route
+        }
+        var located: RecordContext?
+        for reference in typed.references {
+            let rule = rules[reference.rule]
+            guard !referenceTables[reference.rule].isKnown(reference.id, key: reference.key) else { continue }
+            let recordContext = located ?? context()
+            located = recordContext
+            let pending = PendingReference(rule: rule, id: reference.id, index: reference.index, context: recordContext)
+            // The raw record the lane took holds no value: its id is the typed one.
+            var location = pending.location
+            location.recordID = typed.id
+            pendingReferences.append((rule.collection, reference.id, location, pending.message))
+        }
     }
 
     /// Brings the id table's slots for the ids of `batch` (records the typed path took, in input
@@ -307,6 +342,11 @@ public final class DatasetProcessor {
         let table = idTable(for: collection)
         warmSink ^= table.warm(documents.lazy.compactMap { $0.targetCollection == collection ? $0.id.map(IDTable.Key.init) : nil })
     }
+    /// The route `referenceTables` are for (`holdUnknownReferences`); held, so that no other
+    /// route takes its address.
+    private var referenceTablesRoute: TypedRoute?
+    /// The id table of the collection each rule of `referenceTablesRoute` names, by rule.
+    private var referenceTables: [IDTable] = []
     /// The slots `warmIDs` read, kept so that the reads are not optimized away.
     private var warmSink: UInt32 = 0
 

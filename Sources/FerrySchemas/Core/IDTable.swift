@@ -125,9 +125,12 @@ final class IDTable {
     }
 
     /// True when `id` was recorded as known.
-    func isKnown(_ id: String) -> Bool {
+    func isKnown(_ id: String) -> Bool { isKnown(id, key: Key(id)) }
+
+    /// `isKnown(_:)` with the id's key built ahead (`key` must be `Key(id)`).
+    func isKnown(_ id: String, key: Key) -> Bool {
         if !overflow.isEmpty, let existing = overflow[id] { return existing.known }
-        guard let found = locate(id, Key(id)).found else { return false }
+        guard let found = locate(id, key).found else { return false }
         return pointer(at: found.position).pointee & Self.knownFlag != 0
     }
 

@@ -18,6 +18,10 @@ public final class TypedRoute: Sendable {
     /// Maps a pointer of the migrated record back to the source record, as the general path's
     /// result does (nil when no stage ran).
     let sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?
+    /// The fields of the target collection that name other records
+    /// (`DomainDefinition.references(collection:version:)` at the target version, as the general
+    /// path checks them); empty for most collections.
+    public let referenceRules: [ReferenceRule]
 
     /// One stage's step for the route's collection, with the rules of its new model compiled.
     struct Stage: Sendable {
@@ -28,8 +32,9 @@ public final class TypedRoute: Sendable {
 
     init(sourceCollection: String, targetCollection: String, sourceModel: any FieldCodableCollection.Type,
         targetModel: any FieldCodableCollection.Type, domain: Domain, stages: [Stage],
-        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?)
+        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?, referenceRules: [ReferenceRule] = [])
     {
+        self.referenceRules = referenceRules
         self.sourceCollection = sourceCollection
         self.targetCollection = targetCollection
         self.sourceModel = sourceModel
@@ -41,6 +46,19 @@ public final class TypedRoute: Sendable {
 
     /// True when a stage runs (the source model is not the target's).
     public var migrates: Bool { !stages.isEmpty }
+
+    /// True when the route's records name other records: the lane then reads each record as its
+    /// model and hands the model to `references(of:)`.
+    public var hasReferences: Bool { !referenceRules.isEmpty }
+
+    /// The references `model` (a record of the source collection, as read) makes under
+    /// `referenceRules`: the ids the general path reads from the record's value, in its order.
+    /// Empty without rules.
+    public func references(of model: any FieldCodableCollection) -> [ModelReference] {
+        // Not specialized per model: a specialization reached through the schema's existential
+        // metatype is not, and its cast back to the model costs more than the generic calls.
+        referenceRules.isEmpty ? [] : ReferenceCapture.references(of: model, rules: referenceRules)
+    }
 
     /// When exactly one stage runs: its step, what the step's records share, and the rules of its
     /// new model, so that a caller can run the step specialized for its models
@@ -92,9 +110,14 @@ public struct TypedPreparation: Sendable {
     /// Lines line: `FieldLocating.singleLine`), else 0: the line of its id without asking its
     /// locator.
     public let singleLine: Int
+    /// The references the record makes (`TypedRoute.references(of:)`), checked on commit.
+    public let references: [ModelReference]
 
-    public init(route: TypedRoute, id: String?, rendered: Range<Int>?, value: Value? = nil, singleLine: Int = 0) {
+    public init(route: TypedRoute, id: String?, rendered: Range<Int>?, value: Value? = nil, singleLine: Int = 0,
+        references: [ModelReference] = [])
+    {
         self.route = route
+        self.references = references
         self.id = id
         self.idKey = id.map(IDTable.Key.init)
         self.rendered = rendered
@@ -104,19 +127,40 @@ public struct TypedPreparation: Sendable {
 }
 
 extension RecordPreparer {
+    /// True when a field of `type`, or of an object or list in it, is a Firestore Timestamp
+    /// object (vocabulary V1): the lane's field sources read none (`FieldSource.timestamp` gives
+    /// up), so every record would be read twice, by the lane and then by the general path. To
+    /// lift once the lane's reader reads them.
+    static func holdsTimestamp(_ type: RecordType) -> Bool {
+        type.fields.contains { holdsTimestamp($0.type) }
+    }
+
+    private static func holdsTimestamp(_ type: FieldType) -> Bool {
+        switch type {
+        case .timestamp: return true
+        case .object(let nested): return holdsTimestamp(nested)
+        case .array(let element): return holdsTimestamp(element)
+        default: return false
+        }
+    }
+
     /// The collections of the source version.
     public var sourceCollections: [String] { sourceSchema.models.map { $0.collection } }
 
     /// The typed route for records of `collection`, or nil when its records must go the general
-    /// path: an unknown collection, a stage with no step for it (lightweight) or whose new model
-    /// checks across fields, records that make references (`DomainDefinition.references`) or whose media are
-    /// checked (bundles), domains whose records can hold Firestore layouts
-    /// (`DomainDefinition.hasFirestoreLayouts`), and validation that runs the migration's checks
-    /// (`ProcessingOptions.checksMigration`).
+    /// path: an unknown collection, a model holding a Firestore Timestamp (`holdsTimestamp`), a
+    /// stage with no step for it (lightweight) or whose new model checks across fields, records
+    /// whose media are checked (bundles), and validation that runs the migration's checks
+    /// (`ProcessingOptions.checksMigration`). Records that make references
+    /// carry them (`TypedPreparation.references`). In a domain with Firestore layouts
+    /// (`DomainDefinition.hasFirestoreLayouts`) a route serves the flat records of a collection
+    /// named as the model's: a Firestore document (a collection path, a document id, a
+    /// `__collections__` or `subCollection` member, which no model reads) is not taken by the lane
+    /// and goes the general path, which splits it.
     public func typedRoute(for collection: String) -> TypedRoute? {
-        guard checkStages.isEmpty, !hasFirestoreLayouts, options.media == nil,
-              definition.references(collection: collection, version: sourceVersion).isEmpty,
-              sourceModels[collection] != nil, let model = sourceSchema.codableModel(forCollection: collection)
+        guard checkStages.isEmpty, options.media == nil,
+              sourceModels[collection] != nil, let model = sourceSchema.codableModel(forCollection: collection),
+              !Self.holdsTimestamp(model.recordType)
         else { return nil }
         var typedStages: [TypedRoute.Stage] = []
         var current = collection
@@ -135,8 +179,8 @@ extension RecordPreparer {
             current = step.migration.targetModel.collection
             currentModel = step.migration.targetModel
         }
-        guard referenceRules[current] == nil else { return nil }
         return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model,
-            targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer)
+            targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer,
+            referenceRules: referenceRules[current] ?? [])
     }
 }

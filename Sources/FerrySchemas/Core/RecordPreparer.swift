@@ -302,13 +302,11 @@ public struct RecordPreparer: @unchecked Sendable {
             case .array(let items)?:
                 for (index, item) in items.enumerated() {
                     guard let id = item.stringValue else { continue }
-                    references.append(PendingReference(collection: rule.collection, id: id, label: "\(rule.field)[\(index)]",
-                        noun: rule.noun, context: context, field: JSONPointer(tokens: [rule.field, String(index)])))
+                    references.append(PendingReference(rule: rule, id: id, index: index, context: context))
                 }
             case let item?:
                 guard let id = item.stringValue, !id.isEmpty else { continue }
-                references.append(PendingReference(collection: rule.collection, id: id, label: rule.field,
-                    noun: rule.noun, context: context, field: JSONPointer(tokens: [rule.field])))
+                references.append(PendingReference(rule: rule, id: id, index: nil, context: context))
             case nil:
                 continue
             }
@@ -356,24 +354,31 @@ public struct RecordPreparer: @unchecked Sendable {
 
 /// A reference a record makes. The processor drops it on commit when the id it names was read
 /// before (ids are never unread), and otherwise locates it then and resolves it when it finishes:
-/// the usual reference (a word's book, read before its words) is never located, a pointer
-/// and a scan of the record saved per record.
+/// the usual reference (a word's book, read before its words) is never located, and its label
+/// and pointer are never built, a pointer, a message and a scan of the record saved per record.
 struct PendingReference: Sendable {
-    var collection: String
+    /// The rule of the referring field.
+    var rule: ReferenceRule
     var id: String
-    /// The referring field as the message names it (`taggedMemberIds[1]`, `wordBookID`).
-    var label: String
-    /// What a record of `collection` is called (`member`).
-    var noun: String
+    /// The element's index in a list field; nil for a string field.
+    var index: Int?
     /// The referring record, which locates `field` (relative to it) when asked.
     var context: RecordContext
-    var field: JSONPointer
+
+    /// The collection whose ids `id` must be among.
+    var collection: String { rule.collection }
+
+    /// The referring field as the message names it (`taggedMemberIds[1]`, `wordBookID`).
+    var label: String { index.map { "\(rule.field)[\($0)]" } ?? rule.field }
+
+    /// The referring field, relative to the record.
+    var field: JSONPointer { JSONPointer(tokens: index.map { [rule.field, String($0)] } ?? [rule.field]) }
 
     /// The position of the referring field.
     var location: SourceLocation { context.location(of: field) }
 
     /// The `dangling-reference` message.
-    var message: String { "\(label) \(quoted: id) names no \(noun) of the dataset" }
+    var message: String { "\(label) \(quoted: id) names no \(rule.noun) of the dataset" }
 }
 
 /// What `RecordPreparer.prepare(_:)` found for one raw record, for `DatasetProcessor.commit(_:)`.

@@ -1,0 +1,159 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Records that name other records (a story's `taggedMemberIds`, a word's `wordBookID`) take the
+/// typed lane like any other and carry their references to the commit: every command gives the
+/// bytes, diagnostics (`dangling-reference` with its line, column and pointer included) and
+/// status of `--no-typed-path`, with one job or several, for pet-story and vocabulary at both
+/// versions, in JSON Lines and CSV.
+@Suite struct ReferencingRecordsCLITests {
+    /// A domain's dataset: the referenced collection first (with one record after the records
+    /// that name it), then the referring records with known, later, unknown and empty ids, a
+    /// duplicate id and a record with a problem of its own.
+    struct Dataset: CustomStringConvertible {
+        let domain: String
+        let version: Int
+        let text: String
+        var description: String { "\(domain) v\(version)" }
+    }
+
+    static func petStory(version: Int) -> Dataset {
+        var lines = ["{\"domain\": \"pet-story\", \"schemaVersion\": \(version)}",
+                     #"{"$collection":"profiles","id":"p1","name":"Home","createdAt":"2023-01-10T10:00:00Z","lastUpdatedAt":"2024-06-01T12:00:00Z"}"#]
+        func member(_ id: String) -> String {
+            version == 1
+                ? #"{"$collection":"members","id":"\#(id)","name":"Pet","since":"2010-04-03","birthDate":"2010-01-01T15:00:00Z","type":"cat","sex":"male","bio":"","createdAt":"2023-01-10T10:05:00Z"}"#
+                : #"{"$collection":"members","id":"\#(id)","name":"Pet","since":"2010-04-03","birthDate":"2010-01-01","species":"cat","sex":"male","bio":"","createdAt":"2023-01-10T10:05:00Z"}"#
+        }
+        for i in 0..<4 { lines.append(member("m\(i)")) }
+        let tags = [#"[]"#, #"["m1"]"#, #"["m0","m3"]"#, #"["m9"]"#, #"["m1","mX","m2"]"#, #"[""]"#, #"["m7"]"#]
+        for i in 0..<40 {
+            let id = i == 23 ? "s5" : "s\(i)"  // s5 twice
+            let tagged = tags[i % tags.count]
+            var line = version == 1
+                ? #"{"$collection":"stories","id":"\#(id)","caption":"c \#(i)","createdAt":"2024-01-01T08:00:00Z","mediaContentIds":[],"lat":1.5,"lng":2.5,"taggedMemberIds":\#(tagged)}"#
+                : #"{"$collection":"stories","id":"\#(id)","caption":"c \#(i)","createdAt":"2024-01-01T08:00:00Z","media":[],"location":{"latitude":1.5,"longitude":2.5},"taggedMemberIds":\#(tagged)}"#
+            if i == 31 { line = line.replacingOccurrences(of: #""caption""#, with: #""x":1,"caption""#) }  // unknown field
+            lines.append(line)
+        }
+        lines.append(member("m9"))  // named before it is read: no dangling reference
+        return Dataset(domain: "pet-story", version: version, text: lines.joined(separator: "\n") + "\n")
+    }
+
+    static func vocabulary(version: Int) -> Dataset {
+        var lines = ["{\"domain\": \"vocabulary\", \"schemaVersion\": \(version)}"]
+        func book(_ id: String) -> String {
+            version == 1
+                ? #"{"$collection":"wordBooks","id":"\#(id)","title":"Book","timestamp":{"_seconds":1600000000,"_nanoseconds":0}}"#
+                : #"{"$collection":"wordBooks","id":"\#(id)","title":"Book","createdAt":"2020-09-13T12:26:40Z"}"#
+        }
+        lines.append(book("b0"))
+        lines.append(book("b1"))
+        let books = ["b0", "b1", "b9", "bX", "b0"]
+        for i in 0..<40 {
+            let id = i == 27 ? "w3" : "w\(i)"  // w3 twice
+            let state = version == 1 ? "\(i % 3)" : "\"\(["undefined", "fail", "success"][i % 3])\""
+            let time = version == 1 ? #"{"_seconds":1600000000,"_nanoseconds":250000000}"# : #""2020-09-13T12:26:40.250Z""#
+            var line = #"{"$collection":"words","id":"\#(id)","wordBookID":"\#(books[i % books.count])","meaningText":"m \#(i)","meaningImageURL":"","ganaText":"g","ganaImageURL":"","kanjiText":"k","kanjiImageURL":"","studyState":\#(state),"timestamp":\#(time)}"#
+            if i == 33 { line = line.replacingOccurrences(of: #""ganaText""#, with: #""x":1,"ganaText""#) }  // unknown field
+            lines.append(line)
+        }
+        lines.append(book("b9"))
+        return Dataset(domain: "vocabulary", version: version, text: lines.joined(separator: "\n") + "\n")
+    }
+
+    static let datasets = [petStory(version: 1), petStory(version: 2), vocabulary(version: 1), vocabulary(version: 2)]
+
+    /// Runs `arguments` (`OUT` standing for an output file or folder) with the general path and
+    /// one job, then with the typed path and 1, 2 and 3 jobs; expects the same output files,
+    /// stdout, stderr and status.
+    private func expectSameAsGeneralPath(_ box: Sandbox, _ arguments: [String], _ dataset: Dataset,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> FerryRun
+    {
+        var results: [(label: String, files: [String: [UInt8]], stdout: String, stderr: String, status: Int32)] = []
+        var general: FerryRun?
+        for (label, extra) in [("general", ["--no-typed-path", "--jobs", "1"]), ("typed 1", ["--jobs", "1"]),
+                               ("typed 2", ["--jobs", "2"]), ("typed 3", ["--jobs", "3"])]
+        {
+            let out = "out-\(results.count)"
+            let run = try box.ferry(arguments.map { $0.replacingOccurrences(of: "OUT", with: out) } + extra)
+            general = general ?? run
+            var files: [String: [UInt8]] = [:]
+            if box.exists(out) {
+                let names = try box.files(under: out)
+                if names.isEmpty { files[""] = try box.bytes(out) }
+                for name in names { files[name] = try box.bytes(out + "/" + name) }
+            }
+            results.append((label, files, run.stdout.replacingOccurrences(of: out, with: "OUT"),
+                            run.stderr.replacingOccurrences(of: out, with: "OUT"), run.status))
+        }
+        for result in results.dropFirst() {
+            let context = "\(dataset) \(arguments) \(result.label)"
+            #expect(result.files == results[0].files, "\(context)", sourceLocation: sourceLocation)
+            #expect(result.stdout == results[0].stdout, "\(context)", sourceLocation: sourceLocation)
+            #expect(result.stderr == results[0].stderr, "\(context)", sourceLocation: sourceLocation)
+            #expect(result.status == results[0].status, "\(context)", sourceLocation: sourceLocation)
+        }
+        return try #require(general)
+    }
+
+    @Test(arguments: datasets)
+    func jsonLinesGiveTheGeneralPathsResults(_ dataset: Dataset) throws {
+        let box = try Sandbox()
+        try box.write("in.jsonl", dataset.text)
+        let validation = try expectSameAsGeneralPath(box, ["validate", "in.jsonl"], dataset)
+        // The unknown and empty ids dangle; the one read later does not.
+        let dangling = validation.errors.filter { $0.contains("[dangling-reference]") }
+        let noun = dataset.domain == "pet-story" ? "member" : "word book"
+        let unknown = dataset.domain == "pet-story" ? ["mX", "", "m7"] : ["bX"]
+        for id in unknown { #expect(dangling.contains { $0.contains("\"\(id)\" names no \(noun) of the dataset") }, "\(dataset) \(id)") }
+        #expect(!dangling.contains { $0.contains("\"m9\"") || $0.contains("\"b9\"") }, "\(dataset)")
+        #expect(validation.errors.contains { $0.contains("[duplicate-id]") }, "\(dataset)")
+        #expect(validation.status == 1)
+        _ = try expectSameAsGeneralPath(box, ["convert", "in.jsonl", "--to", "jsonl", "-o", "OUT"], dataset)
+        _ = try expectSameAsGeneralPath(box, ["convert", "in.jsonl", "--to", "jsonl", "--lenient", "-o", "OUT"], dataset)
+        _ = try expectSameAsGeneralPath(box, ["convert", "in.jsonl", "--to", "csv", "--lenient", "-o", "OUT/"], dataset)
+        _ = try expectSameAsGeneralPath(box, ["convert", "in.jsonl", "--to", "json", "--lenient", "-o", "OUT"], dataset)
+        if dataset.version == 1 {
+            _ = try expectSameAsGeneralPath(box, ["migrate", "in.jsonl", "--to-version", "2", "--lenient", "-o", "OUT"], dataset)
+            _ = try expectSameAsGeneralPath(box, ["migrate", "in.jsonl", "--to-version", "2", "-o", "OUT"], dataset)
+        }
+    }
+
+    @Test(arguments: datasets)
+    func csvGivesTheGeneralPathsResults(_ dataset: Dataset) throws {
+        let box = try Sandbox()
+        try box.write("in.jsonl", dataset.text)
+        // One CSV file a collection, the records with problems of their own left out.
+        _ = try box.ferry(["convert", "in.jsonl", "--to", "csv", "--lenient", "-o", "csv/", "--no-typed-path"])
+        let referring = dataset.domain == "pet-story" ? "stories" : "words"
+        #expect(try box.text("csv/\(referring).csv").split(whereSeparator: \.isNewline).count > 30, "\(dataset)")
+        let validation = try expectSameAsGeneralPath(box, ["validate", "csv/", "--domain", dataset.domain], dataset)
+        #expect(validation.errors.contains { $0.contains("[dangling-reference]") && $0.contains("column '") }, "\(dataset)")
+        _ = try expectSameAsGeneralPath(box, ["convert", "csv/", "--domain", dataset.domain, "--to", "jsonl", "--lenient", "-o", "OUT"], dataset)
+        _ = try expectSameAsGeneralPath(box, ["convert", "csv/", "--domain", dataset.domain, "--to", "csv", "--lenient", "-o", "OUT/"], dataset)
+        if dataset.version == 1 {
+            _ = try expectSameAsGeneralPath(
+                box, ["migrate", "csv/", "--domain", dataset.domain, "--to-version", "2", "--lenient", "-o", "OUT"], dataset)
+        }
+    }
+
+    /// A vocabulary line holding a Firestore layout (a word book with its words under
+    /// `__collections__`) is split by the general path; the lane, which serves flat records
+    /// only, leaves it there.
+    @Test func aFirestoreLayoutInALineGoesTheGeneralPath() throws {
+        let box = try Sandbox()
+        let text = """
+            {"domain": "vocabulary", "schemaVersion": 2}
+            {"$collection":"wordBooks","id":"b0","title":"Book","createdAt":"2020-09-13T12:26:40Z","__collections__":{"words":{"w1":{"meaningText":"m","meaningImageURL":"","ganaText":"g","ganaImageURL":"","kanjiText":"k","kanjiImageURL":"","studyState":"fail","timestamp":"2020-09-13T12:26:40Z"}}}}
+            {"$collection":"words","id":"w2","wordBookID":"b0","meaningText":"m","meaningImageURL":"","ganaText":"g","ganaImageURL":"","kanjiText":"k","kanjiImageURL":"","studyState":"fail","timestamp":"2020-09-13T12:26:40Z"}
+
+            """
+        try box.write("in.jsonl", text)
+        let dataset = Dataset(domain: "vocabulary", version: 2, text: text)
+        let converted = try expectSameAsGeneralPath(box, ["convert", "in.jsonl", "--to", "jsonl", "-o", "-"], dataset)
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stdout.components(separatedBy: "\n").filter { $0.contains(#""$collection":"words""#) }.count == 2)
+    }
+}
