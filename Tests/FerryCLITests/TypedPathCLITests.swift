@@ -105,6 +105,11 @@ import Testing
             #expect(general.stderr.contains(code), "\(code)")
         }
         try expectSameAsGeneralPath(box, ["validate", "v2.jsonl"])
+        // The JSON report's locations too: a duplicate's names its record's id on both paths.
+        try expectSameAsGeneralPath(box, ["validate", "v2.jsonl", "--report", "json"])
+        let report = try box.ferry(["validate", "v2.jsonl", "--report", "json"])
+        let duplicate = report.stdout.split(separator: "\n").filter { $0.contains(#""code": "duplicate-id""#) }
+        #expect(duplicate.count == 1 && duplicate[0].contains(#", "id": "n1"}}"#), "\(duplicate)")
         try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "jsonl", "-o", "OUT"])
         try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "jsonl", "--lenient", "-o", "OUT"])
         try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "jsonl", "--strict", "--lenient", "-o", "OUT"])

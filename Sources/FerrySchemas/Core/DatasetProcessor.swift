@@ -284,7 +284,10 @@ public final class DatasetProcessor {
                 return recordPointer
             }
             if let first {
-                reportDuplicate(id: id, in: route.targetCollection, first: first, at: DatasetProcessor.idLocation(context, nil))
+                // The lane's record holds no value to take the id from: it is the typed one.
+                var location = DatasetProcessor.idLocation(context, nil)
+                location.recordID = id
+                reportDuplicate(id: id, in: route.targetCollection, first: first, at: location)
                 // As `commit(_:)`: a duplicate's references are still checked.
                 if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
                 return nil
