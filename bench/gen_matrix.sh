@@ -7,6 +7,8 @@
 #             word books of 100 words; at least one book)
 #   --errors  also writes broken copies of every file: one with a duplicated id (invalid data, exit 1)
 #             and one cut at 60% of its bytes (malformed input, exit 3)
+# Environment: SHARED, the folder holding gen_notes.py (default ../shared/bench beside the
+#   checkout; set it when the checkout is elsewhere: SHARED=/path/to/shared/bench).
 # Writes OUT_DIR/<domain>-v<N>.{json,jsonl,xml,tar} and <domain>-v<N>-csv/ (one <collection>.csv a
 # collection) for domain in notes, pet-story, vocabulary; vocabulary-node-firestore-v1.json and
 # vocabulary-backup-restore-v1.json (Firestore exports are V1 only); with --errors also
