@@ -63,7 +63,7 @@ public enum DatasetInputs {
             expanded = true
             for file in files {
                 let relative = String(file.dropFirst(base.count + 1))
-                datasets.append(DatasetInput(path: file, stem: stem(relative)))
+                datasets.append(DatasetInput(path: file, stem: stem(relative, at: file)))
             }
         }
         return Expansion(datasets: datasets, ownFolders: datasets.count > 1 || expanded, skipped: skipped)
@@ -86,9 +86,11 @@ public enum DatasetInputs {
         return !InputExpander.isOneDataset(OutputRouter.base(of: path), ignoring: ignoring)
     }
 
-    /// `relative` (`2024/notes.json`) without the extensions of its file name (`2024/notes`).
-    private static func stem(_ relative: String) -> String {
-        guard let slash = relative.lastIndex(of: "/") else { return OutputRouter.stem(of: relative) }
-        return String(relative[...slash]) + OutputRouter.stem(of: String(relative[relative.index(after: slash)...]))
+    /// `relative` (`2024/notes.json`) without the extensions of its file name (`2024/notes`); a
+    /// folder's name (`2024/backup.2025`, a CSV folder) whole. `path` is where it is.
+    private static func stem(_ relative: String, at path: String) -> String {
+        let name = OutputRouter.stem(of: path)
+        guard let slash = relative.lastIndex(of: "/") else { return name }
+        return String(relative[...slash]) + name
     }
 }

@@ -278,9 +278,14 @@ final class OutputRouter {
     }
 
     /// The name an input's own files take in a folder output: the input's file name without its
-    /// extensions (`x` for `x.tar.gz`), `stdin` for standard input.
+    /// extensions (`x` for `x.tar.gz`), a folder's name whole (`backup.2024`: a dot in a folder's
+    /// name starts no extension), `stdin` for standard input.
     static func stem(of input: String) -> String {
         guard input != "-" else { return "stdin" }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue {
+            return URL(fileURLWithPath: base(of: input)).lastPathComponent
+        }
         var stem = URL(fileURLWithPath: Compression.forPath(input).innerPath).deletingPathExtension().lastPathComponent
         if stem.hasSuffix(".tar") { stem.removeLast(4) }
         return stem

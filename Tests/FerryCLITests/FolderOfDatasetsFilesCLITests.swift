@@ -20,6 +20,22 @@ import Testing
         "backups: note: not part of any dataset, ignored: 'README.txt' [assumption]",
     ]
 
+    /// A dot in a dataset folder's name starts no extension: two CSV folders `backup.2024/` and
+    /// `backup.2025/` mirror as `backup.2024.jsonl` and `backup.2025.jsonl`, not both as `backup.jsonl`.
+    @Test func aFolderNameKeepsItsDots() throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json")
+        for year in ["2024", "2025"] {
+            #expect(try box.ferry(["convert", "notes-v1.json", "--to", "csv", "-o", "mix/backup.\(year)/", "-q"]).status == 0)
+        }
+        let run = try box.ferry(["convert", "mix", "--to", "jsonl", "-o", "out/", "-q"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try box.files(under: "out") == ["backup.2024.jsonl", "backup.2025.jsonl"])
+        let one = try box.ferry(["convert", "mix/backup.2024", "--to", "jsonl", "-o", "one/", "-q"])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(try box.files(under: "one") == ["backup.2024.jsonl"])
+    }
+
     /// Each file of no data format is named in a note of its own (hidden files are not), as an
     /// app Documents folder names its unrelated files; notes are no errors, and the dataset
     /// beside them is read, written and summed up as without them.
