@@ -121,16 +121,7 @@ import Testing
             ["convert", bundle, "--lenient", "-o", "OUT"],
         ]
         for command in commands where damage == .none || command.contains("--to-version") || command[0] == "validate" {
-            var results: [(output: String, stdout: String, stderr: String, status: Int32)] = []
-            for jobs in ["1", "2"] {
-                let output = "out-\(jobs).jsonl"
-                try? box.remove(output)
-                let run = try box.ferry(command.map { $0 == "OUT" ? output : $0 } + ["--jobs", jobs])
-                let written = (try? box.text(output)) ?? ""
-                results.append((written, run.stdout.replacingOccurrences(of: output, with: "OUT"),
-                                run.stderr.replacingOccurrences(of: output, with: "OUT"), run.status))
-            }
-            let (one, two) = (results[0], results[1])
+            let (one, two) = try box.ferryByJobs(command)
             #expect(two.output == one.output, "\(damage) \(command)")
             #expect(two.stdout == one.stdout, "\(damage) \(command)")
             #expect(two.stderr == one.stderr, "\(damage) \(command)")

@@ -89,6 +89,29 @@ final class Sandbox {
         run.stderr = run.stderr.replacingOccurrences(of: path, with: "$TMP")
         return run
     }
+
+    /// What a run under one `--jobs` value gave (`ferryByJobs`): the text of its output file ("" when
+    /// none was written), its standard output and error with the output's name as `OUT`, its status.
+    struct JobsRun {
+        var output: String
+        var stdout: String
+        var stderr: String
+        var status: Int32
+    }
+
+    /// Runs `command` + `options` once with `--jobs 1` and once with `--jobs 2`, an argument `OUT`
+    /// standing for an output file of each run's own (`out-1.jsonl`, `out-2.jsonl`).
+    func ferryByJobs(_ command: [String], options: [String] = []) throws -> (one: JobsRun, two: JobsRun) {
+        var runs: [JobsRun] = []
+        for jobs in ["1", "2"] {
+            let output = "out-\(jobs).jsonl"
+            try? remove(output)
+            let run = try ferry(command.map { $0 == "OUT" ? output : $0 } + options + ["--jobs", jobs])
+            runs.append(JobsRun(output: (try? text(output)) ?? "", stdout: run.stdout.replacingOccurrences(of: output, with: "OUT"),
+                                stderr: run.stderr.replacingOccurrences(of: output, with: "OUT"), status: run.status))
+        }
+        return (runs[0], runs[1])
+    }
 }
 
 extension FerryRun {

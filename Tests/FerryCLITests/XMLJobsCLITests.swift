@@ -77,16 +77,7 @@ import Testing
                 : ["convert", "in.xml", "--lenient", "-o", "OUT"],
         ]
         for command in commands {
-            var results: [(output: String, stdout: String, stderr: String, status: Int32)] = []
-            for jobs in ["1", "2"] {
-                let output = "out-\(jobs).jsonl"
-                try? box.remove(output)
-                let run = try box.ferry(command.map { $0 == "OUT" ? output : $0 } + ["--jobs", jobs])
-                let written = (try? box.text(output)) ?? ""
-                results.append((written, run.stdout.replacingOccurrences(of: output, with: "OUT"),
-                                run.stderr.replacingOccurrences(of: output, with: "OUT"), run.status))
-            }
-            let (one, two) = (results[0], results[1])
+            let (one, two) = try box.ferryByJobs(command)
             #expect(two.output == one.output, "\(command)")
             #expect(two.stdout == one.stdout, "\(command)")
             #expect(two.stderr == one.stderr, "\(command)")

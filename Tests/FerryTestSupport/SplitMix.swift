@@ -16,4 +16,17 @@ public struct SplitMix {
 
     /// A number in `0..<bound` (`bound` > 0).
     public mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    /// `bytes` with one of the edits that break a document, at random: a byte dropped, one of
+    /// `inserted` added, or a cut.
+    public mutating func corrupted(_ bytes: [UInt8], inserting inserted: [UInt8]) -> [UInt8] {
+        var bytes = bytes
+        let at = next(max(bytes.count, 1))
+        switch next(3) {
+        case 0 where !bytes.isEmpty: bytes.remove(at: at)
+        case 1: bytes.insert(inserted[next(inserted.count)], at: at)
+        default: bytes.removeLast(bytes.count - at)
+        }
+        return bytes
+    }
 }

@@ -109,16 +109,7 @@ import Testing
 
     /// `bytes` with one of the edits that break a document: a byte dropped or added, a cut.
     private static func corrupted(_ bytes: [UInt8], _ random: inout SplitMix) -> [UInt8] {
-        var bytes = bytes
-        let at = random.next(max(bytes.count, 1))
-        switch random.next(3) {
-        case 0 where !bytes.isEmpty: bytes.remove(at: at)
-        case 1:
-            let inserted = Array("{}[]\"\\,x:".utf8)
-            bytes.insert(inserted[random.next(inserted.count)], at: at)
-        default: bytes.removeLast(bytes.count - at)
-        }
-        return bytes
+        random.corrupted(bytes, inserting: Array("{}[]\"\\,x:".utf8))
     }
 
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
