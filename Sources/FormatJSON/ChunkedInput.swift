@@ -120,6 +120,26 @@ final class ChunkedInput {
         }
     }
 
+    /// Refuses UTF-16 and UTF-32 at the start of the input and skips a UTF-8 byte order mark
+    /// (positions count from after it).
+    /// - Throws: `FerryError(.invalidEncoding)` at line 1, column 1 of `location`.
+    func skipByteOrderMark(at location: SourceLocation) throws {
+        try require(4)
+        let available = min(4, end - pos)
+        try withBytes { p in
+            let prefix = UnsafeBufferPointer(rebasing: p[pos..<(pos + available)])
+            if let problem = JSONSyntax.encodingProblem(prefix) {
+                var location = location
+                location.position = TextPosition(line: 1, column: 1)
+                throw FerryError(.invalidEncoding, problem, at: location)
+            }
+            if JSONSyntax.hasByteOrderMark(prefix) {
+                pos += 3
+                resetPosition(at: pos)
+            }
+        }
+    }
+
     /// The line and column of `offset` (not before any offset asked for earlier).
     func position(at offset: Int) -> TextPosition {
         advanceCursor(to: offset)

@@ -117,7 +117,7 @@ public final class JSONDocumentReader: RecordReader {
         while true {
             switch state {
             case .start:
-                try start()
+                try input.skipByteOrderMark(at: options.inputLocation)
                 try input.skipWhitespace()
                 guard let byte = try input.peek() else {
                     throw error("empty input: expected a JSON value", at: input.pos)
@@ -137,18 +137,9 @@ public final class JSONDocumentReader: RecordReader {
                 }
 
             case .member(let first):
-                try input.skipWhitespace()
-                guard let byte = try input.peek() else {
-                    throw unexpectedEnd(first ? "expected a string key or '}'" : "expected a string key")
-                }
-                if byte == JSONSyntax.closeBrace {
-                    guard first else { throw error("trailing comma before '}'", at: input.pos) }
-                    input.pos += 1
+                guard try memberFollows(first: first) else {
                     state = .trailing
                     continue
-                }
-                guard byte == JSONSyntax.quote else {
-                    throw unexpected(first ? "expected a string key or '}'" : "expected a string key")
                 }
                 let key = try readKey(depth: 1)
                 guard let valueByte = try input.peek() else { throw unexpectedEnd("expected a value") }
@@ -181,17 +172,7 @@ public final class JSONDocumentReader: RecordReader {
                 }
 
             case .afterMember:
-                try input.skipWhitespace()
-                guard let byte = try input.peek() else { throw unexpectedEnd("expected ',' or '}' after object member") }
-                if byte == JSONSyntax.comma {
-                    input.pos += 1
-                    state = .member(first: false)
-                } else if byte == JSONSyntax.closeBrace {
-                    input.pos += 1
-                    state = .trailing
-                } else {
-                    throw unexpected("expected ',' or '}' after object member")
-                }
+                state = try itemFollows(objectMember: true) ? .member(first: false) : .trailing
 
             case .element(var collection):
                 try input.skipWhitespace()
@@ -212,31 +193,13 @@ public final class JSONDocumentReader: RecordReader {
                 return record
 
             case .afterElement(let collection):
-                try input.skipWhitespace()
-                guard let byte = try input.peek() else { throw unexpectedEnd("expected ',' or ']' after array element") }
-                if byte == JSONSyntax.comma {
-                    input.pos += 1
-                    state = .element(collection)
-                } else if byte == JSONSyntax.closeBracket {
-                    input.pos += 1
-                    state = collection.inEnvelope ? .afterMember : .trailing
-                } else {
-                    throw unexpected("expected ',' or ']' after array element")
-                }
+                state = try itemFollows(objectMember: false)
+                    ? .element(collection) : collection.inEnvelope ? .afterMember : .trailing
 
             case .documentMember(var collection):
-                try input.skipWhitespace()
-                guard let byte = try input.peek() else {
-                    throw unexpectedEnd(collection.index == 0 ? "expected a string key or '}'" : "expected a string key")
-                }
-                if byte == JSONSyntax.closeBrace {
-                    guard collection.index == 0 else { throw error("trailing comma before '}'", at: input.pos) }
-                    input.pos += 1
+                guard try memberFollows(first: collection.index == 0) else {
                     state = .afterMember
                     continue
-                }
-                guard byte == JSONSyntax.quote else {
-                    throw unexpected(collection.index == 0 ? "expected a string key or '}'" : "expected a string key")
                 }
                 let key = try readKey(depth: 2)
                 guard try input.peek() != nil else { throw unexpectedEnd("expected a value") }
@@ -246,31 +209,12 @@ public final class JSONDocumentReader: RecordReader {
                 return record
 
             case .afterDocumentMember(let collection):
-                try input.skipWhitespace()
-                guard let byte = try input.peek() else { throw unexpectedEnd("expected ',' or '}' after object member") }
-                if byte == JSONSyntax.comma {
-                    input.pos += 1
-                    state = .documentMember(collection)
-                } else if byte == JSONSyntax.closeBrace {
-                    input.pos += 1
-                    state = .afterMember
-                } else {
-                    throw unexpected("expected ',' or '}' after object member")
-                }
+                state = try itemFollows(objectMember: true) ? .documentMember(collection) : .afterMember
 
             case .mapMember(var map):
-                try input.skipWhitespace()
-                guard let byte = try input.peek() else {
-                    throw unexpectedEnd(map.index == 0 ? "expected a string key or '}'" : "expected a string key")
-                }
-                if byte == JSONSyntax.closeBrace {
-                    guard map.index == 0 else { throw error("trailing comma before '}'", at: input.pos) }
-                    input.pos += 1
+                guard try memberFollows(first: map.index == 0) else {
                     state = .afterMember
                     continue
-                }
-                guard byte == JSONSyntax.quote else {
-                    throw unexpected(map.index == 0 ? "expected a string key or '}'" : "expected a string key")
                 }
                 let key = try readKey(depth: 2)
                 guard let valueByte = try input.peek() else { throw unexpectedEnd("expected a value") }
@@ -289,17 +233,7 @@ public final class JSONDocumentReader: RecordReader {
                 return record
 
             case .afterMapMember(let map):
-                try input.skipWhitespace()
-                guard let byte = try input.peek() else { throw unexpectedEnd("expected ',' or '}' after object member") }
-                if byte == JSONSyntax.comma {
-                    input.pos += 1
-                    state = .mapMember(map)
-                } else if byte == JSONSyntax.closeBrace {
-                    input.pos += 1
-                    state = .afterMember
-                } else {
-                    throw unexpected("expected ',' or '}' after object member")
-                }
+                state = try itemFollows(objectMember: true) ? .mapMember(map) : .afterMember
 
             // The messages below are the parser's for the same bytes: an error reads as it did
             // when the collection was parsed as one value.
@@ -346,19 +280,8 @@ public final class JSONDocumentReader: RecordReader {
                 return record
 
             case .afterNestedDocument(let nested):
-                try input.skipWhitespace()
-                let expectation = nested.isObject
-                    ? "expected ',' or '}' after object member" : "expected ',' or ']' after array element"
-                guard let byte = try input.peek() else { throw unexpectedEnd(expectation) }
-                if byte == JSONSyntax.comma {
-                    input.pos += 1
-                    state = .nestedDocument(nested)
-                } else if byte == (nested.isObject ? JSONSyntax.closeBrace : JSONSyntax.closeBracket) {
-                    input.pos += 1
-                    state = .afterMapMember(CollectionMap(name: nested.map.name, index: nested.map.index + 1))
-                } else {
-                    throw unexpected(expectation)
-                }
+                state = try itemFollows(objectMember: nested.isObject)
+                    ? .nestedDocument(nested) : .afterMapMember(CollectionMap(name: nested.map.name, index: nested.map.index + 1))
 
             case .trailing:
                 try input.skipWhitespace()
@@ -374,22 +297,33 @@ public final class JSONDocumentReader: RecordReader {
         }
     }
 
-    /// Checks the encoding at the start and skips a UTF-8 byte order mark.
-    private func start() throws {
-        try input.require(4)
-        let available = min(4, input.end - input.pos)
-        try input.withBytes { p in
-            let prefix = UnsafeBufferPointer(rebasing: p[input.pos..<(input.pos + available)])
-            if let problem = JSONSyntax.encodingProblem(prefix) {
-                var location = options.inputLocation
-                location.position = TextPosition(line: 1, column: 1)
-                throw FerryError(.invalidEncoding, problem, at: location)
-            }
-            if JSONSyntax.hasByteOrderMark(prefix) {
-                input.pos += 3
-                input.resetPosition(at: input.pos)
-            }
+    /// Skips white space to an object's next member: true at its key's quote, false past the
+    /// object's '}' (allowed only when `first`, no member read yet).
+    private func memberFollows(first: Bool) throws -> Bool {
+        try input.skipWhitespace()
+        guard let byte = try input.peek() else {
+            throw unexpectedEnd(first ? "expected a string key or '}'" : "expected a string key")
         }
+        if byte == JSONSyntax.closeBrace {
+            guard first else { throw error("trailing comma before '}'", at: input.pos) }
+            input.pos += 1
+            return false
+        }
+        guard byte == JSONSyntax.quote else { throw unexpected(first ? "expected a string key or '}'" : "expected a string key") }
+        return true
+    }
+
+    /// Skips white space and the ',' after an object member or array element (true) or the
+    /// container's closing '}' or ']' (false).
+    private func itemFollows(objectMember: Bool) throws -> Bool {
+        try input.skipWhitespace()
+        let expectation = objectMember ? "expected ',' or '}' after object member" : "expected ',' or ']' after array element"
+        guard let byte = try input.peek() else { throw unexpectedEnd(expectation) }
+        guard byte == JSONSyntax.comma || byte == (objectMember ? JSONSyntax.closeBrace : JSONSyntax.closeBracket) else {
+            throw unexpected(expectation)
+        }
+        input.pos += 1
+        return byte == JSONSyntax.comma
     }
 
     // MARK: - Values

@@ -91,15 +91,7 @@ public final class JSONDocumentWriter: RecordWriter {
                     "a record of collection '\(collection)' cannot join a JSON array of records without collections",
                     at: record.location)
             }
-            let mark = out.bytes.count
-            do {
-                if arrayCount > 0 { out.bytes.append(JSONSyntax.comma) }
-                out.appendNewline(indent: 1)
-                try appendStreaming(record.value, indent: 1)
-            } catch {
-                out.bytes.truncate(to: min(mark, out.bytes.count))
-                throw error
-            }
+            try appendItem(record.value, first: arrayCount == 0, indent: 1)
             arrayCount += 1
         case .envelope:
             guard let collection = record.collection else {
@@ -113,15 +105,7 @@ public final class JSONDocumentWriter: RecordWriter {
                 startMember(collection)
             }
             if collection == open {
-                let mark = out.bytes.count
-                do {
-                    if openCount > 0 { out.bytes.append(JSONSyntax.comma) }
-                    out.appendNewline(indent: 2)
-                    try appendStreaming(record.value, indent: 2)
-                } catch {
-                    out.bytes.truncate(to: min(mark, out.bytes.count))
-                    throw error
-                }
+                try appendItem(record.value, first: openCount == 0, indent: 2)
                 openCount += 1
             } else {
                 try spool(record.value, collection: collection)
@@ -167,6 +151,20 @@ public final class JSONDocumentWriter: RecordWriter {
         out.bytes.append(JSONSyntax.newline)
         try flushOut()
         try sink.flush()
+    }
+
+    /// Appends `value` as an array item at `indent`, after a comma unless `first`; on a throw
+    /// `out` is as it was.
+    private func appendItem(_ value: Value, first: Bool, indent: Int) throws {
+        let mark = out.bytes.count
+        do {
+            if !first { out.bytes.append(JSONSyntax.comma) }
+            out.appendNewline(indent: indent)
+            try appendStreaming(value, indent: indent)
+        } catch {
+            out.bytes.truncate(to: min(mark, out.bytes.count))
+            throw error
+        }
     }
 
     /// Appends a record's value going straight out: a long string in it goes to the sink piece by

@@ -57,7 +57,7 @@ public final class JSONLinesReader: BatchRecordReader {
     public func next() throws -> Record? {
         if !started {
             started = true
-            try start()
+            try input.skipByteOrderMark(at: options.inputLocation)
         }
         while true {
             guard let extent = try input.nextLine(limit: maximumLineSize) else { return nil }
@@ -134,7 +134,7 @@ public final class JSONLinesReader: BatchRecordReader {
     public func nextBatch(limit: Int) throws -> (any RecordBatch)? {
         if !started {
             started = true
-            try start()
+            try input.skipByteOrderMark(at: options.inputLocation)
         }
         var bytes: [UInt8] = []
         // About the previous batch's size: the lines are copied in without growing the buffer.
@@ -250,20 +250,5 @@ public final class JSONLinesReader: BatchRecordReader {
             }
         }
         return header
-    }
-
-    /// Refuses UTF-16 and UTF-32 and skips a UTF-8 byte order mark.
-    private func start() throws {
-        try input.require(4)
-        let available = min(4, input.end - input.pos)
-        try input.withBytes { p in
-            let prefix = UnsafeBufferPointer(rebasing: p[input.pos..<(input.pos + available)])
-            if let problem = JSONSyntax.encodingProblem(prefix) {
-                var location = options.inputLocation
-                location.position = TextPosition(line: 1, column: 1)
-                throw FerryError(.invalidEncoding, problem, at: location)
-            }
-            if JSONSyntax.hasByteOrderMark(prefix) { input.pos += 3 }
-        }
     }
 }
