@@ -239,6 +239,17 @@ public final class BundleWriter {
         file.count += 1
     }
 
+    /// The checked member path of a media file about to be added (as `addMedia(path:source:)` says).
+    private func mediaMember(_ path: String) throws -> String {
+        guard !finished else { throw FerryError(.internalError, "addMedia after the bundle was finished") }
+        guard case .safe(let member) = MemberPath.check(path), member != "manifest.json", !member.hasPrefix("data/")
+        else {
+            throw FerryError(.unsafePath, "media path '\(path)' is not a safe relative path",
+                             at: SourceLocation(file: destinationPath, member: path))
+        }
+        return member
+    }
+
     /// Adds a media file, streamed from `source` into the spool and hashed on the way (never held
     /// whole in memory).
     /// - Parameter path: the path relative to the dataset root (`media/Stories/s1/c1.jpeg`), as
@@ -248,12 +259,7 @@ public final class BundleWriter {
     ///   (`manifest.json`, `data/...`); `.duplicateMember` when another file with different bytes
     ///   has that path; the source's read errors.
     public func addMedia(path: String, source: any ByteSource) throws {
-        guard !finished else { throw FerryError(.internalError, "addMedia after the bundle was finished") }
-        guard case .safe(let member) = MemberPath.check(path), member != "manifest.json", !member.hasPrefix("data/")
-        else {
-            throw FerryError(.unsafePath, "media path '\(path)' is not a safe relative path",
-                             at: SourceLocation(file: destinationPath, member: path))
-        }
+        let member = try mediaMember(path)
         let (spoolPath, descriptor) = try spool.createFile()
         defer { close(descriptor) }
         let sink = FileDescriptorSink(descriptor: descriptor, name: spoolPath, capacity: 64 * 1024)
@@ -280,12 +286,7 @@ public final class BundleWriter {
     /// instead of copying it; the user's own files are always copied.
     /// - Throws: as `addMedia(path:source:)`.
     public func addMedia(path: String, storedAt file: String, size: Int64, sha256: String?, isPrivateCopy: Bool = false) throws {
-        guard !finished else { throw FerryError(.internalError, "addMedia after the bundle was finished") }
-        guard case .safe(let member) = MemberPath.check(path), member != "manifest.json", !member.hasPrefix("data/")
-        else {
-            throw FerryError(.unsafePath, "media path '\(path)' is not a safe relative path",
-                             at: SourceLocation(file: destinationPath, member: path))
-        }
+        let member = try mediaMember(path)
         let entry = MediaFile(spoolPath: file, member: BundleMember(path: BagIt.payloadPrefix + member, size: size, sha256: sha256 ?? ""),
                               isHashed: sha256 != nil)
         if let existing = media[member] {
