@@ -77,8 +77,3 @@ public struct FilterKeyPath: Codable, Sendable, Hashable, CustomStringConvertibl
         FilterKeyword(identifier: name) != nil || !FilterLexer.isIdentifier(name)
     }
 }
-
-extension FilterExpression {
-    /// The key path type of the tree (`FilterKeyPath`).
-    public typealias KeyPath = FilterKeyPath
-}

@@ -13,9 +13,6 @@ public enum BagIt {
     /// The BagIt version written (RFC 8493 is 1.0).
     public static let version = "1.0"
 
-    /// The tag files a bundle writer puts beside `manifest.json`, in the order written.
-    public static let writtenTagFiles = ["bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt"]
-
     /// The digest algorithms a reader checks, by the name manifests use, in the order checked
     /// (RFC 8493 section 2.4: `sha256` and `sha512` are the ones an implementation must support;
     /// `sha1` and `md5` are allowed, for older bags such as bagit-python's before its 2017 change,

@@ -866,15 +866,8 @@ public final class BundleReader {
         return false
     }
 
-    /// The content formats of the data members, in reading order, as `makeRecordReader` picks them
-    /// (members no registered format reads are left out): what the records read will be like, for
-    /// instance whether their scalars are text to be typed by a schema (`scalarsAreText`).
-    public func dataFormats(registry: FormatRegistry) -> [FormatDescriptor] {
-        dataMembers(registry: registry).map(\.format)
-    }
-
     /// The data members in reading order with the content format each is read by, as
-    /// `dataFormats(registry:)` (members no registered format reads are left out).
+    /// `makeRecordReader` picks them (members no registered format reads are left out).
     public func dataMembers(registry: FormatRegistry) -> [(member: String, format: FormatDescriptor)] {
         dataPlan().compactMap { plan in
             Self.format(of: plan.member, declared: plan.format, registry: registry).map { (plan.member, $0) }

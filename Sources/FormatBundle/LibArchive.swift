@@ -356,15 +356,6 @@ public final class ArchiveReader {
 
     /// The content offset `nextDataBlock()` expects next; reset by `nextEntry()`.
     private var blockOffset: Int64 = 0
-
-    /// Skips the rest of the current member's content.
-    /// - Throws: as `readData(into:)`.
-    public func skipData() throws {
-        let status = archive_read_data_skip(archive)
-        if status != ArchiveStatus.ok && status != ArchiveStatus.eof {
-            throw failure("cannot skip the member's data", in: .data)
-        }
-    }
 }
 
 /// Holds the ByteSource and the buffer libarchive's read callback fills: its own, or with a pool
