@@ -161,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryCLITests",
-            dependencies: ["FerryCore", "FerrySchemas", "FormatXML", "FerryPipeline", "FerryCLI", "ferry", "FerryTestSupport"],
+            dependencies: ["FerryCore", "FerrySchemas", "FormatXML", "CLibXML2", "FerryPipeline", "FerryCLI", "ferry", "FerryTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -1,10 +1,10 @@
 import CLibXML2
 import FerryCore
+import FormatXML
 
 /// Validates an XML document against an XML Schema (XSD 1.0) with libxml2's validator, in-process:
-/// what tests use to prove that the XML Ferry writes matches the XSD `ferry schema --as xsd` prints
-/// (issue 4, "Published schemas").
-public enum XMLSchemaValidation {
+/// the oracle that proves the XML Ferry writes matches the XSD `ferry schema --as xsd` prints.
+enum XMLSchemaValidation {
     /// Every violation of `schema` found in `document`, in document order; empty when it is valid.
     ///
     /// - Parameters:
@@ -22,7 +22,7 @@ public enum XMLSchemaValidation {
     /// `XML_PARSE_NONET` only (no `XML_PARSE_NOENT`, no DTD loading, no `XML_PARSE_HUGE`).
     /// The schema is trusted input (Ferry's own), parsed from memory with the network off by the
     /// process-wide refusing entity loader of the reader when it is installed.
-    public static func validate(document: [UInt8], schema: [UInt8], fileName: String? = nil) -> [Diagnostic] {
+    static func validate(document: [UInt8], schema: [UInt8], fileName: String? = nil) -> [Diagnostic] {
         if let problem = XMLWellFormedness.check(document, fileName: fileName) { return [problem] }
         let collector = ErrorCollector(fileName: fileName)
         let user = Unmanaged.passUnretained(collector).toOpaque()
