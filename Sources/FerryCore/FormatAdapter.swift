@@ -46,6 +46,9 @@ public protocol ColumnRecordReader: RecordReader {
     var headerCells: [(name: String, position: TextPosition)] { get }
     /// Where each repeated header cell stands (the second and later cells of a name).
     var duplicateHeaderCells: [(name: String, position: TextPosition)] { get }
+    /// The names the rows are read under, in order (`1`, `2`, ... without a header line): one
+    /// array that every row's raw form shares, so a reading made for it knows its rows cheaply.
+    var headerFields: [String] { get }
 }
 
 /// The parts a format plays for the pipeline where no option names a format: each is declared by

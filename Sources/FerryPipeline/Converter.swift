@@ -233,39 +233,50 @@ public struct Converter: Sendable {
                 progress?.recordDone()
                 return true
             }
-            if let first { try take(first, prepared: nil) }
-            // --jobs: the rest of a JSON Lines file is prepared on worker threads (ParallelConversion).
             let typed = request.usesTypedPath && applier == nil && inliner == nil && plainRecords
-            let lane = typed ? Self.typedLane(request: request, source: source, processor: plan.processor, writes: router != nil) : nil
-            // For any other writer than one taking JSON Lines bytes rendered ahead: records carry values,
-            // or CSV leaf streams for CSV writers (a lane made for their cell format once one is open).
-            let valueLane = typed && router != nil ? Self.typedLane(source: source, processor: plan.processor, output: .values) : nil
-            var leafLane: (format: CSVCellFormat, lane: TypedLane?)? = nil
-            func csvLane() -> TypedLane? {
-                guard typed, let format = router?.csvCellFormat else { return nil }
-                if let leafLane, leafLane.format == format { return leafLane.lane }
-                let lane = Self.typedLane(source: source, processor: plan.processor, output: .csvLeaves(CSVLeafOutput(format: format)))
-                leafLane = (format, lane)
-                return lane
+            var delivery = ParallelConversion.Delivery(
+                general: { try take($0, prepared: $1, rendered: $2) }, typed: takeTyped,
+                writeRendered: { try router?.writeRendered($0) })
+            if let router { delivery.writeLeaves = { try router.writeLeaves($0, table: $1, collection: $2) } }
+            if let processor = plan.processor { delivery.warm = { processor.warmIDs(of: $0) } }
+            /// --jobs: the rest of the file being read (each of a folder's files in turn) is cut into
+            /// batches prepared on worker threads, or taken by the typed path (`ParallelConversion`).
+            func runBatches() throws {
+                guard applier == nil, plainRecords else { return }
+                // The lanes read this file's header (a folder's files each have their own).
+                let lane = typed ? Self.typedLane(request: request, source: source, processor: plan.processor, writes: router != nil) : nil
+                // For any other writer than one taking JSON Lines bytes rendered ahead: records carry values,
+                // or CSV leaf streams for CSV writers (a lane made for their cell format once one is open).
+                let valueLane = typed && router != nil ? Self.typedLane(source: source, processor: plan.processor, output: .values) : nil
+                var leafLane: (format: CSVCellFormat, lane: TypedLane?)? = nil
+                func csvLane() -> TypedLane? {
+                    guard typed, let format = router?.csvCellFormat else { return nil }
+                    if let leafLane, leafLane.format == format { return leafLane.lane }
+                    let lane = Self.typedLane(source: source, processor: plan.processor, output: .csvLeaves(CSVLeafOutput(format: format)))
+                    leafLane = (format, lane)
+                    return lane
+                }
+                let parallel = ParallelConversion(
+                    jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer },
+                    hasLane: lane != nil || valueLane != nil,
+                    // Taken records carry JSON Lines bytes for a JSON Lines writer that takes bytes
+                    // rendered ahead (or nothing, when nothing is written), leaf streams for CSV
+                    // writers, values for the others.
+                    lane: { router == nil || router?.renderer != nil ? lane : csvLane() ?? valueLane },
+                    inline: inliner.map { inliner in { try inliner.inline($0) } })
+                try parallel?.run(delivery)
             }
-            if applier == nil, plainRecords,
-               let parallel = ParallelConversion(
-                   jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer },
-                   hasLane: lane != nil || valueLane != nil,
-                   // Taken records carry JSON Lines bytes for a JSON Lines writer that takes bytes
-                   // rendered ahead (or nothing, when nothing is written), leaf streams for CSV
-                   // writers, values for the others.
-                   lane: { router == nil || router?.renderer != nil ? lane : csvLane() ?? valueLane },
-                   inline: inliner.map { inliner in { try inliner.inline($0) } })
-            {
-                var delivery = ParallelConversion.Delivery(
-                    general: { try take($0, prepared: $1, rendered: $2) }, typed: takeTyped,
-                    writeRendered: { try router?.writeRendered($0) })
-                if let router { delivery.writeLeaves = { try router.writeLeaves($0, table: $1, collection: $2) } }
-                if let processor = plan.processor { delivery.warm = { processor.warmIDs(of: $0) } }
-                try parallel.run(delivery)
+            if let first { try take(first, prepared: nil) }
+            var batchedPart = source.partsStarted
+            try runBatches()
+            while let record = try source.next() {
+                try take(record, prepared: nil)
+                // The first record of a folder's next file was read on its own, as the input's first was.
+                if source.partsStarted != batchedPart {
+                    batchedPart = source.partsStarted
+                    try runBatches()
+                }
             }
-            while let record = try source.next() { try take(record, prepared: nil) }
             // A sample is known once every record is read; it is written in input order.
             for record in selection?.finish() ?? [] { try write(record) }
             applier?.finish(columnPositions: source.columnPositions)
@@ -361,7 +372,7 @@ public struct Converter: Sendable {
     /// The typed path making `output` of each record it takes.
     private static func typedLane(source: DatasetSource, processor: DatasetProcessor?, output: LaneOutput) -> TypedLane? {
         guard let processor, source.media.isEmpty, source.bundle == nil else { return nil }
-        let columns = (source.batchReader as? CSVReader)?.headerFields
+        let columns = (source.batchReader as? any ColumnRecordReader)?.headerFields
         return TypedLane(preparer: processor.preparer, output: output, csvColumns: columns)
     }
 

@@ -245,13 +245,22 @@ final class DatasetSource {
         return parts
     }
 
-    /// The reader of a single plain file when it cuts batches of records (JSON Lines, CSV, a JSON
-    /// document, XML), or of a bundle (its members' batches, `BundleRecordReader`), for `--jobs`; nil
-    /// for folders and other formats. Valid once `next()` returned a record.
+    /// The reader of the file being read when it cuts batches of records (JSON Lines, CSV, a JSON
+    /// document, XML), or of a bundle (its members' batches, `BundleRecordReader`), for `--jobs`;
+    /// nil for other formats. In a folder it is the reader of the file `next()` is in, and reads
+    /// that file only: once its batches are done, `next()` moves on to the next file, whose
+    /// reader is another (`partsStarted` counts them). Nil for a file whose records are typed
+    /// otherwise than the input's (`scalarsAreText`: a CSV file in a folder of JSON), as
+    /// batches carry no mark of their own. Valid once `next()` returned a record.
     var batchReader: (any BatchRecordReader)? {
-        guard parts.isEmpty else { return nil }
+        // A bundle's reader marks its members' records itself.
+        guard bundle != nil || currentScalarsAreText == scalarsAreText else { return nil }
         return current as? any BatchRecordReader
     }
+
+    /// How many files (a folder's, or the one file) `next()` has started reading: a new count
+    /// means a new `batchReader`.
+    private(set) var partsStarted = 0
 
     /// The next record of the input, moving through a folder's files in name order.
     func next() throws -> Record? {
@@ -279,6 +288,7 @@ final class DatasetSource {
             guard let reader = part.format.reader else { continue }
             let started = try reader.makeReader(source, options: partOptions, log: log)
             current = started
+            partsStarted += 1
             currentScalarsAreText = part.format.scalarsAreText
             if current?.recordsNameCollections == true, let stem = part.collection, stem != options.collection {
                 // `notes.csv` holding a `$collection` column: the rows name the collections.

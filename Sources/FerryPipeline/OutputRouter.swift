@@ -92,7 +92,7 @@ final class OutputRouter {
     /// the typed path can then hand them leaf streams (`writeLeaves`). Nil otherwise. The writers
     /// of one output share their options, so they share their format.
     var csvCellFormat: CSVCellFormat? {
-        guard !format.isContainer, let first = writerOrder.first, let writer = writers[first]?.writer as? CSVWriter
+        guard !format.isContainer, let first = writerOrder.first, let writer = writers[first]?.writer as? any LeafStreamWriter
         else { return nil }
         return writer.cellFormat
     }
@@ -105,7 +105,7 @@ final class OutputRouter {
     func writeLeaves(_ stream: UnsafeBufferPointer<UInt8>, table: CSVLeafTable, collection: String) throws {
         let key = routeKey(collection: collection)
         if let last = lastLeafWriter, last.key == key { return try last.writer.writeLeafStream(stream, table: table, collection: collection) }
-        guard !format.isContainer, let writer = try writer(for: key) as? CSVWriter else {
+        guard !format.isContainer, let writer = try writer(for: key) as? any LeafStreamWriter else {
             throw FerryError(.internalError, "a CSV leaf stream has no CSV writer to take it")
         }
         lastLeafWriter = (key, writer)
@@ -113,7 +113,7 @@ final class OutputRouter {
     }
     /// The CSV writer `writeLeaves` wrote to last, and its destination: records of one collection
     /// usually come together, so most records need no look-up (a hash of the key).
-    private var lastLeafWriter: (key: String, writer: CSVWriter)?
+    private var lastLeafWriter: (key: String, writer: any LeafStreamWriter)?
 
     /// The renderer of the one writer every record goes to, once it is open, when that writer
     /// renders records ahead (`PrerenderingWriter`); nil otherwise.

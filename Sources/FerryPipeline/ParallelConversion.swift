@@ -45,7 +45,8 @@ struct ParallelConversion {
     let inline: ((Record) throws -> Record)?
 
     /// The batched run of `source`, when it can have one: a domain processor, an input whose
-    /// reader cuts batches (a single JSON Lines, UTF-8 CSV, JSON document or XML file, a bundle), and more than
+    /// reader cuts batches (a JSON Lines, UTF-8 CSV, JSON document or XML file, or the file of a folder being read: its
+    /// own run, its rest only; a bundle), and more than
     /// one job or a typed path its reader offers records to (`hasLane`; with one job the batches
     /// run on the calling thread). Nil
     /// otherwise: the caller reads record by record.

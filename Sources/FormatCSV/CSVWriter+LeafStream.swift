@@ -1,6 +1,20 @@
 import FerryCore
 
-extension CSVWriter {
+/// A writer that takes a record as a CSV leaf stream (`CSVLeafStream`) the typed path rendered,
+/// instead of its value: what the pipeline asks of a CSV output, without naming its writer type.
+public protocol LeafStreamWriter: RecordWriter {
+    /// The delimiter and safe mode its cells are written in: a leaf stream's cells must be
+    /// encoded for the same (`CSVLeafOutput`).
+    var cellFormat: CSVCellFormat { get }
+
+    /// Writes the record of `collection` that `stream` describes, its member tags indexing
+    /// `table`, exactly as `write(_:)` writes the record's value.
+    /// - Throws: `FerryError(.internalError)` for a malformed stream or one of another cell
+    ///   format; `.outputUnwritable` when writing fails.
+    func writeLeafStream(_ stream: UnsafeBufferPointer<UInt8>, table: CSVLeafTable, collection: String?) throws
+}
+
+extension CSVWriter: LeafStreamWriter {
     /// Spools one record given as a leaf stream (`CSVLeafStream`) whose member tags index `table`:
     /// the shape nodes it makes, the leaves it marks and the bytes it spools are those `write(_:)`
     /// makes for the record's value, which the stream describes.
