@@ -263,24 +263,32 @@ public struct Converter: Sendable {
                 leafLane = (format, lane)
                 return lane
             }
-            if applier == nil, plainRecords,
-               let parallel = ParallelConversion(
-                   jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer },
-                   hasLane: lane != nil || valueLane != nil,
-                   // Taken records carry JSON Lines bytes for a JSON Lines writer that takes bytes
-                   // rendered ahead (or nothing, when nothing is written), leaf streams for CSV
-                   // writers, values for the others.
-                   lane: { router == nil || router?.renderer != nil ? lane : csvLane() ?? valueLane },
-                   inline: inliner.map { inliner in { try inliner.inline($0) } })
-            {
-                var delivery = ParallelConversion.Delivery(
-                    general: { try take($0, prepared: $1, rendered: $2) }, typed: takeTyped,
-                    writeRendered: { try router?.writeRendered($0) })
-                if let router { delivery.writeLeaves = { try router.writeLeaves($0, table: $1, collection: $2) } }
-                if let processor = plan.processor { delivery.warm = { processor.warmIDs(of: $0) } }
-                try parallel.run(delivery)
+            var cutShort = false
+            do {
+                if applier == nil, plainRecords,
+                   let parallel = ParallelConversion(
+                       jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer },
+                       hasLane: lane != nil || valueLane != nil,
+                       // Taken records carry JSON Lines bytes for a JSON Lines writer that takes bytes
+                       // rendered ahead (or nothing, when nothing is written), leaf streams for CSV
+                       // writers, values for the others.
+                       lane: { router == nil || router?.renderer != nil ? lane : csvLane() ?? valueLane },
+                       inline: inliner.map { inliner in { try inliner.inline($0) } })
+                {
+                    var delivery = ParallelConversion.Delivery(
+                        general: { try take($0, prepared: $1, rendered: $2) }, typed: takeTyped,
+                        writeRendered: { try router?.writeRendered($0) })
+                    if let router { delivery.writeLeaves = { try router.writeLeaves($0, table: $1, collection: $2) } }
+                    if let processor = plan.processor { delivery.warm = { processor.warmIDs(of: $0) } }
+                    try parallel.run(delivery)
+                }
+                while let record = try source.next() { try take(record, prepared: nil) }
+            } catch let error as FerryError where request.processing.mode == .lenient && error.exitStatus == .malformedInput {
+                // An input cut short or broken where reading cannot go on: --lenient keeps the
+                // records read before it, as it does for a JSON Lines or CSV input (exit 3 still).
+                log.report(error.diagnostic)
+                cutShort = true
             }
-            while let record = try source.next() { try take(record, prepared: nil) }
             if let held { try emit(held.drain()) }
             // A sample is known once every record is read; it is written in input order.
             for record in selection?.finish() ?? [] { try write(record) }
@@ -288,7 +296,8 @@ public struct Converter: Sendable {
             plan.processor?.finish()
             recheck?.report(into: log)
             let referenced = references.referenced.union(inliner?.referenced ?? [])
-            if let bundle = source.bundle {
+            // A bundle cut short lacks what its manifest lists: no follow-on errors for that.
+            if let bundle = source.bundle, !cutShort {
                 bundle.verify(referencedMedia: Set(referenced.compactMap { source.media[$0] }), recordCounts: rawCounts.counts, log: log)
             }
             result.collections = counts.counts

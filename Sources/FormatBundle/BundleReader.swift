@@ -101,6 +101,10 @@ public final class BundleReader {
     /// manifest. Its dataset lies in the payload folder `data/`; the bag's own fixity is checked
     /// by `verify` (`BundleReader+BagIt.swift`).
     public internal(set) var isBag = false
+    /// True when the archive ends early (`truncated-archive` reported while scanning): what it
+    /// lacks past the cut (members, the manifest, records the manifest counts) is not reported
+    /// again as missing.
+    public private(set) var isCutShort = false
     /// The member read as the Ferry manifest inside a bag's payload (`data/manifest.json` of a
     /// version 1 bundle bagged by another tool), nil otherwise.
     var payloadManifestPath: String?
@@ -728,6 +732,7 @@ public final class BundleReader {
             }
         }
         pendingDigests = [:]
+        isCutShort = log.diagnostics.contains { $0.code == .truncatedArchive }
         scannedFiles = scan.members.values.sorted { MemberPath.precedes($0.path, $1.path) }
         fileIndex = Dictionary(scannedFiles.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
         isBag = fileIndex["bagit.txt"] != nil
@@ -739,7 +744,7 @@ public final class BundleReader {
             } catch {
                 log.report(.error(.malformedJSON, "manifest: \(error)", at: location("manifest.json")))
             }
-            if let manifest, manifest.bundleVersion >= 2, !isBag {
+            if let manifest, manifest.bundleVersion >= 2, !isBag, !isCutShort {
                 // Its payload still lies under data/: read it as the bag it was written as.
                 isBag = true
                 log.report(.error(.missingFile, "a version 2 bundle is a BagIt bag, but bagit.txt is missing",
@@ -749,6 +754,8 @@ public final class BundleReader {
             if isBag { rootManifestBytes = bytes }
             return
         }
+        // The manifest may lie past the cut: its absence is no error of its own.
+        if isCutShort { return }
         if isBag {
             finishBagScan(log: log)
             return
@@ -857,7 +864,8 @@ public final class BundleReader {
     /// Whether the data member exists; reports `missing-file` once when it does not.
     func checkPresent(_ member: String, collection: String?, log: DiagnosticLog) -> Bool {
         if storage[member] != nil { return true }
-        if !reportedMissing.contains(member) {
+        // A member past the cut of an archive cut short is not missing: the cut is reported.
+        if !isCutShort, !reportedMissing.contains(member) {
             reportedMissing.insert(member)
             var where_ = location(member)
             where_.collection = collection
@@ -939,6 +947,8 @@ public final class BundleReader {
     ///   - recordCounts: records read per collection.
     ///   - log: receives the diagnostics.
     public func verify(referencedMedia: Set<String>, recordCounts: [String: Int], log: DiagnosticLog) {
+        // What a cut archive lacks (members, records, manifests) follows from the cut, reported once.
+        if isCutShort { return }
         // A bag's own manifests are checked first; a file they found wrong is not reported again
         // from manifest.json.
         let reported = isBag ? verifyBag(log: log) : []
