@@ -246,10 +246,11 @@ public final class DatasetProcessor {
         pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> Bool
     {
         let table = idTable(for: collection)
-        // The usual record (`/<collection>/<index>`, the id at `/id`) needs no pointer built, and
+        // The usual record (`/<collection>/<index>`, the id at `/id`; not one keyed by document
+        // id) needs no pointer built, and
         // no locator scan when the record stands on one line.
         let record = context.record
-        let isPlain = pointer == nil && context.isAtRoot && context.hasRecordBase
+        let isPlain = pointer == nil && context.isAtRoot && context.hasRecordBase && record.documentID == nil
         var line: Int?
         var fullLocation: SourceLocation?
         if isPlain {
