@@ -162,19 +162,23 @@ public final class BundleReader {
     /// Scans `path`: a tar archive (`.tar`, `.tar.gz`, `.tgz`, `.tar.zst`, `.tar.xz`, or any
     /// compression libarchive detects), a zip, or a folder; `-` is standard input.
     /// - Parameters:
-    ///   - path: the input path as the user gave it (used in every location).
+    ///   - path: the input path as the user gave it (used in every location; a folder's without
+    ///     its trailing slashes).
     ///   - options: limits.
     ///   - log: receives every problem found.
     /// - Throws: `FerryError(.unreadableInput)` when the input cannot be opened, or
     ///   `.outputUnwritable` when no temporary folder can be created.
     public init(path: String, options: Options = Options(), log: DiagnosticLog) throws {
-        self.path = path
-        self.options = options
-        self.spool = try SpoolFolder(kind: "bundle")
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) || path == "-" else {
             throw FerryError(.unreadableInput, "no such file or folder", at: SourceLocation(file: path))
         }
+        // `dir/` and `dir` are one folder: locations name it without the slash (`dir:data/x.xml`).
+        var named = path
+        while isFolder.boolValue, named.count > 1, named.hasSuffix("/") { named.removeLast() }
+        self.path = named
+        self.options = options
+        self.spool = try SpoolFolder(kind: "bundle")
         self.layout = isFolder.boolValue ? .folder : .archive
         var scan = Scan()
         if isFolder.boolValue {
