@@ -70,11 +70,17 @@ public struct Record: Sendable {
         self.nesting = nil
     }
 
-    /// The pointer of this record from the dataset root: `/<collection>/<index>`.
+    /// The pointer of this record from the dataset root: `/<collection>/<index>`, or
+    /// `/<collection>/<document id>` in a collection keyed by document id (RFC 6901: the member's
+    /// key, so that the pointer resolves in the input).
     public var pointer: JSONPointer {
         var tokens: [String] = []
         if let collection { tokens.append(collection) }
-        if let index = location.recordIndex { tokens.append(String(index)) }
+        if let documentID {
+            tokens.append(documentID)
+        } else if let index = location.recordIndex {
+            tokens.append(String(index))
+        }
         return JSONPointer(tokens: tokens)
     }
 

@@ -164,6 +164,15 @@ public struct Converter: Sendable {
         if request.action == .convert {
             router = try makeRouter(request: request, target: target, naming: naming, source: source, plan: plan)
         }
+        // What --lenient writes and what `stats` profiles leave out every record with an error, a
+        // dangling reference included: records naming ids not read yet wait until they are.
+        let held = plan.processor.flatMap { processor -> HeldRecords? in
+            guard request.processing.mode == .lenient || request.recordObserver != nil, request.action != .validate,
+                  processor.makesReferences
+            else { return nil }
+            processor.holdsUnsettledReferences = true
+            return HeldRecords(processor: processor)
+        }
         var counts = CollectionCounter(order: plan.collections)
         /// Writes a record the filter and the selection kept (`rendered`: its bytes made ahead).
         func write(_ record: Record, rendered: (bytes: [UInt8], range: Range<Int>)? = nil) throws {
@@ -193,7 +202,9 @@ public struct Converter: Sendable {
         }
         func process(_ record: Record) throws {
             if let filter, !filter.keepsBeforeMigration(record) { return }
-            try emit(plan.processor?.process(record) ?? [record])
+            guard let processor = plan.processor else { return try emit([record]) }
+            let committed = processor.process(record)
+            try emit(held.map { try $0.pass(committed) } ?? committed)
         }
         do {
             for record in applier?.constantRecords() ?? [] { try process(record) }
@@ -207,6 +218,10 @@ public struct Converter: Sendable {
                 references.collect(read)  // media a record names count as referenced even when the record is invalid
                 if let prepared, let processor = plan.processor {
                     let committed = processor.commit(prepared)
+                    if let held {
+                        // Records held and let go change what a commit returns: none rendered ahead is used.
+                        return try emit(held.pass(committed))
+                    }
                     // Bytes rendered ahead are those of every candidate output: usable when the
                     // commit kept them all (it never changes one it keeps).
                     return try emit(committed, rendered: rendered?.ranges.count == committed.count ? rendered : nil)
@@ -233,7 +248,7 @@ public struct Converter: Sendable {
                 progress?.recordDone()
                 return true
             }
-            let typed = request.usesTypedPath && applier == nil && inliner == nil && plainRecords
+            let typed = request.usesTypedPath && applier == nil && inliner == nil && plainRecords && held == nil
             var delivery = ParallelConversion.Delivery(
                 general: { try take($0, prepared: $1, rendered: $2) }, typed: takeTyped,
                 writeRendered: { try router?.writeRendered($0) })
@@ -267,23 +282,33 @@ public struct Converter: Sendable {
                 try parallel?.run(delivery)
             }
             if let first { try take(first, prepared: nil) }
-            var batchedPart = source.partsStarted
-            try runBatches()
-            while let record = try source.next() {
-                try take(record, prepared: nil)
-                // The first record of a folder's next file was read on its own, as the input's first was.
-                if source.partsStarted != batchedPart {
-                    batchedPart = source.partsStarted
-                    try runBatches()
+            var cutShort = false
+            do {
+                var batchedPart = source.partsStarted
+                try runBatches()
+                while let record = try source.next() {
+                    try take(record, prepared: nil)
+                    // The first record of a folder's next file was read on its own, as the input's first was.
+                    if source.partsStarted != batchedPart {
+                        batchedPart = source.partsStarted
+                        try runBatches()
+                    }
                 }
+            } catch let error as FerryError where request.processing.mode == .lenient && error.exitStatus == .malformedInput {
+                // An input cut short or broken where reading cannot go on: --lenient keeps the
+                // records read before it, as it does for a JSON Lines or CSV input (exit 3 still).
+                log.report(error.diagnostic)
+                cutShort = true
             }
+            if let held { try emit(held.drain()) }
             // A sample is known once every record is read; it is written in input order.
             for record in selection?.finish() ?? [] { try write(record) }
             applier?.finish(columnPositions: source.columnPositions)
             plan.processor?.finish()
             recheck?.report(into: log)
             let referenced = references.referenced.union(inliner?.referenced ?? [])
-            if let bundle = source.bundle {
+            // A bundle cut short lacks what its manifest lists: no follow-on errors for that.
+            if let bundle = source.bundle, !cutShort {
                 bundle.verify(referencedMedia: Set(referenced.compactMap { source.media[$0] }), recordCounts: rawCounts.counts, log: log)
             }
             result.collections = counts.counts

@@ -43,7 +43,7 @@ struct DatasetPlan {
         let collections = source.declaredCollections + [first?.collection].compactMap { $0 }
         let detected = request.schemaFree ? nil : mapping.map { (domain: $0.domain, version: $0.schemaVersion) } ?? DomainDetector.detect(
             domain: request.domain, version: request.sourceVersion, header: source.header,
-            collections: collections, sample: detectionSample(first: first?.value, columns: source.columnNames))
+            collections: collections, sample: detectionSample(first: first?.value, columns: source.columnNames.map { $0 + source.laterColumnNames }))
         guard let detected else {
             if !request.schemaFree, request.domain != nil || request.targetVersion != nil {
                 // A malformed input says nothing reliable of its domain: its syntax error, with its

@@ -1,4 +1,5 @@
 import FerryCore
+import FerrySchemas
 import FormatBundle
 import Foundation
 
@@ -98,6 +99,22 @@ final class DatasetSource {
     var columnNames: [String]? {
         if let columns = current as? any ColumnRecordReader { return columns.headerCells.map(\.name) }
         return lastColumnNames
+    }
+
+    /// The header names of the files of a folder input not started yet whose format has header
+    /// columns (each such file's header read here once more), for detection: the file read first,
+    /// in collection order, may hold nothing that tells the version (a pet-story profile).
+    var laterColumnNames: [String] {
+        var names: [String] = []
+        for part in parts where part.source == nil && part.format.hasHeaderColumns {
+            guard let source = try? FileDescriptorSource(path: part.path),
+                  let started = try? part.format.reader?.makeReader(source, options: options, log: DiagnosticLog()),
+                  let columns = started as? any ColumnRecordReader
+            else { continue }
+            if columns.headerCells.isEmpty { _ = try? started.next() }
+            names += columns.headerCells.map(\.name)
+        }
+        return names
     }
 
     /// The header declared by the inputs read so far.
@@ -226,7 +243,8 @@ final class DatasetSource {
         return table
     }
 
-    /// The readable files of a folder, sorted by name, each named after its collection.
+    /// The readable files of a folder, each named after its collection, in its domain's
+    /// collection order (then by name).
     private static func folderParts(
         _ folder: String, formatName: String?, registry: FormatRegistry, ignoring: Set<String>
     ) throws -> [Part] {
@@ -242,7 +260,7 @@ final class DatasetSource {
             let stem = String(name.prefix { $0 != "." })
             parts.append(Part(path: path, displayName: path, format: format, collection: stem, source: nil))
         }
-        return parts
+        return DomainDetector.inCollectionOrder(parts) { $0.collection ?? "" }
     }
 
     /// The reader of the file being read when it cuts batches of records (JSON Lines, CSV, a JSON
@@ -262,7 +280,7 @@ final class DatasetSource {
     /// means a new `batchReader`.
     private(set) var partsStarted = 0
 
-    /// The next record of the input, moving through a folder's files in name order.
+    /// The next record of the input, moving through a folder's files in collection order.
     func next() throws -> Record? {
         while true {
             if let current {

@@ -238,10 +238,19 @@ struct ParallelConversion {
         var window: [Slot] = []
         var staged = 0  // slots at the front of `window` whose records are being prepared
         var exhausted = false
+        // What ended the reading, thrown once the batches read before it are delivered.
+        var readingError: (any Error)?
 
         func fill() throws {
             while !exhausted, window.count < depth {
-                guard let batch = try reader.nextBatch(limit: Self.batchSize) else {
+                let next: (any RecordBatch)?
+                do {
+                    next = try reader.nextBatch(limit: Self.batchSize)
+                } catch {
+                    readingError = error
+                    next = nil
+                }
+                guard let batch = next else {
                     exhausted = true
                     return
                 }
@@ -298,6 +307,7 @@ struct ParallelConversion {
             pool.submit(urgent: false) { slot.release() }
             try fill()
         }
+        if let readingError { throw readingError }
     }
 }
 

@@ -101,6 +101,10 @@ public final class BundleReader {
     /// manifest. Its dataset lies in the payload folder `data/`; the bag's own fixity is checked
     /// by `verify` (`BundleReader+BagIt.swift`).
     public internal(set) var isBag = false
+    /// True when the archive ends early (`truncated-archive` reported while scanning): what it
+    /// lacks past the cut (members, the manifest, records the manifest counts) is not reported
+    /// again as missing.
+    public private(set) var isCutShort = false
     /// The member read as the Ferry manifest inside a bag's payload (`data/manifest.json` of a
     /// version 1 bundle bagged by another tool), nil otherwise.
     var payloadManifestPath: String?
@@ -158,19 +162,23 @@ public final class BundleReader {
     /// Scans `path`: a tar archive (`.tar`, `.tar.gz`, `.tgz`, `.tar.zst`, `.tar.xz`, or any
     /// compression libarchive detects), a zip, or a folder; `-` is standard input.
     /// - Parameters:
-    ///   - path: the input path as the user gave it (used in every location).
+    ///   - path: the input path as the user gave it (used in every location; a folder's without
+    ///     its trailing slashes).
     ///   - options: limits.
     ///   - log: receives every problem found.
     /// - Throws: `FerryError(.unreadableInput)` when the input cannot be opened, or
     ///   `.outputUnwritable` when no temporary folder can be created.
     public init(path: String, options: Options = Options(), log: DiagnosticLog) throws {
-        self.path = path
-        self.options = options
-        self.spool = try SpoolFolder(kind: "bundle")
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) || path == "-" else {
             throw FerryError(.unreadableInput, "no such file or folder", at: SourceLocation(file: path))
         }
+        // `dir/` and `dir` are one folder: locations name it without the slash (`dir:data/x.xml`).
+        var named = path
+        while isFolder.boolValue, named.count > 1, named.hasSuffix("/") { named.removeLast() }
+        self.path = named
+        self.options = options
+        self.spool = try SpoolFolder(kind: "bundle")
         self.layout = isFolder.boolValue ? .folder : .archive
         var scan = Scan()
         if isFolder.boolValue {
@@ -728,6 +736,7 @@ public final class BundleReader {
             }
         }
         pendingDigests = [:]
+        isCutShort = log.diagnostics.contains { $0.code == .truncatedArchive }
         scannedFiles = scan.members.values.sorted { MemberPath.precedes($0.path, $1.path) }
         fileIndex = Dictionary(scannedFiles.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
         isBag = fileIndex["bagit.txt"] != nil
@@ -739,7 +748,7 @@ public final class BundleReader {
             } catch {
                 log.report(.error(.malformedJSON, "manifest: \(error)", at: location("manifest.json")))
             }
-            if let manifest, manifest.bundleVersion >= 2, !isBag {
+            if let manifest, manifest.bundleVersion >= 2, !isBag, !isCutShort {
                 // Its payload still lies under data/: read it as the bag it was written as.
                 isBag = true
                 log.report(.error(.missingFile, "a version 2 bundle is a BagIt bag, but bagit.txt is missing",
@@ -749,6 +758,8 @@ public final class BundleReader {
             if isBag { rootManifestBytes = bytes }
             return
         }
+        // The manifest may lie past the cut: its absence is no error of its own.
+        if isCutShort { return }
         if isBag {
             finishBagScan(log: log)
             return
@@ -857,7 +868,8 @@ public final class BundleReader {
     /// Whether the data member exists; reports `missing-file` once when it does not.
     func checkPresent(_ member: String, collection: String?, log: DiagnosticLog) -> Bool {
         if storage[member] != nil { return true }
-        if !reportedMissing.contains(member) {
+        // A member past the cut of an archive cut short is not missing: the cut is reported.
+        if !isCutShort, !reportedMissing.contains(member) {
             reportedMissing.insert(member)
             var where_ = location(member)
             where_.collection = collection
@@ -932,6 +944,8 @@ public final class BundleReader {
     ///   - recordCounts: records read per collection.
     ///   - log: receives the diagnostics.
     public func verify(referencedMedia: Set<String>, recordCounts: [String: Int], log: DiagnosticLog) {
+        // What a cut archive lacks (members, records, manifests) follows from the cut, reported once.
+        if isCutShort { return }
         // A bag's own manifests are checked first; a file they found wrong is not reported again
         // from manifest.json.
         let reported = isBag ? verifyBag(log: log) : []

@@ -190,8 +190,22 @@ public final class ArchiveReader {
         if status != ArchiveStatus.ok {
             let message = errorString(archive, fallback: "cannot open the zip")
             let code: Diagnostic.Code = access(file, R_OK) == 0 ? archiveErrorCode(forMessage: message) : .unreadableInput
+            if code != .unreadableInput, Self.startsAsZip(file) {
+                // Its members' headers are there but not the directory at its end: the file was cut.
+                throw FerryError(.truncatedArchive,
+                    "the zip is cut short: it starts with a member header but ends before its central directory", at: SourceLocation(file: name))
+            }
             throw FerryError(code, message + whereReading(.header), at: SourceLocation(file: name))
         }
+    }
+
+    /// True when the file at `path` begins with a zip member's local header (`PK\u{3}\u{4}`,
+    /// APPNOTE.TXT 4.3.7).
+    private static func startsAsZip(_ path: String) -> Bool {
+        guard let source = try? FileDescriptorSource(path: path) else { return false }
+        var bytes = [UInt8](repeating: 0, count: 4)
+        let count = (try? bytes.withUnsafeMutableBytes { try source.read(into: $0) }) ?? 0
+        return count == 4 && bytes == [0x50, 0x4B, 0x03, 0x04]
     }
 
     /// Opens the file at `path` (`-` for standard input).

@@ -367,7 +367,19 @@ public final class JSONDocumentReader: RecordReader {
 
     /// Reads the value at the current position as a record.
     private func readRecord(collection: String?, documentID: String?, index: Int, depth: Int) throws -> Record {
-        let (value, range, start) = try parseInPlace(depth: depth) { try $0.parseValue() }
+        let opened = input.position(at: input.pos)
+        let parsed: (result: Value, range: Range<Int>, start: TextPosition)
+        do {
+            parsed = try parseInPlace(depth: depth) { try $0.parseValue() }
+        } catch let error as FerryError where error.diagnostic.code == .malformedJSON && error.diagnostic.message.hasPrefix("unexpected end of input") {
+            // Cut short inside a record: say which one, as the XML reader names the element left open.
+            var diagnostic = error.diagnostic
+            let record = documentID.map { "document \(DiagnosticText.quoted($0))" } ?? "record \(index)"
+            diagnostic.message += ": the input ends inside \(record)\(collection.map { " of \($0)" } ?? ""), which opens at line "
+                + "\(opened.line), column \(opened.column) and is not closed (the input is cut short)"
+            throw FerryError(diagnostic)
+        }
+        let (value, range, start) = parsed
         input.pos = range.upperBound
         let locator = JSONFieldLocator(bytes: input.take(range), start: start)
         let location = SourceLocation(

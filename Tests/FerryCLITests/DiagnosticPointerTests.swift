@@ -143,7 +143,7 @@ import Testing
         let run = try box.ferry(["validate", "v1.json"])
         #expect(run.status == 1)
         #expect(run.errors == [
-            #"v1.json:21:31: error: /wordBooks/0/subCollection/wordBooks~1kanji-1~1words/k-yama/timestamp/_nanoseconds: subCollection/wordBooks~1kanji-1~1words/k-yama/timestamp/_nanoseconds is out of range (nanoseconds 0...999999999, years 0001...9999) (id "k-yama") [out-of-range]"#,
+            #"v1.json:21:31: error: /wordBooks/kanji-1/subCollection/wordBooks~1kanji-1~1words/k-yama/timestamp/_nanoseconds: timestamp/_nanoseconds is out of range (nanoseconds 0...999999999, years 0001...9999) (id "k-yama") [out-of-range]"#,
         ])
     }
 

@@ -62,7 +62,7 @@ import Testing
             let result = try run(.vocabulary, from: 1, to: 2, [record])
             #expect(result.records.count == count)  // the book and every word but w7
             #expect(result.diagnostics == ["error type-error 17:29 /__collections__/wordBooks/b1/__collections__/words/w7/studyState"])
-            #expect(result.log.diagnostics.map(\.message) == [#"b1/__collections__/words/w7/studyState: expected an integer, found "one""#])
+            #expect(result.log.diagnostics.map(\.message) == [#"studyState: expected an integer, found "one""#])
             #expect(result.records.map(\.location.line) == [3] + (0..<count).filter { $0 != 7 }.map { 10 + $0 })
             asked.append(locator.count)
         }

@@ -42,14 +42,14 @@ import Testing
     @Test func theBaseBuiltOnceIsTheRecordsPointer() {
         for cached in [false, true] {
             let context = wordContext(cachingBase: cached)
-            #expect(context.base == JSONPointer(tokens: ["wordBooks", "3"]))
+            #expect(context.base == JSONPointer(tokens: ["wordBooks", "b1"]))
             #expect(context.hasRecordBase)
             let id = context.location(of: JSONPointer(tokens: ["id"]))
-            #expect(id.field?.description == "/wordBooks/3/subCollection/wordBooks~1b1~1words/w1/id")
+            #expect(id.field?.description == "/wordBooks/b1/subCollection/wordBooks~1b1~1words/w1/id")
             #expect(id.position == TextPosition(line: 7, column: 9))  // absent: the word's own start
             #expect(id.recordID == "w1")
             let meaning = context.location(of: JSONPointer(tokens: ["meaningText"]))
-            #expect(meaning.field?.description == "/wordBooks/3/subCollection/wordBooks~1b1~1words/w1/meaningText")
+            #expect(meaning.field?.description == "/wordBooks/b1/subCollection/wordBooks~1b1~1words/w1/meaningText")
             #expect(meaning.position == TextPosition(line: 7, column: 20))
         }
     }
@@ -57,7 +57,7 @@ import Testing
     @Test func aLocationWithoutFieldIsTheLocationLessItsField() {
         let context = wordContext(cachingBase: true)
         var full = context.location()
-        #expect(full.field?.description == "/wordBooks/3/subCollection/wordBooks~1b1~1words/w1")
+        #expect(full.field?.description == "/wordBooks/b1/subCollection/wordBooks~1b1~1words/w1")
         full.field = nil
         let short = context.locationWithoutField()
         #expect(short == full)

@@ -166,8 +166,8 @@ import Testing
         let result = try run(.vocabulary, from: 1, to: 1, [record])
         // The word names another book than its parent, and that book is not in the dataset.
         #expect(result.diagnostics == [
-            "error invalid-value 2:3 /wordBooks~1b2~1words/0/wordBookID",
-            "error dangling-reference 2:3 /wordBooks~1b2~1words/0/wordBookID",
+            "error invalid-value 2:3 /wordBooks~1b2~1words/w7/wordBookID",
+            "error dangling-reference 2:3 /wordBooks~1b2~1words/w7/wordBookID",
         ])
     }
 }

@@ -28,12 +28,12 @@ import Testing
         // snyk zip-slip
         "tar-zip-slip/zip-slip.tar": ["unsafe-path " + String(repeating: "../", count: 40) + "tmp/evil.txt", none],
         "tar-zip-slip/zip-slip-win.tar": ["unsafe-path " + String(repeating: "..\\", count: 40) + "Temp\\evil.txt", none],
-        // Go archive/tar
-        "tar-go-archive-tar/testdata/writer-big.tar": ["truncated-archive tmp/16gig.txt", none],
+        // Go archive/tar (a cut archive's missing manifest is no error of its own)
+        "tar-go-archive-tar/testdata/writer-big.tar": ["truncated-archive tmp/16gig.txt"],
         "tar-go-archive-tar/testdata/writer-big-long.tar": [
-            "truncated-archive " + String(repeating: "longname/", count: 15) + "16gig.txt", none,
+            "truncated-archive " + String(repeating: "longname/", count: 15) + "16gig.txt",
         ],
-        "tar-go-archive-tar/testdata/pax-path-hdr.tar": ["truncated-archive -", none],
+        "tar-go-archive-tar/testdata/pax-path-hdr.tar": ["truncated-archive -"],
         "tar-go-archive-tar/testdata/hdr-only.tar": [
             "unsafe-path fifo", "unsafe-path null", "unsafe-path sda", "duplicate-member dir", "duplicate-member fifo",
             "duplicate-member file", "duplicate-member hardlink", "duplicate-member null", "duplicate-member sda",

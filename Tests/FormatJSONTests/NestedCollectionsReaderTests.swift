@@ -1,5 +1,6 @@
 import FerryCore
 import FerryTestSupport
+import Foundation
 import Testing
 
 @testable import FormatJSON
@@ -100,7 +101,8 @@ import Testing
     }
 
     /// A syntax error inside a collection read document by document reads as it did when the
-    /// parser met it in the whole collection: same message, line and column.
+    /// parser met it in the whole collection: same message (less the record a cut names), line
+    /// and column.
     @Test func syntaxErrorsReadAsInTheWholeCollection() throws {
         let texts = [
             #"{"__collections__": {"c": {"a": {}, }}}"#,
@@ -123,7 +125,9 @@ import Testing
             let whole = try #require(ferryError { _ = try read(text, layout: nil) }, "\(text)")
             for chunkSize in [1, 5, 4096] {
                 let streamed = try #require(ferryError { _ = try read(text, chunkSize: chunkSize, step: 1) }, "\(text)")
-                #expect(streamed.diagnostic.message == whole.diagnostic.message, "\(text)")
+                // The whole collection is one record, which a cut names; streamed, a document is.
+                let wholeMessage = whole.diagnostic.message.components(separatedBy: ": the input ends inside ")[0]
+                #expect(streamed.diagnostic.message.components(separatedBy: ": the input ends inside ")[0] == wholeMessage, "\(text)")
                 #expect(streamed.diagnostic.code == whole.diagnostic.code, "\(text)")
                 #expect(streamed.diagnostic.location == whole.diagnostic.location, "\(text) chunk \(chunkSize)")
             }

@@ -1,7 +1,7 @@
 import FerryCore
 
 /// Parses arguments against a `CommandConfiguration`: `--name value`, `--name=value`, `-o value`,
-/// flags, `--` to end options, and `-` as a positional (standard input or output).
+/// `-ovalue` (getopt's form: `-j2`), flags, `--` to end options, and `-` as a positional (standard input or output).
 public enum ArgumentParser {
     /// Thrown (and caught by the entry point) when `--help` is given.
     public struct HelpRequested: Error, Sendable {}
@@ -28,6 +28,12 @@ public enum ArgumentParser {
             if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
+            } else if !argument.hasPrefix("--"), argument.count > 2, !configuration.options.contains(where: { $0.names.contains(argument) }),
+                      configuration.options.contains(where: { $0.kind != .flag && $0.names.contains(String(argument.prefix(2))) })
+            {
+                // A short option's value may follow it in the same argument, as getopt takes it (`-j2`).
+                name = String(argument.prefix(2))
+                inlineValue = String(argument.dropFirst(2))
             }
             guard let spec = configuration.options.first(where: { $0.names.contains(name) }) else {
                 throw UsageError(unknownOptionMessage(name, configuration: configuration))

@@ -91,12 +91,19 @@ enum Summary {
     /// `total: 6 datasets, 5 valid, 1 invalid (3 errors, 0 warnings)`; `written` and `failed` for a
     /// conversion, `passed` and `failed` for a dry run.
     static func total(of reports: [DatasetReport], action: ConversionRequest.Action) -> String {
-        let failed = reports.filter { $0.status > .success }.count
+        let failed = failures(reports, action: action)
         let (good, bad) = words(action)
         let errors = reports.reduce(0) { $0 + $1.errorCount }
         let warnings = reports.reduce(0) { $0 + $1.warningCount }
         return "total: \(reports.count) datasets, \(reports.count - failed) \(good), \(failed) \(bad)"
             + " (\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"))"
+    }
+
+    /// How many inputs did not pass: for a conversion, those that wrote nothing (`--lenient`
+    /// writes the valid records of an invalid input: it counts as written); otherwise those
+    /// with errors.
+    static func failures(_ reports: [DatasetReport], action: ConversionRequest.Action) -> Int {
+        action == .convert ? reports.filter { $0.output == nil }.count : reports.filter { $0.status > .success }.count
     }
 
     /// The words for an input that passed and one that did not: `valid`/`invalid` for a

@@ -45,6 +45,10 @@ struct InspectCommand: FerryCommand {
         var status = ExitStatus.success
         var described: [String] = []
         for report in reports {
+            // So are the files of an app Documents folder that are not its data (a stray notes.json).
+            for note in report.diagnostics where note.severity == .note && note.message.hasPrefix("not part of the dataset, ignored: ") {
+                StandardError.write(note.description + "\n")
+            }
             if let fatal = report.diagnostics.first(where: { $0.severity == .error && $0.exitStatus > .invalidData }) {
                 StandardError.write(fatal.description + "\n")
                 status = max(status, fatal.exitStatus)

@@ -84,7 +84,7 @@ struct RunCommand: FerryCommand {
                                          ignored: ignored.map { paths.relative($0.folder) + "/" + $0.file })
         if !quiet {
             for report in reports { StandardError.write(Summary.line(for: paths.shown(report), action: action) + "\n") }
-            let failed = reports.filter { $0.status > .success }.count
+            let failed = Summary.failures(reports, action: action)
             let warnings = reports.reduce(0) { $0 + $1.warningCount }
             let shardText = shard.map { " (shard \($0.0)/\($0.1))" } ?? ""
             StandardError.write("run\(shardText): \(reports.count - failed) converted, \(failed) failed, \(warnings) warning\(warnings == 1 ? "" : "s")\n")

@@ -19,7 +19,7 @@ enum HTMLValidationReport {
     static func render(_ reports: [DatasetReport], command: String, action: ConversionRequest.Action) -> String {
         let errors = reports.reduce(0) { $0 + $1.errorCount }
         let warnings = reports.reduce(0) { $0 + $1.warningCount }
-        let failed = reports.filter { $0.status > .success }.count
+        let failed = Summary.failures(reports, action: action)
         let (good, bad) = Summary.words(action)
         let subtitle = "\(HTMLPage.count(reports.count, "input")): \(reports.count - failed) \(good), \(failed) \(bad); "
             + "\(HTMLPage.count(errors, "error")), \(HTMLPage.count(warnings, "warning"))"
@@ -58,6 +58,8 @@ enum HTMLValidationReport {
     private static func verdict(_ report: DatasetReport, action: ConversionRequest.Action) -> String {
         let (good, bad) = Summary.words(action)
         if report.status == .success { return "<span class=\"verdict-ok\">\(good)</span>" }
+        // --lenient wrote the valid records of an invalid input.
+        if Summary.failures([report], action: action) == 0 { return "<span class=\"verdict-bad\">\(good) (exit \(report.status.rawValue))</span>" }
         return "<span class=\"verdict-bad\">\(bad) (exit \(report.status.rawValue))</span>"
     }
 

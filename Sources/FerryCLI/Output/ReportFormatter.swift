@@ -6,7 +6,8 @@ import Foundation
 enum ReportFormat: String, CaseIterable {
     /// Compiler-style lines (the default, printed as found).
     case text
-    /// `{"valid", "errors", "warnings", ["ignored": [...],] "files": [{"path", "diagnostics": [...]}]}`.
+    /// `{"valid", "errors", "warnings", ["written", "failed",] ["ignored": [...],] "files": [{"path", "diagnostics": [...]}]}`
+    /// (`written` and `failed` for a conversion, counted as the text total counts them).
     case json
     /// JUnit XML: one test case per input, failing when it has errors.
     case junit
@@ -26,17 +27,22 @@ enum ReportFormat: String, CaseIterable {
                 ignored: [String] = []) -> String {
         switch self {
         case .text: return reports.flatMap(\.diagnostics).map { $0.description + "\n" }.joined()
-        case .json: return Self.json(reports, ignored: ignored)
+        case .json: return Self.json(reports, action: action, ignored: ignored)
         case .junit: return Self.junit(reports)
         case .github: return Self.github(reports)
         case .html: return HTMLValidationReport.render(reports, command: command, action: action)
         }
     }
 
-    private static func json(_ reports: [DatasetReport], ignored: [String]) -> String {
+    private static func json(_ reports: [DatasetReport], action: ConversionRequest.Action, ignored: [String]) -> String {
         let errors = reports.reduce(0) { $0 + $1.errorCount }
         let warnings = reports.reduce(0) { $0 + $1.warningCount }
         var out = "{\n  \"valid\": \(errors == 0),\n  \"errors\": \(errors),\n  \"warnings\": \(warnings),\n"
+        if action == .convert {
+            // As the text total counts them: an input --lenient wrote despite errors is written.
+            let failed = Summary.failures(reports, action: action)
+            out += "  \"written\": \(reports.count - failed),\n  \"failed\": \(failed),\n"
+        }
         if !ignored.isEmpty { out += "  \"ignored\": [" + ignored.map(quote).joined(separator: ", ") + "],\n" }
         out += "  \"files\": ["
         for (i, report) in reports.enumerated() {

@@ -131,7 +131,8 @@ public struct DatasetDiffer: Sendable {
         let first = (try? source.next()) ?? nil
         return DomainDetector.detect(
             domain: request.domain, version: request.sourceVersion, header: source.header,
-            collections: source.declaredCollections + [first?.collection].compactMap { $0 }, sample: first?.value)
+            collections: source.declaredCollections + [first?.collection].compactMap { $0 },
+            sample: DatasetPlan.detectionSample(first: first?.value, columns: source.columnNames.map { $0 + source.laterColumnNames }))
     }
 
     /// Converts one side to its temporary canonical form and spools its records.

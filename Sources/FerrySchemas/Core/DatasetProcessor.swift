@@ -35,6 +35,17 @@ public final class DatasetProcessor {
     /// References to ids not read when their record was committed, located then (so that no
     /// record is held): checked again after the last record.
     private var pendingReferences: [(collection: String, id: String, location: SourceLocation, message: String)] = []
+    /// Set by a caller that holds back the records naming ids not read yet (`--lenient`: a
+    /// record kept must have every reference settled). Then `unresolvedReferences` lists them for
+    /// each record `commit` returns, and an id counts as read (`isRead`) only once its record is
+    /// kept, so a record naming one that was dropped is dropped too. Off: nothing is listed.
+    public var holdsUnsettledReferences = false
+    /// True when some record of the source version names records of another collection
+    /// (`DomainDefinition.references`): only then can a reference be unsettled.
+    public var makesReferences: Bool { !preparer.referenceRules.isEmpty }
+    /// With `holdsUnsettledReferences`, one list per record the last `commit` returned: the ids
+    /// it names that were not read then (empty for most records).
+    public private(set) var unresolvedReferences: [[ReferencedID]] = []
     private var reportedCollections: Set<String> = []
     private var reportedNotes: Set<String> = []
     private var timeZoneNoted = false
@@ -100,10 +111,33 @@ public final class DatasetProcessor {
     public func commit(_ prepared: PreparedRecord) -> [Record] {
         if prepared.documents.count > 1 { warmIDs(of: prepared.documents) }
         var output: [Record] = []
+        if holdsUnsettledReferences { unresolvedReferences.removeAll(keepingCapacity: true) }
         for document in prepared.documents {
-            if let result = commit(document) { output.append(result) }
+            let pendingBefore = pendingReferences.count
+            guard let result = commit(document) else { continue }
+            output.append(result)
+            if holdsUnsettledReferences {
+                unresolvedReferences.append(pendingReferences[pendingBefore...].map { ReferencedID(collection: $0.collection, id: $0.id) })
+            }
         }
         return output
+    }
+
+    /// An id a record names in another collection (`wordBooks`, `members`).
+    public struct ReferencedID: Sendable, Hashable {
+        public var collection: String
+        public var id: String
+
+        public init(collection: String, id: String) {
+            self.collection = collection
+            self.id = id
+        }
+    }
+
+    /// True when a record with `reference.id` was read in its collection (with
+    /// `holdsUnsettledReferences`: read and kept), so a reference to it does not dangle.
+    public func isRead(_ reference: ReferencedID) -> Bool {
+        ids[reference.collection]?.isKnown(reference.id) ?? false
     }
 
     /// Cross-record checks after the last record: duplicate ids, dangling references; reports to the log.
@@ -136,7 +170,8 @@ public final class DatasetProcessor {
         let targetCollection = document.targetCollection
         var isDuplicate = false
         if let id = document.id {
-            isDuplicate = !checkUnique(id: id, known: true, collection: targetCollection, context: document.context, pointer: nil)
+            isDuplicate = !checkUnique(id: id, known: !holdsUnsettledReferences, collection: targetCollection,
+                context: document.context, pointer: nil)
         }
         for reference in document.references where !(ids[reference.collection]?.isKnown(reference.id) ?? false) {
             pendingReferences.append((reference.collection, reference.id, reference.location, reference.message))
@@ -155,6 +190,10 @@ public final class DatasetProcessor {
         }
         guard !report(result.mediaDiagnostics) else { return nil }
 
+        if holdsUnsettledReferences, let id = document.id {
+            // Kept: references to it are settled from now on (the entry exists; this marks it).
+            _ = idTable(for: targetCollection).insert(id, known: true, line: nil, collection: nil, index: nil) { .root }
+        }
         var location = document.context.locationWithoutField()
         location.collection = result.collection
         location.recordIndex = counts.postIncrement(result.collection)
@@ -207,10 +246,11 @@ public final class DatasetProcessor {
         pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> Bool
     {
         let table = idTable(for: collection)
-        // The usual record (`/<collection>/<index>`, the id at `/id`) needs no pointer built, and
+        // The usual record (`/<collection>/<index>`, the id at `/id`; not one keyed by document
+        // id) needs no pointer built, and
         // no locator scan when the record stands on one line.
         let record = context.record
-        let isPlain = pointer == nil && context.isAtRoot && context.hasRecordBase
+        let isPlain = pointer == nil && context.isAtRoot && context.hasRecordBase && record.documentID == nil
         var line: Int?
         var fullLocation: SourceLocation?
         if isPlain {

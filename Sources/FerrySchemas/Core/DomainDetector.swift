@@ -36,6 +36,22 @@ public enum DomainDetector {
         return nil
     }
 
+    /// `items` in the collection order of the domain that claims their collections
+    /// (`domainFromCollections`): its schemas' collections as SCHEMAS.md lists them, oldest
+    /// version first; items of other collections after those, each group in its order. A
+    /// folder of one file a collection is read so, not in file-name order, and its records come
+    /// out in the order one file of the dataset gives them.
+    public static func inCollectionOrder<Item>(_ items: [Item], collection: (Item) -> String) -> [Item] {
+        guard let plan = domainFromCollections(items.map(collection))?.definition?.migrationPlan else { return items }
+        var rank: [String: Int] = [:]
+        for schema in plan.schemas {
+            for name in schema.datasetSchema.collectionNames where rank[name] == nil { rank[name] = rank.count }
+        }
+        return items.enumerated().sorted {
+            (rank[collection($0.element)] ?? rank.count, $0.offset) < (rank[collection($1.element)] ?? rank.count, $1.offset)
+        }.map(\.element)
+    }
+
     /// The version the domain's definition reads from the shapes (`DomainDefinition.detectVersion`).
     static func versionFromShapes(_ domain: Domain, collections: [String], sample: Value?) -> Int {
         domain.definition?.detectVersion(collections: collections, sample: sample) ?? Domain.latestVersion

@@ -319,10 +319,13 @@ extension FieldReader {
 }
 
 extension RecordContext {
-    /// The value's name in messages: its pointer inside the record without the leading slash
-    /// (`tastes/0/value`), or `record` for the record itself.
+    /// The value's name in messages: its pointer inside the record (or the Firestore document
+    /// nested in it) without the leading slash (`tastes/0/value`, `timestamp/_nanoseconds`), or
+    /// `record` for the record itself. The diagnostic's pointer gives the whole path.
     public var displayName: String {
-        let text = path.description
+        var pointer = path
+        if documentDepth > 0 { pointer.tokens.removeFirst(min(documentDepth, pointer.tokens.count)) }
+        let text = pointer.description
         return text.isEmpty ? "record" : String(text.dropFirst())
     }
 }

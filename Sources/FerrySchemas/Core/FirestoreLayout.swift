@@ -144,7 +144,10 @@ public enum FirestoreLayout {
     {
         guard case .object(let object) = value else {
             var context = context
-            if !context.isAtRoot || !context.hasRecordBase { context.recordID = documentID }
+            if !context.isAtRoot || !context.hasRecordBase {
+                context.recordID = documentID
+                context = context.asDocumentRoot()
+            }
             result.append(Document(collection: collection, value: value, context: context))
             return
         }
@@ -167,8 +170,10 @@ public enum FirestoreLayout {
         let ownText = idIndex.flatMap { nonEmpty(members[$0].value) }
         var context = context
         if !context.isAtRoot || !context.hasRecordBase {
-            // A document inside its raw record: the raw record's id is not its own.
+            // A document inside its raw record: the raw record's id is not its own, nor its
+            // place there part of a field's name in messages.
             context.recordID = ownText ?? documentID
+            context = context.asDocumentRoot()
         }
         let ownID = ownText ?? documentID
         let fillsID = ownText == nil && documentID != nil

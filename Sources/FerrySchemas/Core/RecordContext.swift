@@ -79,6 +79,20 @@ public struct RecordContext: Sendable {
     /// (most values never do).
     private var parentPath: JSONPointer
     private var last = LastToken.none
+    /// How many tokens of `path` lead to the document a Firestore layout found inside the raw
+    /// record (0 for a record of its own): a message names a field from there (`displayName`).
+    private(set) var documentDepth = 0
+
+    /// This context as the root of a document nested in the raw record (`FirestoreLayout`).
+    func asDocumentRoot() -> RecordContext {
+        var copy = self
+        switch last {
+        case .none: copy.documentDepth = parentPath.tokens.count
+        case .key, .index: copy.documentDepth = parentPath.tokens.count + 1
+        case .keyIndex: copy.documentDepth = parentPath.tokens.count + 2
+        }
+        return copy
+    }
 
     private enum LastToken {
         case none

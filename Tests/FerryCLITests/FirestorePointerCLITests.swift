@@ -1,0 +1,91 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// A diagnostic about a document of a Firestore export names it by its key, not by its place
+/// among its collection's members: every pointer resolves in the input (RFC 6901), and a
+/// duplicate's pointer and its "first at" pointer are those of two documents; in the
+/// firestore-backup-restore layout (collections keyed by document id, `subCollection` maps) and
+/// the node-firestore one (`__collections__`).
+@Suite struct FirestorePointerCLITests {
+    struct Layout: CustomStringConvertible, Sendable {
+        let name: String
+        /// The export: two word books, one with a word whose studyState is wrong, a second word
+        /// that repeats its id and a third whose timestamp is out of range (its message names
+        /// the field inside the word, not the word's place in the export); then a second book
+        /// repeating the first's `id` field.
+        let text: String
+        let errors: [String]
+        var description: String { name }
+    }
+
+    static let book = #""title": "t", "timestamp": {"_seconds": 1, "_nanoseconds": 0}"#
+    static func word(_ state: Int, id: String? = nil, nanoseconds: Int = 0) -> String {
+        (id.map { #""id": "\#($0)", "# } ?? "")
+            + #""meaningText": "m", "ganaText": "g", "kanjiText": "k", "studyState": \#(state), "timestamp": {"_seconds": 1, "_nanoseconds": \#(nanoseconds)}"#
+    }
+
+    static let layouts = [
+        Layout(name: "backup-restore", text: """
+            {"wordBooks": {
+              "b1": {\(book), "subCollection": {"wordBooks/b1/words": {
+                "w1": {\(word(9))},
+                "w2": {\(word(0, id: "w1"))},
+                "w3": {\(word(0, nanoseconds: 2500000000))}}}},
+              "b2": {"id": "b1", \(book)}}}
+
+            """, errors: [
+                #"in.json:3:81: error: /wordBooks/b1/subCollection/wordBooks~1b1~1words/w1/studyState: studyState 9 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) (id "w1") [invalid-value]"#,
+                #"in.json:4:18: error: /wordBooks/b1/subCollection/wordBooks~1b1~1words/w2/id: duplicate id "w1" in words: first at line 3 (/wordBooks/b1/subCollection/wordBooks~1b1~1words/w1) [duplicate-id]"#,
+                #"in.json:5:129: error: /wordBooks/b1/subCollection/wordBooks~1b1~1words/w3/timestamp/_nanoseconds: timestamp/_nanoseconds is out of range (nanoseconds 0...999999999, years 0001...9999) (id "w3") [out-of-range]"#,
+                #"in.json:6:16: error: /wordBooks/b2/id: duplicate id "b1" in wordBooks: first at line 2 (/wordBooks/b1) [duplicate-id]"#,
+            ]),
+        Layout(name: "node-firestore", text: """
+            {"__collections__": {"wordBooks": {
+              "b1": {\(book), "__collections__": {"words": {
+                "w1": {\(word(9))},
+                "w2": {\(word(0, id: "w1"))},
+                "w3": {\(word(0, nanoseconds: 2500000000))}}}},
+              "b2": {"id": "b1", \(book)}}}}
+
+            """, errors: [
+                #"in.json:3:81: error: /__collections__/wordBooks/b1/__collections__/words/w1/studyState: studyState 9 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) (id "w1") [invalid-value]"#,
+                #"in.json:4:18: error: /__collections__/wordBooks/b1/__collections__/words/w2/id: duplicate id "w1" in words: first at line 3 (/__collections__/wordBooks/b1/__collections__/words/w1) [duplicate-id]"#,
+                #"in.json:5:129: error: /__collections__/wordBooks/b1/__collections__/words/w3/timestamp/_nanoseconds: timestamp/_nanoseconds is out of range (nanoseconds 0...999999999, years 0001...9999) (id "w3") [out-of-range]"#,
+                #"in.json:6:16: error: /__collections__/wordBooks/b2/id: duplicate id "b1" in wordBooks: first at line 2 (/__collections__/wordBooks/b1) [duplicate-id]"#,
+            ]),
+    ]
+
+    /// The value at an RFC 6901 pointer, nil when it names none.
+    static func resolve(_ pointer: Substring, in document: Any) -> Any? {
+        var value: Any? = document
+        for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            if let object = value as? [String: Any] {
+                value = object[key]
+            } else if let array = value as? [Any], let index = Int(key), array.indices.contains(index) {
+                value = array[index]
+            } else {
+                return nil
+            }
+        }
+        return value
+    }
+
+    @Test(arguments: layouts)
+    func pointersNameDocumentsByKey(_ layout: Layout) throws {
+        let box = try Sandbox()
+        try box.write("in.json", layout.text)
+        for jobs in ["1", "2"] {
+            let run = try box.ferry(["validate", "in.json", "--domain", "vocabulary", "--jobs", jobs])
+            #expect(run.errors == layout.errors, "\(layout) --jobs \(jobs)")
+            #expect(run.status == 1)
+        }
+        let document = try JSONSerialization.jsonObject(with: Data(layout.text.utf8))
+        for error in layout.errors {
+            for pointer in error.matches(of: /(?:: |\()(\/[^ :)]+)/).map(\.1) {
+                #expect(Self.resolve(pointer, in: document) != nil, "\(pointer) in \(layout)")
+            }
+        }
+    }
+}
