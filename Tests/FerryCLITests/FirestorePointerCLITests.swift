@@ -88,4 +88,37 @@ import Testing
             }
         }
     }
+    /// A document whose id is only its key, repeated in a second book: the duplicate's pointer
+    /// names the second document itself (it has no `id` member to point at), and resolves.
+    @Test(arguments: [
+        ("backup-restore", """
+            {"wordBooks": {
+              "b1": {\(book), "subCollection": {"wordBooks/b1/words": {
+                "w1": {\(word(0))}}}},
+              "b2": {\(book), "subCollection": {"wordBooks/b2/words": {
+                "w1": {\(word(0))}}}}}}
+
+            """, #"in.json:5:11: error: /wordBooks/b2/subCollection/wordBooks~1b2~1words/w1: duplicate id "w1" in words: first at line 3 (/wordBooks/b1/subCollection/wordBooks~1b1~1words/w1) [duplicate-id]"#),
+        ("node-firestore", """
+            {"__collections__": {"wordBooks": {
+              "b1": {\(book), "__collections__": {"words": {
+                "w1": {\(word(0))}}}},
+              "b2": {\(book), "__collections__": {"words": {
+                "w1": {\(word(0))}}}}}}}
+
+            """, #"in.json:5:11: error: /__collections__/wordBooks/b2/__collections__/words/w1: duplicate id "w1" in words: first at line 3 (/__collections__/wordBooks/b1/__collections__/words/w1) [duplicate-id]"#),
+    ])
+    func aDuplicateKeyNamesTheDocument(_ layout: String, _ text: String, _ error: String) throws {
+        let box = try Sandbox()
+        try box.write("in.json", text)
+        for jobs in ["1", "2"] {
+            let run = try box.ferry(["validate", "in.json", "--domain", "vocabulary", "--jobs", jobs])
+            #expect(run.errors == [error], "\(layout) --jobs \(jobs)")
+            #expect(run.status == 1)
+        }
+        let document = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        for pointer in error.matches(of: /(?:: |\()(\/[^ :)]+)/).map(\.1) {
+            #expect(Self.resolve(pointer, in: document) != nil, "\(pointer) in \(layout)")
+        }
+    }
 }

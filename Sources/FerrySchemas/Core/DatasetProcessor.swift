@@ -414,7 +414,7 @@ public final class DatasetProcessor {
     private static func idLocation(_ context: RecordContext, _ pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> SourceLocation {
         var idContext = context
         idContext.sourcePointer = pointer
-        return idContext.location(of: idPointer)
+        return idContext.location(of: context.idIsDocumentKey ? .root : idPointer)
     }
 
     /// The line of the `/id` of a record standing at its own root, as `location(of: /id)` finds

@@ -208,6 +208,7 @@ public enum FirestoreLayout {
             if fillsBook, bookIndex == nil, let parent { built.append((key: "wordBookID", value: .string(parent))) }
             documentValue = .object(ValueObject(built))
         }
+        context.idIsDocumentKey = fillsID
         var document = Document(collection: collection, value: documentValue, context: context)
         document.diagnostics = diagnostics
         result.append(document)

@@ -49,6 +49,10 @@ public struct RecordContext: Sendable {
 
     private var shared: Shared
 
+    /// True for a document a Firestore layout gave its id from its key, having no `id` member of
+    /// its own: a pointer to its id names the document (RFC 6901: `/id` would not resolve).
+    var idIsDocumentKey = false
+
     /// The record as read (its location and locator give positions).
     public var record: Record {
         get { shared.record }
