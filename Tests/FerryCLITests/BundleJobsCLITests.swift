@@ -41,12 +41,7 @@ import Testing
     }
 
     @Test(arguments: cells) func outputsAndDiagnosticsAreThoseOfOneJob(_ cell: Cell) throws {
-        guard let v1 = GeneratedDocuments.v1(cell.domain, records: Self.records) else {
-            print("skipped: the generators (bench/, ../shared/bench) or python3 are absent")
-            return
-        }
-        let box = try Sandbox()
-        try box.write("v1.json", bytes: v1)
+        guard case let (box, v1, _)? = try Sandbox.generated(cell.domain, records: Self.records) else { return }
         let bundle = cell.container == .folder ? "b" : "b.\(cell.container.rawValue)"
         let making = try box.ferry(
             ["convert", "v1.json", "--data-format", cell.format, "-o", cell.container == .folder ? "b/" : bundle, "--quiet"]

@@ -30,18 +30,8 @@ import Testing
     static let cells: [Cell] = GeneratedDocuments.domains.flatMap { domain in [1, 2].map { Cell(domain: domain, version: $0) } }
 
     @Test(arguments: cells) func outputsAndDiagnosticsAreThoseOfOneJob(_ cell: Cell) throws {
-        guard let v1 = GeneratedDocuments.v1(cell.domain, records: Self.records) else {
-            print("skipped: the generators (bench/, ../shared/bench) or python3 are absent")
-            return
-        }
-        let box = try Sandbox()
-        try box.write("v1.json", bytes: v1)
-        if cell.version == 2 {
-            try #require(try box.ferry(["migrate", "v1.json", "--to-version", "2", "-o", "data.json", "--quiet"]).status == 0)
-        } else {
-            try box.write("data.json", bytes: v1)
-        }
-        let making = try box.ferry(["convert", "data.json", "--to", "csv", "-o", "d/", "--quiet"])
+        guard case let (box, v1, file)? = try Sandbox.generated(cell.domain, version: cell.version, records: Self.records) else { return }
+        let making = try box.ferry(["convert", file, "--to", "csv", "-o", "d/", "--quiet"])
         try #require(making.status == 0, "\(making.stderr)")
         let files = try box.list("d")
         // A folder of several files for pet-story and vocabulary: the batches cross files.

@@ -65,18 +65,8 @@ import Testing
     }
 
     @Test(arguments: cells) func outputsAndDiagnosticsAreThoseOfOneJob(_ cell: Cell) throws {
-        guard let v1 = GeneratedDocuments.v1(cell.domain, records: Self.records) else {
-            print("skipped: the generators (bench/, ../shared/bench) or python3 are absent")
-            return
-        }
-        let box = try Sandbox()
-        try box.write("v1.json", bytes: v1)
-        var text = String(decoding: v1, as: UTF8.self)
-        if cell.version == 2 {
-            let migration = try box.ferry(["migrate", "v1.json", "--to-version", "2", "-o", "v2.json", "--quiet", "--jobs", "1"])
-            try #require(migration.status == 0, "\(migration.stderr)")
-            text = try box.text("v2.json")
-        }
+        guard case let (box, _, file)? = try Sandbox.generated(cell.domain, version: cell.version, records: Self.records) else { return }
+        var text = try box.text(file)
         var options: [String] = []
         if cell.shape == .topLevelArray {
             let (collection, array) = try #require(Self.mainCollection(of: text))

@@ -185,3 +185,21 @@ func runTool(_ executable: String, _ arguments: [String], in directory: URL) thr
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
+
+extension Sandbox {
+    /// A sandbox holding the generated V1 document of `domain` (`GeneratedDocuments.v1`) as
+    /// `v1.json` and, for `version` 2, its migration (`--jobs 1`) as `v2.json`; `file` names the
+    /// one of `version`. Nil, with the skip message printed, when the generators are absent.
+    static func generated(_ domain: String, version: Int = 1, records: Int) throws -> (box: Sandbox, v1: [UInt8], file: String)? {
+        guard let v1 = GeneratedDocuments.v1(domain, records: records) else {
+            print("skipped: the generators (bench/, ../shared/bench) or python3 are absent")
+            return nil
+        }
+        let box = try Sandbox()
+        try box.write("v1.json", bytes: v1)
+        guard version == 2 else { return (box, v1, "v1.json") }
+        let migration = try box.ferry(["migrate", "v1.json", "--to-version", "2", "-o", "v2.json", "--quiet", "--jobs", "1"])
+        try #require(migration.status == 0, "\(migration.stderr)")
+        return (box, v1, "v2.json")
+    }
+}

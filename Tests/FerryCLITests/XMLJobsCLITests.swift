@@ -54,18 +54,7 @@ import Testing
     }
 
     @Test(arguments: cells) func outputsAndDiagnosticsAreThoseOfOneJob(_ cell: Cell) throws {
-        guard let v1 = GeneratedDocuments.v1(cell.domain, records: Self.records) else {
-            print("skipped: the generators (bench/, ../shared/bench) or python3 are absent")
-            return
-        }
-        let box = try Sandbox()
-        try box.write("v1.json", bytes: v1)
-        var json = "v1.json"
-        if cell.version == 2 {
-            let migration = try box.ferry(["migrate", "v1.json", "--to-version", "2", "-o", "v2.json", "--quiet", "--jobs", "1"])
-            try #require(migration.status == 0, "\(migration.stderr)")
-            json = "v2.json"
-        }
+        guard case let (box, _, json)? = try Sandbox.generated(cell.domain, version: cell.version, records: Self.records) else { return }
         let conversion = try box.ferry(["convert", json, "-o", "whole.xml", "--quiet"])
         try #require(conversion.status == 0, "\(conversion.stderr)")
         let text = try #require(Self.damaged(try box.text("whole.xml"), cell.damage), "the document has too few ids or fields to damage")
@@ -94,12 +83,7 @@ import Testing
     /// The tag mismatch is reported where libxml2 finds it, with both jobs: line and column of
     /// the bad end tag, and the line of the start tag it should have closed.
     @Test func aTagMismatchInABatchIsReportedAtItsPlace() throws {
-        guard let v1 = GeneratedDocuments.v1("notes", records: Self.records) else {
-            print("skipped: the generators (bench/, ../shared/bench) or python3 are absent")
-            return
-        }
-        let box = try Sandbox()
-        try box.write("v1.json", bytes: v1)
+        guard case let (box, _, _)? = try Sandbox.generated("notes", records: Self.records) else { return }
         try #require(try box.ferry(["convert", "v1.json", "-o", "whole.xml", "--quiet"]).status == 0)
         let text = try #require(Self.damaged(try box.text("whole.xml"), .tagMismatch))
         try box.write("in.xml", text)
