@@ -115,7 +115,15 @@ public struct Converter: Sendable {
         // Validating an older version checks what its migration would reject, too.
         request.processing.checksMigration = request.action == .validate
         let mapping = try request.mapping.map(FieldMapping.load)
-        let first = try source.next()
+        // An input broken in its first record is met again, where the others are (below).
+        var firstFailure: FerryError?
+        let first: Record?
+        do {
+            first = try source.next()
+        } catch let error as FerryError where error.exitStatus == .malformedInput && request.action == .convert {
+            first = nil
+            firstFailure = error
+        }
         if let mapping {
             // A mistyped name in the mapping is one usage error before any row is mapped.
             var problems = mapping.problems(columns: source.columnNames, input: input)
@@ -284,6 +292,7 @@ public struct Converter: Sendable {
             if let first { try take(first, prepared: nil) }
             var cutShort = false
             do {
+                if let firstFailure { throw firstFailure }
                 var batchedPart = source.partsStarted
                 try runBatches()
                 while let record = try source.next() {
@@ -294,9 +303,10 @@ public struct Converter: Sendable {
                         try runBatches()
                     }
                 }
-            } catch let error as FerryError where request.processing.mode == .lenient && error.exitStatus == .malformedInput {
+            } catch let error as FerryError where error.exitStatus == .malformedInput && (request.processing.mode == .lenient || router != nil) {
                 // An input cut short or broken where reading cannot go on: --lenient keeps the
-                // records read before it, as it does for a JSON Lines or CSV input (exit 3 still).
+                // records read before it, as it does for a JSON Lines or CSV input (exit 3 still);
+                // otherwise nothing is written, and the note below says what --lenient would do.
                 log.report(error.diagnostic)
                 cutShort = true
             }
@@ -304,7 +314,8 @@ public struct Converter: Sendable {
             // A sample is known once every record is read; it is written in input order.
             for record in selection?.finish() ?? [] { try write(record) }
             applier?.finish(columnPositions: source.columnPositions)
-            plan.processor?.finish()
+            // Past a cut no reference can be settled: none is reported dangling for it.
+            if !cutShort { plan.processor?.finish() }
             recheck?.report(into: log)
             let referenced = references.referenced.union(inliner?.referenced ?? [])
             // A bundle cut short lacks what its manifest lists: no follow-on errors for that.
@@ -313,6 +324,16 @@ public struct Converter: Sendable {
             }
             result.collections = counts.counts
             result.recordsRead = rawCounts.counts.values.reduce(0, +)
+            if cutShort || source.bundle?.isCutShort == true, request.processing.mode == .lenient,
+               counts.counts.allSatisfy({ $0.count == 0 }), let router
+            {
+                // Nothing before the cut could be kept (a zip is read from its directory at the
+                // end: a cut one gives no member): no output is better than an empty one.
+                router.discard()
+                log.report(.note(.assumption, "nothing was written: the input is cut short before any record that could be kept",
+                                 at: SourceLocation(file: input)))
+                return
+            }
             if log.hasErrors && request.processing.mode != .lenient {
                 if let router {
                     router.discard()

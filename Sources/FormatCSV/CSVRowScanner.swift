@@ -418,12 +418,12 @@ struct CSVRowScanner {
         } else {
             // The opening quote is the first byte of the cell being scanned.
             let open = position(ofOffset: rowStart + walker.cellStart - 1, in: p, base: base)
-            rowError = RowError(
-                code: .unterminatedQuote,
-                message: "a quoted field never closes; reading resumes on line \(open.line + 1), after the line of its opening quote",
-                position: open)
             var resumeAt = end
             if let resync, resync.cell == walker.cellStart {
+                rowError = RowError(
+                    code: .unterminatedQuote,
+                    message: "a quoted field never closes; reading resumes on line \(open.line + 1), after the line of its opening quote",
+                    position: open)
                 resumeAt = resync.offset
                 line = resync.line
                 lineStart = resync.offset
@@ -431,6 +431,13 @@ struct CSVRowScanner {
             } else if !atEnd {
                 offset = end
                 return .tooLarge
+            } else {
+                // No line follows the opening quote's: the input ends inside the field.
+                rowError = RowError(
+                    code: .unterminatedQuote,
+                    message: "the input ends inside the quoted field that opens at line \(open.line), column \(open.column), "
+                        + "which is not closed (the input is cut short)",
+                    position: position(ofOffset: end, in: p, base: base))
             }
             offset = resumeAt
             return .row

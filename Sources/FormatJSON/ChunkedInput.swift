@@ -165,6 +165,8 @@ final class ChunkedInput {
         var range: Range<Int>
         /// True when the line was longer than the limit (and skipped).
         var truncated: Bool
+        /// True when the input ends where the line ends, with no line break after it.
+        var endsInput = false
     }
 
     /// Finds the next line from `pos`: its bytes without the LF (and without a CR before it), and
@@ -198,7 +200,7 @@ final class ChunkedInput {
                 pos = end
                 var lineEnd = end
                 if buffer[lineEnd - 1] == JSONSyntax.carriageReturn { lineEnd -= 1 }
-                return Extent(range: start..<lineEnd, truncated: false)
+                return Extent(range: start..<lineEnd, truncated: false, endsInput: true)
             }
         }
     }

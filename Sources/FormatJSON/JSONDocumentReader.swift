@@ -270,8 +270,10 @@ public final class JSONDocumentReader: RecordReader {
                     documentID = try readKey(depth: 3)
                     guard try input.peek() != nil else { throw unexpectedEnd("expected a value") }
                 }
+                let document = documentID.map { "document \(DiagnosticText.quoted($0))" } ?? "document \(nested.index)"
                 var record = try readRecord(
-                    collection: nested.map.name, documentID: nested.name, index: nested.map.index, depth: 3)
+                    collection: nested.map.name, documentID: nested.name, index: nested.map.index, depth: 3,
+                    name: "\(document) of \(nested.name)")
                 record.location.line = nested.start.line
                 record.location.column = nested.start.column
                 record.nesting = RecordNesting(token: documentID ?? String(nested.index), documentID: documentID)
@@ -365,19 +367,19 @@ public final class JSONDocumentReader: RecordReader {
         }
     }
 
-    /// Reads the value at the current position as a record.
-    private func readRecord(collection: String?, documentID: String?, index: Int, depth: Int) throws -> Record {
+    /// Reads the value at the current position as a record. `name` says which record it is when
+    /// the input is cut inside it (default: from `documentID`, else `index`, and `collection`).
+    private func readRecord(collection: String?, documentID: String?, index: Int, depth: Int, name: String? = nil) throws -> Record {
         let opened = input.position(at: input.pos)
         let parsed: (result: Value, range: Range<Int>, start: TextPosition)
         do {
             parsed = try parseInPlace(depth: depth) { try $0.parseValue() }
-        } catch let error as FerryError where error.diagnostic.code == .malformedJSON && error.diagnostic.message.hasPrefix("unexpected end of input") {
+        } catch let error as FerryError where isCutShort(error, depth: depth) {
             // Cut short inside a record: say which one, as the XML reader names the element left open.
-            var diagnostic = error.diagnostic
             let record = documentID.map { "document \(DiagnosticText.quoted($0))" } ?? "record \(index)"
-            diagnostic.message += ": the input ends inside \(record)\(collection.map { " of \($0)" } ?? ""), which opens at line "
-                + "\(opened.line), column \(opened.column) and is not closed (the input is cut short)"
-            throw FerryError(diagnostic)
+            throw FerryError(JSONCutShort.diagnostic(
+                error.diagnostic, endingAt: input.position(at: input.end),
+                inside: name ?? record + (collection.map { " of \($0)" } ?? ""), opensAt: opened))
         }
         let (value, range, start) = parsed
         input.pos = range.upperBound
@@ -388,9 +390,27 @@ public final class JSONDocumentReader: RecordReader {
         return Record(collection: collection, documentID: documentID, value: value, location: location, locator: locator)
     }
 
+    /// Whether `error`, met parsing the value at the current position, is the input ending inside
+    /// that value (rather than a value that is wrong).
+    private func isCutShort(_ error: FerryError, depth: Int) -> Bool {
+        guard error.diagnostic.code == .malformedJSON, input.isExhausted else { return false }
+        let from = input.pos
+        return input.withBytes { p in
+            JSONCutShort.endsInsideValue(p, from..<input.end, maximumDepth: options.maximumDepth, initialDepth: depth)
+        }
+    }
+
     /// Reads `"key"`, the colon and the whitespace after it.
     private func readKey(depth: Int) throws -> String {
-        let (key, range, _) = try parseInPlace(depth: depth) { try $0.parseString() }
+        let opened = input.position(at: input.pos)
+        let parsed: (result: String, range: Range<Int>, start: TextPosition)
+        do {
+            parsed = try parseInPlace(depth: depth) { try $0.parseString() }
+        } catch let error as FerryError where isCutShort(error, depth: depth) {
+            throw FerryError(JSONCutShort.diagnostic(
+                error.diagnostic, endingAt: input.position(at: input.end), inside: "a member's key", opensAt: opened))
+        }
+        let (key, range, _) = parsed
         input.pos = range.upperBound
         try input.skipWhitespace()
         guard let byte = try input.peek() else { throw unexpectedEnd("expected ':' after object key") }

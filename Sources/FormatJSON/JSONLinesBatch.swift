@@ -11,6 +11,8 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
         var end: Int
         var number: Int
         var truncated: Bool
+        /// True when the input ends where the line ends, with no line break after it.
+        var endsInput = false
     }
 
     /// What one line held.
@@ -82,7 +84,8 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
                     let value = try parser.parseDocument()
                     results.append(.value(value, parser.collection, Array(p[range])))
                 } catch let error as FerryError {
-                    results.append(.problem(error.diagnostic))
+                    results.append(.problem(JSONCutShort.lineError(
+                        error, bytes: p, range: range, number: line.number, endsInput: line.endsInput, maximumDepth: maximumDepth)))
                 } catch {
                     results.append(.failure(error))
                 }

@@ -79,7 +79,13 @@ public final class JSONLinesReader: BatchRecordReader {
                     var parser = JSONParser(
                         bytes: p, range: range, basePosition: lineStart, location: options.inputLocation,
                         maximumDepth: options.maximumDepth, stacks: stacks, takesCollection: true)
-                    return (try parser.parseDocument(), parser.collection)
+                    do {
+                        return (try parser.parseDocument(), parser.collection)
+                    } catch let error as FerryError {
+                        throw FerryError(JSONCutShort.lineError(
+                            error, bytes: p, range: range, number: lineNumber, endsInput: extent.endsInput,
+                            maximumDepth: options.maximumDepth))
+                    }
                 }
             } catch let error as FerryError {
                 log.report(error.diagnostic)
@@ -148,7 +154,8 @@ public final class JSONLinesReader: BatchRecordReader {
             if !extent.truncated {
                 input.withBytes { p in bytes.append(contentsOf: UnsafeBufferPointer(rebasing: p[extent.range])) }
             }
-            lines.append(JSONLinesBatch.Line(start: start, end: bytes.count, number: lineNumber, truncated: extent.truncated))
+            lines.append(JSONLinesBatch.Line(
+                start: start, end: bytes.count, number: lineNumber, truncated: extent.truncated, endsInput: extent.endsInput))
         }
         guard !lines.isEmpty else { return nil }
         lastBatchSize = bytes.count

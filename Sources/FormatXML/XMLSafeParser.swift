@@ -404,8 +404,9 @@ final class XMLSafeParser {
             message += "; it could only come from a DTD, which Ferry never loads"
         }
         // At the end of the input with elements still open, libxml2's push parser says "Extra
-        // content at the end of the document"; what happened is that the input stopped short.
-        if isFinished, error.code == Int32(XML_ERR_DOCUMENT_END.rawValue), let context, context.pointee.nameNr > 0 {
+        // content at the end of the document", or "Couldn't find end of Start Tag" when the input
+        // stops inside a tag; what happened is that the input stopped short.
+        if isFinished, let context, context.pointee.nameNr > 0 {
             let open = context.pointee.name.map { String(cString: $0) } ?? ""
             message = "premature end of data: the input ends inside <\(open)>, which is not closed (the input is cut short)"
         }
