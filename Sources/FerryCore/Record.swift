@@ -22,12 +22,19 @@ public protocol FieldLocating: Sendable {
     /// Lets a record holding many documents (a Firestore export's collection) be located in time
     /// linear in its size rather than one rescan of it per document.
     func childLocators(of field: JSONPointer) -> [String: any FieldLocating]?
+
+    /// `childLocators(of:)` in the members' or elements' order, a key that repeats in the object
+    /// located at each of its occurrences (the dictionary keeps the first); nil when the locator
+    /// cannot (callers then use `childLocators(of:)`).
+    func childLocatorsInOrder(of field: JSONPointer) -> [(token: String, locator: any FieldLocating)]?
 }
 
 extension FieldLocating {
     public var singleLine: Int? { nil }
 
     public func childLocators(of field: JSONPointer) -> [String: any FieldLocating]? { nil }
+
+    public func childLocatorsInOrder(of field: JSONPointer) -> [(token: String, locator: any FieldLocating)]? { nil }
 
     public func line(of field: JSONPointer) -> Int? { position(of: field)?.line }
 }

@@ -55,21 +55,32 @@ public struct JSONFieldLocator: FieldLocating {
     /// at `field`, found in one pass over it; each is a window on these same bytes. Nil when
     /// `field` does not resolve to an object or an array.
     public func childLocators(of field: JSONPointer) -> [String: any FieldLocating]? {
-        bytes.withUnsafeBufferPointer { all -> [String: any FieldLocating]? in
+        guard let children = childLocatorsInOrder(of: field) else { return nil }
+        var result: [String: any FieldLocating] = [:]
+        result.reserveCapacity(children.count)
+        for child in children where result[child.token] == nil { result[child.token] = child.locator }
+        return result
+    }
+
+    /// Locators of every member (a repeated key's each occurrence, its own) or element of the
+    /// object or array at `field`, in their order, found in one pass over it; each is a window on
+    /// these same bytes. Nil when `field` does not resolve to an object or an array.
+    public func childLocatorsInOrder(of field: JSONPointer) -> [(token: String, locator: any FieldLocating)]? {
+        bytes.withUnsafeBufferPointer { all -> [(token: String, locator: any FieldLocating)]? in
             let p = UnsafeBufferPointer(rebasing: all[window])
             guard let offset = Self.offset(of: field, in: p), let children = Self.children(in: p, at: offset) else {
                 return nil
             }
-            var result: [String: any FieldLocating] = [:]
+            var result: [(token: String, locator: any FieldLocating)] = []
             result.reserveCapacity(children.count)
             // Each child's line and column counted on from the previous child's: one pass in all.
             var mark = 0
             var position = start
-            for child in children where result[child.token] == nil {
+            for child in children {
                 position = JSONSyntax.position(in: p, from: mark, at: position, to: child.range.lowerBound)
                 mark = child.range.lowerBound
                 let window = (window.lowerBound + child.range.lowerBound)..<(window.lowerBound + child.range.upperBound)
-                result[child.token] = JSONFieldLocator(bytes: bytes, window: window, start: position)
+                result.append((child.token, JSONFieldLocator(bytes: bytes, window: window, start: position)))
             }
             return result
         }

@@ -36,6 +36,12 @@ struct JSONLineLocator: FieldLocating {
             .childLocators(of: field)
     }
 
+    /// As `JSONFieldLocator.childLocatorsInOrder(of:)`, windows on the batch's buffer.
+    func childLocatorsInOrder(of field: JSONPointer) -> [(token: String, locator: any FieldLocating)]? {
+        JSONFieldLocator(bytes: buffer, window: Int(start)..<Int(end), start: TextPosition(line: line, column: 1))
+            .childLocatorsInOrder(of: field)
+    }
+
     func position(of field: JSONPointer) -> TextPosition? {
         buffer.withUnsafeBufferPointer { all -> TextPosition? in
             let p = UnsafeBufferPointer(rebasing: all[Int(start)..<Int(end)])

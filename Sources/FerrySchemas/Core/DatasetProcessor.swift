@@ -34,7 +34,9 @@ public final class DatasetProcessor {
     private var lastIDTable: IDTable?
     /// References to ids not read when their record was committed, located then (so that no
     /// record is held): checked again after the last record.
-    private var pendingReferences: [(collection: String, id: String, location: SourceLocation, message: String)] = []
+    private var pendingReferences: [UnsettledReference] = []
+    /// The ids read but not kept whose referring records were said to be dropped (`--lenient`).
+    private var reportedDrops: Set<ReferencedID> = []
     /// Set by a caller that holds back the records naming ids not read yet (`--lenient`: a
     /// record kept must have every reference settled). Then `unresolvedReferences` lists them for
     /// each record `commit` returns, and an id counts as read (`isRead`) only once its record is
@@ -143,9 +145,31 @@ public final class DatasetProcessor {
     /// Cross-record checks after the last record: duplicate ids, dangling references; reports to the log.
     public func finish() {
         for reference in pendingReferences where !(ids[reference.collection]?.isKnown(reference.id) ?? false) {
-            log.report(.error(.danglingReference, reference.message, at: reference.location))
+            if holdsUnsettledReferences, ids[reference.collection]?.isRecorded(reference.id) ?? false {
+                reportDropped(reference)
+                continue
+            }
+            log.report(.error(.danglingReference, reference.danglingMessage, at: reference.location))
         }
         pendingReferences.removeAll()
+    }
+
+    /// Keeps a reference to an id not known yet for `finish()`. Under `--lenient` an id read but
+    /// not kept is a record with errors of its own, reported: the records naming it are dropped
+    /// with it, which a warning says once, at the first of them (not an error that would repeat
+    /// the named record's problem, nor one for each; `dropsOnlyForIt`: false for a record dropped
+    /// for errors of its own).
+    private func holdUnsettled(_ reference: UnsettledReference, dropsOnlyForIt: Bool = true) {
+        if dropsOnlyForIt, holdsUnsettledReferences, ids[reference.collection]?.isRecorded(reference.id) ?? false {
+            reportDropped(reference)
+        }
+        pendingReferences.append(reference)
+    }
+
+    /// The `lossy-drop` warning for the records naming a record that is not written, once for it.
+    private func reportDropped(_ reference: UnsettledReference) {
+        guard reportedDrops.insert(ReferencedID(collection: reference.collection, id: reference.id)).inserted else { return }
+        log.report(.warning(.lossyDrop, reference.droppedMessage, at: reference.location))
     }
 
     // MARK: One document
@@ -174,7 +198,13 @@ public final class DatasetProcessor {
                 context: document.context, pointer: nil)
         }
         for reference in document.references where !(ids[reference.collection]?.isKnown(reference.id) ?? false) {
-            pendingReferences.append((reference.collection, reference.id, reference.location, reference.message))
+            let location = reference.location
+            // A field already reported wrong (a wordBookID that differs from its parent book) is
+            // one problem, not a second one when what it names is missing too.
+            if hasErrors, document.decodeDiagnostics.contains(where: { $0.severity == .error && $0.location.field == location.field }) {
+                continue
+            }
+            holdUnsettled(UnsettledReference(reference, at: location), dropsOnlyForIt: !hasErrors)
         }
         guard !hasErrors, !isDuplicate else { return nil }
 
@@ -365,7 +395,7 @@ public final class DatasetProcessor {
             // The raw record the lane took holds no value: its id is the typed one.
             var location = pending.location
             location.recordID = typed.id
-            pendingReferences.append((rule.collection, reference.id, location, pending.message))
+            holdUnsettled(UnsettledReference(pending, at: location))
         }
     }
 
@@ -414,7 +444,7 @@ public final class DatasetProcessor {
     private static func idLocation(_ context: RecordContext, _ pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> SourceLocation {
         var idContext = context
         idContext.sourcePointer = pointer
-        return idContext.location(of: context.idIsDocumentKey ? .root : idPointer)
+        return idContext.location(of: idPointer)
     }
 
     /// The line of the `/id` of a record standing at its own root, as `location(of: /id)` finds

@@ -98,23 +98,27 @@ public enum FirestoreLayout {
         // it, time quadratic in the documents of one collection.
         let path = context.path
         let locator = context.record.locator
-        let locators = locator?.childLocators(of: path)
-        func childContext(_ token: String, _ value: Value, _ appended: RecordContext) -> RecordContext {
-            guard let locator, let child = locators?[token] else { return appended }
+        // In order, so that a key repeated in the map locates each of its documents at its own
+        // place (its duplicate id is reported there); by key when the locator cannot.
+        let ordered = locator?.childLocatorsInOrder(of: path)
+        let locators = ordered == nil ? locator?.childLocators(of: path) : nil
+        func childContext(_ index: Int, _ token: String, _ value: Value, _ appended: RecordContext) -> RecordContext {
+            let inOrder = ordered.flatMap { index < $0.count && $0[index].token == token ? $0[index].locator : nil }
+            guard let locator, let child = inOrder ?? locators?[token] else { return appended }
             var subtree = SubtreeLocator(prefix: path.appending(token), inner: child, outer: locator)
             if let object = value.objectValue { subtree.absentMembers = absentMembers(of: object) }
             return appended.locating(with: subtree)
         }
         switch value {
         case .object(let members):
-            for member in members.members {
-                let memberContext = childContext(member.key, member.value, context.appending(member.key))
+            for (index, member) in members.members.enumerated() {
+                let memberContext = childContext(index, member.key, member.value, context.appending(member.key))
                 document(member.value, collection: collection, context: memberContext, documentID: member.key,
                     parent: parent, nested: true, into: &result)
             }
         case .array(let items):
             for (index, item) in items.enumerated() {
-                let itemContext = childContext(String(index), item, context.appending(index))
+                let itemContext = childContext(index, String(index), item, context.appending(index))
                 document(item, collection: collection, context: itemContext, documentID: nil,
                     parent: parent, nested: true, into: &result)
             }
@@ -208,7 +212,12 @@ public enum FirestoreLayout {
             if fillsBook, bookIndex == nil, let parent { built.append((key: "wordBookID", value: .string(parent))) }
             documentValue = .object(ValueObject(built))
         }
-        context.idIsDocumentKey = fillsID
+        switch (fillsID, fillsBook && bookIndex == nil) {
+        case (true, true): context.filledMembers = filledMembers
+        case (true, false): context.filledMembers = absentID
+        case (false, true): context.filledMembers = absentWordBookID
+        case (false, false): break
+        }
         var document = Document(collection: collection, value: documentValue, context: context)
         document.diagnostics = diagnostics
         result.append(document)

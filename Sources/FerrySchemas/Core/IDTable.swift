@@ -124,6 +124,12 @@ final class IDTable {
         }
     }
 
+    /// True when `id` was recorded, known or not.
+    func isRecorded(_ id: String) -> Bool {
+        if !overflow.isEmpty, overflow[id] != nil { return true }
+        return locate(id, Key(id)).found != nil
+    }
+
     /// True when `id` was recorded as known.
     func isKnown(_ id: String) -> Bool { isKnown(id, key: Key(id)) }
 

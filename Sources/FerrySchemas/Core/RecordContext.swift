@@ -49,9 +49,10 @@ public struct RecordContext: Sendable {
 
     private var shared: Shared
 
-    /// True for a document a Firestore layout gave its id from its key, having no `id` member of
-    /// its own: a pointer to its id names the document (RFC 6901: `/id` would not resolve).
-    var idIsDocumentKey = false
+    /// The members a Firestore layout filled in, which the source document lacks: `id` from its
+    /// key, `wordBookID` from its parent book. A pointer to one names the document itself (RFC
+    /// 6901: `/id` or `/wordBookID` would not resolve in the input).
+    var filledMembers: [String] = []
 
     /// The record as read (its location and locator give positions).
     public var record: Record {
@@ -250,6 +251,9 @@ public struct RecordContext: Sendable {
     /// set to the pointer from the dataset root, and the line and column of the value, or of its
     /// nearest enclosing value the locator finds (an absent field points at its parent).
     public func location(of relative: JSONPointer = .root) -> SourceLocation {
+        if !filledMembers.isEmpty, relative.tokens.count == 1, filledMembers.contains(relative.tokens[0]) {
+            return location(of: .root)
+        }
         if relative.tokens.isEmpty, isAtRoot, sourcePointer == nil {
             // The record's own root (the usual case): no pointers to join or map.
             var result = locationWithoutField()

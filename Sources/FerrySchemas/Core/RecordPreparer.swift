@@ -376,9 +376,6 @@ struct PendingReference: Sendable {
 
     /// The position of the referring field.
     var location: SourceLocation { context.location(of: field) }
-
-    /// The `dangling-reference` message.
-    var message: String { "\(label) \(quoted: id) names no \(rule.noun) of the dataset" }
 }
 
 /// What `RecordPreparer.prepare(_:)` found for one raw record, for `DatasetProcessor.commit(_:)`.

@@ -38,6 +38,11 @@ struct SubtreeLocator: FieldLocating {
         guard let inside = relative(field) else { return outer.childLocators(of: field) }
         return inner.childLocators(of: inside)
     }
+
+    func childLocatorsInOrder(of field: JSONPointer) -> [(token: String, locator: any FieldLocating)]? {
+        guard let inside = relative(field) else { return outer.childLocatorsInOrder(of: field) }
+        return inner.childLocatorsInOrder(of: inside)
+    }
 }
 
 /// The locator of a collection a reader streamed document by document (`RecordNesting`): only
