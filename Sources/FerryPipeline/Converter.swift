@@ -112,8 +112,9 @@ public struct Converter: Sendable {
         // Validation writes nothing: without a filter or media to trace, no one reads the values
         // of the checked records, so the processor need not build them.
         request.processing.needsOutputValues = request.action != .validate || request.filter != nil || !source.media.isEmpty
-        // Validating an older version checks what its migration would reject, too.
-        request.processing.checksMigration = request.action == .validate
+        // Reading an older version checks what its migration would reject, too, on every command:
+        // what convert writes is what validate accepts.
+        request.processing.checksMigration = true
         let mapping = try request.mapping.map(FieldMapping.load)
         // An input broken in its first record is met again, where the others are (below).
         var firstFailure: FerryError?

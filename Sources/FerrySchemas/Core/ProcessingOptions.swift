@@ -31,9 +31,11 @@ public struct ProcessingOptions: Sendable {
     /// without a filter or media to trace): the preparer then skips building each canonical
     /// value, and the returned records carry `.null`. Checks, ids and references are unchanged.
     public var needsOutputValues: Bool = true
-    /// True for `validate`: records of a version older than the latest also go through the
-    /// migration's stages, unwritten, and what those reject (an unknown `studyState`, a story's
-    /// `lat` without `lng`) is reported as an error of the data. Their warnings are not reported.
+    /// True: records kept at a version older than the latest also go through the migration's
+    /// later stages, unwritten, and what those reject (an unknown `studyState`, a story's `lat`
+    /// without `lng`) is reported as an error of the data, so that every command holds the same
+    /// rules (the pipeline sets it for validate, convert and migrate alike). Their warnings are
+    /// not reported.
     public var checksMigration: Bool = false
 
     public init() {}
