@@ -144,6 +144,9 @@ extension Diagnostic.Code {
         .raggedRow: .malformedInput, .unterminatedQuote: .malformedInput, .malformedCSV: .malformedInput,
         .malformedXML: .malformedInput, .unsafeXML: .malformedInput, .unsafePath: .malformedInput,
         .truncatedArchive: .malformedInput, .malformedArchive: .malformedInput, .adapterFailed: .malformedInput,
+        // A tar or folder without a manifest is no bundle to read (DESIGN.md: exit 3, input
+        // unreadable or malformed), for validate as for inspect.
+        .missingManifest: .malformedInput,
         .unknownFormat: .unknown, .unknownDomain: .unknown, .unknownVersion: .unknown,
         .usage: .usage, .outputUnwritable: .outputUnwritable, .internalError: .internalError,
     ]

@@ -42,7 +42,7 @@ public struct Converter: Sendable {
             report(DatasetInputs.ignoredNote(file, in: folder))
         }
         return datasets.map { dataset in
-            let input = dataset.path
+            let input = Self.folderName(dataset.path)
             let log = DiagnosticLog(onReport: report)
             var result = DatasetReport(input: input, format: "", collections: [], errorCount: 0, warningCount: 0, status: .success)
             do {
@@ -70,7 +70,8 @@ public struct Converter: Sendable {
     /// `checkOutputs`, returning the output target (`datasets`: the request's datasets, which
     /// decide whether one file can take the output).
     private func plannedTarget(_ request: ConversionRequest, datasets: [String]) throws -> OutputTarget {
-        let target = request.action == .convert ? try OutputTarget.resolve(request.output, inputs: datasets) : .standardOutput
+        let target = request.action == .convert
+            ? try OutputTarget.resolve(request.output, inputs: datasets, given: request.inputs) : .standardOutput
         try OutputPlan.check(request, target: target, registry: registry)
         return target
     }
@@ -453,6 +454,17 @@ public struct Converter: Sendable {
         var named = diagnostic
         named.message += " (column '\(column)')"
         return named
+    }
+
+    /// A folder's path without the trailing slashes it was given with (`docs/` is `docs`, as the
+    /// bundle reader names it in diagnostics), so that one input has one name in every line.
+    static func folderName(_ path: String) -> String {
+        guard path.count > 1, path.hasSuffix("/") else { return path }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return path }
+        var trimmed = path
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        return trimmed
     }
 
     /// The diagnostic for an error thrown while converting.

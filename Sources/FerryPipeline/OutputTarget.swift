@@ -10,23 +10,33 @@ enum OutputTarget: Equatable {
     case folder(String)
 
     /// Decides the target from `-o`.
-    /// - Throws: `FerryError(.usage)` when several inputs go to one file, or the output is `""`.
-    static func resolve(_ output: String?, inputs: [String]) throws -> OutputTarget {
+    /// - Parameters:
+    ///   - inputs: the datasets the inputs hold (a folder of several files may hold several).
+    ///   - given: the inputs as the user gave them, for the message when one of them holds several.
+    /// - Throws: `FerryError(.usage)` when several datasets go to one file, or the output is `""`.
+    static func resolve(_ output: String?, inputs: [String], given: [String] = []) throws -> OutputTarget {
         if output == "" { throw FerryError(.usage, "the output path is empty; name a file, a folder (DIR/) or - for standard output") }
         guard let output, output != "-" else {
-            if inputs.count > 1 {
-                throw FerryError(.usage, "several inputs need a folder output: -o DIR/")
-            }
+            if inputs.count > 1 { throw FerryError(.usage, severalInputs(inputs, given: given)) }
             return .standardOutput
         }
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder)
         let target: OutputTarget = output.hasSuffix("/") || (exists && isFolder.boolValue) ? .folder(output) : .file(output)
         if case .file = target, inputs.count > 1 {
-            throw FerryError(.usage, "several inputs need a folder output: -o DIR/")
+            throw FerryError(.usage, severalInputs(inputs, given: given))
         }
         // Whether it names an input, or another input's output, is `OutputPlan`'s check.
         return target
+    }
+
+    /// The usage error of several datasets and one output file: one folder given holds them all,
+    /// or several inputs were given.
+    private static func severalInputs(_ datasets: [String], given: [String]) -> String {
+        guard given.count == 1 else { return "several inputs need a folder output: -o DIR/" }
+        let examples = datasets.prefix(2).map { DiagnosticText.quoted($0) }.joined(separator: ", ")
+        return "\(DiagnosticText.quoted(given[0])) holds \(datasets.count) datasets (\(examples)\(datasets.count > 2 ? ", ..." : "")), "
+            + "which need a folder output: -o DIR/"
     }
 
     /// The format named by the output's extension, if any.

@@ -1,7 +1,9 @@
 import FerryCore
 
 /// Parses arguments against a `CommandConfiguration`: `--name value`, `--name=value`, `-o value`,
-/// `-ovalue` (getopt's form: `-j2`), flags, `--` to end options, and `-` as a positional (standard input or output).
+/// `-ovalue` (getopt's form: `-j2`), `-o=value` (as the long form takes it: `-j=2`; a value
+/// starting with `=` goes after a space: `-o '=x'`), flags, `--` to end options, and `-` as a
+/// positional (standard input or output).
 public enum ArgumentParser {
     /// Thrown (and caught by the entry point) when `--help` is given.
     public struct HelpRequested: Error, Sendable {}
@@ -31,9 +33,11 @@ public enum ArgumentParser {
             } else if !argument.hasPrefix("--"), argument.count > 2, !configuration.options.contains(where: { $0.names.contains(argument) }),
                       configuration.options.contains(where: { $0.kind != .flag && $0.names.contains(String(argument.prefix(2))) })
             {
-                // A short option's value may follow it in the same argument, as getopt takes it (`-j2`).
+                // A short option's value may follow it in the same argument, as getopt takes it
+                // (`-j2`), or after `=` as the long form's does (`-j=2`).
                 name = String(argument.prefix(2))
-                inlineValue = String(argument.dropFirst(2))
+                let rest = argument.dropFirst(2)
+                inlineValue = String(rest.first == "=" ? rest.dropFirst() : rest)
             }
             guard let spec = configuration.options.first(where: { $0.names.contains(name) }) else {
                 throw UsageError(unknownOptionMessage(name, configuration: configuration))

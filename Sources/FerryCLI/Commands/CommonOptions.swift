@@ -22,7 +22,7 @@ struct CommonOptions {
         OptionSpec(["--encoding"], .single, value: "NAME", help: "CSV input encoding: utf-8 (default), utf-16, latin1, windows-1252 (JSON is read as UTF-8 only)."),
         OptionSpec(["--infer-types"], help: "Schema-free CSV: read numbers and booleans as such, not as strings."),
         OptionSpec(["--adapter-timeout"], .single, value: "SECONDS", help: "Stop an external ferry-format-* adapter silent this long (default 30)."),
-        OptionSpec(["--jobs", "-j"], .single, value: "N", help: "Threads that process one JSON Lines, CSV, JSON document or XML input or bundle (1 to 256, default 1); output is the same."),
+        OptionSpec(["--jobs", "-j"], .single, value: "N", help: "Threads that process one JSON Lines, CSV, JSON document or XML input, CSV folder or bundle (1 to 256, default 1); output is the same."),
         OptionSpec(["--no-typed-path"], help: "Read every domain record through a value tree (the general path); output is the same, only slower."),
         OptionSpec(["--max-errors"], .single, value: "N", help: "Print at most N errors and warnings; the counts stay exact."),
         OptionSpec(["--quiet", "-q"], help: "Print errors only; no summary, no progress."),

@@ -54,13 +54,6 @@ struct InspectCommand: FerryCommand {
                 status = max(status, fatal.exitStatus)
                 continue
             }
-            // A tar (or a folder with `data/`) that is not a bundle has nothing to describe: the
-            // input is malformed for inspect, whatever validate counts it as.
-            if let notBundle = report.diagnostics.first(where: { $0.severity == .error && $0.code == .missingManifest }) {
-                StandardError.write(notBundle.description + "\n")
-                status = max(status, .malformedInput)
-                continue
-            }
             described.append(json ? Self.json(report) : Self.text(report))
         }
         if json && reports.count > 1 {

@@ -379,12 +379,18 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// From text formats (CSV, XML) an absent list is an empty one: a CSV file has no cells to
     /// write for `[]`, so reading it back must not call the list missing. There an empty text
     /// (`<smells/>`, `<smells></smells>`, an empty cell) is an empty list too: text formats have
-    /// no other way to spell one without a type marker.
+    /// no other way to spell one without a type marker. So is a text of XML white space only
+    /// (`<smells>` and `</smells>` on two lines): an element holding items holds no text of its
+    /// own (XML 1.0 section 2.10).
     @inlinable
     mutating func listItem(_ name: String) -> Cursor.Item? {
         let (_, item) = locate(name, quietWhenMissing: scalarsAsText)
         guard let item else { return nil }
-        if scalarsAsText, _cursor.text(of: item)?.isEmpty == true { return nil }
+        if scalarsAsText, let text = _cursor.text(of: item),
+           text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
+        {
+            return nil
+        }
         return item
     }
 

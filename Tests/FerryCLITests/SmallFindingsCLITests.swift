@@ -1,0 +1,109 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Small things the last new-user trial met: the note that --lenient would write the valid
+/// records for every format, a folder of several datasets named as what was given, `-j=2`, the
+/// `--jobs` help, one name for a folder given with a trailing slash, an XML list of white space
+/// only, and one exit status for a tar that is not a bundle.
+@Suite struct SmallFindingsCLITests {
+    /// A malformed input stops the write in every format, and the note says what --lenient does.
+    @Test(arguments: ["jsonl", "csv", "json", "xml"])
+    func aMalformedInputSaysNothingWasWritten(_ format: String) throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "in.json")
+        let only = format == "csv" ? ["--collection", "wineNotes"] : []
+        #expect(try box.ferry(["convert", "in.json", "--to", format, "-o", "whole.\(format)"] + only).status == 0)
+        let bytes = try box.bytes("whole.\(format)")
+        try box.write("cut.\(format)", bytes: Array(bytes.prefix(bytes.count - 30)))
+        for jobs in ["1", "2"] {
+            let run = try box.ferry(["convert", "cut.\(format)", "--to", "jsonl", "-o", "out.jsonl", "--jobs", jobs])
+            #expect(run.status == 3, "\(format)")
+            #expect(run.errors.count == 1, "\(format): \(run.stderr)")
+            #expect(run.diagnostics.last == "cut.\(format): note: nothing was written because of the errors above; --lenient writes the "
+                + "valid records [assumption]", "\(format): \(run.stderr)")
+            #expect(!box.exists("out.jsonl"))
+        }
+    }
+
+    @Test func oneFolderOfSeveralDatasetsIsNamedInTheUsageError() throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "docs/a.json")
+        try box.copySample("pet-story-v1.json", to: "docs/b.json")
+        try box.copySample("vocabulary-v1-backup-restore.json", to: "docs/c.json")
+        let one = try box.ferry(["convert", "docs", "-o", "out.jsonl"])
+        #expect(one.stderrLines == [#"ferry: error: "docs" holds 3 datasets ("docs/a.json", "docs/b.json", ...), which need a folder "#
+            + "output: -o DIR/ [usage]"])
+        #expect(one.status == 2)
+        let two = try box.ferry(["convert", "docs/a.json", "docs/b.json", "-o", "out.jsonl"])
+        #expect(two.stderrLines == ["ferry: error: several inputs need a folder output: -o DIR/ [usage]"])
+    }
+
+    @Test func aShortOptionTakesItsValueAfterAnEqualsSign() throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "in.json")
+        let spaced = try box.ferry(["convert", "in.json", "--to", "jsonl", "-j", "2", "-o", "-"])
+        #expect(spaced.status == 0)
+        for form in [["-j=2"], ["-j2"], ["--jobs=2"]] {
+            let run = try box.ferry(["convert", "in.json", "--to", "jsonl"] + form + ["-o", "-"])
+            #expect(run.stdout == spaced.stdout && run.stderr == spaced.stderr, "\(form)")
+        }
+        let bad = try box.ferry(["convert", "in.json", "-j=x"])
+        #expect(bad.stderrLines.first == "ferry convert: error: --jobs expects a whole number from 1 to 256, not 'x'")
+        #expect(bad.status == 2)
+    }
+
+    @Test func theJobsHelpNamesCSVFolders() throws {
+        let help = try Sandbox().ferry(["convert", "--help"]).stdout
+        #expect(help.contains("--jobs, -j N               Threads that process one JSON Lines, CSV, JSON document or XML input, CSV folder or "
+            + "bundle (1 to 256, default 1); output is the same."), "\(help)")
+    }
+
+    @Test(arguments: ["docs", "docs/", "docs//"])
+    func aFolderHasOneNameInEveryLine(_ given: String) throws {
+        let box = try Sandbox()
+        try box.copySample("pet-story-v1-documents", to: "docs")
+        try box.write("docs/notes.json", "{}\n")
+        let run = try box.ferry(["validate", given])
+        #expect(run.status == 0)
+        #expect(run.stderrLines == [
+            "docs: note: no manifest.json: read as the app's Documents folder; pet-story.json is the data and media paths are "
+                + "relative to the folder [assumption]",
+            "docs: note: not part of the dataset, ignored: 'notes.json' [assumption]",
+            "docs: pet-story v1: profiles 1, members 2, stories 2 (5 records, 0 errors, 0 warnings); valid",
+        ])
+    }
+
+    /// `<smells>` and `</smells>` on two lines hold an empty list, as `<smells/>` does, in every
+    /// domain's lists of text (notes' smells, a story's mediaContentIds).
+    @Test(arguments: [("notes-v1.json", "smells"), ("pet-story-v1.json", "mediaContentIds")])
+    func anXMLListOfWhiteSpaceOnlyIsEmpty(_ sample: String, _ list: String) throws {
+        let box = try Sandbox()
+        try box.copySample(sample, to: "in.json")
+        #expect(try box.ferry(["convert", "in.json", "--to", "xml", "-o", "in.xml"]).status == 0)
+        let text = try box.text("in.xml")
+        let open = try #require(text.range(of: "<\(list)>"))
+        let close = try #require(text.range(of: "</\(list)>", range: open.upperBound..<text.endIndex))
+        for blank in ["\n      ", "  ", "\r\n\t"] {
+            try box.write("blank.xml", text.replacingCharacters(in: open.upperBound..<close.lowerBound, with: blank))
+            try box.write("empty.xml", text.replacingCharacters(in: open.lowerBound..<close.upperBound, with: "<\(list)/>"))
+            let blankRun = try box.ferry(["convert", "blank.xml", "--to", "jsonl", "-o", "-"])
+            let emptyRun = try box.ferry(["convert", "empty.xml", "--to", "jsonl", "-o", "-"])
+            #expect(blankRun.status == 0, "\(sample): \(blankRun.stderr)")
+            #expect(blankRun.stdout == emptyRun.stdout, "\(sample)")
+        }
+    }
+
+    /// DESIGN.md: exit 3 for an input that cannot be read as what it is; a tar with no manifest
+    /// is no bundle, for validate as for inspect.
+    @Test func aTarThatIsNotABundleExitsThreeEverywhere() throws {
+        let box = try Sandbox()
+        try box.write("files/hello.txt", "hello\n")
+        #expect(try runTool("/usr/bin/tar", ["-cf", "nb.tar", "-C", "files", "hello.txt"], in: box.url).status == 0)
+        for command in ["validate", "inspect"] {
+            let run = try box.ferry([command, "nb.tar"])
+            #expect(run.errors == ["nb.tar: error: no manifest.json: this is not a Ferry bundle [missing-manifest]"], "\(command)")
+            #expect(run.status == 3, "\(command)")
+        }
+    }
+}
