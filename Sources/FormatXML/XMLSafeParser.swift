@@ -404,9 +404,11 @@ final class XMLSafeParser {
             message += "; it could only come from a DTD, which Ferry never loads"
         }
         // At the end of the input with elements still open, libxml2's push parser says "Extra
-        // content at the end of the document", or "Couldn't find end of Start Tag" when the input
-        // stops inside a tag; what happened is that the input stopped short.
-        if isFinished, let context, context.pointee.nameNr > 0 {
+        // content at the end of the document", or (when the input stops inside a tag) another
+        // error met with every byte read; what happened is that the input stopped short.
+        if isFinished, let context, context.pointee.nameNr > 0,
+           error.code == Int32(XML_ERR_DOCUMENT_END.rawValue) || readsNoMore(context)
+        {
             let open = context.pointee.name.map { String(cString: $0) } ?? ""
             message = "premature end of data: the input ends inside <\(open)>, which is not closed (the input is cut short)"
         }
@@ -423,6 +425,13 @@ final class XMLSafeParser {
         }
         if error.code == Int32(XML_ERR_ENTITY_LOOP.rawValue) || message.contains("amplification") { code = .unsafeXML }
         stop(.error(code, message, at: location))
+    }
+
+    /// True when the parser stands at the end of every byte it was given (an error there is the
+    /// input running out, not a byte that is wrong).
+    private func readsNoMore(_ context: xmlParserCtxtPtr) -> Bool {
+        guard let input = context.pointee.input?.pointee, let cur = input.cur, let end = input.end else { return false }
+        return cur >= end
     }
 
     /// The parser's current line and column (just after what it parsed last).
