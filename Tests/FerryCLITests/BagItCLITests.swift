@@ -173,7 +173,9 @@ import Testing
         let validate = try box.ferry(["validate", container])
         #expect(validate.status == 0, "\(bag) \(container): \(validate.stderr)")
         #expect(validate.errors == [], "\(bag) \(container)")
-        #expect(validate.stderrLines.last == "\(container): \(bag.summary)", "\(bag) \(container)")
+        // A folder given as `bag/` is named `bag`, as its diagnostics name it.
+        let name = container.hasSuffix("/") ? String(container.dropLast()) : container
+        #expect(validate.stderrLines.last == "\(name): \(bag.summary)", "\(bag) \(container)")
         let inspect = try box.ferry(["inspect", container, "--json"])
         #expect(inspect.status == 0, "\(bag) \(container): \(inspect.stderr)")
         // Converted, the bag gives the JSON its payload gives alone.
@@ -230,7 +232,8 @@ import Testing
         let run = try runTool(python, ["-c", script, archive], in: box.url)
         #expect(run.status == 0, "\(run.output)")
         let validate = try box.ferry(["validate", archive])
-        #expect(validate.status == 1, "\(validate.stderr)")
+        // Not a bundle as it stands: malformed input (DESIGN.md), as inspect says.
+        #expect(validate.status == 3, "\(validate.stderr)")
         #expect(validate.errors == [
             "\(archive): error: a BagIt bag inside the folder 'bag/': its files must be at the archive's root "
                 + "(tar -C bag -cf NAME.tar .), or read the unpacked folder [missing-manifest]",

@@ -99,8 +99,9 @@ import Testing
             edited = try box.list("in").map { "in/" + $0 }
         case "bundle":
             input = "in"
-            #expect(try box.ferry(["convert", source, "-o", "in.tar"]).status == 0)
-            #expect(try box.ferry(["convert", "in.tar", "-o", "in/"]).status == 0)
+            // Straight from the lone JSON: a V1 pet-story bundle holds no media then, which every
+            // command reading it (convert too) reports as missing-media.
+            #expect(try box.ferry(["convert", source, "--to", "tar", "-o", "in/"]).status == 0)
             edited = try box.files(under: "in/data").filter { !$0.hasPrefix("media/") }.map { "in/data/" + $0 }
         default:
             input = "in." + cell.format

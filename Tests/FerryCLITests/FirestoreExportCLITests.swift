@@ -38,10 +38,11 @@ import Testing
             #"\#(name):69:21: error: /__collections__/wordBooks/b2/__collections__/words/0/id: duplicate id "w1" in words: first at line 15 (/__collections__/wordBooks/b1/__collections__/words/w1) [duplicate-id]"#,
             #"\#(name):102:18: error: /__collections__/wordBooks/b3/title: title: expected a string, found 5 (id "b3") [type-error]"#,
             #"\#(name):101:13: error: /__collections__/wordBooks/b3/timestamp: timestamp is missing (required in WordBook) (id "b3") [missing-field]"#,
-            // The references the migration checks too: a word book that is not in the export.
-            #"\#(name):41:29: error: /__collections__/wordBooks/b1/__collections__/words/w3/wordBookID: wordBookID "other" names no word book of the dataset (id "w3") [dangling-reference]"#,
-            #"\#(name):87:27: error: /__collections__/wordBooks/b2/__collections__/words/1/__collections__/words/deep/wordBookID: wordBookID "w9" names no word book of the dataset (id "deep") [dangling-reference]"#,
-            #"\#(name): vocabulary v1: wordBooks 2, words 3 (5 records, 11 errors, 0 warnings); invalid"#,
+            // The references the migration checks too: a word book that is not in the export (w3's
+            // own wordBookID is reported once, above; the deep word's is filled in from its parent,
+            // so the pointer names the word, which is in the input).
+            #"\#(name):87:27: error: /__collections__/wordBooks/b2/__collections__/words/1/__collections__/words/deep: wordBookID "w9" names no word book of the dataset (id "deep") [dangling-reference]"#,
+            #"\#(name): vocabulary v1: wordBooks 2, words 3 (5 records, 10 errors, 0 warnings); invalid"#,
         ])
         let lenient = try box.ferry(["migrate", name, "--to-version", "2", "--lenient", "--to", "jsonl"])
         #expect(lenient.status == 1)
@@ -58,7 +59,7 @@ import Testing
         #expect(lenient.stderrLines.filter { !$0.contains(": error: ") } == [
             #"\#(name):18:28: warning: /__collections__/wordBooks/b1/__collections__/words/w1/timestamp: timestamp has 123456789 nanoseconds; cut to milliseconds (2023-11-14T22:13:21.123Z) (id "w1") [lossy-precision]"#,
             #"\#(name):32:29: warning: /__collections__/wordBooks/b1/__collections__/words/w2/studyState: studyState 7 is not 0, 1 or 2; set to "undefined" (id "w2") [lossy-change]"#,
-            #"\#(name): vocabulary v1 -> v2: wordBooks 2, words 3 (5 records, 10 errors, 2 warnings) -> standard output"#,
+            #"\#(name): vocabulary v1 -> v2: wordBooks 2, words 3 (5 records, 9 errors, 2 warnings) -> standard output"#,
         ])
         #expect(lenient.errors.contains(
             #"\#(name):50:32: error: /__collections__/wordBooks/b1/__collections__/words/w4/kanjiImageURL: kanjiImageURL "ftp://x" is not an absolute http(s) URL (or "") (id "w4") [invalid-value]"#))
