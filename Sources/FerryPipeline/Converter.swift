@@ -134,7 +134,13 @@ public struct Converter: Sendable {
                 throw FerryError(last)
             }
         }
-        var planned = try DatasetPlan.make(request: request, source: source, first: first, mapping: mapping, log: log)
+        var planned: DatasetPlan
+        do {
+            planned = try DatasetPlan.make(request: request, source: source, first: first, mapping: mapping, log: log)
+        } catch {
+            // Without its first record the input may not say its domain: the broken record is the news.
+            throw firstFailure ?? error
+        }
         let selection = request.selection.map(SelectionStage.init)
         let outputSchema = planned.domain.flatMap { domain in planned.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
         if let chosen = request.selection, let note = try SelectionStage.check(chosen, against: outputSchema, at: SourceLocation(file: input)) {

@@ -47,11 +47,20 @@ enum JSONCutShort {
     static func lineError(
         _ error: FerryError, bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, number: Int, endsInput: Bool, maximumDepth: Int
     ) -> Diagnostic {
-        guard endsInput, error.diagnostic.code == .malformedJSON,
-            endsInsideValue(bytes, range, maximumDepth: maximumDepth)
+        guard endsInput, isEndError(error.diagnostic), endsInsideValue(bytes, range, maximumDepth: maximumDepth)
         else { return error.diagnostic }
         let end = JSONSyntax.position(in: bytes, from: range.lowerBound, at: TextPosition(line: number, column: 1), to: range.upperBound)
         return diagnostic(error.diagnostic, endingAt: end, inside: "the record on line \(number)", opensAt: nil)
+    }
+
+    /// True for the errors the parser gives where the input runs out (in a string, a literal, an
+    /// escape, or between tokens), not for a byte that is wrong (a stray `é` near the end also
+    /// asks a parser that may go on for more bytes, to tell a split character from a bad one).
+    static func isEndError(_ diagnostic: Diagnostic) -> Bool {
+        guard diagnostic.code == .malformedJSON else { return false }
+        let message = diagnostic.message
+        return message.hasPrefix("unexpected end of input") || message.hasPrefix("unterminated string")
+            || message.hasPrefix("invalid literal") || message.hasPrefix("invalid \\u escape")
     }
 
     /// The parser's message for an error met at the end of the input, said as the end it is.

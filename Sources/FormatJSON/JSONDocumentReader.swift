@@ -393,7 +393,7 @@ public final class JSONDocumentReader: RecordReader {
     /// Whether `error`, met parsing the value at the current position, is the input ending inside
     /// that value (rather than a value that is wrong).
     private func isCutShort(_ error: FerryError, depth: Int) -> Bool {
-        guard error.diagnostic.code == .malformedJSON, input.isExhausted else { return false }
+        guard JSONCutShort.isEndError(error.diagnostic), input.isExhausted else { return false }
         let from = input.pos
         return input.withBytes { p in
             JSONCutShort.endsInsideValue(p, from..<input.end, maximumDepth: options.maximumDepth, initialDepth: depth)
