@@ -99,7 +99,7 @@ import FerryTestSupport
             "bad-header-more-fields": ["ragged-row@2:7"],
             "bad-header-no-header": ["malformed-csv@1:1"],
             "bad-header-wrong-header": ["malformed-csv@1:1"],
-            "bad-missing-quote": ["unterminated-quote@2:3"],
+            "bad-missing-quote": ["unterminated-quote@2:32"],
             "bad-quotes-with-unescaped-quote": ["malformed-csv@2:19"],
             "bad-unescaped-quote": ["stray-quote@2:8"],
         ])

@@ -164,13 +164,17 @@ struct CSVReferenceScanner {
         case .quotedQuote:
             add(contentStart, i - 1, CSVCell.quoted | CSVCell.opened | (escaped ? CSVCell.escaped : 0))
         case .quoted:
-            row.error = "unterminated-quote@\(open.line):\(open.column) a quoted field never closes; reading resumes on line \(open.line + 1), after the line of its opening quote"
-            if let resync {
-                i = resync.offset
-                line = resync.line
-                lineStart = i
-                pendingLF = bytes[i - 1] == Self.cr
+            guard let resync else {
+                // No line follows the opening quote's: the input ends inside the field.
+                row.error = "unterminated-quote@\(line):\(column(i)) the input ends inside the quoted field that opens at line "
+                    + "\(open.line), column \(open.column), which is not closed (the input is cut short)"
+                return row
             }
+            row.error = "unterminated-quote@\(open.line):\(open.column) a quoted field never closes; reading resumes on line \(open.line + 1), after the line of its opening quote"
+            i = resync.offset
+            line = resync.line
+            lineStart = i
+            pendingLF = bytes[i - 1] == Self.cr
             return row
         }
         row.end = TextPosition(line: line, column: column(i))
