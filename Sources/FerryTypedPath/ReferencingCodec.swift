@@ -20,7 +20,7 @@ struct ReferencingCodec: Sendable {
             guard let model = scan.decode(Model.self, options: options),
                   let passed = TypedModelCodec.pass(model, route.targetCollection, output, &buffer)
             else { return nil }
-            return (passed, route.references(of: model))
+            return (passed, route.references(ofConcrete: model))
         })
     }
 

@@ -343,7 +343,7 @@ struct CSVModelReading: Sendable {
             passRowReferencing = { row, route, output, buffer in
                 guard let model = reading.decode(row), let passed = TypedModelCodec.pass(model, route.targetCollection, output, &buffer)
                 else { return nil }
-                return (passed, route.references(of: model))
+                return (passed, route.references(ofConcrete: model))
             }
         } else {
             read = nil

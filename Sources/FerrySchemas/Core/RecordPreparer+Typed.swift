@@ -61,9 +61,10 @@ public final class TypedRoute: Sendable {
     }
 
     /// `references(of:)` for a model of a concrete type: specialized where called so (the lane's
-    /// codecs made per model type), with no box and no witness call per field.
+    /// codecs made per model type), with no box and no witness call per field. Named apart: an
+    /// overload of `references(of:)` would lose to the existential one, which boxes the model.
     @inlinable
-    public func references<Model: FieldCodable>(of model: Model) -> [ModelReference] {
+    public func references<Model: FieldCodable>(ofConcrete model: Model) -> [ModelReference] {
         referenceRules.isEmpty ? [] : ReferenceCapture.references(of: model, rules: referenceRules)
     }
 
