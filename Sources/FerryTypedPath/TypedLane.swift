@@ -80,17 +80,27 @@ public final class TypedLane: Sendable {
                 guard let passed = takeJSON(scan, options, route.route.targetCollection, output, &rendered) else { return nil }
                 return (preparation(of: passed, route, singleLine: line), named)
             }
+            if let referencing = route.referencing {
+                guard let (passed, references) = referencing.passJSON(scan, options, route.route, output, &rendered)
+                else { return nil }
+                return (preparation(of: passed, route, singleLine: line, references: references), named)
+            }
             guard let model = route.source.decodeJSON(scan, options) else { return nil }
             return finish(model, route: route, output: output, singleLine: line, into: &rendered).map { ($0, named) }
         case .csvRow(let row):
             guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, &cache),
                   isInputHeader(row.columns)
             else { return nil }
-            if !route.route.migrates, !route.route.hasReferences {
-                return reading.pass(row, route.route.targetCollection, output, &rendered).map { (preparation(of: $0, route), nil) }
+            if !route.route.migrates {
+                guard route.route.hasReferences else {
+                    return reading.pass(row, route.route.targetCollection, output, &rendered).map { (preparation(of: $0, route), nil) }
+                }
+                return reading.passReferencing(row, route.route, output, &rendered).map {
+                    (preparation(of: $0.0, route, references: $0.1), nil)
+                }
             }
             guard let model = reading.decode(row) else { return nil }
-            return finish(model, route: route, output: output, into: &rendered).map { ($0, nil) }
+            return finish(model, route: route, output: output, scalarsAsText: true, into: &rendered).map { ($0, nil) }
         }
     }
 
@@ -120,18 +130,22 @@ public final class TypedLane: Sendable {
     }
 
     /// The preparation of a record taken whole; `singleLine`: the one line it stands on (a JSON
-    /// Lines line; 0: none).
-    private func preparation(of passed: PassedRecord, _ route: LaneRoute, singleLine: Int = 0) -> TypedPreparation {
-        TypedPreparation(route: route.route, id: passed.id, rendered: passed.rendered, value: passed.value, singleLine: singleLine)
+    /// Lines line; 0: none); `references`: those it makes.
+    private func preparation(of passed: PassedRecord, _ route: LaneRoute, singleLine: Int = 0,
+        references: [ModelReference] = []) -> TypedPreparation
+    {
+        TypedPreparation(route: route.route, id: passed.id, rendered: passed.rendered, value: passed.value, singleLine: singleLine,
+            references: references)
     }
 
     /// Migrates and renders a decoded record (that stands on the one line `singleLine`, 0: not
-    /// known), appending its output line or leaf stream to `buffer` (`output`).
+    /// known; `scalarsAsText`: a CSV row), appending its output line or leaf stream to `buffer`
+    /// (`output`).
     private func finish(_ model: any FieldCodableCollection, route laneRoute: LaneRoute, output: LaneOutput,
-        singleLine: Int = 0, into buffer: inout ByteBuffer) -> TypedPreparation?
+        singleLine: Int = 0, scalarsAsText: Bool = false, into buffer: inout ByteBuffer) -> TypedPreparation?
     {
         let route = laneRoute.route
-        guard let target = route.migrate(model) else { return nil }
+        guard let target = route.migrate(model, scalarsAsText: scalarsAsText) else { return nil }
         var rendered: Range<Int>? = nil
         var value: Value? = nil
         switch output {
@@ -270,6 +284,9 @@ private final class LaneRoute: Sendable {
     /// to `NotesLineMigration`); nil for others (decoded, migrated by
     /// `TypedRoute.migrate(_:)` on boxed models and rendered by the target codec).
     let takeJSON: (@Sendable (JSONRecordScan, DecodingOptions, String, LaneOutput, inout ByteBuffer) -> PassedRecord?)?
+    /// For a route with no stage whose records name others: takes a scanned line whole, its
+    /// references captured, in one call specialized for the model; nil for others.
+    let referencing: ReferencingCodec?
 
     /// Nil when a model is one no schema lists (it has no codec).
     init?(_ route: TypedRoute) {
@@ -279,6 +296,7 @@ private final class LaneRoute: Sendable {
         self.route = route
         self.source = source
         self.target = target
+        referencing = ReferencingCodec.codec(for: route)
         // A route whose records name others decodes and finishes them, which reads their references.
         guard route.migrates else {
             takeJSON = route.hasReferences ? nil : source.passJSON
@@ -306,6 +324,10 @@ struct CSVModelReading: Sendable {
     private let read: (@Sendable (RawCSVRow) -> (any FieldCodableCollection)?)?
     /// Reads and renders in one specialized call (`TypedModelCodec.passJSON`'s twin).
     private let passRow: (@Sendable (RawCSVRow, String, LaneOutput, inout ByteBuffer) -> PassedRecord?)?
+    /// `passRow` for a route whose records name others, their references captured
+    /// (`ReferencingCodec`'s twin).
+    private let passRowReferencing: (@Sendable (RawCSVRow, TypedRoute, LaneOutput, inout ByteBuffer)
+        -> (PassedRecord, [ModelReference])?)?
     /// Writes a row's line straight from its cells (nil: the model is not plain, or the route migrates).
     private let transcoder: CSVLineTranscoder?
 
@@ -318,9 +340,15 @@ struct CSVModelReading: Sendable {
             passRow = { row, collection, output, buffer in
                 reading.decode(row).flatMap { TypedModelCodec.pass($0, collection, output, &buffer) }
             }
+            passRowReferencing = { row, route, output, buffer in
+                guard let model = reading.decode(row), let passed = TypedModelCodec.pass(model, route.targetCollection, output, &buffer)
+                else { return nil }
+                return (passed, route.references(ofConcrete: model))
+            }
         } else {
             read = nil
             passRow = nil
+            passRowReferencing = nil
         }
     }
 
@@ -337,6 +365,14 @@ struct CSVModelReading: Sendable {
             return PassedRecord(id: passed.id, rendered: nil)
         }
         return passRow?(row, collection, output, &buffer)
+    }
+
+    /// A row of a route with no stage whose records name others: its id, its output (as `pass`)
+    /// and the references it makes under `route`'s rules.
+    func passReferencing(_ row: RawCSVRow, _ route: TypedRoute, _ output: LaneOutput, _ buffer: inout ByteBuffer)
+        -> (PassedRecord, [ModelReference])?
+    {
+        passRowReferencing?(row, route, output, &buffer)
     }
 
     /// False when the header does not fit the model plainly.

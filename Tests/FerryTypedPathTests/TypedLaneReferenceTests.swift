@@ -39,6 +39,22 @@ import Testing
         #expect(preparation?.references.map(\.index) == [nil])
     }
 
+    /// A V1 story migrates on the lane (its V2 model checks across fields and is read back in
+    /// full): read as V1, its step run, the V2 line rendered, with the members it tags; a story
+    /// whose step reports (a media file not exported) is left to the general path.
+    @Test func aV1StoryMigratesWithTheMembersItTags() throws {
+        let lane = try Self.lane(.petStory, from: 1, to: 2, rendering: true)
+        let v1 = #"{"$collection":"stories","id":"s1","caption":"c","createdAt":"2024-01-01T08:00:00Z","mediaContentIds":[],"lat":1.5,"lng":2.5,"taggedMemberIds":["m1","m2"]}"#
+        let (taken, rendered, preparation) = TypedLaneTests.takeRendering(lane, v1)
+        #expect(taken?.collection == "stories")
+        #expect(rendered == #"{"$collection":"stories","id":"s1","caption":"c","createdAt":"2024-01-01T08:00:00Z","media":[],"location":{"latitude":1.5,"longitude":2.5},"taggedMemberIds":["m1","m2"]}"# + "\n")
+        #expect(preparation?.id == "s1")
+        #expect(preparation?.references.map(\.id) == ["m1", "m2"])
+        #expect(preparation?.references.map(\.index) == [0, 1])
+        let withMedia = v1.replacingOccurrences(of: #""mediaContentIds":[]"#, with: #""mediaContentIds":["x"]"#)
+        #expect(TypedLaneTests.take(lane, withMedia) == nil)
+    }
+
     @Test func aLineWithAFirestoreLayoutIsLeft() throws {
         let lane = try Self.lane(.vocabulary, from: 2, to: 2, rendering: false)
         let book = #"{"$collection":"wordBooks","id":"b0","title":"Book","createdAt":"2020-09-13T12:26:40Z","__collections__":{"words":{}}}"#

@@ -387,8 +387,9 @@ public final class DatasetProcessor {
         }
         var located: RecordContext?
         for reference in typed.references {
-            let rule = rules[reference.rule]
+            // The rule (three strings to count) is taken only for the rare id not read yet.
             guard !referenceTables[reference.rule].isKnown(reference.id, key: reference.key) else { continue }
+            let rule = rules[reference.rule]
             let recordContext = located ?? context()
             located = recordContext
             let pending = PendingReference(rule: rule, id: reference.id, index: reference.index, context: recordContext)

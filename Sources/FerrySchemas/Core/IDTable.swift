@@ -48,33 +48,81 @@ final class IDTable {
     private static let uuidFlag: UInt8 = 2
     private static let uuidSize = 16
 
-    private var chunks: [UnsafeMutablePointer<UInt8>] = []
-    /// Bytes used in the last chunk. The first chunk's first byte is left unused: no entry is at
-    /// position 0, so a 0 slot is empty.
-    private var used = 0
-    /// Bytes used in each chunk before the last.
-    private var filledSizes: [Int] = []
-    /// Each entry's arena position (the bits of `positionMask`) and its tag (the other bits: those
-    /// of the hash's top 32 bits), 0 when empty; found from the hash's low bits.
-    private var slots: [UInt32]
-    /// The bits of a slot that hold the position: enough for every position of the arena so far
-    /// (widened as chunks are added, which takes a bit from each tag).
-    private var positionMask = UInt32(chunkSize - 1)
-    private var entryCount = 0
-    /// The record pointers that are not `/<pointerCollection>/<index>` (their entries hold the
-    /// offset of each).
-    private var packedPointers = PackedPointers()
-    /// The collection named by the usual record pointers (the first one seen).
-    private var pointerCollection: String?
-    /// Entries past 4 GiB of arena (never reached in practice; kept correct anyway).
-    private var overflow: [String: (known: Bool, seen: FirstSeen)] = [:]
+    /// The table's mutable state, behind a pointer: a stored `var` of a class is checked for
+    /// exclusive access at run time on every access (a call into the runtime, several per probe
+    /// and about a tenth of the calling thread's work in a run whose records name others), a
+    /// pointer's pointee is not. The accessors below give each field its old name.
+    private struct State {
+        var chunks: [UnsafeMutablePointer<UInt8>] = []
+        /// Bytes used in the last chunk. The first chunk's first byte is left unused: no entry is
+        /// at position 0, so a 0 slot is empty.
+        var used = 0
+        /// Bytes used in each chunk before the last.
+        var filledSizes: [Int] = []
+        /// Each entry's arena position (the bits of `positionMask`) and its tag (the other bits:
+        /// those of the hash's top 32 bits), 0 when empty; found from the hash's low bits.
+        var slots = [UInt32](repeating: 0, count: 1024)
+        /// The bits of a slot that hold the position: enough for every position of the arena so
+        /// far (widened as chunks are added, which takes a bit from each tag).
+        var positionMask = UInt32(chunkSize - 1)
+        var entryCount = 0
+        /// The record pointers that are not `/<pointerCollection>/<index>` (their entries hold
+        /// the offset of each).
+        var packedPointers = PackedPointers()
+        /// The collection named by the usual record pointers (the first one seen).
+        var pointerCollection: String?
+        /// Entries past 4 GiB of arena (never reached in practice; kept correct anyway).
+        var overflow: [String: (known: Bool, seen: FirstSeen)] = [:]
+    }
+
+    private let state: UnsafeMutablePointer<State>
+
+    private var chunks: [UnsafeMutablePointer<UInt8>] {
+        _read { yield state.pointee.chunks }
+        _modify { yield &state.pointee.chunks }
+    }
+    private var used: Int {
+        _read { yield state.pointee.used }
+        _modify { yield &state.pointee.used }
+    }
+    private var filledSizes: [Int] {
+        _read { yield state.pointee.filledSizes }
+        _modify { yield &state.pointee.filledSizes }
+    }
+    private var slots: [UInt32] {
+        _read { yield state.pointee.slots }
+        _modify { yield &state.pointee.slots }
+    }
+    private var positionMask: UInt32 {
+        _read { yield state.pointee.positionMask }
+        _modify { yield &state.pointee.positionMask }
+    }
+    private var entryCount: Int {
+        _read { yield state.pointee.entryCount }
+        _modify { yield &state.pointee.entryCount }
+    }
+    private var packedPointers: PackedPointers {
+        _read { yield state.pointee.packedPointers }
+        _modify { yield &state.pointee.packedPointers }
+    }
+    private var pointerCollection: String? {
+        _read { yield state.pointee.pointerCollection }
+        _modify { yield &state.pointee.pointerCollection }
+    }
+    private var overflow: [String: (known: Bool, seen: FirstSeen)] {
+        _read { yield state.pointee.overflow }
+        _modify { yield &state.pointee.overflow }
+    }
 
     init() {
-        slots = [UInt32](repeating: 0, count: 1024)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
     }
 
     deinit {
         for chunk in chunks { chunk.deallocate() }
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     // MARK: Queries

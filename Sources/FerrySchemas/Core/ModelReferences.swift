@@ -14,6 +14,7 @@ public struct ModelReference: Sendable, Equatable {
     /// `id` as the id table looks it up, built on the worker thread.
     let key: IDTable.Key
 
+    @usableFromInline
     init(rule: Int, id: String, index: Int?) {
         self.rule = rule
         self.id = id
@@ -29,14 +30,19 @@ public struct ModelReference: Sendable, Equatable {
 /// Collects the references of one model as its `encode(to:)` writes its top-level fields: the
 /// same ids, in the same order, that `RecordPreparer` reads from the record's value (the rules'
 /// order, then the elements' order). Nested models are not visited: a rule's field is at the top
-/// level of the record (`ReferenceRule.field`).
+/// level of the record (`ReferenceRule.field`). Inlinable: called with a concrete model
+/// (`TypedRoute.references(of:)`), the model's `encode(to:)` is specialized for this sink and the
+/// fields of types that name no record cost nothing.
+@usableFromInline
 struct ReferenceCapture: FieldSink {
-    let rules: [ReferenceRule]
-    var found: [ModelReference] = []
+    @usableFromInline let rules: [ReferenceRule]
+    @usableFromInline var found: [ModelReference] = []
 
+    @inlinable
     init(rules: [ReferenceRule]) { self.rules = rules }
 
     /// The references `model` makes under `rules`, in the rules' order.
+    @inlinable
     static func references<Model: FieldCodable>(of model: Model, rules: [ReferenceRule]) -> [ModelReference] {
         var capture = ReferenceCapture(rules: rules)
         model.encode(to: &capture)
@@ -45,21 +51,25 @@ struct ReferenceCapture: FieldSink {
         return rules.indices.flatMap { rule in capture.found.filter { $0.rule == rule } }
     }
 
-    private func rule(named key: String) -> Int? {
+    @inlinable
+    func rule(named key: String) -> Int? {
         for index in rules.indices where rules[index].field == key { return index }
         return nil
     }
 
+    @inlinable
     mutating func add(_ key: String, _ text: String) {
         guard !text.isEmpty, let rule = rule(named: key) else { return }
         found.append(ModelReference(rule: rule, id: text, index: nil))
     }
 
+    @inlinable
     mutating func add(_ key: String, _ strings: [String]) {
         guard let rule = rule(named: key) else { return }
         for (index, id) in strings.enumerated() { found.append(ModelReference(rule: rule, id: id, index: index)) }
     }
 
+    @inlinable
     mutating func add(_ key: String, _ value: Value) {
         guard let rule = rule(named: key) else { return }
         switch value {
@@ -73,11 +83,18 @@ struct ReferenceCapture: FieldSink {
     }
 
     // Fields of other types name no record.
+    @inlinable
     mutating func add(_ key: String, _ number: Double) {}
+    @inlinable
     mutating func add(_ key: String, _ flag: Bool) {}
+    @inlinable
     mutating func add(_ key: String, _ integer: Int64) {}
+    @inlinable
     mutating func add(_ key: String, _ instant: Instant) {}
+    @inlinable
     mutating func add(_ key: String, _ day: CalendarDay) {}
+    @inlinable
     mutating func add<M: FieldCodable>(_ key: String, _ model: M) {}
+    @inlinable
     mutating func add<M: FieldCodable>(_ key: String, _ models: [M]) {}
 }

@@ -60,6 +60,14 @@ public final class TypedRoute: Sendable {
         referenceRules.isEmpty ? [] : ReferenceCapture.references(of: model, rules: referenceRules)
     }
 
+    /// `references(of:)` for a model of a concrete type: specialized where called so (the lane's
+    /// codecs made per model type), with no box and no witness call per field. Named apart: an
+    /// overload of `references(of:)` would lose to the existential one, which boxes the model.
+    @inlinable
+    public func references<Model: FieldCodable>(ofConcrete model: Model) -> [ModelReference] {
+        referenceRules.isEmpty ? [] : ReferenceCapture.references(of: model, rules: referenceRules)
+    }
+
     /// When exactly one stage runs: its step, what the step's records share, and the rules of its
     /// new model, so that a caller can run the step specialized for its models
     /// (`CollectionMigration.accept(_:)`, then `MigrationStep.migratePlainly`); nil for no stage
@@ -70,12 +78,14 @@ public final class TypedRoute: Sendable {
     }
 
     /// The record after every stage's step when each migrates it plainly
-    /// (`MigrationStep.migratePlainly`); nil otherwise (the record then takes the general path,
+    /// (`MigrationStep.migratePlainly`; `scalarsAsText`: the record came from a text format such
+    /// as CSV); nil otherwise (the record then takes the general path,
     /// which runs the same steps and reports what they report).
-    public func migrate(_ model: any CollectionModel) -> (any CollectionModel)? {
+    public func migrate(_ model: any CollectionModel, scalarsAsText: Bool = false) -> (any CollectionModel)? {
         var current = model
         for stage in stages {
-            guard let next = stage.step.migratePlainly(boxed: current, in: stage.environment, rules: stage.rules)
+            guard let next = stage.step.migratePlainly(boxed: current, in: stage.environment, rules: stage.rules,
+                scalarsAsText: scalarsAsText)
             else { return nil }
             current = next
         }
@@ -149,7 +159,7 @@ extension RecordPreparer {
 
     /// The typed route for records of `collection`, or nil when its records must go the general
     /// path: an unknown collection, a model holding a Firestore Timestamp (`holdsTimestamp`), a
-    /// stage with no step for it (lightweight) or whose new model checks across fields, records
+    /// stage with no step for it (lightweight), records
     /// whose media are checked (bundles), and validation that runs the migration's checks
     /// (`ProcessingOptions.checksMigration`). Records that make references
     /// carry them (`TypedPreparation.references`). In a domain with Firestore layouts
@@ -167,7 +177,7 @@ extension RecordPreparer {
         var currentModel = model
         var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
         for stage in stages {
-            guard let step = stage.steps[current], !step.migration.targetModel.checksAcrossFields else { return nil }
+            guard let step = stage.steps[current] else { return nil }
             typedStages.append(TypedRoute.Stage(step: step.migration, rules: step.rules, environment: step.environment))
             // The same mapping the general path builds for its result (RecordPreparer.migrate).
             let renames = step.migration.pointerRenames

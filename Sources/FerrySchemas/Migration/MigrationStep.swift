@@ -42,17 +42,25 @@ public struct MigrationStep<Old: FieldCodableCollection, New: FieldCodableCollec
 
     /// The new model when the record migrates plainly: the step reports nothing, keeps the
     /// record's id (a derived id is checked for uniqueness by the path that reports), and the new
-    /// model keeps every rule of `rules` (compiled from `New.recordType`) and has no checks across
-    /// fields (`FieldCodable.checksAcrossFields`, which only a full read runs). Nil otherwise: the
-    /// record then goes the path that reports (`RecordPreparer.prepare`), which runs this same step.
+    /// model keeps every rule of `rules` (compiled from `New.recordType`). A model that checks
+    /// across fields (`FieldCodable.checksAcrossFields`) is instead read back in full from its value,
+    /// as the path that reports reads it (`scalarsAsText`: the record came from a text format such
+    /// as CSV), and must read back with no diagnostic; the model read back is returned. Nil
+    /// otherwise: the record then goes the path that reports (`RecordPreparer.prepare`), which runs
+    /// this same step.
     @inlinable
-    public func migratePlainly(_ old: Old, in environment: MigrationEnvironment, rules: FieldRulePlan) -> New? {
-        guard !New.checksAcrossFields else { return nil }
+    public func migratePlainly(_ old: Old, in environment: MigrationEnvironment, rules: FieldRulePlan,
+        scalarsAsText: Bool = false) -> New?
+    {
         var context = MigrationContext(environment)
-        guard let new = try? body(old, &context), context.problems.isEmpty, new.recordID == old.recordID,
-              FieldRuleCheck.passes(new, plan: rules)
-        else { return nil }
-        return new
+        guard let new = try? body(old, &context), context.problems.isEmpty, new.recordID == old.recordID else { return nil }
+        guard New.checksAcrossFields else { return FieldRuleCheck.passes(new, plan: rules) ? new : nil }
+        // The full read checks every rule as well (as on the path that reports, which reads such a
+        // model only so).
+        var diagnostics: [Diagnostic] = []
+        let readBack = New(value: new.value, at: environment.readBackContext(scalarsAsText: scalarsAsText),
+            diagnostics: &diagnostics)
+        return diagnostics.isEmpty ? readBack : nil
     }
 
     public var sourceModel: any FieldCodableCollection.Type { Old.self }
@@ -63,11 +71,11 @@ public struct MigrationStep<Old: FieldCodableCollection, New: FieldCodableCollec
         return try body(old, &context)
     }
 
-    public func migratePlainly(boxed old: any CollectionModel, in environment: MigrationEnvironment, rules: FieldRulePlan)
-        -> (any FieldCodableCollection)?
+    public func migratePlainly(boxed old: any CollectionModel, in environment: MigrationEnvironment, rules: FieldRulePlan,
+        scalarsAsText: Bool) -> (any FieldCodableCollection)?
     {
         guard let old = old as? Old else { return nil }
-        return migratePlainly(old, in: environment, rules: rules)
+        return migratePlainly(old, in: environment, rules: rules, scalarsAsText: scalarsAsText)
     }
 
     @inlinable
@@ -84,9 +92,10 @@ public protocol CollectionMigration: Sendable {
     var pointerRenames: [PointerRename] { get }
     /// `MigrationStep.migrate(_:_:)` on a boxed model; throws when `old` is not the step's `Old`.
     func migrate(boxed old: any CollectionModel, _ context: inout MigrationContext) throws -> any FieldCodableCollection
-    /// `MigrationStep.migratePlainly(_:in:rules:)` on a boxed model (nil when `old` is not `Old`).
-    func migratePlainly(boxed old: any CollectionModel, in environment: MigrationEnvironment, rules: FieldRulePlan)
-        -> (any FieldCodableCollection)?
+    /// `MigrationStep.migratePlainly(_:in:rules:scalarsAsText:)` on a boxed model (nil when `old`
+    /// is not `Old`).
+    func migratePlainly(boxed old: any CollectionModel, in environment: MigrationEnvironment, rules: FieldRulePlan,
+        scalarsAsText: Bool) -> (any FieldCodableCollection)?
     /// Hands the step to `visitor` with its concrete model types (so that what the visitor builds
     /// for the pair is specialized for it: no box and no cast per record).
     func accept<Visitor: MigrationStepVisitor>(_ visitor: inout Visitor)
