@@ -52,3 +52,13 @@ public enum RecordBatchItem: Sendable {
     /// What `next()` would have thrown at this point; reading stops there.
     case failure(any Error)
 }
+
+extension String {
+    /// The same text in storage of its own (a string of up to 15 UTF-8 bytes is stored inline
+    /// anyway). A batch parsed on a worker gives its records their own copy of the strings every
+    /// record of the input holds (the file's path, the collection's name): shared by all, their
+    /// reference count would be written by every thread for every record handed on.
+    public func separateCopy() -> String {
+        String(decoding: Array(utf8), as: UTF8.self)
+    }
+}

@@ -17,7 +17,8 @@ import Foundation
 /// (`PreparedRecord.candidateOutputs`); the calling thread then only appends those bytes. The
 /// commit cannot change a record it keeps (it only drops records and sets their positions), so
 /// the bytes are the ones it would have written; when it drops one of a record's documents the
-/// caller writes the others the usual way. Batches done with are also freed on a worker.
+/// caller writes the others the usual way. Every job of a batch (parse, prepare, free) runs on
+/// one worker, the one its number gives (`WorkerPool`): what a worker allocates, it frees.
 ///
 /// A few batches are in flight at once (one per worker and one more), so memory stays bounded
 /// whatever the input's size.
@@ -178,37 +179,29 @@ struct ParallelConversion {
         }
     }
 
-    /// One batch on its way through the pipeline.
+    /// One batch on its way through the pipeline. Its worker parses it, prepares its records and
+    /// lets go of them, so that their memory is freed on the thread that allocated it.
     private final class Slot: @unchecked Sendable {
-        // @unchecked: the batch is parsed once, by the thread that claims it (`claimParse`), before
-        // `parsed` is left; a worker writes `results` before leaving `prepared`; the calling thread
-        // reads them only after waiting on these, and `items` is written and read on the calling thread.
+        // @unchecked: the worker parses the batch before leaving `parsed` and writes `results`
+        // before leaving `prepared`; the calling thread reads them only after waiting on these,
+        // and `items` is written on the calling thread before the prepare job that reads it is queued.
         let batch: any RecordBatch
         /// The typed path's taker for this batch, holding the lines it rendered.
         let lane: TypedLaneBatch?
+        /// The number of the worker that runs every job of this batch.
+        let worker: Int
         let parsed = DispatchGroup()
         let prepared = DispatchGroup()
-        private let claim = NSLock()
-        private var parseClaimed = false
         var items: [RecordBatchItem] = []
         /// Per item, the prepared form of a general record (nil for other items).
         var results: [PreparedRecord?] = []
         /// Per item, the output rendered ahead (nil: none).
         var rendered: [RenderedRecords?] = []
 
-        init(batch: any RecordBatch, lane: TypedLaneBatch?) {
+        init(batch: any RecordBatch, lane: TypedLaneBatch?, worker: Int) {
             self.batch = batch
             self.lane = lane
-        }
-
-        /// True for the one caller that is to parse the batch: a worker, or the calling thread
-        /// when it needs the batch before any worker started on it.
-        func claimParse() -> Bool {
-            claim.lock()
-            defer { claim.unlock() }
-            if parseClaimed { return false }
-            parseClaimed = true
-            return true
+            self.worker = worker
         }
 
         func parse() {
@@ -237,6 +230,7 @@ struct ParallelConversion {
         let depth = jobs * Self.batchesPerJob
         var window: [Slot] = []
         var staged = 0  // slots at the front of `window` whose records are being prepared
+        var taken = 0  // batches taken, which numbers the worker of the next
         var exhausted = false
         // What ended the reading, thrown once the batches read before it are delivered.
         var readingError: (any Error)?
@@ -254,10 +248,11 @@ struct ParallelConversion {
                     exhausted = true
                     return
                 }
-                let slot = Slot(batch: batch, lane: lane()?.batch())
+                let slot = Slot(batch: batch, lane: lane()?.batch(), worker: taken % jobs)
+                taken += 1
                 slot.parsed.enter()
-                pool.submit(urgent: false) {
-                    if slot.claimParse() { slot.parse() }
+                pool.submit(to: slot.worker, urgent: false) {
+                    slot.parse()
                     slot.parsed.leave()
                 }
                 window.append(slot)
@@ -265,15 +260,16 @@ struct ParallelConversion {
         }
 
         func stage(_ slot: Slot) {
-            // Parsing it here beats waiting for a worker to start on it.
-            if slot.claimParse() { slot.parse() } else { slot.parsed.wait() }
+            // Not parsed here when the worker is late: the records would be allocated on this
+            // thread and freed on the worker.
+            slot.parsed.wait()
             slot.items = inlined(reader.items(from: slot.batch))
             // Records the typed path took were prepared while parsing: nothing is left to do.
             guard slot.items.contains(where: Self.isGeneralRecord) else { return }
             let items = slot.items
             let renderer = self.renderer()
             slot.prepared.enter()
-            pool.submit(urgent: true) {
+            pool.submit(to: slot.worker, urgent: true) {
                 var results: [PreparedRecord?] = []
                 var rendered: [RenderedRecords?] = []
                 results.reserveCapacity(items.count)
@@ -304,80 +300,9 @@ struct ParallelConversion {
             try deliver(slot.items, lane: slot.lane, delivery) { index, record in
                 if let prepared = slot.results[index] { try delivery.general(record, prepared, slot.rendered[index]) }
             }
-            pool.submit(urgent: false) { slot.release() }
+            pool.submit(to: slot.worker, urgent: false) { slot.release() }
             try fill()
         }
         if let readingError { throw readingError }
-    }
-}
-
-/// A fixed set of worker threads taking closures from two queues, the urgent one first (work
-/// the calling thread is about to wait for goes ahead of read-ahead work).
-final class WorkerPool: @unchecked Sendable {
-    // @unchecked: every mutable property is guarded by `condition`.
-    private let condition = NSCondition()
-    private var urgent = JobQueue()
-    private var normal = JobQueue()
-    private var stopping = false
-
-    /// Jobs in order. A job taken is dropped at once, with what it holds (a batch's records): the
-    /// queue may never run empty on a long input, so it must not keep the jobs it handed out.
-    struct JobQueue {
-        private var jobs: [(@Sendable () -> Void)?] = []
-        private var head = 0
-
-        mutating func append(_ job: @escaping @Sendable () -> Void) { jobs.append(job) }
-
-        mutating func take() -> (@Sendable () -> Void)? {
-            guard head < jobs.count else { return nil }
-            let job = jobs[head]
-            jobs[head] = nil
-            head += 1
-            if head == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 64, head * 2 >= jobs.count {
-                jobs.removeFirst(head)
-                head = 0
-            }
-            return job
-        }
-
-        var isEmpty: Bool { head == jobs.count }
-    }
-
-    init(threads: Int) {
-        for _ in 0..<max(threads, 1) {
-            let thread = Thread { [self] in work() }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
-    }
-
-    /// Queues `job`; `urgent` jobs run before the others.
-    func submit(urgent isUrgent: Bool, _ job: @escaping @Sendable () -> Void) {
-        condition.lock()
-        if isUrgent { urgent.append(job) } else { normal.append(job) }
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// Lets the threads end once the queues are empty.
-    func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func work() {
-        while true {
-            condition.lock()
-            while urgent.isEmpty, normal.isEmpty, !stopping { condition.wait() }
-            let job = urgent.take() ?? normal.take()
-            condition.unlock()
-            guard let job else { return }
-            job()
-        }
     }
 }

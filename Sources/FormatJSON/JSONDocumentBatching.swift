@@ -187,6 +187,12 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
         let stacks = JSONParseStacks(cachesStrings: true)
         var results: [RecordBatchItem] = []
         results.reserveCapacity(entries.count)
+        // The batch's records hold their own copy of the file's path and the collection's name
+        // (`String.separateCopy()`).
+        var location = self.location
+        location.file = location.file?.separateCopy()
+        location.member = location.member?.separateCopy()
+        var collection: (shared: String, own: String)? = nil
         bytes.withUnsafeBufferPointer { p in
             for entry in entries {
                 switch entry {
@@ -195,9 +201,13 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
                 case .failure(let error):
                     results.append(.failure(error))
                     return
-                case .span(let span):
+                case .span(var span):
+                    if let name = span.collection {
+                        if collection?.shared != name { collection = (name, name.separateCopy()) }
+                        span.collection = collection?.own
+                    }
                     do {
-                        results.append(.record(try record(span, in: p, stacks: stacks)))
+                        results.append(.record(try record(span, in: p, location: location, stacks: stacks)))
                     } catch {
                         results.append(.failure(error))
                         return
@@ -208,8 +218,11 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
         items = results
     }
 
-    /// The record of `span`, or the error `next()` would throw reading it.
-    private func record(_ span: Span, in p: UnsafeBufferPointer<UInt8>, stacks: JSONParseStacks) throws -> Record {
+    /// The record of `span`, or the error `next()` would throw reading it. Its locator is a window
+    /// on the batch's bytes (as a JSON Lines record's is), not a copy of them.
+    private func record(_ span: Span, in p: UnsafeBufferPointer<UInt8>, location: SourceLocation, stacks: JSONParseStacks)
+        throws -> Record
+    {
         var parser = JSONParser(
             bytes: p, range: span.range.lowerBound..<p.count, basePosition: span.start, location: location,
             maximumDepth: maximumDepth, initialDepth: span.depth, isFinal: isFinal, stacks: stacks)
@@ -234,6 +247,6 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
             collection: span.collection, recordIndex: span.index)
         return Record(
             collection: span.collection, documentID: nil, value: value, location: recordLocation,
-            locator: JSONFieldLocator(bytes: Array(p[span.range]), start: span.start))
+            locator: JSONFieldLocator(bytes: bytes, window: span.range, start: span.start))
     }
 }

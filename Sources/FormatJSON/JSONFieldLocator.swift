@@ -11,8 +11,9 @@ import FerryCore
 /// Object members are matched by their unescaped key (the first of duplicate keys wins, as
 /// `ValueObject`'s subscript does); array tokens are 0-based decimal indices (RFC 6901).
 public struct JSONFieldLocator: FieldLocating {
-    /// The record's bytes, as they stood in the input (a well-formed JSON value, possibly with
-    /// leading whitespace).
+    /// The bytes holding the record, as they stood in the input: the record's own (a well-formed
+    /// JSON value, possibly with leading whitespace) or a whole batch's, of which `window` is the
+    /// record's.
     public let bytes: [UInt8]
     /// The line and column of the window's first byte (`bytes[0]` unless this locator is one of
     /// `childLocators(of:)`).

@@ -297,8 +297,13 @@ final class XMLBatch: RecordBatch, @unchecked Sendable {
     }
 
     private static func parse(_ segment: Segment) -> [RecordBatchItem] {
-        let reader = XMLRecordReader(batchIn: segment.collection, index: segment.index, options: segment.options)
-        let location = segment.options.inputLocation
+        // The batch's records hold their own copy of the file's path and the collection's name
+        // (`String.separateCopy()`).
+        var options = segment.options
+        options.fileName = options.fileName?.separateCopy()
+        options.member = options.member?.separateCopy()
+        let reader = XMLRecordReader(batchIn: segment.collection.separateCopy(), index: segment.index, options: options)
+        let location = options.inputLocation
         do {
             let parser = try XMLSafeParser(
                 batchAfter: segment.root, collectionTag: segment.collectionTag.bytes,

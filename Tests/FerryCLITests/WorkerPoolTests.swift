@@ -1,10 +1,13 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import FerryPipeline
 
 /// The worker pool's queues let go of a job as soon as it is taken: on a long input the queue may
 /// never run empty, and a job holds a whole batch of records (this once kept every batch alive).
+/// Every job given to one worker runs on that worker's thread, urgent ones first: a batch's
+/// records are freed on the thread that allocated them.
 @Suite struct WorkerPoolTests {
     private final class Token: Sendable {}
 
@@ -43,9 +46,77 @@ import Testing
         #expect(order.values == Array(0..<300) + (1..<100).map { 1000 + $0 })
     }
 
+    @Test func aWorkersJobsRunOnItsOwnThreadAndNumbersWrapAround() {
+        let pool = WorkerPool(threads: 2)
+        defer { pool.stop() }
+        #expect(pool.count == 2)
+        let seen = Seen()
+        let done = DispatchGroup()
+        for index in 0..<12 {
+            done.enter()
+            pool.submit(to: index, urgent: index % 3 == 0) {
+                seen.add(index, thread: pthread_self())
+                done.leave()
+            }
+        }
+        done.wait()
+        let threads = seen.threads
+        #expect(threads.count == 12)
+        // Even numbers went to worker 0, odd ones to worker 1 (numbers wrap around the count).
+        #expect(Set((0..<12).filter { $0 % 2 == 0 }.map { threads[$0]! }).count == 1)
+        #expect(Set((0..<12).filter { $0 % 2 == 1 }.map { threads[$0]! }).count == 1)
+        #expect(threads[0]! != threads[1]!)
+        #expect(!threads.values.contains(pthread_self()))
+    }
+
+    @Test func aWorkerTakesItsUrgentJobsBeforeItsOthers() {
+        let pool = WorkerPool(threads: 2)
+        defer { pool.stop() }
+        let order = LockedOrder()
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        done.enter()
+        pool.submit(to: 1, urgent: false) {
+            started.signal()
+            proceed.wait()
+            order.add(0)
+            done.leave()
+        }
+        // Queued while the worker is busy with the job above.
+        started.wait()
+        for (index, urgent) in [(1, false), (2, true), (3, false), (4, true)] {
+            done.enter()
+            pool.submit(to: 1, urgent: urgent) {
+                order.add(index)
+                done.leave()
+            }
+        }
+        proceed.signal()
+        done.wait()
+        #expect(order.values == [0, 2, 4, 1, 3])
+    }
+
     private final class Order: @unchecked Sendable {
         // @unchecked: used from one thread.
         var values: [Int] = []
         func add(_ value: Int) { values.append(value) }
+    }
+
+    private final class LockedOrder: @unchecked Sendable {
+        // @unchecked: guarded by `lock`.
+        private let lock = NSLock()
+        private var added: [Int] = []
+        func add(_ value: Int) { lock.withLock { added.append(value) } }
+        var values: [Int] { lock.withLock { added } }
+    }
+
+    /// The thread each numbered job ran on.
+    private final class Seen: @unchecked Sendable {
+        // @unchecked: guarded by `lock`.
+        private let lock = NSLock()
+        private var byIndex: [Int: pthread_t] = [:]
+        func add(_ index: Int, thread: pthread_t) { lock.withLock { byIndex[index] = thread } }
+        var threads: [Int: pthread_t] { lock.withLock { byIndex } }
     }
 }
