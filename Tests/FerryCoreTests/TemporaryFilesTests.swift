@@ -38,6 +38,11 @@ import Glibc
         #expect(TemporaryName.owner(of: ".a.tar.ferry-tmp-Ab12cd") == .unknown)
         #expect(TemporaryName.owner(of: ".a.json.ferry-tmp-1x-2-3") == .unknown)
         #expect(TemporaryName.owner(of: "notes.json") == nil)
+        // The last marker counts; a base with non-ASCII letters is read the same.
+        #expect(TemporaryName.owner(of: ".x.ferry-tmp-1-2-a.ferry-tmp-5-6-b") == .process(pid: 5, startTime: 6))
+        #expect(TemporaryName.owner(of: ".vin-rosé.json.ferry-tmp-12-345-9zz") == .process(pid: 12, startTime: 345))
+        #expect(TemporaryName.owner(of: ".ferry-tmp-") == .unknown)
+        #expect(TemporaryName.owner(of: ".ferry-tm") == nil)
     }
 
     @Test func onlyGoneOwnersAreDead() throws {
