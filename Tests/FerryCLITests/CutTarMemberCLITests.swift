@@ -44,4 +44,37 @@ import Testing
         let collection = member.path.dropFirst(5).split(separator: ".")[0]
         #expect(records.contains { $0.hasPrefix("{\"$collection\":\"\(collection)\"") }, "\(cell): \(one.stderr)")
     }
+
+    /// A manifest that lists a collection before the one it names (stories before members), the
+    /// tar cut inside the members: the stories' references to members past the cut are not
+    /// reported dangling; only the cut is.
+    @Test func referencesToRecordsPastTheCutAreNotDangling() throws {
+        guard let tarTool = toolOnPath("tar"), case let (box, _, _)? = try Sandbox.generated("pet-story", records: 40) else { return }
+        #expect(try box.ferry(["convert", "v1.json", "--data-format", "json", "-o", "b/", "--quiet"]).status == 0)
+        var manifest = try box.text("b/manifest.json")
+        let members = try #require(manifest.range(of: "    \"members\": {"))
+        let stories = try #require(manifest.range(of: "    \"stories\": {"))
+        let end = try #require(manifest.range(of: "\n  },", range: stories.upperBound..<manifest.endIndex))
+        let membersEntry = manifest[members.lowerBound..<stories.lowerBound].dropLast(2)  // without ",\n"
+        let storiesEntry = manifest[stories.lowerBound..<end.lowerBound]
+        manifest.replaceSubrange(members.lowerBound..<end.lowerBound, with: storiesEntry + ",\n" + membersEntry)
+        try box.write("b/manifest.json", manifest)
+        let order = ["manifest.json", "bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt",
+                     "data/profiles.json", "data/stories.json", "data/members.json"]
+        let packed = try runTool(tarTool, ["-cf", "whole.tar", "-C", "b"] + order, in: box.url)
+        try #require(packed.status == 0, "\(packed.output)")
+        let tar = TarEditor(bytes: try box.bytes("whole.tar"))
+        #expect(tar.members.map(\.path) == order)
+        let member = try #require(tar.member("data/members.json"))
+        let cut = member.dataOffset + member.size * 6 / 10
+        try box.write("cut.tar", bytes: Array(tar.bytes[..<cut]))
+        let (line, column) = CutShortWordingCLITests.end(of: Array(tar.bytes[member.dataOffset..<cut]))
+        for jobs in ["1", "2"] {
+            let run = try box.ferry(["validate", "cut.tar", "--jobs", jobs])
+            #expect(run.errors == ["cut.tar:data/members.json:\(line):\(column): error: Truncated tar archive at byte offset \(cut), in member "
+                + "\"data/members.json\": the member's data ends here; its records before the cut are read [truncated-archive]"])
+            #expect(run.stderrLines.last?.contains(", stories 40 (") == true, "\(run.stderr)")
+            #expect(run.status == 3)
+        }
+    }
 }
