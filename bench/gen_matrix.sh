@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Writes the data matrix that bench/run.sh (ONLY=matrix) and bench/compare-outputs.sh run on:
 # each domain at V1 and V2 in every format Ferry reads, from deterministic generators.
-# Usage: gen_matrix.sh FERRY OUT_DIR RECORDS [--errors]
+# Usage: bash bench/gen_matrix.sh FERRY OUT_DIR RECORDS [--errors]
+#   e.g.   bash bench/gen_matrix.sh .build/debug/ferry /tmp/matrix 300 --errors
 #   FERRY     the ferry binary that derives the formats (a build of the base ref in the comparison)
 #   RECORDS   records of the main collection: wine notes, stories, words (vocabulary: RECORDS/100
 #             word books of 100 words; at least one book)
-#   --errors  also writes broken copies of every file: one with a duplicated id (invalid data, exit 1)
-#             and one cut at 60% of its bytes (malformed input, exit 3)
+#   --errors  also writes broken copies of every file but the bundle with CSV members: one with a
+#             duplicated id (invalid data, exit 1) and one cut at 60% of its bytes (malformed input,
+#             exit 3); of a CSV folder, its largest file is the one broken
 # Environment: SHARED, the folder holding gen_notes.py (default ../shared/bench beside the
-#   checkout; set it when the checkout is elsewhere: SHARED=/path/to/shared/bench).
+#   checkout; set it when the checkout is elsewhere: SHARED=/path/to/shared/bench; the shared
+#   folder itself, SHARED=/path/to/shared, is taken to mean its bench/).
 # Writes OUT_DIR/<domain>-v<N>.{json,jsonl,xml,tar} and <domain>-v<N>-csv/ (one <collection>.csv a
 # collection) for domain in notes, pet-story, vocabulary; vocabulary-node-firestore-v1.json and
 # vocabulary-backup-restore-v1.json (Firestore exports are V1 only); with --errors also
@@ -18,9 +21,18 @@
 # the other formats are FERRY's conversions of the JSON document. SOURCE_DATE_EPOCH is fixed so that
 # bundles are the same bytes on every run.
 set -euo pipefail
+if [ $# -lt 3 ] || { [ $# -eq 4 ] && [ "$4" != --errors ]; }; then
+  echo "usage: bash bench/gen_matrix.sh FERRY OUT_DIR RECORDS [--errors]" >&2
+  exit 2
+fi
 FERRY=$1 OUT=$2 RECORDS=$3 ERRORS=${4:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
 SHARED=${SHARED:-$HERE/../../shared/bench}
+if [ ! -f "$SHARED/gen_notes.py" ] && [ -f "$SHARED/bench/gen_notes.py" ]; then SHARED=$SHARED/bench; fi
+if [ ! -f "$SHARED/gen_notes.py" ]; then
+  echo "gen_matrix.sh: $SHARED/gen_notes.py not found; set SHARED to the folder that holds it (shared/bench)" >&2
+  exit 2
+fi
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
 mkdir -p "$OUT"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -322,8 +322,9 @@ public struct Converter: Sendable {
             // A sample is known once every record is read; it is written in input order.
             for record in selection?.finish() ?? [] { try write(record) }
             applier?.finish(columnPositions: source.columnPositions)
-            // Past a cut no reference can be settled: none is reported dangling for it.
-            if !cutShort { plan.processor?.finish() }
+            // Past a cut no reference can be settled: none is reported dangling for it (a bundle's
+            // archive cut inside a member, too: its records before the cut were read).
+            if !cutShort, source.bundle?.isCutShort != true { plan.processor?.finish() }
             recheck?.report(into: log)
             let referenced = references.referenced.union(inliner?.referenced ?? [])
             // A bundle cut short lacks what its manifest lists: no follow-on errors for that.

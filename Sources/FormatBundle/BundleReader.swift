@@ -105,6 +105,14 @@ public final class BundleReader {
     /// lacks past the cut (members, the manifest, records the manifest counts) is not reported
     /// again as missing.
     public private(set) var isCutShort = false
+    /// The cut the scan met inside a kept member's data: the member, the spool file holding its
+    /// bytes before the cut, and libarchive's error (reported by `reportCut` once the scan knows
+    /// whether the member is data).
+    var pendingCut: (member: String, file: String, error: FerryError)?
+    /// The data member the archive is cut inside and the line of its last byte before the cut:
+    /// its records before the cut are read, and what its reader says of the cut is not reported
+    /// again (`BundleRecordReader`, `echoesCut`).
+    var cutMember: (member: String, lastLine: Int)?
     /// The member read as the Ferry manifest inside a bag's payload (`data/manifest.json` of a
     /// version 1 bundle bagged by another tool), nil otherwise.
     var payloadManifestPath: String?
@@ -474,6 +482,9 @@ public final class BundleReader {
             }
             do {
                 try readArchiveMember(member, entry: entry, reader: reader, scan: &scan)
+            } catch is MemberDataCut {
+                // Nothing follows the cut (`pendingCut` holds it).
+                return
             } catch let error as FerryError {
                 // Errors of the copy itself (a member longer than the limit, found while reading
                 // because its header understated it) carry no position yet: name the member.
@@ -495,7 +506,12 @@ public final class BundleReader {
             return
         }
         guard Self.isKeptPath(member) else {
-            let (size, digest) = try hashArchiveMember(entry: entry, reader: reader, write: nil)
+            let size: Int64, digest: PendingDigest
+            do {
+                (size, digest) = try hashArchiveMember(entry: entry, reader: reader, write: nil)
+            } catch let cut as MemberDataCut {
+                throw cut.error  // nothing of it is kept: the cut is reported where it stands
+            }
             scan.members[member] = BundleMember(path: member, size: size, sha256: "")
             pendingDigests[member] = digest
             storage[member] = .notKept
@@ -510,6 +526,15 @@ public final class BundleReader {
             scan.members[member] = BundleMember(path: member, size: size, sha256: "")
             pendingDigests[member] = digest
             storage[member] = .spooled(file)
+        } catch let cut as MemberDataCut {
+            // The archive ends inside this member: its bytes before the cut are kept, so that the
+            // records they hold are read as those of any input cut short.
+            try sink.flush()
+            scan.members[member] = BundleMember(path: member, size: cut.size, sha256: "")
+            pendingDigests[member] = cut.digest
+            storage[member] = .spooled(file)
+            pendingCut = (member, file, cut.error)
+            throw cut
         } catch {
             unlink(file)
             throw error
@@ -521,7 +546,8 @@ public final class BundleReader {
     /// chunk the input was read into: no copy); other blocks are copied into a pool chunk first,
     /// since their buffer may be reused before the hashing thread gets to them. Sparse members go
     /// through `readData(into:)`, which fills their holes.
-    /// - Throws: the reader's errors; `FerryError(.tooLarge)` past `maximumMemberSize`.
+    /// - Throws: the reader's errors; `FerryError(.tooLarge)` past `maximumMemberSize`; `MemberDataCut` when the
+    ///   archive ends inside the member's data (the digest of what came before finished).
     private func hashArchiveMember(
         entry: ArchiveEntry, reader: ArchiveReader, write: ((UnsafeRawBufferPointer) throws -> Void)?
     ) throws -> (size: Int64, digest: PendingDigest) {
@@ -549,7 +575,16 @@ public final class BundleReader {
         let pool = pipeline.pool
         let digest = pipeline.begin()
         var total: Int64 = 0
-        while let block = try reader.nextDataBlock() {
+        func nextBlock() throws -> (bytes: UnsafeRawBufferPointer, chunk: ChunkPool.Chunk?)? {
+            do {
+                return try reader.nextDataBlock()
+            } catch let error as FerryError where error.diagnostic.code == .truncatedArchive {
+                // The bytes before the cut were hashed and written: the caller may keep them.
+                pipeline.finish(digest)
+                throw MemberDataCut(size: total, digest: digest, error: error)
+            }
+        }
+        while let block = try nextBlock() {
             if block.bytes.isEmpty { continue }
             total += Int64(block.bytes.count)
             if total > limit {
@@ -703,6 +738,8 @@ public final class BundleReader {
     }
 
     private func finishScan(_ scan: inout Scan, isFolder: Bool, log: DiagnosticLog) {
+        // Once the layout is known: whether the member cut is read as data.
+        defer { reportCut(log: log) }
         // Members reached through a link member (`linktoroot/root/.bashrc`) are refused.
         if !scan.links.isEmpty {
             let reached = (Array(scan.members.keys) + Array(scan.directories)).sorted { MemberPath.precedes($0, $1) }
@@ -736,7 +773,7 @@ public final class BundleReader {
             }
         }
         pendingDigests = [:]
-        isCutShort = log.diagnostics.contains { $0.code == .truncatedArchive }
+        isCutShort = pendingCut != nil || log.diagnostics.contains { $0.code == .truncatedArchive }
         scannedFiles = scan.members.values.sorted { MemberPath.precedes($0.path, $1.path) }
         fileIndex = Dictionary(scannedFiles.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
         isBag = fileIndex["bagit.txt"] != nil

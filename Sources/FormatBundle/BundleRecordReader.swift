@@ -82,12 +82,27 @@ final class BundleRecordReader: RecordReader {
         return FerryError(diagnostic, cause: error.cause)
     }
 
+    /// The line of the last byte of `member` when the archive is cut inside it (`BundleReader.cutMember`).
+    private func cutLine(of member: String) -> Int? {
+        guard let cut = bundle.cutMember, cut.member == member else { return nil }
+        return cut.lastLine
+    }
+
+    /// True when `error`, thrown reading `step`'s member, only says that the member ends at the
+    /// archive's cut (reported by the scan): the member's records end there.
+    private func endsAtCut(_ error: any Error, _ step: Step) -> Bool {
+        guard let error = error as? FerryError else { return false }
+        return BundleReader.echoesCut(error.diagnostic, lastLine: cutLine(of: step.member))
+    }
+
     func next() throws -> Record? {
         while true {
             if let (reader, step) = current {
                 let record: Record?
                 do {
                     record = try reader.next()
+                } catch let error where endsAtCut(error, step) {
+                    record = nil
                 } catch {
                     throw stamped(error, member: step.member)
                 }
@@ -112,7 +127,9 @@ final class BundleRecordReader: RecordReader {
             let relay = self.relay
             let path = bundle.path
             let member = step.member
+            let cutLine = cutLine(of: member)
             let memberLog = DiagnosticLog(onReport: { diagnostic in
+                if BundleReader.echoesCut(diagnostic, lastLine: cutLine) { return }
                 var diagnostic = diagnostic
                 diagnostic.location.file = path
                 diagnostic.location.member = member
@@ -175,6 +192,8 @@ extension BundleRecordReader: BatchRecordReader {
                     if let batch { return BundleMemberBatch(leading: items, member: (batching, batch, step)) }
                     currentCutsBatches = false
                     continue
+                } catch let error where endsAtCut(error, step) {
+                    takeHeld()
                 } catch {
                     fail(stamped(error, member: step.member))
                     break
@@ -188,6 +207,8 @@ extension BundleRecordReader: BatchRecordReader {
                         records += 1
                         continue
                     }
+                } catch let error where endsAtCut(error, step) {
+                    takeHeld()
                 } catch {
                     fail(stamped(error, member: step.member))
                     break
@@ -212,9 +233,13 @@ extension BundleRecordReader: BatchRecordReader {
             case .taken(let record, let payload):
                 items.append(.taken(stamped(record, step), payload))
             case .problem(var diagnostic):
+                if BundleReader.echoesCut(diagnostic, lastLine: cutLine(of: step.member)) { continue }
                 stamp(&diagnostic.location, member: step.member)
                 items.append(.problem(diagnostic))
             case .failure(let error):
+                // The member's records end at the archive's cut: reading goes on past it (the
+                // members after it are absent, and not reported missing).
+                if endsAtCut(error, step) { continue }
                 items.append(.failure(stamped(error, member: step.member)))
                 failed = true
             }

@@ -205,6 +205,9 @@ struct CSVRowDecoder {
         }
     }
 
+    /// The `ragged-row` error of a row with `fields` cells where the header has `expected`: at
+    /// the first extra cell, or where the row ends for one short of cells (said to be the input
+    /// cut short when the input ends there with no line break).
     private func ragged(_ scanner: CSVRowScanner, _ p: UnsafePointer<UInt8>, base: Int, fields: Int, expected: Int) -> Diagnostic {
         let message: String
         let position: TextPosition
@@ -214,7 +217,15 @@ struct CSVRowDecoder {
         } else {
             let headerFields = context.headerFields
             let name = fields < headerFields.count ? " (\(headerFields[fields]))" : ""
-            message = "row has \(fields) fields, header has \(expected): field \(fields + 1)\(name) and after are missing"
+            let missing = "field \(fields + 1)\(name) and after are missing"
+            if scanner.rowEndsInput {
+                // No line break ends the row: the input stops inside it, as a file cut mid-row
+                // does, and is said to be cut short in the words of the other formats.
+                message = "row has \(fields) fields, header has \(expected): the input ends inside the row on line "
+                    + "\(scanner.rowLine), which is not complete (the input is cut short): \(missing)"
+            } else {
+                message = "row has \(fields) fields, header has \(expected): \(missing)"
+            }
             position = scanner.rowEndPosition(in: p, base: base)
         }
         return .error(.raggedRow, message, at: context.location(position))

@@ -94,6 +94,9 @@ struct CSVRowScanner {
     private(set) var rowLine = 1
     /// Where the row ends: its line break, or the end of the input (absolute).
     private var rowEnd = 0
+    /// The row just scanned ends where the input ends, outside quotes, with no line break after
+    /// it: a row short of fields then is the input cut short rather than a row written short.
+    private(set) var rowEndsInput = false
     /// The first syntax error of the row.
     private(set) var rowError: RowError?
     /// Where the row's unquoted cells that hold a quote have their first one (a warning each: the
@@ -174,6 +177,7 @@ struct CSVRowScanner {
             inRow = true
             rowStart = base + i
             rowLine = line
+            rowEndsInput = false
             breakCount = 0
             quoteAtEnd = false
             resync = nil
@@ -443,6 +447,8 @@ struct CSVRowScanner {
             return .row
         }
         rowEnd = end
+        // Only the input's end gets here (the size limit outside quotes returned above).
+        rowEndsInput = true
         offset = end
         return .row
     }

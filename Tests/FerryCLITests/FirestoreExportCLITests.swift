@@ -77,8 +77,8 @@ import Testing
             #"\#(name):21:27: error: /wordBooks/k1/subCollection/wordBooks~1k1~1words/b/studyState: studyState 9 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) (id "b") [invalid-value]"#,
             #"\#(name):28:23: error: /wordBooks/k1/subCollection/wordBooks~1k1~1words/b/subCollection/wordBooks~1k1~1words~1b~1notes/n1: unknown collection wordBooks/k1/words/b/notes for domain vocabulary v1 (its collections: wordBooks, words); its records are skipped (id "n1") [invalid-value]"#,
             #"\#(name):34:16: error: /wordBooks/k1/subCollection/wordBooks~1k1~1words/c/timestamp: timestamp is missing (required in Word) (id "c") [missing-field]"#,
-            #"\#(name):52:27: error: /wordBooks/k2/subCollection/wordBooks~1k2~1words/a/wordBookID: wordBookID "k1" differs from its parent word book "k2" (id "a") [invalid-value]"#,
             #"\#(name):49:16: error: /wordBooks/k2/subCollection/wordBooks~1k2~1words/a: duplicate id "a" in words: first at line 11 (/wordBooks/k1/subCollection/wordBooks~1k1~1words/a) [duplicate-id]"#,
+            #"\#(name):52:27: error: /wordBooks/k2/subCollection/wordBooks~1k2~1words/a/wordBookID: wordBookID "k1" differs from its parent word book "k2" (id "a") [invalid-value]"#,
             #"\#(name): vocabulary v1: wordBooks 2, words 2 (4 records, 5 errors, 0 warnings); invalid"#,
         ])
     }

@@ -211,8 +211,8 @@ import Testing
         #expect(run.stdout == "")
         #expect(run.errors == [
             #"broken/notes-v2-invalid.json:21:17: error: /wineTastingNotes/0/rating: rating 7 is out of range 0...5 (id "b-1") [out-of-range]"#,
-            #"broken/notes-v2-invalid.json:38:20: error: /wineTastingNotes/1/tastes/0/value: tastes/0/value 1.4 is out of range 0...1 (id "b-1") [out-of-range]"#,
             #"broken/notes-v2-invalid.json:25:13: error: /wineTastingNotes/1/id: duplicate id "b-1" in wineTastingNotes: first at line 6 (/wineTastingNotes/0) [duplicate-id]"#,
+            #"broken/notes-v2-invalid.json:38:20: error: /wineTastingNotes/1/tastes/0/value: tastes/0/value 1.4 is out of range 0...1 (id "b-1") [out-of-range]"#,
         ])
     }
 

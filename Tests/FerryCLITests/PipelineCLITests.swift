@@ -183,8 +183,8 @@ import Testing
                   "records": 0,
                   "diagnostics": [
                     {"severity": "error", "code": "out-of-range", "message": "rating 7 is out of range 0...5", "location": {"file": "bad.json", "line": 21, "column": 17, "collection": "wineTastingNotes", "record": 0, "field": "/wineTastingNotes/0/rating", "id": "b-1"}},
-                    {"severity": "error", "code": "out-of-range", "message": "tastes/0/value 1.4 is out of range 0...1", "location": {"file": "bad.json", "line": 38, "column": 20, "collection": "wineTastingNotes", "record": 1, "field": "/wineTastingNotes/1/tastes/0/value", "id": "b-1"}},
-                    {"severity": "error", "code": "duplicate-id", "message": "duplicate id \"b-1\" in wineTastingNotes: first at line 6 (/wineTastingNotes/0)", "location": {"file": "bad.json", "line": 25, "column": 13, "collection": "wineTastingNotes", "record": 1, "field": "/wineTastingNotes/1/id", "id": "b-1"}}
+                    {"severity": "error", "code": "duplicate-id", "message": "duplicate id \"b-1\" in wineTastingNotes: first at line 6 (/wineTastingNotes/0)", "location": {"file": "bad.json", "line": 25, "column": 13, "collection": "wineTastingNotes", "record": 1, "field": "/wineTastingNotes/1/id", "id": "b-1"}},
+                    {"severity": "error", "code": "out-of-range", "message": "tastes/0/value 1.4 is out of range 0...1", "location": {"file": "bad.json", "line": 38, "column": 20, "collection": "wineTastingNotes", "record": 1, "field": "/wineTastingNotes/1/tastes/0/value", "id": "b-1"}}
                   ]
                 }
               ]
@@ -195,8 +195,8 @@ import Testing
         #expect(github.status == 1)
         #expect(github.stdout == #"""
             ::error file=bad.json,line=21,col=17,title=out-of-range::/wineTastingNotes/0/rating: rating 7 is out of range 0...5 (id "b-1")
-            ::error file=bad.json,line=38,col=20,title=out-of-range::/wineTastingNotes/1/tastes/0/value: tastes/0/value 1.4 is out of range 0...1 (id "b-1")
             ::error file=bad.json,line=25,col=13,title=duplicate-id::/wineTastingNotes/1/id: duplicate id "b-1" in wineTastingNotes: first at line 6 (/wineTastingNotes/0)
+            ::error file=bad.json,line=38,col=20,title=out-of-range::/wineTastingNotes/1/tastes/0/value: tastes/0/value 1.4 is out of range 0...1 (id "b-1")
 
             """#)
         // --report-file puts the report in a file; --max-errors caps the printed lines, not the counts.

@@ -103,6 +103,15 @@ import FerryTestSupport
             "bad-quotes-with-unescaped-quote": ["malformed-csv@2:19"],
             "bad-unescaped-quote": ["stray-quote@2:8"],
         ])
+        // `foo,bar,baz\n1,2` with no line break after its row: the input ends inside that row.
+        let lessFields = try #require(corpusFile("csv-test-data", "csv/bad-header-less-fields.csv"))
+        #expect(lessFields.last == UInt8(ascii: "2"))
+        #expect(readCSV(lessFields, expectedHeader: CSVTestDataTests.header).diagnostics.map(\.message) == [
+            "row has 2 fields, header has 3: the input ends inside the row on line 2, which is not complete (the input is cut short): "
+                + "field 3 (baz) and after are missing"])
+        // With its line break it is a row written short.
+        #expect(readCSV(lessFields + [0x0A], expectedHeader: CSVTestDataTests.header).diagnostics.map(\.message) == [
+            "row has 2 fields, header has 3: field 3 (baz) and after are missing"])
     }
 
     @Test func validFilesMatchTheirJSON() throws {

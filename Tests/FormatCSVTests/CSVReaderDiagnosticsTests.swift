@@ -13,6 +13,25 @@ import FerryCore
         #expect(result.records.first?.location.recordIndex == 1)
     }
 
+    /// A last row short of fields with no line break after it: the input is cut inside it, at
+    /// its end, however the bytes arrive and whatever ends the lines; a quoted last cell too.
+    @Test func lastRowCutShortSaysTheInputEnds() {
+        let cut = "row has 3 fields, header has 5: the input ends inside the row on line 3, which is not complete (the input is "
+            + "cut short): field 4 (d) and after are missing"
+        for text in ["a,b,c,d,e\n4,5,6,7,8\n1,2,3", "a,b,c,d,e\r\n4,5,6,7,8\r\n1,2,3", "a,b,c,d,e\n4,5,6,7,8\n1,2,\"3\""] {
+            for chunk in [nil, 1, 2, 3, 7] {
+                let result = readCSV(text, chunk: chunk)
+                #expect(result.problems == ["ragged-row@3:\(text.hasSuffix("\"") ? 8 : 6)"], "\(text.debugDescription) \(chunk ?? 0)")
+                #expect(result.diagnostics.map(\.message) == [cut], "\(text.debugDescription) \(chunk ?? 0)")
+                #expect(result.objects == [["a": "4", "b": "5", "c": "6", "d": "7", "e": "8"]])
+            }
+        }
+        // A whole last row without its line break, and a short one with it, are not cut.
+        #expect(readCSV("a,b\n1,2").problems.isEmpty)
+        #expect(readCSV("a,b,c\n1\n").diagnostics.map(\.message) == ["row has 1 fields, header has 3: field 2 (b) and after are missing"])
+        #expect(readCSV("a,b,c\r\n1\r").diagnostics.map(\.message) == ["row has 1 fields, header has 3: field 2 (b) and after are missing"])
+    }
+
     @Test func raggedRowTooManyFields() {
         let result = readCSV("a,b\n1,2,3\n4,5\n")
         #expect(result.problems == ["ragged-row@2:5"])

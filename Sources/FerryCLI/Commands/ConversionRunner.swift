@@ -126,10 +126,15 @@ enum Summary {
         }
         let counts = report.collections.map { "\($0.name.isEmpty ? "records" : $0.name) \($0.count)" }.joined(separator: ", ")
         if !counts.isEmpty { text += ": " + counts }
+        // An output that cannot be written is no problem of the records: said at the end instead.
+        let outputFailed = report.status == .outputUnwritable
+        let errors = report.errorCount - (outputFailed ? report.diagnostics.filter { $0.severity == .error && $0.code == .outputUnwritable }.count : 0)
         text += " (\(report.recordCount) record\(report.recordCount == 1 ? "" : "s")"
-        text += ", \(report.errorCount) error\(report.errorCount == 1 ? "" : "s")"
+        text += ", \(errors) error\(errors == 1 ? "" : "s")"
         text += ", \(report.warningCount) warning\(report.warningCount == 1 ? "" : "s"))"
         switch action {
+        case .convert where outputFailed:
+            text += "; the output could not be written (the error above), nothing written"
         case .convert:
             if let output = report.output { text += " -> " + (output == "-" ? "standard output" : DiagnosticText.escaped(output)) } else { text += "; nothing written" }
         case .dryRun:

@@ -187,16 +187,15 @@ public final class DatasetProcessor {
         }
         noteTimeZoneIfNeeded(collection: collection, context: document.context)
 
-        let hasErrors = report(document.decodeDiagnostics)
         // Identity and references are checked on every record as read, valid or not, so a record
         // with other problems still has its duplicate id and its dangling references reported
         // (validation collects every problem), and references to it do not dangle too.
         let targetCollection = document.targetCollection
-        var isDuplicate = false
-        if let id = document.id {
-            isDuplicate = !checkUnique(id: id, known: !holdsUnsettledReferences, collection: targetCollection,
-                context: document.context, pointer: nil)
+        let duplicate = document.id.flatMap {
+            duplicateError(id: $0, known: !holdsUnsettledReferences, collection: targetCollection, context: document.context, pointer: nil)
         }
+        let hasErrors = report(document.decodeDiagnostics, placing: duplicate)
+        let isDuplicate = duplicate != nil
         for reference in document.references where !(ids[reference.collection]?.isKnown(reference.id) ?? false) {
             let location = reference.location
             // A field already reported wrong (a wordBookID that differs from its parent book) is
@@ -214,8 +213,10 @@ public final class DatasetProcessor {
         guard let result = document.result else { return nil }
 
         if let id = result.derivedID,
-           !checkUnique(id: id, known: false, collection: result.collection, context: document.context, pointer: result.sourcePointer)
+           let duplicate = duplicateError(id: id, known: false, collection: result.collection, context: document.context,
+                                          pointer: result.sourcePointer)
         {
+            report([duplicate])
             return nil  // a derived id (notes without one) that collides
         }
         guard !report(result.mediaDiagnostics) else { return nil }
@@ -255,6 +256,23 @@ public final class DatasetProcessor {
         return hasError
     }
 
+    /// Reports a record's `diagnostics` with `extra` (its `duplicate-id` error, found apart) placed
+    /// among them in line and column order: before the first one that stands after it (at the
+    /// end when it has no line). Returns true when any of `diagnostics` is an error.
+    private func report(_ diagnostics: [Diagnostic], placing extra: Diagnostic?) -> Bool {
+        guard let extra else { return report(diagnostics) }
+        let split = extra.location.line.map { line in
+            let column = extra.location.column ?? 0
+            return diagnostics.firstIndex {
+                guard let other = $0.location.line else { return false }
+                return other > line || (other == line && ($0.location.column ?? 0) > column)
+            } ?? diagnostics.endIndex
+        } ?? diagnostics.endIndex
+        let before = report(Array(diagnostics[..<split]))
+        report([extra])
+        return report(Array(diagnostics[split...])) || before
+    }
+
     private func noteTimeZoneIfNeeded(collection: String, context: @autoclosure () -> RecordContext) {
         guard !timeZoneNoted,
               let message = definition.assumption(collection: collection, fromVersion: sourceVersion, toVersion: targetVersion,
@@ -270,10 +288,11 @@ public final class DatasetProcessor {
 
     // MARK: Integrity
 
-    /// Records an id; a second record with it is a `duplicate-id` error. Returns false for a duplicate.
+    /// Records an id; a second record with it is a `duplicate-id` error, returned (not reported
+    /// yet: the caller places it among the record's other problems). Nil for an id not seen before.
     /// `known` ids (read from records, not derived) are what references resolve against.
-    private func checkUnique(id: String, known: Bool, collection: String, context: RecordContext,
-        pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> Bool
+    private func duplicateError(id: String, known: Bool, collection: String, context: RecordContext,
+        pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> Diagnostic?
     {
         let table = idTable(for: collection)
         // The usual record (`/<collection>/<index>`, the id at `/id`; not one keyed by document
@@ -296,17 +315,16 @@ public final class DatasetProcessor {
             if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
             return recordPointer
         }
-        guard let first else { return true }
-        reportDuplicate(id: id, in: collection, first: first, at: fullLocation ?? DatasetProcessor.idLocation(context, pointer))
-        return false
+        guard let first else { return nil }
+        return Self.duplicate(id: id, in: collection, first: first, at: fullLocation ?? DatasetProcessor.idLocation(context, pointer))
     }
 
-    /// Reports the `duplicate-id` error of a second record with `id`.
-    private func reportDuplicate(id: String, in collection: String, first: IDTable.FirstSeen, at location: SourceLocation) {
+    /// The `duplicate-id` error of a second record with `id`.
+    private static func duplicate(id: String, in collection: String, first: IDTable.FirstSeen, at location: SourceLocation) -> Diagnostic {
         var message = "duplicate id \(quoted: id) in \(collection): first at"
         if let line = first.line { message += " line \(line)" }
         if let field = first.field { message += (first.line == nil ? " " : " (") + field.description + (first.line == nil ? "" : ")") }
-        report([.error(.duplicateID, message, at: location)])
+        return .error(.duplicateID, message, at: location)
     }
 
     /// The commit of a record the typed path took (`TypedPreparation`, issue 7): what `commit(_:)`
@@ -343,7 +361,7 @@ public final class DatasetProcessor {
         var context: RecordContext { RecordContext(record: record, options: decodingOptions) }
         if !timeZoneNoted { noteTimeZoneIfNeeded(collection: route.sourceCollection, context: context) }
         if let id = typed.id {
-            // As `checkUnique` for a plain record (at its own root, no pointer mapping).
+            // As `duplicateError` for a plain record (at its own root, no pointer mapping).
             let table = idTable(for: route.targetCollection)
             let line = typed.singleLine > 0 ? typed.singleLine : DatasetProcessor.idLine(of: record)
             let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: true, line: line,
@@ -357,7 +375,7 @@ public final class DatasetProcessor {
                 // The lane's record holds no value to take the id from: it is the typed one.
                 var location = DatasetProcessor.idLocation(context, nil)
                 location.recordID = id
-                reportDuplicate(id: id, in: route.targetCollection, first: first, at: location)
+                report([Self.duplicate(id: id, in: route.targetCollection, first: first, at: location)])
                 // As `commit(_:)`: a duplicate's references are still checked.
                 if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
                 return nil

@@ -291,7 +291,7 @@ extension FieldReader {
             switch error {
             case .wrongShape:
                 diagnostics.append(.error(.typeError,
-                    "\(fieldContext.displayName): expected a Timestamp {\"_seconds\": S, \"_nanoseconds\": N} or an RFC 3339 string, found \(value.shortDescription)",
+                    "\(fieldContext.displayName): expected a Timestamp (\(FieldReader.timestampForms)), found \(value.shortDescription)",
                     at: fieldContext.location()))
             case .notInteger(let pointer):
                 let memberContext = JSONPointer(tokens: fieldContext.path.tokens + pointer.tokens)
@@ -310,6 +310,12 @@ extension FieldReader {
             return nil
         }
     }
+
+    /// Every form a Firestore Timestamp is read from (SCHEMAS.md, vocabulary V1), for the error
+    /// of a value in none of them.
+    static let timestampForms = #"{"_seconds": S, "_nanoseconds": N}, {"seconds": S, "nanoseconds": N}, "#
+        + #"{"__datatype__": "timestamp", "value": {"_seconds": S, "_nanoseconds": N}}, an RFC 3339 string "#
+        + "or a number (seconds since 1970 unless --date-strategy says otherwise)"
 
     static func numberText(_ number: Double) -> String { NumberText.ecmaScript(number) ?? String(number) }
 
