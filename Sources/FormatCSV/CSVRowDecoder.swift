@@ -222,7 +222,7 @@ struct CSVRowDecoder {
                 // No line break ends the row: the input stops inside it, as a file cut mid-row
                 // does, and is said to be cut short in the words of the other formats.
                 message = "row has \(fields) fields, header has \(expected): the input ends inside the row on line "
-                    + "\(scanner.rowLine), which is not complete (the input is cut short): \(missing)"
+                    + "\(scanner.rowLine), which is not complete (the input may be cut short): \(missing)"
             } else {
                 message = "row has \(fields) fields, header has \(expected): \(missing)"
             }
