@@ -39,6 +39,8 @@ public final class XMLRecordReader: RecordReader {
         var marker: Marker = .none
         var position = TextPosition(line: 1, column: 1)
         var text: [UInt8] = []
+        /// The length of the element's text, kept or not (`appendText`).
+        var textBytes = 0
         var hasNonSpaceText = false
         var members: [(key: String, value: Value)] = []
         var allItems = true
@@ -53,6 +55,7 @@ public final class XMLRecordReader: RecordReader {
             marker = .none
             self.position = position
             if !text.isEmpty { text.removeAll(keepingCapacity: true) }
+            textBytes = 0
             hasNonSpaceText = false
             if !members.isEmpty { members.removeAll(keepingCapacity: true) }
             allItems = true
@@ -64,7 +67,12 @@ public final class XMLRecordReader: RecordReader {
             if !hasNonSpaceText, bytes.contains(where: { !XMLRecordReader.isSpace($0) }) {
                 hasNonSpaceText = true
             }
-            guard text.count + bytes.count <= limit else { return false }
+            guard textBytes + bytes.count <= limit else { return false }
+            textBytes += bytes.count
+            // An element with child elements is a list or an object: its text is never read (only
+            // whether some of it is not whitespace, and its length), so the blanks between
+            // children are not kept.
+            guard members.isEmpty else { return true }
             text.append(contentsOf: bytes)
             return true
         }
@@ -297,8 +305,11 @@ extension XMLRecordReader: XMLParseHandler {
             top += 1
             if frames.count <= top { frames.append(Frame()) }
             var key = name
-            if name == "field", let given = attributes.first(where: { $0.name == "name" }) { key = given.value }
-            let isItem = name == "item"
+            // Lengths first: most names are neither, and a length is read without comparing.
+            if name.utf8.count == 5, name == "field", let given = attributes.first(where: { $0.name == "name" }) {
+                key = given.value
+            }
+            let isItem = name.utf8.count == 4 && name == "item"
             if !isItem { frames[parent].allItems = false }
             let index = frames[parent].members.count
             fieldElements.append(XMLFieldLocator.Element(parent: frames[parent].entry, key: isItem ? nil : key,
