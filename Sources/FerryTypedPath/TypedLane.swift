@@ -41,9 +41,9 @@ public final class TypedLane: Sendable {
         var readings: [String: CSVModelReading] = [:]
         if let csvColumns {
             for (collection, route) in routes {
-                // The transcoder writes lines (or only checks them): for a route with no stage,
-                // unless the writer takes values or leaf streams.
-                let transcodes = !route.route.migrates && output.takesLines
+                // The transcoder writes lines (or only checks them): for a route with no stage
+                // and no check, unless the writer takes values or leaf streams.
+                let transcodes = !route.route.migrates && !route.route.checks && output.takesLines
                 let reading = route.source.csvReading(csvColumns, transcodes ? route.route.targetCollection : nil, options)
                 if reading.isUsable { readings[collection] = reading }
             }
@@ -91,7 +91,7 @@ public final class TypedLane: Sendable {
             guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, &cache),
                   isInputHeader(row.columns)
             else { return nil }
-            if !route.route.migrates {
+            if !route.route.migrates && !route.route.checks {
                 guard route.route.hasReferences else {
                     return reading.pass(row, route.route.targetCollection, output, &rendered).map { (preparation(of: $0, route), nil) }
                 }
@@ -145,7 +145,9 @@ public final class TypedLane: Sendable {
         singleLine: Int = 0, scalarsAsText: Bool = false, into buffer: inout ByteBuffer) -> TypedPreparation?
     {
         let route = laneRoute.route
-        guard let target = route.migrate(model, scalarsAsText: scalarsAsText) else { return nil }
+        guard let target = route.migrate(model, scalarsAsText: scalarsAsText),
+              route.passesChecks(model, scalarsAsText: scalarsAsText)
+        else { return nil }
         var rendered: Range<Int>? = nil
         var value: Value? = nil
         switch output {
@@ -296,6 +298,12 @@ private final class LaneRoute: Sendable {
         self.route = route
         self.source = source
         self.target = target
+        // A route that runs the migration's checks decodes and finishes its records, which runs them.
+        guard !route.checks else {
+            referencing = nil
+            takeJSON = nil
+            return
+        }
         referencing = ReferencingCodec.codec(for: route)
         // A route whose records name others decodes and finishes them, which reads their references.
         guard route.migrates else {
