@@ -76,11 +76,6 @@ public final class TypedLane: Sendable {
             guard !options.scalarsAsText, let scan = JSONRecordScan(bytes, strings: strings),
                   let (route, named) = self.route(of: scan, defaultCollection: defaultCollection)
             else { return nil }
-            if let checking = route.checking {
-                guard let (passed, references) = checking.passJSON(scan, options, route.route, output, &rendered)
-                else { return nil }
-                return (preparation(of: passed, route, singleLine: line, references: references), named)
-            }
             if let takeJSON = route.takeJSON {
                 guard let passed = takeJSON(scan, options, route.route.targetCollection, output, &rendered) else { return nil }
                 return (preparation(of: passed, route, singleLine: line), named)
@@ -152,8 +147,7 @@ public final class TypedLane: Sendable {
         let route = laneRoute.route
         guard let target = route.migrate(model, scalarsAsText: scalarsAsText) else { return nil }
         if laneRoute.checks {
-            let passes = laneRoute.checking?.passes(model, scalarsAsText) ?? route.passesChecks(model, scalarsAsText: scalarsAsText)
-            guard passes else { return nil }
+            guard route.passesChecks(model, scalarsAsText: scalarsAsText) else { return nil }
         }
         var rendered: Range<Int>? = nil
         var value: Value? = nil
@@ -296,12 +290,8 @@ private final class LaneRoute: Sendable {
     /// For a route with no stage whose records name others: takes a scanned line whole, its
     /// references captured, in one call specialized for the model; nil for others.
     let referencing: ReferencingCodec?
-    /// `route.checks`, read once (no call into the route per record).
+    /// `route.checks`, read once (no call into the route per record on the other routes).
     let checks: Bool
-    /// For a route that runs one step for its checks: takes a scanned line whole and checks a
-    /// decoded CSV row, specialized for the step's models; nil for others (a route of several
-    /// check stages runs `TypedRoute.passesChecks` on boxed models).
-    let checking: CheckingCodec?
 
     /// Nil when a model is one no schema lists (it has no codec).
     init?(_ route: TypedRoute) {
@@ -312,9 +302,9 @@ private final class LaneRoute: Sendable {
         self.source = source
         self.target = target
         checks = route.checks
-        checking = route.checks ? CheckingCodec.codec(for: route) : nil
-        // A route that runs the migration's checks takes its lines with `checking`, or decodes and
-        // finishes its records, which runs them.
+        // A route that runs the migration's checks decodes and finishes its records, which runs
+        // them (`TypedRoute.passesChecks` on the boxed model: a check specialized for the step's
+        // models through `CollectionMigration.accept` was not specialized, see Docs/performance.md).
         guard !route.checks else {
             referencing = nil
             takeJSON = nil
