@@ -241,7 +241,7 @@ struct JSONFieldSource: FieldSource {
     /// The string at `value` (checked and unescaped) and the offset past it; nil for a non-string
     /// or one the parser would refuse.
     @inline(__always)
-    private func readString(_ value: Int) -> (text: String, end: Int)? {
+    func readString(_ value: Int) -> (text: String, end: Int)? {
         guard json.p[value] == JSONSyntax.quote, let (end, escaped) = json.string(value) else { return nil }
         // A short string with no escape, and 16 bytes of the line from its start: from the cache.
         let length = end - value - 2
@@ -311,7 +311,7 @@ struct JSONFieldSource: FieldSource {
 
     /// The text of the number at `value` and the offset past it; nil (failed) for a non-number or
     /// one the parser would refuse.
-    private mutating func numberText(at value: Int) -> (UnsafeBufferPointer<UInt8>, Int)? {
+    mutating func numberText(at value: Int) -> (UnsafeBufferPointer<UInt8>, Int)? {
         guard let end = json.number(value) else {
             fail()
             return nil
@@ -333,7 +333,7 @@ struct JSONFieldSource: FieldSource {
     }
 
     /// `-?[0-9]+` that fits in Int64 (what `Int64(text)` accepts of JSON number text), else nil.
-    private static func plainInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    static func plainInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         let negative = bytes.first == JSONSyntax.minus
         if negative { i = 1 }
@@ -390,7 +390,7 @@ struct JSONFieldSource: FieldSource {
     }
 
     /// The placeholder of a failed instant (never used: the model is dropped).
-    private static var epoch: Instant { Instant.epoch }
+    static var epoch: Instant { Instant.epoch }
 
     mutating func day(_ name: String) -> CalendarDay {
         let placeholder = CalendarDay(instant: Self.epoch, in: .gmt)
@@ -420,18 +420,6 @@ struct JSONFieldSource: FieldSource {
         }
         advance(end)
         return string
-    }
-
-    /// Not handled (V1 pet-story dates: instants or days, maybe numeric).
-    mutating func instantOrDay(_ name: String) -> InstantOrDay {
-        fail()
-        return .instant(Self.epoch)
-    }
-
-    /// Not handled (vocabulary V1 Timestamp objects).
-    mutating func timestamp(_ name: String) -> FirestoreTimestamp? {
-        fail()
-        return nil
     }
 
     // MARK: Nested values

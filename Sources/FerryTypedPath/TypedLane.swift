@@ -41,9 +41,9 @@ public final class TypedLane: Sendable {
         var readings: [String: CSVModelReading] = [:]
         if let csvColumns {
             for (collection, route) in routes {
-                // The transcoder writes lines (or only checks them): for a route with no stage,
-                // unless the writer takes values or leaf streams.
-                let transcodes = !route.route.migrates && output.takesLines
+                // The transcoder writes lines (or only checks them): for a route with no stage
+                // and no check, unless the writer takes values or leaf streams.
+                let transcodes = !route.route.migrates && !route.route.checks && output.takesLines
                 let reading = route.source.csvReading(csvColumns, transcodes ? route.route.targetCollection : nil, options)
                 if reading.isUsable { readings[collection] = reading }
             }
@@ -91,7 +91,7 @@ public final class TypedLane: Sendable {
             guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, &cache),
                   isInputHeader(row.columns)
             else { return nil }
-            if !route.route.migrates {
+            if !route.route.migrates && !route.route.checks {
                 guard route.route.hasReferences else {
                     return reading.pass(row, route.route.targetCollection, output, &rendered).map { (preparation(of: $0, route), nil) }
                 }
@@ -146,6 +146,9 @@ public final class TypedLane: Sendable {
     {
         let route = laneRoute.route
         guard let target = route.migrate(model, scalarsAsText: scalarsAsText) else { return nil }
+        if laneRoute.checks {
+            guard route.passesChecks(model, scalarsAsText: scalarsAsText) else { return nil }
+        }
         var rendered: Range<Int>? = nil
         var value: Value? = nil
         switch output {
@@ -287,6 +290,8 @@ private final class LaneRoute: Sendable {
     /// For a route with no stage whose records name others: takes a scanned line whole, its
     /// references captured, in one call specialized for the model; nil for others.
     let referencing: ReferencingCodec?
+    /// `route.checks`, read once (no call into the route per record on the other routes).
+    let checks: Bool
 
     /// Nil when a model is one no schema lists (it has no codec).
     init?(_ route: TypedRoute) {
@@ -296,6 +301,15 @@ private final class LaneRoute: Sendable {
         self.route = route
         self.source = source
         self.target = target
+        checks = route.checks
+        // A route that runs the migration's checks decodes and finishes its records, which runs
+        // them (`TypedRoute.passesChecks` on the boxed model: a check specialized for the step's
+        // models through `CollectionMigration.accept` was not specialized, see Docs/performance.md).
+        guard !route.checks else {
+            referencing = nil
+            takeJSON = nil
+            return
+        }
         referencing = ReferencingCodec.codec(for: route)
         // A route whose records name others decodes and finishes them, which reads their references.
         guard route.migrates else {

@@ -37,16 +37,34 @@ import Testing
         // A domain with Firestore layouts: the flat collections have routes, at both versions.
         let words = try #require(try Self.preparer(.vocabulary, from: 2, to: 2).typedRoute(for: "words"))
         #expect(words.referenceRules == [ReferenceRule(field: "wordBookID", collection: "wordBooks", noun: "word book")])
-        // V1's words and books hold Firestore Timestamps, which the lane's readers do not read.
-        #expect(try Self.preparer(.vocabulary, from: 1, to: 2).typedRoute(for: "words") == nil)
-        #expect(RecordPreparer.holdsTimestamp(VocabularyV1.Word.recordType))
-        #expect(!RecordPreparer.holdsTimestamp(VocabularyV2.Word.recordType))
+        // V1's words and books hold Firestore Timestamps, which the lane's readers read: they have
+        // routes migrating them, with V2's rules.
+        let v1Words = try #require(try Self.preparer(.vocabulary, from: 1, to: 2).typedRoute(for: "words"))
+        #expect(v1Words.migrates && v1Words.hasReferences && !v1Words.checks)
+        #expect(v1Words.referenceRules == words.referenceRules)
         #expect(try Self.preparer(.vocabulary, from: 2, to: 2).typedRoute(for: "wordBooks")?.hasReferences == false)
         // Pet-story's V2 models check across fields: a migrated record is read back in full
         // (`MigrationStep.migratePlainly`), on the lane like any other; the rules are V2's.
         let migrated = try #require(try Self.preparer(.petStory, from: 1, to: 2).typedRoute(for: "stories"))
         #expect(migrated.migrates && migrated.hasReferences)
         #expect(migrated.referenceRules == stories.referenceRules)
+    }
+
+    /// Validation of V1 runs V2's migration for its checks: each domain's V1 collections get
+    /// routes that run no stage and carry the checks, with V1's reference rules.
+    @Test(arguments: [(Domain.notes, "wineNotes"), (.petStory, "stories"), (.petStory, "members"), (.vocabulary, "words"),
+                      (.vocabulary, "wordBooks")])
+    func validationOfV1CarriesTheChecks(domain: Domain, collection: String) throws {
+        var options = ProcessingOptions()
+        options.checksMigration = true
+        let preparer = try DatasetProcessor(domain: domain, sourceVersion: 1, targetVersion: 1, options: options,
+            log: DiagnosticLog()).preparer
+        let route = try #require(preparer.typedRoute(for: collection))
+        #expect(route.checks && !route.migrates)
+        #expect(route.targetCollection == collection)
+        let plain = try #require(try Self.preparer(domain, from: 1, to: 1).typedRoute(for: collection))
+        #expect(!plain.checks)
+        #expect(route.referenceRules == plain.referenceRules)
     }
 
     @Test func aListNamesOneRecordPerStringWithItsIndex() throws {

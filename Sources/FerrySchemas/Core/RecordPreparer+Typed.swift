@@ -15,6 +15,10 @@ public final class TypedRoute: Sendable {
     /// The domain whose migration plan the stages come from.
     public let domain: Domain
     private let stages: [Stage]
+    /// The steps of the newer versions' migration, run on the record only for their checks
+    /// (validation of an older version, `ProcessingOptions.checksMigration`): the record is taken
+    /// only when each migrates it plainly; empty when no check runs.
+    private let checkStages: [Stage]
     /// Maps a pointer of the migrated record back to the source record, as the general path's
     /// result does (nil when no stage ran).
     let sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?
@@ -32,9 +36,11 @@ public final class TypedRoute: Sendable {
 
     init(sourceCollection: String, targetCollection: String, sourceModel: any FieldCodableCollection.Type,
         targetModel: any FieldCodableCollection.Type, domain: Domain, stages: [Stage],
-        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?, referenceRules: [ReferenceRule] = [])
+        sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?, referenceRules: [ReferenceRule] = [],
+        checkStages: [Stage] = [])
     {
         self.referenceRules = referenceRules
+        self.checkStages = checkStages
         self.sourceCollection = sourceCollection
         self.targetCollection = targetCollection
         self.sourceModel = sourceModel
@@ -47,7 +53,11 @@ public final class TypedRoute: Sendable {
     /// True when a stage runs (the source model is not the target's).
     public var migrates: Bool { !stages.isEmpty }
 
-    /// True when the route's records name other records: the lane then reads each record as its
+    /// True when the newer versions' migration runs on each record for its checks
+    /// (`passesChecks(_:scalarsAsText:)`): the lane then reads each record as its model.
+    public var checks: Bool { !checkStages.isEmpty }
+
+    /// True when the records name other records: the lane then reads each record as its
     /// model and hands the model to `references(of:)`.
     public var hasReferences: Bool { !referenceRules.isEmpty }
 
@@ -90,6 +100,22 @@ public final class TypedRoute: Sendable {
             current = next
         }
         return current
+    }
+
+    /// True when every check stage's step migrates `model` (a record of the source collection, as
+    /// read; `scalarsAsText`: from a text format such as CSV) plainly, reporting nothing
+    /// (`MigrationStep.migratePlainly`): what the general path would report of the checks is then
+    /// nothing. False sends the record to the general path, which runs the same checks and keeps
+    /// their errors. True when no check runs.
+    public func passesChecks(_ model: any CollectionModel, scalarsAsText: Bool = false) -> Bool {
+        var current = model
+        for stage in checkStages {
+            guard let next = stage.step.migratePlainly(boxed: current, in: stage.environment, rules: stage.rules,
+                scalarsAsText: scalarsAsText)
+            else { return false }
+            current = next
+        }
+        return true
     }
 }
 
@@ -137,40 +163,22 @@ public struct TypedPreparation: Sendable {
 }
 
 extension RecordPreparer {
-    /// True when a field of `type`, or of an object or list in it, is a Firestore Timestamp
-    /// object (vocabulary V1): the lane's field sources read none (`FieldSource.timestamp` gives
-    /// up), so every record would be read twice, by the lane and then by the general path. To
-    /// lift once the lane's reader reads them.
-    static func holdsTimestamp(_ type: RecordType) -> Bool {
-        type.fields.contains { holdsTimestamp($0.type) }
-    }
-
-    private static func holdsTimestamp(_ type: FieldType) -> Bool {
-        switch type {
-        case .timestamp: return true
-        case .object(let nested): return holdsTimestamp(nested)
-        case .array(let element): return holdsTimestamp(element)
-        default: return false
-        }
-    }
-
     /// The collections of the source version.
     public var sourceCollections: [String] { sourceSchema.models.map { $0.collection } }
 
     /// The typed route for records of `collection`, or nil when its records must go the general
-    /// path: an unknown collection, a model holding a Firestore Timestamp (`holdsTimestamp`), a
-    /// stage with no step for it (lightweight), records
-    /// whose media are checked (bundles), and validation that runs the migration's checks
-    /// (`ProcessingOptions.checksMigration`). Records that make references
+    /// path: an unknown collection, a stage with no step for it (lightweight), records whose media
+    /// are checked (bundles). Validation of an older version runs the newer versions' steps on each
+    /// record for their checks (`ProcessingOptions.checksMigration`: the route's `checks`), each of
+    /// which must have a step for the collection. Records that make references
     /// carry them (`TypedPreparation.references`). In a domain with Firestore layouts
     /// (`DomainDefinition.hasFirestoreLayouts`) a route serves the flat records of a collection
     /// named as the model's: a Firestore document (a collection path, a document id, a
     /// `__collections__` or `subCollection` member, which no model reads) is not taken by the lane
     /// and goes the general path, which splits it.
     public func typedRoute(for collection: String) -> TypedRoute? {
-        guard checkStages.isEmpty, options.media == nil,
-              sourceModels[collection] != nil, let model = sourceSchema.codableModel(forCollection: collection),
-              !Self.holdsTimestamp(model.recordType)
+        guard options.media == nil, sourceModels[collection] != nil,
+              let model = sourceSchema.codableModel(forCollection: collection)
         else { return nil }
         var typedStages: [TypedRoute.Stage] = []
         var current = collection
@@ -189,8 +197,18 @@ extension RecordPreparer {
             current = step.migration.targetModel.collection
             currentModel = step.migration.targetModel
         }
+        // The checks run on the record as read (as `prepare` runs them), which is the record of
+        // the target version only when no stage runs.
+        guard checkStages.isEmpty || stages.isEmpty else { return nil }
+        var typedChecks: [TypedRoute.Stage] = []
+        var checked = collection
+        for stage in checkStages {
+            guard let step = stage.steps[checked] else { return nil }
+            typedChecks.append(TypedRoute.Stage(step: step.migration, rules: step.rules, environment: step.environment))
+            checked = step.migration.targetModel.collection
+        }
         return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model,
             targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer,
-            referenceRules: referenceRules[current] ?? [])
+            referenceRules: referenceRules[current] ?? [], checkStages: typedChecks)
     }
 }
