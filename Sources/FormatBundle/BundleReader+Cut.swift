@@ -67,4 +67,29 @@ extension BundleReader {
         guard let line = diagnostic.location.line else { return true }
         return line >= lastLine
     }
+
+    /// True when the plain tar file at `path` does not end with the end-of-archive marker: two
+    /// 512-byte blocks of zeros, then only zero padding (POSIX ustar). libarchive accepts a tar
+    /// that ends at a header boundary without them (some writers omit them), so a tar cut between
+    /// two members would otherwise read as whole, its later members missing without a word.
+    static func tarLacksEndMarker(_ path: String, size: Int64) -> Bool {
+        guard size >= 1024 else { return size > 0 }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var tail = [UInt8](repeating: 0, count: 1024)
+        let read = tail.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 1024, off_t(size - 1024)) }
+        return read == 1024 && tail.contains { $0 != 0 }
+    }
+
+    /// A tar without its end-of-archive blocks whose manifest lists members it lacks was cut
+    /// between two members: say so once (`truncated-archive`) instead of each absent member. A
+    /// tar that lacks the blocks but holds everything listed was written that way, and is read.
+    func reportCutBetweenMembers(log: DiagnosticLog) {
+        guard !isCutShort, let manifest, let cut = tarEndsWithoutMarker else { return }
+        let listed = manifest.collections.map(\.path) + manifest.files.map(\.path)
+        guard listed.contains(where: { fileIndex[$0] == nil }) else { return }
+        log.report(cut.diagnostic)
+        isCutShort = true
+    }
 }

@@ -104,7 +104,7 @@ public final class BundleReader {
     /// True when the archive ends early (`truncated-archive` reported while scanning): what it
     /// lacks past the cut (members, the manifest, records the manifest counts) is not reported
     /// again as missing.
-    public private(set) var isCutShort = false
+    public internal(set) var isCutShort = false
     /// The cut the scan met inside a kept member's data: the member, the spool file holding its
     /// bytes before the cut, and libarchive's error (reported by `reportCut` once the scan knows
     /// whether the member is data).
@@ -131,6 +131,9 @@ public final class BundleReader {
     lazy var pipeline = HashPipeline()
 
     private var storage: [String: Storage] = [:]
+    /// A plain tar that ended at a member boundary without its end-of-archive blocks: the last
+    /// member read and the cut's diagnostic, reported only when the manifest lists what is absent.
+    var tarEndsWithoutMarker: (after: String?, diagnostic: Diagnostic)?
     var reportedMissing: Set<String> = []
     private let spool: SpoolFolder
     let options: Options
@@ -407,6 +410,7 @@ public final class BundleReader {
         let expands = reader.expandsInput || compressedBytesRead != nil
         let compressedSize = expands ? inputSize ?? (compressedBytesRead != nil ? Self.regularFileSize(path) : nil) : nil
         var damagedInARow = 0
+        var lastMember: String?
         // A damaged header is reported when the next event shows what it was: the input's end right
         // after it (nothing more consumed) means the archive was cut off in a header
         // (`truncated-archive`); anything else is a corrupt header (`malformed-archive`).
@@ -440,6 +444,11 @@ public final class BundleReader {
             switch header {
             case .end:
                 flushDamage(atEnd: true)
+                if reader.mode == .tar, !reader.expandsInput, let inputSize, Self.tarLacksEndMarker(path, size: inputSize) {
+                    tarEndsWithoutMarker = (after: lastMember, diagnostic: .error(.truncatedArchive, "the archive "
+                        + "ends after this member without the two zero blocks that end a tar (the input is cut short)",
+                        at: location(lastMember)))
+                }
                 return
             case .damaged(let error):
                 flushDamage(atEnd: false)
@@ -459,6 +468,7 @@ public final class BundleReader {
                 rawPath: entry.path, displayPath: entry.displayPath, kind: entry.kind, permissions: entry.permissions,
                 linkTarget: entry.linkTarget, scan: &scan, log: log)
             else { continue }
+            lastMember = member
             if member == "manifest.json", let size = entry.size, size > Int64(options.maximumManifestSize) {
                 log.report(.error(.tooLarge, "manifest is \(size) bytes, more than the limit of "
                     + "\(options.maximumManifestSize); not read", at: location(member)))
@@ -785,6 +795,7 @@ public final class BundleReader {
             } catch {
                 log.report(.error(.malformedJSON, "manifest: \(error)", at: location("manifest.json")))
             }
+            reportCutBetweenMembers(log: log)
             if let manifest, manifest.bundleVersion >= 2, !isBag, !isCutShort {
                 // Its payload still lies under data/: read it as the bag it was written as.
                 isBag = true

@@ -115,7 +115,8 @@ public final class ArchiveReader {
     /// The source libarchive pulls from; nil for a zip, which libarchive reads from its file.
     private let bridge: SourceBridge?
     private let name: String
-    private let mode: Mode
+    /// What the reader was opened to read.
+    public let mode: Mode
     /// The member whose header was read last, for error locations.
     public private(set) var currentMember: String?
     /// Where the header after `currentMember` starts in the tar stream: the end of its content,

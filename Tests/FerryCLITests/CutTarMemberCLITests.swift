@@ -45,6 +45,28 @@ import Testing
         #expect(records.contains { $0.hasPrefix("{\"$collection\":\"\(collection)\"") }, "\(cell): \(one.stderr)")
     }
 
+    /// A tar cut between two members, at the header of the main collection's member: libarchive
+    /// reads it as whole (some writers omit the end-of-archive blocks), but its last bytes are
+    /// not the zero blocks that end a tar, so the cut is said, after the last member read.
+    @Test(arguments: cells) func aCutBetweenMembersIsSaid(_ cell: Cell) throws {
+        guard case let (box, _, _)? = try Sandbox.generated(cell.domain, records: 40) else { return }
+        let made = try box.ferry(["convert", "v1.json", "--data-format", cell.format, "-o", "whole.tar", "--quiet"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let tar = TarEditor(bytes: try box.bytes("whole.tar"))
+        let members = tar.members
+        let index = try #require(members.indices.filter { members[$0].path.hasPrefix("data/") }.max { members[$0].size < members[$1].size })
+        try #require(index > 0)
+        try box.write("cut.tar", bytes: Array(tar.bytes[..<members[index].headerOffset]))
+        for jobs in ["1", "2"] {
+            let run = try box.ferry(["validate", "cut.tar", "--jobs", jobs])
+            #expect(run.errors == ["cut.tar:\(members[index - 1].path): error: the archive ends after this member without the two "
+                + "zero blocks that end a tar (the input is cut short) [truncated-archive]"], "\(cell)")
+            #expect(run.status == 3, "\(cell)")
+        }
+        // The whole tar ends with them: nothing said.
+        #expect(try box.ferry(["validate", "whole.tar"]).status == 0)
+    }
+
     /// A manifest that lists a collection before the one it names (stories before members), the
     /// tar cut inside the members: the stories' references to members past the cut are not
     /// reported dangling; only the cut is.
