@@ -38,6 +38,12 @@ import Testing
         #expect(Instant.parse("2024-05-01") == .failure(.missingOffset))
         #expect(Instant.parse("2024-02-30T00:00:00Z") == .failure(.invalidDate))
         #expect(Instant.parse("2024-05-01T24:00:00Z") == .failure(.invalidDate))
+        // Without an offset too: adding Z would not make these exist.
+        #expect(Instant.parse("2022-13-45") == .failure(.invalidDate))
+        #expect(Instant.parse("2022-02-30") == .failure(.invalidDate))
+        #expect(Instant.parse("2022-02-28T25:00:00") == .failure(.invalidDate))
+        #expect(Instant.parse("2022-02-30T10:00:00.5") == .failure(.invalidDate))
+        #expect(Instant.parse("2022-02-30T10:00") == .failure(.malformed))
         #expect(Instant.parse("2024-05-01T09:30:00+0900") == .failure(.malformed))
         #expect(Instant.parse("May 1 2024") == .failure(.malformed))
         #expect(try Instant.parse("2024-02-29T00:00:00Z").get().description == "2024-02-29T00:00:00Z")

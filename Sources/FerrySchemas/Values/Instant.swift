@@ -139,7 +139,19 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
     static func parseAnyForm(_ bytes: UnsafeRawBufferPointer) -> Result<Instant, ParseError> {
         switch RFC3339Fields.parse(bytes, spaceSeparator: true) {
         case .failure(.malformed): return .failure(.malformed)
-        case .failure(.missingOffset): return .failure(.missingOffset)
+        case .failure(.missingOffset):
+            // Advice to add Z would be wrong for a date or time that does not exist: say that.
+            let withZ = Array(bytes) + [UInt8(ascii: "Z")]
+            let completed = withZ.withUnsafeBytes { RFC3339Fields.parse($0, spaceSeparator: true) }
+            if case .success(let fields) = completed, !fields.hasValidDateAndTime(allowingLeapSecond: false) {
+                return .failure(.invalidDate)
+            }
+            if bytes.count == 10, let day = RFC3339Fields.parseFullDate(bytes),
+                !CivilDate.exists(year: day.year, month: day.month, day: day.day)
+            {
+                return .failure(.invalidDate)
+            }
+            return .failure(.missingOffset)
         case .failure(.invalidOffset): return .failure(.invalidDate)
         case .success(let fields):
             return instant(
