@@ -89,7 +89,7 @@ extension BundleReader {
         guard !isCutShort, let manifest, let cut = tarEndsWithoutMarker else { return }
         let listed = manifest.collections.map(\.path) + manifest.files.map(\.path)
         guard listed.contains(where: { fileIndex[$0] == nil }) else { return }
-        log.report(cut.diagnostic)
+        log.report(cut)
         isCutShort = true
     }
 }

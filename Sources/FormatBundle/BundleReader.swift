@@ -131,9 +131,9 @@ public final class BundleReader {
     lazy var pipeline = HashPipeline()
 
     private var storage: [String: Storage] = [:]
-    /// A plain tar that ended at a member boundary without its end-of-archive blocks: the last
-    /// member read and the cut's diagnostic, reported only when the manifest lists what is absent.
-    var tarEndsWithoutMarker: (after: String?, diagnostic: Diagnostic)?
+    /// A plain tar that ended at a member boundary without its end-of-archive blocks: the cut's
+    /// diagnostic at the last member read, reported only when the manifest lists what is absent.
+    var tarEndsWithoutMarker: Diagnostic?
     var reportedMissing: Set<String> = []
     private let spool: SpoolFolder
     let options: Options
@@ -445,9 +445,8 @@ public final class BundleReader {
             case .end:
                 flushDamage(atEnd: true)
                 if reader.mode == .tar, !reader.expandsInput, let inputSize, Self.tarLacksEndMarker(path, size: inputSize) {
-                    tarEndsWithoutMarker = (after: lastMember, diagnostic: .error(.truncatedArchive, "the archive "
-                        + "ends after this member without the two zero blocks that end a tar (the input is cut short)",
-                        at: location(lastMember)))
+                    tarEndsWithoutMarker = .error(.truncatedArchive, "the archive ends after this member without "
+                        + "the two zero blocks that end a tar (the input is cut short)", at: location(lastMember))
                 }
                 return
             case .damaged(let error):

@@ -92,14 +92,7 @@ public final class TypedRoute: Sendable {
     /// as CSV); nil otherwise (the record then takes the general path,
     /// which runs the same steps and reports what they report).
     public func migrate(_ model: any CollectionModel, scalarsAsText: Bool = false) -> (any CollectionModel)? {
-        var current = model
-        for stage in stages {
-            guard let next = stage.step.migratePlainly(boxed: current, in: stage.environment, rules: stage.rules,
-                scalarsAsText: scalarsAsText)
-            else { return nil }
-            current = next
-        }
-        return current
+        Self.migratePlainly(model, through: stages, scalarsAsText: scalarsAsText)
     }
 
     /// True when every check stage's step migrates `model` (a record of the source collection, as
@@ -108,14 +101,21 @@ public final class TypedRoute: Sendable {
     /// nothing. False sends the record to the general path, which runs the same checks and keeps
     /// their errors. True when no check runs.
     public func passesChecks(_ model: any CollectionModel, scalarsAsText: Bool = false) -> Bool {
+        Self.migratePlainly(model, through: checkStages, scalarsAsText: scalarsAsText) != nil
+    }
+
+    /// `model` after each of `stages` migrates it plainly; nil at the first that does not.
+    private static func migratePlainly(_ model: any CollectionModel, through stages: [Stage], scalarsAsText: Bool)
+        -> (any CollectionModel)?
+    {
         var current = model
-        for stage in checkStages {
+        for stage in stages {
             guard let next = stage.step.migratePlainly(boxed: current, in: stage.environment, rules: stage.rules,
                 scalarsAsText: scalarsAsText)
-            else { return false }
+            else { return nil }
             current = next
         }
-        return true
+        return current
     }
 }
 
