@@ -252,13 +252,31 @@ struct CSVCursor: RecordCursor {
         let frame = frame.pointee
         let node = frame.nodes[item.node]
         guard node.kind == .array else { return false }
-        // Elements up to the last present one; absent ones before it are null.
-        var last = node.first + node.count - 1
-        while last >= node.first, !frame.isPresent(last) { last -= 1 }
+        let last = lastElement(node, frame)
         guard last >= node.first else { return true }
         for k in node.first...last {
             body(frame.isPresent(k) ? CSVItem(node: k) : CSVItem(node: CSVItem.nullNode), k - node.first)
         }
         return true
+    }
+
+    /// The number of elements of a list item: up to its last present one (its columns are laid
+    /// out already, so this is a look at its cells, not a walk of its elements' reads).
+    @inline(__always)
+    func elementCountHint(of item: CSVItem) -> Int {
+        guard item.node >= 0 else { return 0 }
+        let frame = frame.pointee
+        let node = frame.nodes[item.node]
+        guard node.kind == .array else { return 0 }
+        return lastElement(node, frame) - node.first + 1
+    }
+
+    /// The node of a list's last present element (its elements are up to there; absent ones
+    /// before it are null), `node.first - 1` when none is present.
+    @inline(__always)
+    private func lastElement(_ node: CSVHeaderTree.Node, _ frame: Frame) -> Int {
+        var last = node.first + node.count - 1
+        while last >= node.first, !frame.isPresent(last) { last -= 1 }
+        return last
     }
 }

@@ -30,7 +30,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// The context of the object the reader was started on.
     @usableFromInline let rootContext: RecordContext
     /// The members and elements entered from `rootContext` down to the object read now.
-    @usableFromInline var steps: [PathStep] = []
+    @usableFromInline var steps = PathSteps()
     /// The type of the object read now (the started one's, or a nested object's while it is read).
     @usableFromInline var _type: RecordType
     /// `rootContext.options.scalarsAsText`, read by most fields.
@@ -76,7 +76,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     @usableFromInline
     func nestedContext() -> RecordContext {
         var result = rootContext
-        for step in steps {
+        for step in steps.all {
             switch step {
             case .key(let key): result = result.appending(key)
             case .index(let index): result = result.appending(index)
@@ -238,6 +238,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         guard let item = listItem(name) else { return [] }
         let cursor = _cursor
         var result: [String] = []
+        result.reserveCapacity(cursor.elementCountHint(of: item))
         let isList = cursor.forEachElement(of: item) { element, index in
             if let text = cursor.text(of: element) {
                 result.append(text)
@@ -417,6 +418,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         guard let item = listItem(name) else { return [] }
         let cursor = _cursor
         var result: [T] = []
+        result.reserveCapacity(cursor.elementCountHint(of: item))
         steps.append(.key(name))
         let isList = cursor.forEachElement(of: item) { element, index in
             steps.append(.index(index))

@@ -54,10 +54,18 @@ public protocol RecordCursor {
     /// Calls `body` with each element of `item` and its index, in order; false (and no call) when
     /// `item` is not a list.
     func forEachElement(of item: Item, _ body: (Item, Int) -> Void) -> Bool
+    /// How many elements `forEachElement(of:_:)` hands out for `item`, when the cursor knows
+    /// without walking them (0 when it does not, or `item` is no list): the reader reserves room
+    /// for that many, so a list is allocated once. The default knows nothing.
+    func elementCountHint(of item: Item) -> Int
 }
 
 extension RecordCursor {
     /// Nil: the reader makes the item's text (`text(of:)`) and parses that.
     @inlinable
     public func plainInstant(_ item: Item) -> Instant? { nil }
+
+    /// 0: the reader grows its list as the elements come.
+    @inlinable
+    public func elementCountHint(of item: Item) -> Int { 0 }
 }

@@ -129,4 +129,9 @@ public struct ValueCursor: RecordCursor {
         for index in items.indices { body(items[index], index) }
         return true
     }
+
+    public func elementCountHint(of item: Value) -> Int {
+        guard case .array(let items) = item else { return 0 }
+        return items.count
+    }
 }
