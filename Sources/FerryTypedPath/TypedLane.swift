@@ -145,6 +145,17 @@ public final class TypedLane: Sendable {
         singleLine: Int = 0, scalarsAsText: Bool = false, into buffer: inout ByteBuffer) -> TypedPreparation?
     {
         let route = laneRoute.route
+        if let (step, environment, rules) = laneRoute.singleStage {
+            // The new model is checked and written by the target codec, specialized for it, and
+            // unboxed once.
+            guard let new = step.migrateUnchecked(boxed: model, in: environment),
+                  !laneRoute.checks || route.passesChecks(model, scalarsAsText: scalarsAsText),
+                  let passed = laneRoute.target.passMigrated(new, model.recordID, environment, rules, scalarsAsText,
+                      route.targetCollection, output, &buffer)
+            else { return nil }
+            return TypedPreparation(route: route, id: passed.id, rendered: passed.rendered, value: passed.value,
+                singleLine: singleLine, references: route.references(of: model))
+        }
         guard let target = route.migrate(model, scalarsAsText: scalarsAsText) else { return nil }
         if laneRoute.checks {
             guard route.passesChecks(model, scalarsAsText: scalarsAsText) else { return nil }
@@ -292,6 +303,9 @@ private final class LaneRoute: Sendable {
     let referencing: ReferencingCodec?
     /// `route.checks`, read once (no call into the route per record on the other routes).
     let checks: Bool
+    /// The route's one stage (nil: none or several), whose new model the target codec checks and
+    /// writes (specialized for it).
+    let singleStage: (step: any CollectionMigration, environment: MigrationEnvironment, rules: FieldRulePlan)?
 
     /// Nil when a model is one no schema lists (it has no codec).
     init?(_ route: TypedRoute) {
@@ -302,6 +316,7 @@ private final class LaneRoute: Sendable {
         self.source = source
         self.target = target
         checks = route.checks
+        singleStage = route.singleStage
         // A route that runs the migration's checks decodes and finishes its records, which runs
         // them (`TypedRoute.passesChecks` on the boxed model: a check specialized for the step's
         // models through `CollectionMigration.accept` was not specialized, see Docs/performance.md).

@@ -24,6 +24,13 @@ struct TypedModelCodec: Sendable {
     /// Appends the CSV leaf stream of a record of the model to the buffer; false (and nothing
     /// appended) when `model` is another type or the stream cannot be made (`CSVLeafOutput.render`).
     let renderLeaves: @Sendable (_ model: any CollectionModel, CSVLeafOutput, _ into: inout ByteBuffer) -> Bool
+    /// For a model a migration step made (`CollectionMigration.migrateUnchecked`): checks it against
+    /// its rules (`MigrationEnvironment.checkedPlainly`, run specialized for the model), then
+    /// `pass` with the source record's id (`scalarsAsText`: the record came from a text format
+    /// such as CSV): the new model's output appended to the buffer (or its value); nil when it is
+    /// another type or the check or the writer refuses it.
+    let passMigrated: @Sendable (_ new: any FieldCodableCollection, _ id: String?, MigrationEnvironment, FieldRulePlan,
+        _ scalarsAsText: Bool, _ collection: String, LaneOutput, _ into: inout ByteBuffer) -> PassedRecord?
 
     /// The codec of `Model`; specialized for it where called with a concrete type.
     static func make<Model: FieldCodableCollection>(_ type: Model.Type) -> TypedModelCodec {
@@ -42,6 +49,12 @@ struct TypedModelCodec: Sendable {
             renderLeaves: { model, leaves, buffer in
                 guard let model = model as? Model else { return false }
                 return leaves.render(model, into: &buffer)
+            },
+            passMigrated: { new, id, environment, rules, scalarsAsText, collection, output, buffer in
+                guard let new = new as? Model,
+                      let checked = environment.checkedPlainly(new, rules: rules, scalarsAsText: scalarsAsText)
+                else { return nil }
+                return pass(checked, id: id, collection, output, &buffer)
             })
     }
 

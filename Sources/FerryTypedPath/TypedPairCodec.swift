@@ -1,11 +1,13 @@
 import FerryCore
 import FerrySchemas
 
-/// The typed path's run of one migration step for its (old model, new model) pair, made by
-/// generic code called with the CONCRETE types (`CollectionMigration.accept(_:)`), so that the old
-/// model's decode, the step and the new model's rendering are specialized for the pair: the
-/// models are never boxed as existentials nor cast back (`TypedRoute.migrate(_:)`, which runs any
-/// number of stages on boxed models, stays the way for routes without a single step).
+/// The typed path's run of one migration step for its (old model, new model) pair: the old model's
+/// decode and the new model's check and rendering are those of the codecs made per model type
+/// (`TypedModelCodec`, specialized for each model); between them the step's body runs on the boxed
+/// old model (`TypedRoute.migrate(_:)`, which runs any number of stages, stays the way for routes
+/// without a single step). A visitor handed the step (`CollectionMigration.accept(_:)`) is not
+/// specialized for the pair: the step's type is known only at run time, and every generic call
+/// under it looked its metadata up per record.
 struct TypedPairCodec: Sendable {
     /// Reads a scanned JSON Lines line as the old model, runs the step on it and appends the new
     /// model's output line to the buffer, or builds its value (`LaneOutput`): the old record's id
@@ -16,35 +18,21 @@ struct TypedPairCodec: Sendable {
     let migrateJSON: @Sendable (JSONRecordScan, DecodingOptions, _ collection: String, LaneOutput,
         _ into: inout ByteBuffer) -> PassedRecord?
 
-    /// The codec of `step`, run in `environment` and checked against `rules`; specialized for the
-    /// pair where called with concrete types.
-    static func make<Old: FieldCodableCollection, New: FieldCodableCollection>(
-        _ step: MigrationStep<Old, New>, environment: MigrationEnvironment, rules: FieldRulePlan
-    ) -> TypedPairCodec {
-        TypedPairCodec(migrateJSON: { scan, options, collection, output, buffer in
-            guard let old = scan.decode(Old.self, options: options),
-                  let new = step.migratePlainly(old, in: environment, rules: rules)
-            else { return nil }
-            return TypedModelCodec.pass(new, id: old.recordID, collection, output, &buffer)
-        })
-    }
-
-    /// The codec of the one step of `route`; nil when the route runs no stage or several.
+    /// The codec of the one step of `route`; nil when the route runs no stage or several, or a
+    /// model is one no schema lists. The old model is read and the new one checked and written by
+    /// the codecs made per model type (specialized for each); only the step's own body runs on the
+    /// boxed model (a closure written for its concrete models).
     static func codec(for route: TypedRoute) -> TypedPairCodec? {
-        guard let (step, environment, rules) = route.singleStage else { return nil }
-        var maker = Maker(environment: environment, rules: rules)
-        step.accept(&maker)
-        return maker.made
-    }
-
-    /// Makes the codec of the step it is handed (the visit is specialized per pair).
-    private struct Maker: MigrationStepVisitor {
-        let environment: MigrationEnvironment
-        let rules: FieldRulePlan
-        var made: TypedPairCodec? = nil
-
-        mutating func visit<Old: FieldCodableCollection, New: FieldCodableCollection>(_ step: MigrationStep<Old, New>) {
-            made = TypedPairCodec.make(step, environment: environment, rules: rules)
-        }
+        guard let (step, environment, rules) = route.singleStage,
+              let source = TypedModelCodec.codec(for: route.sourceModel),
+              let target = TypedModelCodec.codec(for: route.targetModel)
+        else { return nil }
+        let (decode, passMigrated) = (source.decodeJSON, target.passMigrated)
+        return TypedPairCodec(migrateJSON: { scan, options, collection, output, buffer in
+            guard let old = decode(scan, options), let new = step.migrateUnchecked(boxed: old, in: environment) else {
+                return nil
+            }
+            return passMigrated(new, old.recordID, environment, rules, false, collection, output, &buffer)
+        })
     }
 }

@@ -43,7 +43,8 @@ public struct FieldRuleCheck: FieldSink {
         self.init(plan.storedTables, keeper: plan)
     }
 
-    private init(_ tables: UnsafePointer<FieldRulePlan.Tables>, keeper: FieldRulePlan?) {
+    @usableFromInline
+    init(_ tables: UnsafePointer<FieldRulePlan.Tables>, keeper: FieldRulePlan?) {
         self.keeper = keeper
         self.tables = tables
         if tables.pointee.rules.count > 64 { failed = true }  // one bit per field
@@ -56,13 +57,17 @@ public struct FieldRuleCheck: FieldSink {
     }
 
     /// True when `model`'s fields keep every rule of `plan` (compiled from `M.recordType` for the
-    /// check the type's documentation describes).
+    /// check the type's documentation describes). `@inlinable`, as are the nested checks: called
+    /// with a concrete model, the model's `encode(to:)` is specialized for the check (no generic
+    /// metadata looked up per nested object or list at run time).
+    @inlinable
     public static func passes<M: FieldCodable>(_ model: M, plan: FieldRulePlan) -> Bool {
         withExtendedLifetime(plan) { passes(model, plan.storedTables) }
     }
 
     /// True when `model`'s fields keep every rule of `tables` (the caller keeps their plan alive).
-    private static func passes<M: FieldCodable>(_ model: M, _ tables: UnsafePointer<FieldRulePlan.Tables>) -> Bool {
+    @inlinable
+    static func passes<M: FieldCodable>(_ model: M, _ tables: UnsafePointer<FieldRulePlan.Tables>) -> Bool {
         var check = FieldRuleCheck(tables, keeper: nil)
         model.encode(to: &check)
         check.finish()
@@ -109,8 +114,8 @@ public struct FieldRuleCheck: FieldSink {
     }
 
     /// Fails unless `holds`.
-    @inline(__always)
-    private mutating func require(_ holds: Bool) {
+    @usableFromInline @inline(__always)
+    mutating func require(_ holds: Bool) {
         if !holds { failed = true }
     }
 
@@ -162,20 +167,37 @@ public struct FieldRuleCheck: FieldSink {
         require(admitted)
     }
 
+    @inlinable
     public mutating func add<M: FieldCodable>(_ key: String, _ model: M) {
-        guard let rule = field(key) else { return }
-        guard rule.pointee.kind == .object, let nested = tables.pointee.nestedTables(rule.pointee) else { return require(false) }
+        guard let nested = nestedTables(key, list: false) else { return }
         require(Self.passes(model, nested))
     }
 
+    @inlinable
     public mutating func add<M: FieldCodable>(_ key: String, _ models: [M]) {
-        guard let rule = field(key) else { return }
-        guard rule.pointee.kind == .array, let nested = tables.pointee.nestedTables(rule.pointee) else { return require(false) }
+        guard let nested = nestedTables(key, list: true) else { return }
         // Read in place: no element copied (and counted) on the way.
-        let passed = models.withUnsafeBufferPointer { elements in
-            elements.allSatisfy { Self.passes($0, nested) }
+        var passed = true
+        models.withUnsafeBufferPointer { elements in
+            for element in elements where !Self.passes(element, nested) {
+                passed = false
+                break
+            }
         }
         require(passed)
+    }
+
+    /// The tables of the object field `key` (`list`: of the list of objects `key`), marked
+    /// written; nil when the type has no such field or it was written already (failed), or it is
+    /// of another kind (failed).
+    @usableFromInline
+    mutating func nestedTables(_ key: String, list: Bool) -> UnsafePointer<FieldRulePlan.Tables>? {
+        guard let rule = field(key) else { return nil }
+        guard rule.pointee.kind == (list ? .array : .object), let nested = tables.pointee.nestedTables(rule.pointee) else {
+            require(false)
+            return nil
+        }
+        return nested
     }
 
     /// A built value cannot be checked here: the check fails.
@@ -196,6 +218,7 @@ public final class FieldRulePlan: @unchecked Sendable {
     /// The tables of `type`: pointers into the storage this plan (and `nestedPlans`) own.
     let tables: Tables
     /// `tables`, stored where a check can point to them (`FieldRuleCheck` copies one word).
+    @usableFromInline
     let storedTables: UnsafePointer<Tables>
     /// The plans of the nested object types, owners of `tables.nested`.
     private let nestedPlans: [FieldRulePlan]
@@ -246,6 +269,7 @@ public final class FieldRulePlan: @unchecked Sendable {
 
     /// The compiled rules of one record type: plain pointers into a plan's storage, valid while
     /// the plan lives (copied into each check without reference counting).
+    @usableFromInline
     struct Tables {
         /// The descriptor.
         let type: UnsafePointer<RecordType>

@@ -54,13 +54,19 @@ public struct MigrationStep<Old: FieldCodableCollection, New: FieldCodableCollec
     {
         var context = MigrationContext(environment)
         guard let new = try? body(old, &context), context.problems.isEmpty, new.recordID == old.recordID else { return nil }
-        guard New.checksAcrossFields else { return FieldRuleCheck.passes(new, plan: rules) ? new : nil }
-        // The full read checks every rule as well (as on the path that reports, which reads such a
-        // model only so).
-        var diagnostics: [Diagnostic] = []
-        let readBack = New(value: new.value, at: environment.readBackContext(scalarsAsText: scalarsAsText),
-            diagnostics: &diagnostics)
-        return diagnostics.isEmpty ? readBack : nil
+        return environment.checkedPlainly(new, rules: rules, scalarsAsText: scalarsAsText)
+    }
+
+    /// The first half of `migratePlainly` on a boxed model: the step's new model of `old` when the
+    /// step reports nothing and keeps the record's id, NOT yet checked against the new model's
+    /// rules (`checkedPlainly`); nil when `old` is not `Old` or otherwise.
+    public func migrateUnchecked(boxed old: any CollectionModel, in environment: MigrationEnvironment)
+        -> (any FieldCodableCollection)?
+    {
+        guard let old = old as? Old else { return nil }
+        var context = MigrationContext(environment)
+        guard let new = try? body(old, &context), context.problems.isEmpty, new.recordID == old.recordID else { return nil }
+        return new
     }
 
     public var sourceModel: any FieldCodableCollection.Type { Old.self }
@@ -96,6 +102,9 @@ public protocol CollectionMigration: Sendable {
     /// is not `Old`).
     func migratePlainly(boxed old: any CollectionModel, in environment: MigrationEnvironment, rules: FieldRulePlan,
         scalarsAsText: Bool) -> (any FieldCodableCollection)?
+    /// `MigrationStep.migrateUnchecked(boxed:in:)`: the new model before its rules are checked.
+    func migrateUnchecked(boxed old: any CollectionModel, in environment: MigrationEnvironment)
+        -> (any FieldCodableCollection)?
     /// Hands the step to `visitor` with its concrete model types (so that what the visitor builds
     /// for the pair is specialized for it: no box and no cast per record).
     func accept<Visitor: MigrationStepVisitor>(_ visitor: inout Visitor)
@@ -113,4 +122,24 @@ struct StepTypeMismatch: Error, CustomStringConvertible {
     let expected: String
     let found: Any.Type
     var description: String { "the migration step of \(expected) was handed a \(found)" }
+}
+
+extension MigrationEnvironment {
+    /// The second half of `MigrationStep.migratePlainly` in this environment: `new` when it keeps
+    /// every rule of `rules` (compiled from `Model.recordType`), or for a model that checks across
+    /// fields, the model read back from its value with no diagnostic (`scalarsAsText`: the record
+    /// came from a text format such as CSV); nil otherwise. Generic over the new model alone, so
+    /// that a caller that knows it (a codec made per model type) runs the check specialized for it.
+    @inlinable
+    public func checkedPlainly<Model: FieldCodableCollection>(_ new: Model, rules: FieldRulePlan, scalarsAsText: Bool)
+        -> Model?
+    {
+        guard Model.checksAcrossFields else { return FieldRuleCheck.passes(new, plan: rules) ? new : nil }
+        // The full read checks every rule as well (as on the path that reports, which reads such a
+        // model only so).
+        var diagnostics: [Diagnostic] = []
+        let readBack = Model(value: new.value, at: readBackContext(scalarsAsText: scalarsAsText),
+            diagnostics: &diagnostics)
+        return diagnostics.isEmpty ? readBack : nil
+    }
 }
