@@ -152,6 +152,15 @@ import Testing
             let typed = NotesMigrationPlan.coffeeV1toV2.migratePlainly(old, in: environment, rules: rules)
             let general = try run(.notes, from: 1, to: 2, [makeRecord("coffeeNotes", 0, value)])
             #expect((typed != nil) == plain, "\(label)")
+            // Its two halves, as the lane runs them (the step on the boxed model, then the check
+            // of the new model by its own type), give the same.
+            let halves = NotesMigrationPlan.coffeeV1toV2.migrateUnchecked(boxed: old, in: environment)
+                .flatMap { $0 as? NotesV2.CoffeeTastingNote }
+                .flatMap { environment.checkedPlainly($0, rules: rules, scalarsAsText: false) }
+            #expect(halves?.value == typed?.value, "\(label)")
+            // Only the step's own findings stop the first half (a broken V2 rule is the second's).
+            #expect((NotesMigrationPlan.coffeeV1toV2.migrateUnchecked(boxed: old, in: environment) != nil)
+                == (plain || label == "rating 6" || label == "empty title"), "\(label)")
             if let typed {
                 #expect(general.diagnostics.isEmpty, "\(label)")
                 #expect(general.records.map(\.value) == [typed.value], "\(label)")
@@ -228,6 +237,7 @@ import Testing
         #expect(throws: (any Error).self) { try VocabularyMigrationPlan.stages[0].steps[1].migrate(boxed: book, &context) }
         #expect(VocabularyMigrationPlan.stages[0].steps[1].migratePlainly(boxed: book, in: context.environment,
             rules: FieldRulePlan(VocabularyV2.Word.recordType), scalarsAsText: false) == nil)
+        #expect(VocabularyMigrationPlan.stages[0].steps[1].migrateUnchecked(boxed: book, in: context.environment) == nil)
     }
 
     static let member: Value = [
@@ -251,6 +261,10 @@ import Testing
         #expect(general.diagnostics == ["note assumption 2:3 -"])
         #expect(general.records.map(\.value) == [typed.value])
         #expect(typed.value.objectValue?["birthDate"] == "2010-01-01")
+        // The second half alone reads the step's model back in full too.
+        let unchecked = try #require(PetStoryMigrationPlan.memberV1toV2.migrateUnchecked(boxed: old, in: environment)
+            as? PetStoryV2.FamilyMember)
+        #expect(environment.checkedPlainly(unchecked, rules: rules, scalarsAsText: scalarsAsText)?.value == typed.value)
 
         let lateValue = Self.changed(Self.member, "birthDate", "2024-01-01T15:00:00Z")
         let late = try Self.model(PetStoryV1.FamilyMember.self, lateValue)
@@ -259,6 +273,7 @@ import Testing
         let migrated = try PetStoryMigrationPlan.memberV1toV2.migrate(late, &context)
         #expect(context.problems.isEmpty)
         #expect(FieldRuleCheck.passes(migrated, plan: rules))
+        #expect(environment.checkedPlainly(migrated, rules: rules, scalarsAsText: scalarsAsText) == nil)
         #expect(PetStoryMigrationPlan.memberV1toV2.migratePlainly(late, in: environment, rules: rules,
             scalarsAsText: scalarsAsText) == nil)
         let reported = try run(.petStory, from: 1, to: 2, [makeRecord("members", 0, lateValue)])
