@@ -212,12 +212,14 @@ struct CSVRowDecoder {
         let message: String
         let position: TextPosition
         if fields > expected {
-            message = "row has \(fields) fields, header has \(expected): field \(expected + 1) and after are extra"
+            // "and after" only when there are fields after it.
+            message = "row has \(fields) fields, header has \(expected): field \(expected + 1)"
+                + (fields == expected + 1 ? " is extra" : " and after are extra")
             position = scanner.position(of: scanner.cells[expected], in: p, base: base)
         } else {
             let headerFields = context.headerFields
             let name = fields < headerFields.count ? " (\(headerFields[fields]))" : ""
-            let missing = "field \(fields + 1)\(name) and after are missing"
+            let missing = "field \(fields + 1)\(name)" + (fields + 1 == expected ? " is missing" : " and after are missing")
             if scanner.rowEndsInput {
                 // No line break ends the row: the input stops inside it, as a file cut mid-row
                 // does, and is said to be cut short in the words of the other formats.
