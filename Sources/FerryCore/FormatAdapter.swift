@@ -89,6 +89,9 @@ public struct FormatDescriptor: Sendable {
     public var extensions: [String]
     /// A one-line description for `ferry formats`.
     public var summary: String
+    /// The format's name in a sentence (`JSON`, `JSON Lines`, `CSV`): "this CSV file". The name
+    /// upper-cased when the format gives none.
+    public var title: String
     /// True when one file holds one collection only (CSV): folder output writes one file each.
     public var isSingleCollection: Bool
     /// True when the format is a container of other files (bundles), not a stream of bytes.
@@ -107,11 +110,12 @@ public struct FormatDescriptor: Sendable {
     public var writer: (any FormatWriter)?
 
     public init(
-        name: String, extensions: [String], summary: String, isSingleCollection: Bool = false,
+        name: String, title: String? = nil, extensions: [String], summary: String, isSingleCollection: Bool = false,
         isContainer: Bool = false, scalarsAreText: Bool = false, hasHeaderColumns: Bool = false,
         roles: FormatRoles = [], reader: (any FormatReader)?, writer: (any FormatWriter)?
     ) {
         self.name = name
+        self.title = title ?? name.uppercased()
         self.extensions = extensions
         self.summary = summary
         self.isSingleCollection = isSingleCollection

@@ -26,6 +26,12 @@ public struct ReadOptions: Sendable {
     /// JSON document: envelope members whose collections are read document by document (a
     /// Firestore export's `__collections__`); nil reads each such collection as one record.
     public var nestedCollections: NestedCollections?
+    /// True when the bytes end where the input was cut (a tar cut inside this member's data, said
+    /// once by the bundle): a record the cut runs into is not read and nothing is said of it. A
+    /// record that closes itself (a JSON value, an XML element) is whole when read, so this
+    /// concerns the records a line break ends: a CSV row with no line break after it, which may
+    /// have lost any part of its last cell (or a whole cell after a comma), is dropped.
+    public var endsAtCut = false
 
     public init(
         fileName: String? = nil, member: String? = nil, collection: String? = nil,

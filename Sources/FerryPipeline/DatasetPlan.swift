@@ -61,6 +61,7 @@ struct DatasetPlan {
         let target = request.action == .validate ? detected.version : (request.targetVersion ?? detected.version)
         var options = request.processing
         options.scalarsAsText = options.scalarsAsText || source.scalarsAreText
+        options.inputFormatTitle = source.formatTitle
         let processor: DatasetProcessor
         do {
             processor = try DatasetProcessor(

@@ -12,6 +12,9 @@ final class DatasetSource {
     let formatName: String
     /// The input's kind for people: the format, or `bundle folder` / `app Documents folder`.
     var formatDescription: String { bundleDescription ?? formatName }
+    /// The data format's name in a sentence (`FormatDescriptor.title`: `JSON`, `CSV`), of the
+    /// first file of a folder, of the bundle's format for a bundle.
+    let formatTitle: String
     private var bundleDescription: String?
     /// True when every data format of the input gives scalars as text (`FormatDescriptor.scalarsAreText`:
     /// CSV, XML), whether it is a file, a folder of such files or a bundle holding them: a
@@ -168,6 +171,7 @@ final class DatasetSource {
             self.declaredCollections = bundle.manifest?.collections.map(\.name) ?? []
             let members = bundle.dataMembers(registry: registry)
             self.scalarsAreText = !members.isEmpty && members.allSatisfy { $0.format.scalarsAreText }
+            self.formatTitle = bundleFormat?.title ?? self.formatName.uppercased()
             self.columnSources.members = Set(members.filter { $0.format.hasHeaderColumns }.map(\.member))
             self.media = Self.mediaTable(bundle)
             self.current = try bundle.makeRecordReader(registry: registry, options: options, log: log) { [weak self] member, reader in
@@ -186,6 +190,7 @@ final class DatasetSource {
             }
             self.parts = parts
             self.formatName = first.format.name
+            self.formatTitle = first.format.title
             self.declaredCollections = parts.compactMap(\.collection)
             self.scalarsAreText = parts.allSatisfy { $0.format.scalarsAreText }
             self.columnSources.files = Set(parts.filter { $0.format.hasHeaderColumns }.map(\.displayName))
@@ -208,6 +213,7 @@ final class DatasetSource {
         }
         self.parts = [Part(path: path, displayName: path, format: format, collection: collection, source: stream)]
         self.formatName = format.name
+        self.formatTitle = format.title
         self.declaredCollections = collection.map { [$0] } ?? []
         self.scalarsAreText = format.scalarsAreText
         if format.hasHeaderColumns { self.columnSources.isWhole = true }

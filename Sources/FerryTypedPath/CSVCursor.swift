@@ -174,6 +174,17 @@ struct CSVCursor: RecordCursor {
         }
     }
 
+    /// True when the header has a column for `name` (or columns under it) in this object, its
+    /// cells empty: an absent string there is `""`; false when no column is there (missing).
+    func hasPlace(_ name: String, field: Int?) -> Bool? {
+        guard isObject else { return false }
+        let frame = frame.pointee
+        if isMapped, let field { return frame.map.unsafelyUnwrapped.child(of: origin, field: field) >= 0 }
+        let node = frame.nodes[origin]
+        for child in node.first..<(node.first + node.count) where frame.keys[frame.nodes[child].key] == name { return true }
+        return false
+    }
+
     @inline(__always) func isNull(_ item: CSVItem) -> Bool { item.node < 0 }
 
     func value(of item: CSVItem) -> Value {

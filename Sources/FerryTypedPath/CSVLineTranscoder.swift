@@ -238,10 +238,11 @@ final class CSVLineTranscoder: @unchecked Sendable {
         case .requiredText, .optionalText:
             guard let cell = scalar(field, cells) else { return false }
             guard let text = cell else {
-                // An absent required string or URL reads as "" (there is no cell to write for it);
-                // any other absent required text is a `missing-field`.
+                // An absent required string or URL reads as "" when its column is there (its cell
+                // empty; there is no cell to write for it); with no column, and any other absent
+                // required text, it is a `missing-field`.
                 guard op == .requiredText else { return true }
-                guard field.pointee.kind == .string || field.pointee.kind == .url else { return false }
+                guard field.pointee.kind == .string || field.pointee.kind == .url, field.pointee.shape != .none else { return false }
                 beginMember(field, &comma, &buffer)
                 buffer.append("\"\"")
                 return true

@@ -128,6 +128,7 @@ final class BundleRecordReader: RecordReader {
             let path = bundle.path
             let member = step.member
             let cutLine = cutLine(of: member)
+            memberOptions.endsAtCut = cutLine != nil
             let memberLog = DiagnosticLog(onReport: { diagnostic in
                 if BundleReader.echoesCut(diagnostic, lastLine: cutLine) { return }
                 var diagnostic = diagnostic

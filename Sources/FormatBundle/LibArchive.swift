@@ -71,10 +71,20 @@ private enum ArchiveStatus {
     static let fatal: Int32 = -30
 }
 
-/// The archive's current error string, or a fallback.
+/// The archive's current error string, or a fallback. libarchive capitalises its messages
+/// (`Truncated tar archive`); Ferry's start lower-case, so the first letter is lowered unless
+/// the word is an acronym (its second letter upper-case too: `ZIP`).
 private func errorString(_ archive: OpaquePointer, fallback: String) -> String {
-    if let message = archive_error_string(archive) { return String(cString: message) }
-    return fallback
+    guard let message = archive_error_string(archive) else { return fallback }
+    return lowerCasingFirstWord(String(cString: message))
+}
+
+/// `message` with its first letter lower-cased, unless its first two letters are capitals.
+func lowerCasingFirstWord(_ message: String) -> String {
+    guard let first = message.first, first.isUppercase else { return message }
+    let second = message.dropFirst().first
+    if let second, second.isUppercase { return message }
+    return first.lowercased() + message.dropFirst()
 }
 
 /// `truncated-archive` when libarchive says the input ended early, else `malformed-archive`.
@@ -95,7 +105,7 @@ func archiveErrorCode(forMessage message: String) -> Diagnostic.Code {
 /// (`SourceLocation.member`): `truncated-archive` when the input ends early, else `malformed-archive`.
 /// Every message of a tar ends with where in the archive it went wrong: the byte offset (in the
 /// decompressed tar stream when the input is compressed) and the header or member being read
-/// (`Damaged tar archive at byte offset 1536, the header after member "a.txt"`).
+/// (`damaged tar archive at byte offset 1536, the header after member "a.txt"`).
 public final class ArchiveReader {
     /// What to read: tar (and an empty input as an empty archive), or one raw stream whose filters
     /// are detected (`gzip`, `zstd`, `xz`, ... or none), or a zip file (`init(zipFile:name:)`).

@@ -31,6 +31,8 @@ final class CSVRowContext: Sendable {
     let namesCollections: Bool
     /// The input's location with the collection set; positions are filled in per diagnostic.
     let inputLocation: SourceLocation
+    /// `ReadOptions.endsAtCut`: a last row with no line break after it is where the cut is.
+    let endsAtCut: Bool
 
     init(layout: CSVFlattening.Layout, headerFields: [String], expectedFields: Int?, options: ReadOptions) {
         self.layout = layout
@@ -43,6 +45,7 @@ final class CSVRowContext: Sendable {
         var location = options.inputLocation
         location.collection = options.collection
         self.inputLocation = location
+        self.endsAtCut = options.endsAtCut
     }
 
     func location(_ position: TextPosition) -> SourceLocation { inputLocation.at(position) }
@@ -110,6 +113,9 @@ struct CSVRowDecoder {
                           offeringTo taker: (any RawRecordTaker)? = nil, source: CSVRowSource? = nil) -> CSVRowOutcome {
         let fields = scanner.cellCount
         let cells = scanner.cells
+        // The row the input's cut runs into: whatever it holds may be cut anywhere (its last
+        // cell, or a cell after its last comma). The cut is said where it is found, once.
+        if context.endsAtCut, scanner.rowEndsInput { return .blank }
         // A blank line: skipped when the header has two or more columns.
         if fields == 1, cells[0].flags == 0, cells[0].start == cells[0].end, scanner.rowError == nil,
            let expected = context.expectedFields, expected >= 2 {
@@ -212,12 +218,14 @@ struct CSVRowDecoder {
         let message: String
         let position: TextPosition
         if fields > expected {
-            message = "row has \(fields) fields, header has \(expected): field \(expected + 1) and after are extra"
+            // "and after" only when there are fields after it.
+            message = "row has \(fields) fields, header has \(expected): field \(expected + 1)"
+                + (fields == expected + 1 ? " is extra" : " and after are extra")
             position = scanner.position(of: scanner.cells[expected], in: p, base: base)
         } else {
             let headerFields = context.headerFields
             let name = fields < headerFields.count ? " (\(headerFields[fields]))" : ""
-            let missing = "field \(fields + 1)\(name) and after are missing"
+            let missing = "field \(fields + 1)\(name)" + (fields + 1 == expected ? " is missing" : " and after are missing")
             if scanner.rowEndsInput {
                 // No line break ends the row: the input stops inside it, as a file cut mid-row
                 // does, and is said to be cut short in the words of the other formats.

@@ -6,7 +6,7 @@ import FerryCore
 public enum JSONLinesFormat {
     /// Name `jsonl`, extensions `jsonl` and `ndjson`.
     public static let descriptor = FormatDescriptor(
-        name: "jsonl", extensions: ["jsonl", "ndjson"],
+        name: "jsonl", title: "JSON Lines", extensions: ["jsonl", "ndjson"],
         summary: "JSON Lines: a header line, then one record a line with \"$collection\"",
         roles: .comparisonForm, reader: Reader(), writer: Writer())
 

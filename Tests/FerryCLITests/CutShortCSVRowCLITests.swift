@@ -55,7 +55,7 @@ import Testing
         let before = try box.ferry(["validate", name]).errors.filter { Self.line(of: $0) < line }
         try box.write(name, bytes: bytes)
         let count = "row has 2 fields, header has \(header.count)"
-        let missing = "field 3 (\(header[2])) and after are missing [ragged-row]"
+        let missing = "field 3 (\(header[2]))" + (header.count == 3 ? " is missing" : " and after are missing") + " [ragged-row]"
         for jobs in ["1", "2"] {
             let run = try box.ferry(["validate", name, "--jobs", jobs])
             #expect(run.errors.filter { $0.hasSuffix("[ragged-row]") } == ["\(name):\(line):\(column): error: \(count): the input ends inside "

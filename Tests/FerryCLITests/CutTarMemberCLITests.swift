@@ -31,7 +31,7 @@ import Testing
         let (line, column) = CutShortWordingCLITests.end(of: Array(tar.bytes[member.dataOffset..<cut]))
         for jobs in ["1", "2"] {
             let run = try box.ferry(["validate", "cut.tar", "--jobs", jobs])
-            #expect(run.errors == ["cut.tar:\(member.path):\(line):\(column): error: Truncated tar archive at byte offset \(cut), in member "
+            #expect(run.errors == ["cut.tar:\(member.path):\(line):\(column): error: truncated tar archive at byte offset \(cut), in member "
                 + "\"\(member.path)\": the member's data ends here; its records before the cut are read [truncated-archive]"], "\(cell)")
             #expect(run.status == 3, "\(cell)")
         }
@@ -93,7 +93,7 @@ import Testing
         let (line, column) = CutShortWordingCLITests.end(of: Array(tar.bytes[member.dataOffset..<cut]))
         for jobs in ["1", "2"] {
             let run = try box.ferry(["validate", "cut.tar", "--jobs", jobs])
-            #expect(run.errors == ["cut.tar:data/members.json:\(line):\(column): error: Truncated tar archive at byte offset \(cut), in member "
+            #expect(run.errors == ["cut.tar:data/members.json:\(line):\(column): error: truncated tar archive at byte offset \(cut), in member "
                 + "\"data/members.json\": the member's data ends here; its records before the cut are read [truncated-archive]"])
             #expect(run.stderrLines.last?.contains(", stories 40 (") == true, "\(run.stderr)")
             #expect(run.status == 3)

@@ -33,11 +33,11 @@ import Testing
             #"\#(name):32:29: error: /__collections__/wordBooks/b1/__collections__/words/w2/studyState: studyState 7 is not 0 (undefined), 1 (success) or 2 (fail) (--lenient maps it to undefined) (id "w2") [invalid-value]"#,
             #"\#(name):41:29: error: /__collections__/wordBooks/b1/__collections__/words/w3/wordBookID: wordBookID "other" differs from its parent word book "b1" (id "w3") [invalid-value]"#,
             #"\#(name):50:32: error: /__collections__/wordBooks/b1/__collections__/words/w4/kanjiImageURL: kanjiImageURL "ftp://x" is not an absolute http(s) URL (or "") (id "w4") [invalid-value]"#,
-            #"\#(name):55:29: error: /__collections__/wordBooks/b1/__collections__/words/w5/studyState: studyState: expected an integer, found "x" (id "w5") [type-error]"#,
             #"\#(name):53:19: error: /__collections__/wordBooks/b1/__collections__/words/w5/timestamp: timestamp is missing (required in Word) (id "w5") [missing-field]"#,
+            #"\#(name):55:29: error: /__collections__/wordBooks/b1/__collections__/words/w5/studyState: studyState: expected an integer, found "x" (id "w5") [type-error]"#,
             #"\#(name):69:21: error: /__collections__/wordBooks/b2/__collections__/words/0/id: duplicate id "w1" in words: first at line 15 (/__collections__/wordBooks/b1/__collections__/words/w1) [duplicate-id]"#,
-            #"\#(name):102:18: error: /__collections__/wordBooks/b3/title: title: expected a string, found 5 (id "b3") [type-error]"#,
             #"\#(name):101:13: error: /__collections__/wordBooks/b3/timestamp: timestamp is missing (required in WordBook) (id "b3") [missing-field]"#,
+            #"\#(name):102:18: error: /__collections__/wordBooks/b3/title: title: expected a string, found 5 (id "b3") [type-error]"#,
             // The references the migration checks too: a word book that is not in the export (w3's
             // own wordBookID is reported once, above; the deep word's is filled in from its parent,
             // so the pointer names the word, which is in the input).

@@ -55,7 +55,10 @@ import Testing
         let box = try Sandbox()
         try box.write("n.json", #"{"domain": "notes", "schemaVersion": 2, "wineTastingNotes": [{"id": "w", "title": 5}]}"#)
         let run = try box.ferry(["validate", "n.json", "--report", "github"])
-        #expect(run.stdout.hasPrefix("::error file=n.json,line=1,col=83,title=type-error::/wineTastingNotes/0/title: title: expected a string, found 5 (id \"w\")\n"),
+        // In line and column order: the missing fields at the record's start come first.
+        #expect(run.stdout.hasPrefix("::error file=n.json,line=1,col=62,title=missing-field::/wineTastingNotes/0/category: category is missing (required in WineTastingNote) (id \"w\")\n"),
+                "\(run.stdout)")
+        #expect(run.stdout.contains("\n::error file=n.json,line=1,col=83,title=type-error::/wineTastingNotes/0/title: title: expected a string, found 5 (id \"w\")\n"),
                 "\(run.stdout)")
     }
 }

@@ -213,7 +213,7 @@ import Testing
         #expect(story.location == nil)
         #expect(context.problems == [
             MigrationProblem(severity: .warning, code: .mediaNotFound,
-                             message: "media \"p1\" was not exported with this JSON file; kind set to unknown",
+                             message: "media \"p1\" was not exported with this file; kind set to unknown",
                              field: "/mediaContentIds/0"),
             MigrationProblem(severity: .error, code: .invalidValue, message: "lat without lng; a location needs both", field: "/lat"),
         ])

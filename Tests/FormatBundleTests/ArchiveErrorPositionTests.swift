@@ -24,11 +24,11 @@ import Glibc
 
     /// The five corrupt tars of Go's archive/tar suite, each broken in its first header.
     static let goCorpus: [(file: String, error: String)] = [
-        ("issue10968.tar", "issue10968.tar: error: Unrecognized archive format at byte offset 0, the first member header [malformed-archive]"),
+        ("issue10968.tar", "issue10968.tar: error: unrecognized archive format at byte offset 0, the first member header [malformed-archive]"),
         ("issue11169.tar", "issue11169.tar: error: cannot read the next member header at byte offset 0, the first member header [malformed-archive]"),
-        ("issue12435.tar", "issue12435.tar: error: Unrecognized archive format at byte offset 0, the first member header [malformed-archive]"),
-        ("neg-size.tar", "neg-size.tar: error: Unrecognized archive format at byte offset 0, the first member header [malformed-archive]"),
-        ("pax-path-hdr.tar", "pax-path-hdr.tar: error: the archive ends inside a member header (Damaged tar archive at byte offset 0, the first member header) [truncated-archive]"),
+        ("issue12435.tar", "issue12435.tar: error: unrecognized archive format at byte offset 0, the first member header [malformed-archive]"),
+        ("neg-size.tar", "neg-size.tar: error: unrecognized archive format at byte offset 0, the first member header [malformed-archive]"),
+        ("pax-path-hdr.tar", "pax-path-hdr.tar: error: the archive ends inside a member header (damaged tar archive at byte offset 0, the first member header) [truncated-archive]"),
     ]
 
     @Test(arguments: 0..<5)
@@ -62,7 +62,7 @@ import Glibc
         try Self.write(bytes, url)
         // libarchive then tries each following block as a header: b.txt's two content blocks.
         #expect(try Self.errors(url.path) == [1024, 1536, 2048].map {
-            "damaged.tar:a.txt: error: Damaged tar archive at byte offset \($0), the header after member \"a.txt\" [malformed-archive]"
+            "damaged.tar:a.txt: error: damaged tar archive at byte offset \($0), the header after member \"a.txt\" [malformed-archive]"
         })
     }
 
@@ -72,7 +72,7 @@ import Glibc
         let url = dir.appendingPathComponent("cut.tar")
         try Self.write(Array(bytes[0..<1800]), url)
         #expect(try Self.errors(url.path) == [
-            "cut.tar:b.txt: error: Truncated tar archive at byte offset 1800, in member \"b.txt\" [truncated-archive]",
+            "cut.tar:b.txt: error: truncated tar archive at byte offset 1800, in member \"b.txt\" [truncated-archive]",
         ])
     }
 
@@ -88,7 +88,7 @@ import Glibc
         try writer.close()
         close(fd)
         #expect(try Self.errors(url.path) == [
-            "cut.tar.gz:b.txt: error: Truncated tar archive at byte offset 1800 of the decompressed archive, in member \"b.txt\" [truncated-archive]",
+            "cut.tar.gz:b.txt: error: truncated tar archive at byte offset 1800 of the decompressed archive, in member \"b.txt\" [truncated-archive]",
         ])
     }
 }

@@ -108,10 +108,10 @@ import FerryTestSupport
         #expect(lessFields.last == UInt8(ascii: "2"))
         #expect(readCSV(lessFields, expectedHeader: CSVTestDataTests.header).diagnostics.map(\.message) == [
             "row has 2 fields, header has 3: the input ends inside the row on line 2, which is not complete (the input may be cut short): "
-                + "field 3 (baz) and after are missing"])
+                + "field 3 (baz) is missing"])
         // With its line break it is a row written short.
         #expect(readCSV(lessFields + [0x0A], expectedHeader: CSVTestDataTests.header).diagnostics.map(\.message) == [
-            "row has 2 fields, header has 3: field 3 (baz) and after are missing"])
+            "row has 2 fields, header has 3: field 3 (baz) is missing"])
     }
 
     @Test func validFilesMatchTheirJSON() throws {

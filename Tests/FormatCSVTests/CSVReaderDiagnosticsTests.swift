@@ -32,10 +32,21 @@ import FerryCore
         #expect(readCSV("a,b,c\r\n1\r").diagnostics.map(\.message) == ["row has 1 fields, header has 3: field 2 (b) and after are missing"])
     }
 
+    /// "and after" only when fields follow: the last column alone is "field N (name) is missing",
+    /// one extra field "field N is extra"; cut short or not.
+    @Test func raggedRowOfOneFieldNamesItAlone() {
+        #expect(readCSV("a,b,c\n1,2\n").diagnostics.map(\.message) == ["row has 2 fields, header has 3: field 3 (c) is missing"])
+        #expect(readCSV("a,b,c\n1,2").diagnostics.map(\.message) == ["row has 2 fields, header has 3: the input ends inside the row on "
+            + "line 2, which is not complete (the input may be cut short): field 3 (c) is missing"])
+        #expect(readCSV("a,b,c\n1\n").diagnostics.map(\.message) == ["row has 1 fields, header has 3: field 2 (b) and after are missing"])
+        #expect(readCSV("a,b\n1,2,3\n").diagnostics.map(\.message) == ["row has 3 fields, header has 2: field 3 is extra"])
+        #expect(readCSV("a,b\n1,2,3,4\n").diagnostics.map(\.message) == ["row has 4 fields, header has 2: field 3 and after are extra"])
+    }
+
     @Test func raggedRowTooManyFields() {
         let result = readCSV("a,b\n1,2,3\n4,5\n")
         #expect(result.problems == ["ragged-row@2:5"])
-        #expect(result.diagnostics.first?.message == "row has 3 fields, header has 2: field 3 and after are extra")
+        #expect(result.diagnostics.first?.message == "row has 3 fields, header has 2: field 3 is extra")
         #expect(result.objects == [["a": "4", "b": "5"]])
     }
 

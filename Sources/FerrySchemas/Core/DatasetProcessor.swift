@@ -194,7 +194,11 @@ public final class DatasetProcessor {
         let duplicate = document.id.flatMap {
             duplicateError(id: $0, known: !holdsUnsettledReferences, collection: targetCollection, context: document.context, pointer: nil)
         }
-        let hasErrors = report(document.decodeDiagnostics, placing: duplicate)
+        // The record's problems are reported together, once its last is known, in line and
+        // column order (`reportRecord`): its duplicate id among those it was read with.
+        var problems = document.decodeDiagnostics
+        if let duplicate { problems.append(duplicate) }
+        let hasErrors = countsError(document.decodeDiagnostics)
         let isDuplicate = duplicate != nil
         for reference in document.references where !(ids[reference.collection]?.isKnown(reference.id) ?? false) {
             let location = reference.location
@@ -205,21 +209,24 @@ public final class DatasetProcessor {
             }
             holdUnsettled(UnsettledReference(reference, at: location), dropsOnlyForIt: !hasErrors)
         }
-        guard !hasErrors, !isDuplicate else { return nil }
+        guard !hasErrors, !isDuplicate else { return reportRecord(problems) }
 
         for batch in document.stageDiagnostics {
-            guard !report(batch) else { return nil }
+            problems += batch
+            if countsError(batch) { return reportRecord(problems) }
         }
-        guard let result = document.result else { return nil }
+        guard let result = document.result else { return reportRecord(problems) }
 
         if let id = result.derivedID,
            let duplicate = duplicateError(id: id, known: false, collection: result.collection, context: document.context,
                                           pointer: result.sourcePointer)
         {
-            report([duplicate])
-            return nil  // a derived id (notes without one) that collides
+            problems.append(duplicate)
+            return reportRecord(problems)  // a derived id (notes without one) that collides
         }
-        guard !report(result.mediaDiagnostics) else { return nil }
+        problems += result.mediaDiagnostics
+        if countsError(result.mediaDiagnostics) { return reportRecord(problems) }
+        if !problems.isEmpty { reportRecord(problems) }
 
         if holdsUnsettledReferences, let id = document.id {
             // Kept: references to it are settled from now on (the entry exists; this marks it).
@@ -256,21 +263,41 @@ public final class DatasetProcessor {
         return hasError
     }
 
-    /// Reports a record's `diagnostics` with `extra` (its `duplicate-id` error, found apart) placed
-    /// among them in line and column order: before the first one that stands after it (at the
-    /// end when it has no line). Returns true when any of `diagnostics` is an error.
-    private func report(_ diagnostics: [Diagnostic], placing extra: Diagnostic?) -> Bool {
-        guard let extra else { return report(diagnostics) }
-        let split = extra.location.line.map { line in
-            let column = extra.location.column ?? 0
-            return diagnostics.firstIndex {
-                guard let other = $0.location.line else { return false }
-                return other > line || (other == line && ($0.location.column ?? 0) > column)
-            } ?? diagnostics.endIndex
-        } ?? diagnostics.endIndex
-        let before = report(Array(diagnostics[..<split]))
-        report([extra])
-        return report(Array(diagnostics[split...])) || before
+    /// True when `report` would count an error among `diagnostics` (`--strict` makes lossy
+    /// warnings errors).
+    private func countsError(_ diagnostics: [Diagnostic]) -> Bool {
+        preparer.hasErrors(diagnostics)
+    }
+
+    /// Reports the problems of one record in line and column order, whatever found them: the
+    /// errors of its reading (type errors, unknown fields, missing fields at the record's start)
+    /// and those of its rule checks (ranges, checks across fields, a migration's checks, its
+    /// duplicate id) are interleaved by where they stand. The sort is stable (two at one place
+    /// keep the order found); a diagnostic with no line (none from input has none: a record read
+    /// without a locator) goes after those with one, in the order found, and one with a line but
+    /// no column goes first on its line. Returns nil, for `commit` to return.
+    @discardableResult
+    private func reportRecord(_ diagnostics: [Diagnostic]) -> Record? {
+        report(Self.inPlaceOrder(diagnostics))
+        return nil
+    }
+
+    /// `diagnostics` sorted stably by (line, column), those with no line last (see `reportRecord`).
+    static func inPlaceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        func key(_ diagnostic: Diagnostic) -> (Int, Int) {
+            guard let line = diagnostic.location.line else { return (Int.max, 0) }
+            return (line, diagnostic.location.column ?? 0)
+        }
+        // Most records have one problem or none, and most lists are in order already.
+        guard diagnostics.count > 1,
+              zip(diagnostics, diagnostics.dropFirst()).contains(where: { key($0) > key($1) })
+        else { return diagnostics }
+        return diagnostics.enumerated()
+            .sorted { a, b in
+                let (ka, kb) = (key(a.element), key(b.element))
+                return ka != kb ? ka < kb : a.offset < b.offset
+            }
+            .map(\.element)
     }
 
     private func noteTimeZoneIfNeeded(collection: String, context: @autoclosure () -> RecordContext) {

@@ -10,8 +10,9 @@ public struct DecodingOptions: Sendable {
     /// The strategy the user named, nil when none was: a Firestore Timestamp field then reads a
     /// bare number as `secondsSince1970` (SCHEMAS.md "Numeric dates").
     public var explicitDateStrategy: DateStrategy?
-    /// True for CSV input: `"4.5"` in a number field is a number, `"true"` a Boolean, an absent
-    /// required string is `""` (SCHEMAS.md "Formats: CSV").
+    /// True for CSV and XML input: `"4.5"` in a number field is a number, `"true"` a Boolean, an
+    /// absent required string whose CSV column is there (its cell empty) is `""` (SCHEMAS.md
+    /// "Formats: CSV"; with no column or element it is missing, as in JSON).
     public var scalarsAsText: Bool
     /// The time zone of calendar-day rules (`--time-zone`; pet-story `birthDate`).
     public var timeZone: TimeZone

@@ -183,6 +183,19 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         return item
     }
 
+    /// Reports a required string of a text format (CSV, XML) that is absent, unless the format
+    /// holds a place for it: an empty CSV cell is `""`, but a CSV with no column for it and an XML
+    /// record with no element for it lack the field, as a JSON record without it does (SCHEMAS.md
+    /// "Formats"). A null (a list's) stays quiet, as before.
+    @usableFromInline
+    mutating func reportMissingUnlessEmptyCell(_ name: String, at index: Int?) {
+        // An optional with a default (vocabulary V1's strings) is "" when absent, in any format.
+        guard _cursor.isObject, let index, _type.fields[index].isRequired else { return }
+        if let item = _cursor.member(name, field: index), _cursor.isNull(item) { return }
+        if _cursor.hasPlace(name, field: index) ?? context.hasPlace(ofMember: name) { return }
+        reportMissing(name, isNull: false)
+    }
+
     /// Reports a required field that is absent or null.
     @usableFromInline
     mutating func reportMissing(_ name: String, isNull: Bool) {
@@ -209,7 +222,10 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         let index = fieldIndex(name)
         let fieldType = index.map { _type.fields[$0].type } ?? .string
         let quiet = scalarsAsText && index != nil && FieldReader.isStringType(fieldType)
-        guard let item = item(of: name, at: index, quietWhenMissing: quiet) else { return "" }
+        guard let item = item(of: name, at: index, quietWhenMissing: quiet) else {
+            if quiet { reportMissingUnlessEmptyCell(name, at: index) }
+            return ""
+        }
         return checkedString(item, fieldType, name) ?? ""
     }
 

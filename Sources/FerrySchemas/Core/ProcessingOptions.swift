@@ -23,9 +23,13 @@ public struct ProcessingOptions: Sendable {
     public var explicitDateStrategy: DateStrategy?
     /// The IANA time zone of calendar-day rules (`--time-zone`, default UTC).
     public var timeZone: String = "UTC"
-    /// The media files of a bundle or folder; nil for a lone JSON file (media not exported).
+    /// The media files of a bundle or folder; nil for a lone file (media not exported).
     public var media: (any MediaCatalog)? = nil
-    /// True for CSV input: `"4.5"` is a number, `"true"` a Boolean, an absent required string is `""`.
+    /// The input's format in a sentence (`FormatDescriptor.title`: `JSON`, `CSV`), for what a
+    /// lone file lacks ("media \"x\" was not exported with this CSV file"); nil: "this file".
+    public var inputFormatTitle: String? = nil
+    /// True for CSV and XML input: `"4.5"` is a number, `"true"` a Boolean, an empty CSV cell of a
+    /// required string is `""` (`DecodingOptions.scalarsAsText`).
     public var scalarsAsText: Bool = false
     /// False when nothing reads the values of the records `process`/`commit` return (`validate`
     /// without a filter or media to trace): the preparer then skips building each canonical

@@ -211,6 +211,14 @@ public struct RecordContext: Sendable {
         return copy
     }
 
+    /// Whether the record's format holds a place for the member `name` of this value, absent from
+    /// its value (a CSV column whose cell is empty): its locator finds a position for it. True
+    /// when the record has no locator (nothing tells; an absent string is then taken as empty).
+    func hasPlace(ofMember name: String) -> Bool {
+        guard let locator = record.locator else { return true }
+        return locator.position(of: sourcePath(of: JSONPointer(tokens: [name]))) != nil
+    }
+
     /// The pointer relative to the record's source value of `relative` (below `path`).
     public func sourcePath(of relative: JSONPointer = .root) -> JSONPointer {
         let full = path.appending(relative)

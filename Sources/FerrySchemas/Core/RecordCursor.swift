@@ -31,6 +31,13 @@ public protocol RecordCursor {
     /// twice (the reader reports those), else nil.
     func irregularKeys(fields: [FieldSchema]) -> [String]?
 
+    /// Whether the object holds a place for the member `name` that `member(_:field:)` found
+    /// absent: true for a CSV column whose cell is empty (an absent required string is then `""`,
+    /// SCHEMAS.md "Formats: CSV"), false when no column or element is there for it (the field is
+    /// missing, as in JSON); nil when the cursor cannot tell (a `Value` keeps no empty cells: the
+    /// record's locator is asked). The default is nil.
+    func hasPlace(_ name: String, field: Int?) -> Bool?
+
     /// True when `item` is a JSON null.
     func isNull(_ item: Item) -> Bool
     /// The value at `item`, for the checked paths and messages.
@@ -61,6 +68,10 @@ public protocol RecordCursor {
 }
 
 extension RecordCursor {
+    /// Nil: the record's locator tells (`RecordContext.hasPlace(of:)`).
+    @inlinable
+    public func hasPlace(_ name: String, field: Int?) -> Bool? { nil }
+
     /// Nil: the reader makes the item's text (`text(of:)`) and parses that.
     @inlinable
     public func plainInstant(_ item: Item) -> Instant? { nil }

@@ -160,7 +160,14 @@ public struct RecordPreparer: @unchecked Sendable {
             if !checkStages.isEmpty {
                 // Validation collects every problem: what the migration would reject in the fields
                 // that were read fine is reported beside the record's own errors.
-                prepared.decodeDiagnostics += migrationErrors(document, model: model, besides: diagnostics)
+                prepared.decodeDiagnostics += migrationErrors(document, model: model, through: checkStages, mode: .normal,
+                    besides: diagnostics)
+            } else if !stages.isEmpty {
+                // So does a migration: the record is not written, but what its stages reject in
+                // the other fields is said as validation says it (in the run's mode: `--lenient`
+                // maps what it can, so those are warnings, and only errors are said here).
+                prepared.decodeDiagnostics += migrationErrors(document, model: model, through: stages, mode: options.mode,
+                    besides: diagnostics)
             }
             return prepared
         }
@@ -194,16 +201,16 @@ public struct RecordPreparer: @unchecked Sendable {
         return prepared
     }
 
-    /// The errors the migration's checks (`checkStages`) find in a record that has errors of its
-    /// own (`decodeErrors`), left out where they could stem from those: an error about a field
+    /// The errors `stages` (a validation's `checkStages`, a migration's own) find in a record that
+    /// has errors of its own (`decodeErrors`), left out where they could stem from those: an error about a field
     /// that had one (or holds or lies inside one), and any about the record as a whole. The
     /// model read with errors holds defaults in the bad fields, so only the other fields' checks
     /// say something about the data.
-    private func migrationErrors(_ document: FirestoreLayout.Document, model: any CollectionModel,
-        besides decodeErrors: [Diagnostic]) -> [Diagnostic]
+    private func migrationErrors(_ document: FirestoreLayout.Document, model: any CollectionModel, through stages: [Stage],
+        mode: ProcessingMode, besides decodeErrors: [Diagnostic]) -> [Diagnostic]
     {
         var checks: [[Diagnostic]] = []
-        _ = migrate(document, model: model, through: checkStages, mode: .normal, diagnostics: &checks)
+        _ = migrate(document, model: model, through: stages, mode: mode, diagnostics: &checks)
         let record = document.context.location().field?.tokens ?? []
         let bad = decodeErrors.filter { $0.severity == .error }.map { $0.location.field?.tokens ?? record }
         func related(_ a: [String], _ b: [String]) -> Bool {

@@ -58,7 +58,8 @@ public enum PetStoryMigrationPlan: SchemaMigrationPlan {
             let stem = "Stories/\(old.id)/\(mediaID)"
             guard let files = context.mediaFiles(withStem: stem) else {
                 context.warning(.mediaNotFound,
-                    "media \(quoted: mediaID) was not exported with this JSON file; kind set to unknown", at: field)
+                    "media \(quoted: mediaID) was not exported with this \(context.options.inputFormatTitle.map { $0 + " " } ?? "")file; "
+                        + "kind set to unknown", at: field)
                 media.append(PetStoryV2.MediaItem(id: mediaID, kind: .unknown, path: "media/" + stem))
                 continue
             }
