@@ -209,12 +209,14 @@ public final class DatasetProcessor {
             }
             holdUnsettled(UnsettledReference(reference, at: location), dropsOnlyForIt: !hasErrors)
         }
-        guard !hasErrors, !isDuplicate else { return reportRecord(problems) }
+        guard !hasErrors else { return reportRecord(problems) }
 
+        // A duplicate is dropped, but what its stages found is still its problem to report.
         for batch in document.stageDiagnostics {
             problems += batch
             if countsError(batch) { return reportRecord(problems) }
         }
+        if isDuplicate { return reportRecord(problems) }
         guard let result = document.result else { return reportRecord(problems) }
 
         if let id = result.derivedID,
