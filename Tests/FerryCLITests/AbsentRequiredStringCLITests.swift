@@ -110,23 +110,11 @@ import Testing
         ],
     ]
 
-    static let cells: [(String, String)] = ["notes", "pet-story", "vocabulary"].flatMap { domain in
-        ["json", "jsonl", "csv", "xml", "tar"].map { (domain, $0) }
-    }
-
     /// The tar's data members are CSV, so that a bundle's CSV reads as a file's does.
-    @Test(arguments: cells)
+    @Test(arguments: FormatCells.all)
     func anAbsentRequiredStringIsMissingInEveryFormat(_ domain: String, _ format: String) throws {
         let box = try Sandbox()
-        try box.write("source.json", Self.inputs[domain]!)
-        var input = "in.json"
-        if format == "json" {
-            try box.write(input, Self.inputs[domain]!)
-        } else {
-            input = format == "csv" ? "in/" : "in.\(format)"
-            let data = format == "tar" ? ["--data-format", "csv"] : []
-            #expect(try box.ferry(["convert", "source.json", "--to", format, "-o", input, "--schema-free", "--quiet"] + data).status == 0)
-        }
+        let input = try box.input(Self.inputs[domain]!, as: format, dataFormat: format == "tar" ? "csv" : nil)
         let (file, positions) = Self.places[domain]![format]!
         let expected = zip(Self.problems[domain]!, positions).map { problem, position in
             let column = format == "csv" || format == "tar" ? " (column '\(problem.1)')" : ""
@@ -144,9 +132,7 @@ import Testing
     @Test(arguments: ["notes", "pet-story", "vocabulary"], ["csv", "xml"])
     func anEmptyCellOrElementIsAnEmptyString(_ domain: String, _ format: String) throws {
         let box = try Sandbox()
-        try box.write("source.json", Self.inputs[domain]!)
-        let input = format == "csv" ? "in/" : "in.xml"
-        #expect(try box.ferry(["convert", "source.json", "--to", format, "-o", input, "--schema-free", "--quiet"]).status == 0)
+        let input = try box.input(Self.inputs[domain]!, as: format)
         let names = Self.problems[domain]!.map(\.1)
         if format == "csv" {
             let file = "in/" + ["notes": "wineTastingNotes.csv", "pet-story": "members.csv", "vocabulary": "words.csv"][domain]!

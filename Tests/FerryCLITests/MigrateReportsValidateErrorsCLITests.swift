@@ -117,31 +117,12 @@ import Testing
         ],
     ]
 
-    static let cells: [(String, String)] = ["notes", "pet-story", "vocabulary"].flatMap { domain in
-        ["json", "jsonl", "csv", "xml", "tar"].map { (domain, $0) }
-    }
-
-    /// The input of `domain` in `format`, written in `box`; returns the name to give ferry.
-    static func input(_ domain: String, _ format: String, in box: Sandbox) throws -> String {
-        try box.write("source.json", inputs[domain]!)
-        if format == "json" {
-            try box.write("in.json", inputs[domain]!)
-            return "in.json"
-        }
-        let name = format == "csv" ? "in/" : "in.\(format)"
-        #expect(try box.ferry(["convert", "source.json", "--to", format, "-o", name, "--schema-free", "--quiet"]).status == 0)
-        return name
-    }
-
-    @Test(arguments: cells)
+    @Test(arguments: FormatCells.all)
     func migrateSaysEveryErrorValidateSaysInLineAndColumnOrder(_ domain: String, _ format: String) throws {
         let box = try Sandbox()
-        let input = try Self.input(domain, format, in: box)
+        let input = try box.input(Self.inputs[domain]!, as: format)
         let (file, positions) = Self.places[domain]![format]!
-        let expected = zip(Self.problems[domain]!, positions).map { problem, position in
-            let column = format == "csv" ? " (column '\(problem.1)')" : ""
-            return "\(file):\(position): error: \(problem.0)\(column) \(problem.2)"
-        }
+        let expected = FormatCells.errorLines(Self.problems[domain]!, at: positions, of: file, format: format)
         let flags = ["--domain", domain, "--schema-version", "1"]
         for jobs in ["1", "2"] {
             let validate = try box.ferry(["validate", input, "--jobs", jobs] + flags)

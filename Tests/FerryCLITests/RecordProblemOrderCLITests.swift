@@ -116,27 +116,12 @@ import Testing
         ],
     ]
 
-    static let cells: [(String, String)] = ["notes", "pet-story", "vocabulary"].flatMap { domain in
-        ["json", "jsonl", "csv", "xml", "tar"].map { (domain, $0) }
-    }
-
-    @Test(arguments: cells)
+    @Test(arguments: FormatCells.all)
     func aRecordsProblemsAreInLineAndColumnOrder(_ domain: String, _ format: String) throws {
         let box = try Sandbox()
-        try box.write("source.json", Self.inputs[domain]!)
-        var input = "source.json"
-        if format != "json" {
-            input = format == "csv" ? "in/" : "in.\(format)"
-            #expect(try box.ferry(["convert", "source.json", "--to", format, "-o", input, "--schema-free", "--quiet"]).status == 0)
-        } else {
-            try box.write("in.json", Self.inputs[domain]!)
-            input = "in.json"
-        }
+        let input = try box.input(Self.inputs[domain]!, as: format)
         let (file, positions) = Self.places[domain]![format]!
-        let expected = zip(Self.problems[domain]!, positions).map { problem, position in
-            let column = format == "csv" ? " (column '\(problem.1)')" : ""
-            return "\(file):\(position): error: \(problem.0)\(column) \(problem.2)"
-        }
+        let expected = FormatCells.errorLines(Self.problems[domain]!, at: positions, of: file, format: format)
         for jobs in ["1", "2"] {
             let run = try box.ferry(["validate", input, "--jobs", jobs, "--domain", domain, "--schema-version", "2"])
             #expect(run.errors == expected, "\(domain) \(format) --jobs \(jobs)")
