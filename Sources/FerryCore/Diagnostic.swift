@@ -25,6 +25,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// Lines of the input that show where the problem is, with a caret line under it (a filter
     /// expression: `ratng > 4` then `^~~~~`); printed below the diagnostic line.
     public var excerpt: String?
+    /// The other fields a check across fields compared, beside the one it is reported at
+    /// (`birthDate` after the day of `createdAt`: `createdAt`), as pointers from the dataset root
+    /// like `location.field`; empty for a check of one field. Not printed: a record with errors of
+    /// its own holds stand-in values in the fields that failed to read, and a check that compared
+    /// one of those says nothing about the data, so it is not reported.
+    public var comparedFields: [JSONPointer] = []
 
     public init(
         _ severity: Severity, _ code: Code, _ message: String, at location: SourceLocation = SourceLocation(),

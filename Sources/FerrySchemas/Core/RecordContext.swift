@@ -225,6 +225,12 @@ public struct RecordContext: Sendable {
         return sourcePointer?(full) ?? full
     }
 
+    /// The pointer from the dataset root of the value at `relative` below this one: the `field`
+    /// of `location(of:)`, without looking up its position.
+    public func pointer(of relative: JSONPointer) -> JSONPointer {
+        base.appending(sourcePath(of: relative))
+    }
+
     /// The id of the record (or Firestore document) for messages: the document's id when a
     /// Firestore layout set one, else the record's own id, except inside a raw record whose id
     /// is a collection name or path (`base` set).

@@ -203,8 +203,9 @@ public struct RecordPreparer: @unchecked Sendable {
 
     /// The errors `stages` (a validation's `checkStages`, a migration's own) find in a record that
     /// has errors of its own (`decodeErrors`), left out where they could stem from those: an error about a field
-    /// that had one (or holds or lies inside one), and any about the record as a whole. The
-    /// model read with errors holds defaults in the bad fields, so only the other fields' checks
+    /// that had one (or holds or lies inside one), a check across fields that compared such a
+    /// field (`Diagnostic.comparedFields`), and any about the record as a whole. The model read
+    /// with errors holds stand-ins in the bad fields, so only checks of the other fields alone
     /// say something about the data.
     private func migrationErrors(_ document: FirestoreLayout.Document, model: any CollectionModel, through stages: [Stage],
         mode: ProcessingMode, besides decodeErrors: [Diagnostic]) -> [Diagnostic]
@@ -218,7 +219,8 @@ public struct RecordPreparer: @unchecked Sendable {
         }
         return checks.joined().filter { check in
             guard check.severity == .error, let field = check.location.field?.tokens, field.count > record.count else { return false }
-            return !bad.contains { related($0, field) }
+            let compared = check.comparedFields.map(\.tokens)
+            return !bad.contains { badField in related(badField, field) || compared.contains { related(badField, $0) } }
         }
     }
 

@@ -42,9 +42,14 @@ public struct MigrationContext: Sendable {
         environment.options.media.map { $0.files(withStem: stem).sorted() }
     }
 
-    /// Reports an error at `field` of the old record (the record is not migrated).
-    public mutating func error(_ code: Diagnostic.Code, _ message: String, at field: JSONPointer) {
-        problems.append(MigrationProblem(severity: .error, code: code, message: message, field: field))
+    /// Reports an error at `field` of the old record (the record is not migrated). A check across
+    /// fields names the others it compared (`comparing`, fields of the old record): when one of
+    /// them failed to read, the check saw a stand-in value and the error is not reported.
+    public mutating func error(_ code: Diagnostic.Code, _ message: String, at field: JSONPointer,
+        comparing comparedFields: [JSONPointer] = [])
+    {
+        problems.append(MigrationProblem(severity: .error, code: code, message: message, field: field,
+            comparedFields: comparedFields))
     }
 
     /// Reports a warning at `field` of the old record (a `lossy-` one is an error under `--strict`).
@@ -73,7 +78,9 @@ public struct MigrationContext: Sendable {
         problems.map { problem in
             var location = locate(problem.field)
             if let recordID, !recordID.isEmpty { location.recordID = recordID }
-            return Diagnostic(problem.severity, problem.code, problem.message, at: location)
+            var diagnostic = Diagnostic(problem.severity, problem.code, problem.message, at: location)
+            diagnostic.comparedFields = problem.comparedFields.compactMap { locate($0).field }
+            return diagnostic
         }
     }
 }
@@ -128,12 +135,17 @@ public struct MigrationProblem: Sendable, Hashable {
     public var code: Diagnostic.Code
     public var message: String
     public var field: JSONPointer
+    /// The other fields of the old record a check across fields compared (`Diagnostic.comparedFields`).
+    public var comparedFields: [JSONPointer]
 
-    public init(severity: Diagnostic.Severity, code: Diagnostic.Code, message: String, field: JSONPointer) {
+    public init(severity: Diagnostic.Severity, code: Diagnostic.Code, message: String, field: JSONPointer,
+        comparedFields: [JSONPointer] = [])
+    {
         self.severity = severity
         self.code = code
         self.message = message
         self.field = field
+        self.comparedFields = comparedFields
     }
 }
 

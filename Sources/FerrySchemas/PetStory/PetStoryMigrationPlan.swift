@@ -79,8 +79,8 @@ public enum PetStoryMigrationPlan: SchemaMigrationPlan {
         switch (old.lat, old.lng) {
         case (let lat?, let lng?): location = PetStoryV2.GeoLocation(latitude: lat, longitude: lng)
         case (nil, nil): break
-        case (_?, nil): context.error(.invalidValue, "lat without lng; a location needs both", at: "/lat")
-        case (nil, _?): context.error(.invalidValue, "lng without lat; a location needs both", at: "/lng")
+        case (_?, nil): context.error(.invalidValue, "lat without lng; a location needs both", at: "/lat", comparing: ["/lng"])
+        case (nil, _?): context.error(.invalidValue, "lng without lat; a location needs both", at: "/lng", comparing: ["/lat"])
         }
         return PetStoryV2.Story(id: old.id, caption: old.caption, createdAt: old.createdAt, media: media, songId: old.songId,
                                 location: location, taggedMemberIds: old.taggedMemberIds)

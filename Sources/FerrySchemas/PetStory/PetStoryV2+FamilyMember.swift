@@ -82,7 +82,7 @@ extension PetStoryV2 {
 
         /// SCHEMAS.md pet-story V2: a `birthDate` after the day of `createdAt` in `timeZone`
         /// (`--time-zone`) is an error. Nil when the rule holds, else the `invalid-value` error at
-        /// `birthDate`, made from the record's context.
+        /// `birthDate` that compared `createdAt`, made from the record's context.
         @usableFromInline
         static func birthDateProblem(_ birthDate: CalendarDay, createdAt: Instant, in timeZone: TimeZone)
             -> ((RecordContext) -> Diagnostic)?
@@ -90,9 +90,11 @@ extension PetStoryV2 {
             let createdDay = CalendarDay(instant: createdAt, in: timeZone)
             guard birthDate > createdDay else { return nil }
             return { context in
-                .error(.invalidValue,
+                var problem = Diagnostic.error(.invalidValue,
                     "birthDate \(birthDate) is after the day of createdAt (\(createdDay) in \(context.options.timeZoneName))",
                     at: context.appending("birthDate").location())
+                problem.comparedFields = [context.pointer(of: "/createdAt")]
+                return problem
             }
         }
     }

@@ -56,13 +56,16 @@ extension PetStoryV2 {
         }
 
         /// SCHEMAS.md pet-story V2: `lastUpdatedAt` is not before `createdAt`. Nil when that holds,
-        /// else the `invalid-value` error at `lastUpdatedAt`, made from the record's context.
+        /// else the `invalid-value` error at `lastUpdatedAt` that compared `createdAt`, made from the
+        /// record's context.
         @usableFromInline
         static func updateOrderProblem(createdAt: Instant, lastUpdatedAt: Instant) -> ((RecordContext) -> Diagnostic)? {
             guard lastUpdatedAt < createdAt else { return nil }
             return { context in
-                .error(.invalidValue, "lastUpdatedAt \(lastUpdatedAt) is before createdAt \(createdAt)",
+                var problem = Diagnostic.error(.invalidValue, "lastUpdatedAt \(lastUpdatedAt) is before createdAt \(createdAt)",
                     at: context.appending("lastUpdatedAt").location())
+                problem.comparedFields = [context.pointer(of: "/createdAt")]
+                return problem
             }
         }
     }
