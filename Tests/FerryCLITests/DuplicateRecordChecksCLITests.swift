@@ -23,11 +23,11 @@ import Testing
     ]
 
     /// The second record's problems (pointer, message and code after the position), in the order
-    /// of their places in every format: its id first. (`migrate` names the collection by its V2
-    /// name in `duplicate-id`, `validate` by the V1 one: only the start is compared there.)
+    /// of their places in every format: its id first. `duplicate-id` names the collection its
+    /// pointer is in (the input's, V1), in `migrate` as in `validate`.
     static let problems: [String: [String]] = [
         "notes": [
-            #"/whiskeyNotes/1/id: duplicate id "k-1" in whiskey"#,
+            #"/whiskeyNotes/1/id: duplicate id "k-1" in whiskeyNotes: first at"#,
             #"/whiskeyNotes/1/finish/length: finish.length "Lingering" is not short, medium or long (--lenient maps it to medium)"#,
         ],
         "pet-story": [
@@ -63,8 +63,10 @@ import Testing
         let input = try box.input(document + "\n", as: format)
         let flags = ["--domain", domain, "--schema-version", "1"]
         for jobs in ["1", "2"] {
+            var said: [[String]] = []
             for command in [["validate", input], ["migrate", input, "--to-version", "2", "-o", "out/"]] {
                 let run = try box.ferry(command + ["--jobs", jobs] + flags)
+                said.append(run.errors)
                 let (texts, places) = Self.split(run.errors)
                 let expected = Self.problems[domain]!
                 #expect(texts.count == expected.count, "\(command[0]) \(domain) \(format) --jobs \(jobs): \(run.errors)")
@@ -74,6 +76,8 @@ import Testing
                 #expect(places == places.sorted { ($0.first ?? 0, $0.last ?? 0) < ($1.first ?? 0, $1.last ?? 0) })
                 #expect(run.status == 1)
             }
+            // The same lines, byte for byte: the duplicate named in the input's collection by both.
+            #expect(said[0] == said[1], "\(domain) \(format) --jobs \(jobs)")
         }
     }
 }

@@ -192,7 +192,8 @@ public final class DatasetProcessor {
         // (validation collects every problem), and references to it do not dangle too.
         let targetCollection = document.targetCollection
         let duplicate = document.id.flatMap {
-            duplicateError(id: $0, known: !holdsUnsettledReferences, collection: targetCollection, context: document.context, pointer: nil)
+            duplicateError(id: $0, known: !holdsUnsettledReferences, collection: targetCollection, named: collection,
+                context: document.context, pointer: nil)
         }
         // The record's problems are reported together, once its last is known, in line and
         // column order (`reportRecord`): its duplicate id among those it was read with.
@@ -220,8 +221,8 @@ public final class DatasetProcessor {
         guard let result = document.result else { return reportRecord(problems) }
 
         if let id = result.derivedID,
-           let duplicate = duplicateError(id: id, known: false, collection: result.collection, context: document.context,
-                                          pointer: result.sourcePointer)
+           let duplicate = duplicateError(id: id, known: false, collection: result.collection, named: collection,
+                                          context: document.context, pointer: result.sourcePointer)
         {
             problems.append(duplicate)
             return reportRecord(problems)  // a derived id (notes without one) that collides
@@ -317,11 +318,13 @@ public final class DatasetProcessor {
 
     // MARK: Integrity
 
-    /// Records an id; a second record with it is a `duplicate-id` error, returned (not reported
-    /// yet: the caller places it among the record's other problems). Nil for an id not seen before.
-    /// `known` ids (read from records, not derived) are what references resolve against.
-    private func duplicateError(id: String, known: Bool, collection: String, context: RecordContext,
-        pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> Diagnostic?
+    /// Records an id in the table of `collection` (the output's: ids are unique there); a second
+    /// record with it is a `duplicate-id` error naming `inputCollection` (the collection its
+    /// pointer is in), returned (not reported yet: the caller places it among the record's other
+    /// problems). Nil for an id not seen before. `known` ids (read from records, not derived) are
+    /// what references resolve against.
+    private func duplicateError(id: String, known: Bool, collection: String, named inputCollection: String,
+        context: RecordContext, pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> Diagnostic?
     {
         let table = idTable(for: collection)
         // The usual record (`/<collection>/<index>`, the id at `/id`; not one keyed by document
@@ -345,10 +348,12 @@ public final class DatasetProcessor {
             return recordPointer
         }
         guard let first else { return nil }
-        return Self.duplicate(id: id, in: collection, first: first, at: fullLocation ?? DatasetProcessor.idLocation(context, pointer))
+        return Self.duplicate(id: id, in: inputCollection, first: first, at: fullLocation ?? DatasetProcessor.idLocation(context, pointer))
     }
 
-    /// The `duplicate-id` error of a second record with `id`.
+    /// The `duplicate-id` error of a second record with `id`, naming `collection`: the input's
+    /// collection, which the error's pointer and the first record's are in (`wineNotes`, also when
+    /// a migration writes `wineTastingNotes`).
     private static func duplicate(id: String, in collection: String, first: IDTable.FirstSeen, at location: SourceLocation) -> Diagnostic {
         var message = "duplicate id \(quoted: id) in \(collection): first at"
         if let line = first.line { message += " line \(line)" }
@@ -404,7 +409,7 @@ public final class DatasetProcessor {
                 // The lane's record holds no value to take the id from: it is the typed one.
                 var location = DatasetProcessor.idLocation(context, nil)
                 location.recordID = id
-                report([Self.duplicate(id: id, in: route.targetCollection, first: first, at: location)])
+                report([Self.duplicate(id: id, in: route.sourceCollection, first: first, at: location)])
                 // As `commit(_:)`: a duplicate's references are still checked.
                 if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
                 return nil
