@@ -323,8 +323,9 @@ public struct Converter: Sendable {
             for record in selection?.finish() ?? [] { try write(record) }
             applier?.finish(columnPositions: source.columnPositions)
             // Past a cut no reference can be settled: none is reported dangling for it (a bundle's
-            // archive cut inside a member, too: its records before the cut were read).
-            if !cutShort, source.bundle?.isCutShort != true { plan.processor?.finish() }
+            // archive cut inside a member, too: its records before the cut were read; or damaged:
+            // the records in the damage were not).
+            if !cutShort, source.bundle?.isReadInPart != true { plan.processor?.finish() }
             recheck?.report(into: log)
             let referenced = references.referenced.union(inliner?.referenced ?? [])
             // A bundle cut short lacks what its manifest lists: no follow-on errors for that.

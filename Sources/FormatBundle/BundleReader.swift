@@ -105,6 +105,14 @@ public final class BundleReader {
     /// lacks past the cut (members, the manifest, records the manifest counts) is not reported
     /// again as missing.
     public internal(set) var isCutShort = false
+    /// True when the archive could not be read in full (`malformed-archive` reported while
+    /// scanning: an unrecognised archive, a damaged member header, a member's data unreadable):
+    /// what the damage hid (members, the manifest, records the manifest counts, records that
+    /// media or references belong to) is not reported again, as for an archive cut short.
+    public internal(set) var isDamaged = false
+    /// True when the archive is cut short or damaged (`isCutShort`, `isDamaged`): only what was
+    /// read before is there, and what the rest held is not reported missing.
+    public var isReadInPart: Bool { isCutShort || isDamaged }
     /// The cut the scan met inside a kept member's data: the member, the spool file holding its
     /// bytes before the cut, and libarchive's error (reported by `reportCut` once the scan knows
     /// whether the member is data).
@@ -783,6 +791,7 @@ public final class BundleReader {
         }
         pendingDigests = [:]
         isCutShort = pendingCut != nil || log.diagnostics.contains { $0.code == .truncatedArchive }
+        isDamaged = log.diagnostics.contains { $0.code == .malformedArchive }
         scannedFiles = scan.members.values.sorted { MemberPath.precedes($0.path, $1.path) }
         fileIndex = Dictionary(scannedFiles.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
         isBag = fileIndex["bagit.txt"] != nil
@@ -795,7 +804,7 @@ public final class BundleReader {
                 log.report(.error(.malformedJSON, "manifest: \(error)", at: location("manifest.json")))
             }
             reportCutBetweenMembers(log: log)
-            if let manifest, manifest.bundleVersion >= 2, !isBag, !isCutShort {
+            if let manifest, manifest.bundleVersion >= 2, !isBag, !isReadInPart {
                 // Its payload still lies under data/: read it as the bag it was written as.
                 isBag = true
                 log.report(.error(.missingFile, "a version 2 bundle is a BagIt bag, but bagit.txt is missing",
@@ -805,8 +814,9 @@ public final class BundleReader {
             if isBag { rootManifestBytes = bytes }
             return
         }
-        // The manifest may lie past the cut: its absence is no error of its own.
-        if isCutShort { return }
+        // The manifest may lie past the cut or in the damage (an archive not read at all has
+        // none): its absence is no error of its own.
+        if isReadInPart { return }
         if isBag {
             finishBagScan(log: log)
             return
@@ -915,8 +925,9 @@ public final class BundleReader {
     /// Whether the data member exists; reports `missing-file` once when it does not.
     func checkPresent(_ member: String, collection: String?, log: DiagnosticLog) -> Bool {
         if storage[member] != nil { return true }
-        // A member past the cut of an archive cut short is not missing: the cut is reported.
-        if !isCutShort, !reportedMissing.contains(member) {
+        // A member past the cut of an archive cut short, or in its damage, is not missing: the cut
+        // or the damage is reported.
+        if !isReadInPart, !reportedMissing.contains(member) {
             reportedMissing.insert(member)
             var where_ = location(member)
             where_.collection = collection
@@ -991,8 +1002,9 @@ public final class BundleReader {
     ///   - recordCounts: records read per collection.
     ///   - log: receives the diagnostics.
     public func verify(referencedMedia: Set<String>, recordCounts: [String: Int], log: DiagnosticLog) {
-        // What a cut archive lacks (members, records, manifests) follows from the cut, reported once.
-        if isCutShort { return }
+        // What a cut or damaged archive lacks (members, records, manifests, the records media
+        // belong to) follows from the cut or the damage, reported once.
+        if isReadInPart { return }
         // A bag's own manifests are checked first; a file they found wrong is not reported again
         // from manifest.json.
         let reported = isBag ? verifyBag(log: log) : []

@@ -28,7 +28,7 @@ import Testing
         // snyk zip-slip
         "tar-zip-slip/zip-slip.tar": ["unsafe-path " + String(repeating: "../", count: 40) + "tmp/evil.txt", none],
         "tar-zip-slip/zip-slip-win.tar": ["unsafe-path " + String(repeating: "..\\", count: 40) + "Temp\\evil.txt", none],
-        // Go archive/tar (a cut archive's missing manifest is no error of its own)
+        // Go archive/tar (a cut or unreadable archive's missing manifest is no error of its own)
         "tar-go-archive-tar/testdata/writer-big.tar": ["truncated-archive tmp/16gig.txt"],
         "tar-go-archive-tar/testdata/writer-big-long.tar": [
             "truncated-archive " + String(repeating: "longname/", count: 15) + "16gig.txt",
@@ -42,16 +42,16 @@ import Testing
         "tar-go-archive-tar/testdata/gnu-not-utf8.tar": ["invalid-encoding hi\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}bye", none],
         "tar-go-archive-tar/testdata/gnu-sparse-big.tar": ["too-large gnu-sparse", none],
         "tar-go-archive-tar/testdata/pax-sparse-big.tar": ["too-large pax-sparse", none],
-        "tar-go-archive-tar/testdata/issue10968.tar": ["malformed-archive -", none],
-        "tar-go-archive-tar/testdata/issue11169.tar": ["malformed-archive -", none],
-        "tar-go-archive-tar/testdata/issue12435.tar": ["malformed-archive -", none],
-        "tar-go-archive-tar/testdata/neg-size.tar": ["malformed-archive -", none],
-        "tar-go-archive-tar/testdata/pax-bad-hdr-large.tar.bz2": ["malformed-archive -", none],
+        "tar-go-archive-tar/testdata/issue10968.tar": ["malformed-archive -"],
+        "tar-go-archive-tar/testdata/issue11169.tar": ["malformed-archive -"],
+        "tar-go-archive-tar/testdata/issue12435.tar": ["malformed-archive -"],
+        "tar-go-archive-tar/testdata/neg-size.tar": ["malformed-archive -"],
+        "tar-go-archive-tar/testdata/pax-bad-hdr-large.tar.bz2": ["malformed-archive -"],
         "tar-go-archive-tar/tar-split-asm-testdata/iso-8859.tar.gz": [
             "invalid-encoding data/file-with-german-umlaut-ae-\u{FFFD}", "missing-manifest -",
         ],
         // node-tar
-        "tar-node-tar/tars/bad-cksum.tar": ["malformed-archive one-byte.txt", "malformed-archive one-byte.txt", none],
+        "tar-node-tar/tars/bad-cksum.tar": ["malformed-archive one-byte.txt", "malformed-archive one-byte.txt"],
         "tar-node-tar/tars/path-missing.tar": ["unsafe-path ", none],
         "tar-node-tar/tars/links-invalid.tar": ["unsafe-path hardlink-2", none],
         "tar-node-tar/tars/excessively-deep.tar": ["too-large ./" + String(repeating: "a/", count: 99), none],

@@ -1,0 +1,50 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// A tar bundle that cannot be read, in whole or in part, gets its `malformed-archive` error and
+/// nothing that only follows from it: no `missing-manifest` when the archive could not be read at
+/// all, and for a damaged member header one error for the damage (libarchive steps over it a block
+/// at a time) and no `missing-file`, `count-mismatch`, `orphan-media` or dangling reference for
+/// what the damage hid, as a `truncated-archive` says its cut once. Every domain, each data format
+/// a bundle holds, `validate` and `convert` alike.
+@Suite struct UnreadableArchiveCLITests {
+    static let cells: [(String, String)] = GeneratedDocuments.domains.flatMap { domain in
+        ["json", "jsonl", "csv", "xml"].map { (domain, $0) }
+    }
+
+    /// The bundle of `domain`'s generated V1 document with its data in `dataFormat`, as `in.tar`;
+    /// nil (the test skips) without the generators.
+    static func bundle(_ box: Sandbox, _ domain: String, _ dataFormat: String) throws -> [UInt8]? {
+        guard let document = GeneratedDocuments.v1(domain, records: 20) else {
+            print("skipped: the generators of bench/gen_matrix.sh are absent")
+            return nil
+        }
+        let input = try box.input(String(decoding: document, as: UTF8.self), as: "tar", dataFormat: dataFormat)
+        return Array(try Data(contentsOf: box.url.appendingPathComponent(input)))
+    }
+
+    /// `validate` and `convert` of `file`: exactly `errors` on standard error (`--quiet`), exit 3.
+    static func expectOnly(_ errors: [String], reading file: String, in box: Sandbox, _ cell: String) throws {
+        for command in [["validate", file], ["convert", file, "-o", "out.json"]] {
+            let run = try box.ferry(command + ["--quiet"])
+            #expect(run.stderrLines == errors, "\(command[0]) \(file) \(cell)")
+            #expect(run.status == 3, "\(command[0]) \(file) \(cell)")
+        }
+    }
+
+    /// Bytes that are no archive, and the bundle cut after 100 bytes (inside its first header):
+    /// libarchive recognises neither, and that is all that is said (not also that no manifest.json
+    /// was found).
+    @Test(arguments: cells)
+    func anArchiveThatCannotBeReadSaysOnlyThat(_ domain: String, _ dataFormat: String) throws {
+        let box = try Sandbox()
+        guard let bytes = try Self.bundle(box, domain, dataFormat) else { return }
+        try Data(String(repeating: "not a tar archive\n", count: 300).utf8).write(to: box.url.appendingPathComponent("garbage.tar"))
+        try Data(bytes.prefix(100)).write(to: box.url.appendingPathComponent("cut.tar"))
+        for file in ["garbage.tar", "cut.tar"] {
+            try Self.expectOnly(["\(file): error: unrecognized archive format at byte offset 0, the first member header [malformed-archive]"],
+                                reading: file, in: box, "\(domain) \(dataFormat)")
+        }
+    }
+}
