@@ -421,16 +421,20 @@ public final class BundleReader {
         var lastMember: String?
         // A damaged header is reported when the next event shows what it was: the input's end right
         // after it (nothing more consumed) means the archive was cut off in a header
-        // (`truncated-archive`); anything else is a corrupt header (`malformed-archive`).
-        var pendingDamage: (diagnostic: Diagnostic, position: Int64)?
+        // (`truncated-archive`); anything else is a corrupt header (`malformed-archive`), said once
+        // for a run of them (libarchive steps over the damage a block at a time, each block a
+        // "damaged" header, until it finds a member again: one damage, not one per block).
+        var pendingDamage: (diagnostic: Diagnostic, position: Int64, startsRun: Bool)?
         func flushDamage(atEnd: Bool) {
             guard var pending = pendingDamage else { return }
+            pendingDamage = nil
             if atEnd && reader.inputPosition == pending.position {
                 pending.diagnostic.code = .truncatedArchive
                 pending.diagnostic.message = "the archive ends inside a member header (\(pending.diagnostic.message))"
+            } else if !pending.startsRun {
+                return
             }
             log.report(pending.diagnostic)
-            pendingDamage = nil
         }
         while true {
             let header: ArchiveReader.NextHeader
@@ -459,7 +463,7 @@ public final class BundleReader {
                 return
             case .damaged(let error):
                 flushDamage(atEnd: false)
-                pendingDamage = (error.diagnostic, reader.inputPosition)
+                pendingDamage = (error.diagnostic, reader.inputPosition, damagedInARow == 0)
                 damagedInARow += 1
                 if damagedInARow >= 8 {
                     flushDamage(atEnd: false)

@@ -47,4 +47,22 @@ import Testing
                                 reading: file, in: box, "\(domain) \(dataFormat)")
         }
     }
+
+    /// The header of the first data member damaged (its checksum): one error at the member
+    /// before it, at the header's offset, and none for the members, records, references and media
+    /// the damage hid.
+    @Test(arguments: cells)
+    func aDamagedHeaderIsSaidOnceWithoutFollowOns(_ domain: String, _ dataFormat: String) throws {
+        let box = try Sandbox()
+        guard let bytes = try Self.bundle(box, domain, dataFormat) else { return }
+        var tar = TarEditor(bytes: bytes)
+        let members = tar.members
+        let index = try #require(members.firstIndex { $0.path.hasPrefix("data/") })
+        let (damaged, before) = (members[index], members[index - 1])
+        for (offset, digit) in "9999999".utf8.enumerated() { tar.bytes[damaged.headerOffset + 148 + offset] = digit }
+        try Data(tar.bytes).write(to: box.url.appendingPathComponent("damaged.tar"))
+        try Self.expectOnly(["damaged.tar:\(before.path): error: damaged tar archive at byte offset \(damaged.headerOffset), "
+                                + "the header after member \"\(before.path)\" [malformed-archive]"],
+                            reading: "damaged.tar", in: box, "\(domain) \(dataFormat)")
+    }
 }

@@ -60,10 +60,11 @@ import Glibc
         bytes[1024 + 148] = UInt8(ascii: "7")  // b.txt's header checksum
         let url = dir.appendingPathComponent("damaged.tar")
         try Self.write(bytes, url)
-        // libarchive then tries each following block as a header: b.txt's two content blocks.
-        #expect(try Self.errors(url.path) == [1024, 1536, 2048].map {
-            "damaged.tar:a.txt: error: damaged tar archive at byte offset \($0), the header after member \"a.txt\" [malformed-archive]"
-        })
+        // libarchive then tries each following block as a header (b.txt's two content blocks, at
+        // 1536 and 2048): one damage, said once, where it starts.
+        #expect(try Self.errors(url.path) == [
+            "damaged.tar:a.txt: error: damaged tar archive at byte offset 1024, the header after member \"a.txt\" [malformed-archive]"
+        ])
     }
 
     @Test func contentCutOffNamesTheMemberAndHowFarTheArchiveWasRead() throws {
