@@ -40,7 +40,7 @@ extension Ferry {
             throw FerryError(.unknownDomain, "unknown domain \(quoted: domain.rawValue); domains: \(DomainRegistry.shared.namesList)")
         }
         guard let schema = DatasetSchema.schema(for: domain, version: version) else {
-            throw FerryError(.unknownVersion, "\(domain.rawValue) has no schema version \(version)")
+            throw DatasetSchema.unknownVersion(version, of: domain)
         }
         switch kind {
         case .jsonSchema: return JSONSchemaPublisher.text(for: schema)

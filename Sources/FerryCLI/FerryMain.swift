@@ -13,18 +13,6 @@ public enum FerryMain {
         ]
     }
 
-    /// The exit codes, printed in every `--help` (DESIGN.md "Exit codes").
-    static let exitCodesHelp = """
-        EXIT CODES (for several inputs the highest wins):
-          0   done (warnings allowed)
-          1   invalid data, or lossy under --strict
-          2   usage: a bad flag, argument or filter
-          3   an input unreadable or malformed
-          4   unknown format, domain or version (no down-migration)
-          5   the output is not writable
-          70  internal error
-        """
-
     /// Runs the command line and returns the process exit status.
     /// - Parameter arguments: the arguments after the program name.
     public static func run(_ arguments: [String]) -> Int32 {
@@ -91,7 +79,7 @@ public enum FerryMain {
             out += "  " + command.configuration.name.padding(to: 10) + command.configuration.abstract + "\n"
         }
         out += "\nSee 'ferry <command> --help' for a command's options. 'ferry --version' prints the version.\n\n"
-        return out + exitCodesHelp + "\n"
+        return out + ExitCodes.help(ExitCodes.all) + "\n"
     }
 }
 

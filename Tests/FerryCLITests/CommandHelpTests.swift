@@ -22,10 +22,12 @@ import Testing
         ("migrate", ["--to-version", "--output", "--to", "--dry-run", "--csv-safe", "--compact", "--data-format",
                      "--limit", "--skip", "--sample", "--seed", "--select", "--report", "--report-file"]
             + without(["--schema-free", "--infer-types"])),
-        // Validation writes nothing: --lenient keeps nothing; typing schema-free cells changes no verdict.
-        ("validate", ["--report", "--report-file"] + without(["--lenient", "--infer-types"])),
-        // Inspect prints a description only: no diagnostics, summary or progress to limit or quiet.
-        ("inspect", ["--json"] + without(["--lenient", "--infer-types", "--max-errors", "--quiet", "--verbose"])),
+        // Validation writes nothing: --lenient keeps nothing; it migrates nothing: no lossy step for
+        // --strict; typing schema-free cells changes no verdict.
+        ("validate", ["--report", "--report-file"] + without(["--lenient", "--strict", "--infer-types"])),
+        // Inspect prints a description only: no diagnostics, summary or progress to limit or quiet;
+        // it migrates nothing.
+        ("inspect", ["--json"] + without(["--lenient", "--strict", "--infer-types", "--max-errors", "--quiet", "--verbose"])),
         ("run", ["--shard", "--jobs", "--var", "--report", "--report-file", "--max-errors", "--adapter-timeout", "--quiet"]),
         ("schema", ["--schema-version", "--as"]),
         ("formats", ["--json", "--adapter-timeout"]),
@@ -71,6 +73,47 @@ import Testing
             #expect(run.status == 2, "\(command) \(option)")
             #expect(run.stderrLines.first?.hasPrefix("ferry \(command): error: unknown option '\(option)'") == true, "\(command) \(option): \(run.stderr)")
         }
+    }
+
+    /// Command -> the exit codes it can give (DESIGN.md "Exit codes"): every one for the commands
+    /// that read, migrate and write; `inspect` counts problems in the data (no 1); `schema` reads
+    /// no input (no 1, 3, 5); `formats` neither reads nor knows a domain (no 1, 3, 4, 5).
+    static let exitCodes: [(String, [Int32])] = [
+        ("convert", [0, 1, 2, 3, 4, 5, 70]), ("migrate", [0, 1, 2, 3, 4, 5, 70]), ("validate", [0, 1, 2, 3, 4, 5, 70]),
+        ("inspect", [0, 2, 3, 4, 5, 70]), ("run", [0, 1, 2, 3, 4, 5, 70]), ("schema", [0, 2, 4, 70]), ("formats", [0, 2, 70]),
+        ("diff", [0, 1, 2, 3, 4, 5, 70]), ("stats", [0, 1, 2, 3, 4, 5, 70]), ("head", [0, 1, 2, 3, 4, 5, 70]),
+    ]
+
+    /// Each exit code's line in `--help`.
+    static let meanings: [Int32: String] = [
+        0: "  0   done (warnings allowed)", 1: "  1   invalid data, or lossy under --strict",
+        2: "  2   usage: a bad flag, argument or filter", 3: "  3   an input unreadable or malformed",
+        4: "  4   unknown format, domain or version (no down-migration)", 5: "  5   the output is not writable",
+        70: "  70  internal error",
+    ]
+
+    /// `--help` ends with the exit codes the command can give, and no others; a command that reads
+    /// inputs says that for several the highest wins.
+    @Test(arguments: exitCodes.map(\.0))
+    func helpListsTheExitCodesTheCommandCanGive(command: String) throws {
+        let run = try runFerry([command, "--help"])
+        #expect(run.status == 0)
+        let codes = Self.exitCodes.first { $0.0 == command }!.1
+        let header = codes.contains(3) ? "EXIT CODES (for several inputs the highest wins):" : "EXIT CODES:"
+        let section = run.stdout.components(separatedBy: "\nEXIT CODES").dropFirst().joined()
+        #expect("EXIT CODES" + section == ([header] + codes.map { Self.meanings[$0]! }).joined(separator: "\n") + "\n", "\(command)")
+    }
+
+    /// `--lenient` writes nothing in `stats` and `diff`: their help says what it does there.
+    @Test(arguments: [
+        ("stats", "Fix what migration (--to-version) can and count those records too."),
+        ("diff", "Compare the valid records of an input that has invalid ones; fix what migration can."),
+        ("convert", "Write the valid records and report the rest; fix what migration can."),
+    ])
+    func lenientHelpSaysWhatItDoesInTheCommand(command: String, help: String) throws {
+        let run = try runFerry([command, "--help"])
+        let line = run.stdout.split(separator: "\n").first { $0.hasPrefix("  --lenient ") }
+        #expect(line.map { String($0.dropFirst("  --lenient".count).drop { $0 == " " }) } == help, "\(line ?? "no --lenient line")")
     }
 
     /// The commands with an HTML report list `html` among their `--report` values, with the help

@@ -14,7 +14,7 @@ import Testing
         #expect(attached.stdout == separate.stdout)
         #expect(attached.stderr == separate.stderr)
         let bad = try box.ferry(["convert", "in.json", "-jx"])
-        #expect(bad.stderrLines.first == "ferry convert: error: --jobs expects a whole number from 1 to 256, not 'x'")
+        #expect(bad.stderrLines.first == "ferry convert: error: -j expects a whole number from 1 to 256, not 'x'")
         #expect(bad.status == 2)
         let unknown = try box.ferry(["convert", "in.json", "-x2"])
         #expect(unknown.stderrLines.first == "ferry convert: error: unknown option '-x2'; did you mean '-o'?")

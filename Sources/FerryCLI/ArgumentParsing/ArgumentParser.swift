@@ -43,6 +43,7 @@ public enum ArgumentParser {
                 throw UsageError(unknownOptionMessage(name, configuration: configuration))
             }
             if spec.key == "help" { throw HelpRequested() }
+            parsed.spellings[spec.key] = name
             switch spec.kind {
             case .flag:
                 if inlineValue != nil { throw UsageError("\(name) takes no value") }

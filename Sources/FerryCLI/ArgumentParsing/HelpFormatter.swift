@@ -7,7 +7,8 @@ public enum HelpFormatter {
         return line + " [options]"
     }
 
-    /// The full help: abstract, usage, options with their help, discussion.
+    /// The full help: abstract, usage, options with their help, discussion, the exit codes the
+    /// command can give.
     public static func help(_ configuration: CommandConfiguration) -> String {
         var out = "OVERVIEW: \(configuration.abstract)\n\nUSAGE: \(usage(configuration))\n\nOPTIONS:\n"
         let rows = configuration.options.map { spec -> (String, String) in
@@ -24,6 +25,6 @@ public enum HelpFormatter {
             }
         }
         if !configuration.discussion.isEmpty { out += "\n" + configuration.discussion + "\n" }
-        return out
+        return out + "\n" + ExitCodes.help(configuration.exitCodes) + "\n"
     }
 }

@@ -1,3 +1,5 @@
+import FerryCore
+
 /// One option a command accepts, declared once and used both to parse and to print `--help`
 /// (the shape of swift-argument-parser's `@Option` / `@Flag`).
 public struct OptionSpec: Sendable {
@@ -45,10 +47,13 @@ public struct CommandConfiguration: Sendable {
     /// The fewest and most positional arguments.
     public var argumentCount: ClosedRange<Int>
     public var options: [OptionSpec]
+    /// The exit codes the command can give, listed at the end of its `--help` (DESIGN.md "Exit
+    /// codes"; 70, an internal error, any command can give).
+    public var exitCodes: [ExitStatus]
 
     public init(
         name: String, abstract: String, discussion: String = "", arguments: String = "",
-        argumentCount: ClosedRange<Int> = 0...0, options: [OptionSpec]
+        argumentCount: ClosedRange<Int> = 0...0, options: [OptionSpec], exitCodes: [ExitStatus]
     ) {
         self.name = name
         self.abstract = abstract
@@ -56,5 +61,6 @@ public struct CommandConfiguration: Sendable {
         self.arguments = arguments
         self.argumentCount = argumentCount
         self.options = options + [OptionSpec(["--help", "-h"], help: "Show this help and exit.")]
+        self.exitCodes = exitCodes
     }
 }

@@ -3,6 +3,12 @@ public struct ParsedArguments: Sendable {
     public var positionals: [String] = []
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
+    /// The name each option was given by, as typed (`-n` or `--records`), so that a message about
+    /// its value names what the user wrote.
+    var spellings: [String: String] = [:]
+
+    /// The option's name as the user typed it (`-n`), else its long name (`--records`).
+    public func name(_ key: String) -> String { spellings[key] ?? "--" + key }
 
     /// True when the flag was given.
     public func flag(_ key: String) -> Bool { flags.contains(key) }
@@ -18,7 +24,7 @@ public struct ParsedArguments: Sendable {
     public func integer(_ key: String, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
         guard let text = value(key) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("--\(key) expects a whole number\(Self.describe(range)), not '\(text)'")
+            throw UsageError("\(name(key)) expects a whole number\(Self.describe(range)), not '\(text)'")
         }
         return number
     }

@@ -31,8 +31,13 @@ struct CommonOptions {
 
     /// `specs` less the options a command does not honour (keys: `lenient` for `--lenient`):
     /// its `--help` lists only what it acts on, and the others are unknown options to it (exit 2).
-    static func specs(excluding keys: Set<String>) -> [OptionSpec] {
-        specs.filter { !keys.contains($0.key) }
+    /// `help` replaces the line of an option the command honours in its own way (keys likewise).
+    static func specs(excluding keys: Set<String> = [], help: [String: String] = [:]) -> [OptionSpec] {
+        specs.filter { !keys.contains($0.key) }.map { spec in
+            var spec = spec
+            if let line = help[spec.key] { spec.help = line }
+            return spec
+        }
     }
 
     var quiet: Bool

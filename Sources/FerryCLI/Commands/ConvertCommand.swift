@@ -23,7 +23,7 @@ struct ConvertCommand: FerryCommand {
             --skip, --limit and --sample count the records of each collection on its own, after --where and
             the migration; --select keeps the named fields of each record, and a selection that leaves
             out a required field writes schema-free records (Docs/selection.md).
-            """ + "\n\n" + FerryMain.exitCodesHelp,
+            """,
         arguments: "INPUT...", argumentCount: 1...Int.max,
         options: [
             OptionSpec(["--output", "-o"], .single, value: "OUT", help: "Output file or folder (DIR/); - or none: standard output."),
@@ -35,7 +35,8 @@ struct ConvertCommand: FerryCommand {
             OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
             OptionSpec(["--map"], .single, value: "FILE", help: "A field mapping (JSON) that brings foreign records into a domain (Docs/mappings.md)."),
             OptionSpec(["--data-format"], .single, value: "FORMAT", help: "Format of the data files inside a bundle output (default json); with -o DIR/ it makes a bundle folder."),
-        ] + SelectionOptions.specs + ConversionRunner.reportSpecs + CommonOptions.specs)
+        ] + SelectionOptions.specs + ConversionRunner.reportSpecs + CommonOptions.specs,
+        exitCodes: ExitCodes.all)
 
     var request: ConversionRequest
     var runner: ConversionRunner
@@ -94,7 +95,7 @@ struct MigrateCommand: FerryCommand {
             Runs the migration plan of the data's domain (SCHEMAS.md): lossy steps are warnings (errors with
             --strict); --lenient fixes what can be fixed and reports it. --dry-run reads, migrates and
             validates, reports what would be written, and writes nothing.
-            """ + "\n\n" + FerryMain.exitCodesHelp,
+            """,
         arguments: "INPUT...", argumentCount: 1...Int.max,
         options: [
             OptionSpec(["--to-version"], .single, value: "N", help: "The schema version to migrate to (required)."),
@@ -105,7 +106,8 @@ struct MigrateCommand: FerryCommand {
             OptionSpec(["--compact"], help: "JSON and XML documents: no indentation."),
             OptionSpec(["--data-format"], .single, value: "FORMAT", help: "Format of the data files inside a bundle output (default json); with -o DIR/ it makes a bundle folder."),
         // A migration needs a domain: schema-free records (and their CSV typing) have none.
-        ] + SelectionOptions.specs + ConversionRunner.reportSpecs + CommonOptions.specs(excluding: ["schema-free", "infer-types"]))
+        ] + SelectionOptions.specs + ConversionRunner.reportSpecs + CommonOptions.specs(excluding: ["schema-free", "infer-types"]),
+        exitCodes: ExitCodes.all)
 
     var convert: ConvertCommand
 

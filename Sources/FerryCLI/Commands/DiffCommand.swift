@@ -24,7 +24,7 @@ struct DiffCommand: FerryCommand {
             Exit status: 0 the same, 1 different (or an input with invalid records: then nothing is
             compared, and a line says so), 2, 3, 4 as below.
             See Docs/diff.md.
-            """ + "\n\n" + FerryMain.exitCodesHelp,
+            """,
         arguments: "OLD NEW", argumentCount: 2...2,
         options: [
             OptionSpec(["--report"], .single, value: "FORMAT", help: "text (default), json or html."),
@@ -32,7 +32,9 @@ struct DiffCommand: FerryCommand {
             OptionSpec(["--ignore"], .repeating, value: "PTR", help: "Leave out fields matching a JSON Pointer pattern (/words/*/studyState); repeatable."),
             OptionSpec(["--where"], .single, value: "EXPR", help: "Compare only records matching an NSPredicate-format filter (Docs/filters.md)."),
             OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
-        ] + CommonOptions.specs)
+                // Nothing is written: --lenient compares the valid records of an input with invalid ones.
+        ] + CommonOptions.specs(help: ["lenient": "Compare the valid records of an input that has invalid ones; fix what migration can."]),
+        exitCodes: ExitCodes.all)
 
     enum Output {
         case text, json, html, patch

@@ -10,7 +10,9 @@ struct FormatsCommand: FerryCommand {
         options: [
             OptionSpec(["--json"], help: "Print the list as JSON."),
             OptionSpec(["--adapter-timeout"], .single, value: "SECONDS", help: "Stop an adapter silent this long (default 30)."),
-        ])
+        ],
+        // An adapter that fails to describe itself is a warning; nothing is read or written.
+        exitCodes: [.success, .usage, .internalError])
 
     var json: Bool
     var registry: FormatRegistry

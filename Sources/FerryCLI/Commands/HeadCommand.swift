@@ -13,7 +13,7 @@ struct HeadCommand: FerryCommand {
             format unless --to names another, with the input's domain header: the same bytes as
             `ferry convert INPUT --limit N`; a bundle's records print as JSON. Like convert, the whole input is read and checked, so an
             invalid input prints its errors and writes nothing (--lenient writes the valid records).
-            """ + "\n\n" + FerryMain.exitCodesHelp,
+            """,
         arguments: "INPUT", argumentCount: 1...1,
         options: [
             OptionSpec(["--records", "-n"], .single, value: "N", help: "Records of each collection to print (default 10)."),
@@ -23,7 +23,8 @@ struct HeadCommand: FerryCommand {
             OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
             OptionSpec(["--skip"], .single, value: "N", help: "Leave out the first N records of each collection."),
             OptionSpec(["--select"], .repeating, value: "FIELDS", help: "Keep only these fields (JSON Pointers or dotted names, comma-separated)."),
-        ] + CommonOptions.specs)
+        ] + CommonOptions.specs,
+        exitCodes: ExitCodes.all)
 
     var convert: ConvertCommand
 

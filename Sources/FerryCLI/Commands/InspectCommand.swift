@@ -12,13 +12,14 @@ struct InspectCommand: FerryCommand {
         abstract: "Describe an input: format, domain and version (or schema-free), collections, counts and media.",
         discussion: "Reads the whole input; problems are counted, not printed (run `ferry validate` for them).\n"
             + "A folder of datasets (not a bundle, Documents or CSV folder) is described file by file; a file of no\n"
-            + "data format under it is named in a note on standard error.\n\n"
-            + FerryMain.exitCodesHelp,
+            + "data format under it is named in a note on standard error.",
         arguments: "INPUT", argumentCount: 1...1,
-        // Inspect prints no diagnostics, summary or progress and writes nothing: the options about
-        // those, --lenient and the schema-free CSV typing (no count changes) do nothing here.
+        // Inspect prints no diagnostics, summary or progress, writes nothing and migrates nothing:
+        // the options about those, --lenient, --strict and the schema-free CSV typing (no count
+        // changes) do nothing here. Problems in the data are counted, not a failure: no exit 1.
         options: [OptionSpec(["--json"], help: "Print the description as JSON.")]
-            + CommonOptions.specs(excluding: ["lenient", "infer-types", "max-errors", "quiet", "verbose"]))
+            + CommonOptions.specs(excluding: ["lenient", "strict", "infer-types", "max-errors", "quiet", "verbose"]),
+        exitCodes: [.success, .usage, .malformedInput, .unknown, .outputUnwritable, .internalError])
 
     var request: ConversionRequest
     var json: Bool

@@ -16,7 +16,7 @@ struct RunCommand: FerryCommand {
             --shard K/N takes a deterministic 1/N of the inputs (by SHA-256 of the NFC relative path), so N
             machines can split a batch with any scheduler (Kubernetes indexed Jobs, Slurm arrays, GNU parallel).
             See Docs/pipelines.md.
-            """ + "\n\n" + FerryMain.exitCodesHelp,
+            """,
         arguments: "PIPELINE.json", argumentCount: 1...1,
         options: [
             OptionSpec(["--shard"], .single, value: "K/N", help: "Run only shard K of N (K from 1)."),
@@ -27,7 +27,8 @@ struct RunCommand: FerryCommand {
             OptionSpec(["--max-errors"], .single, value: "N", help: "Print at most N errors and warnings; the counts stay exact."),
             OptionSpec(["--adapter-timeout"], .single, value: "SECONDS", help: "Stop an external ferry-format-* adapter silent this long (default 30)."),
             OptionSpec(["--quiet", "-q"], help: "Print errors only; no summary."),
-        ])
+        ],
+        exitCodes: ExitCodes.all)
 
     var pipeline: String
     var shard: (Int, Int)?

@@ -8,12 +8,14 @@ struct SchemaCommand: FerryCommand {
     static let configuration = CommandConfiguration(
         name: "schema",
         abstract: "Print the published schema of a domain: JSON Schema (2020-12) for the JSON form, or XSD for the XML form.",
-        discussion: "Every JSON or XML file Ferry writes for that domain and version validates against it.\n\n" + FerryMain.exitCodesHelp,
+        discussion: "Every JSON or XML file Ferry writes for that domain and version validates against it.",
         arguments: "DOMAIN", argumentCount: 1...1,
         options: [
             OptionSpec(["--schema-version"], .single, value: "N", help: "The schema version (default: the latest, 2)."),
             OptionSpec(["--as"], .single, value: "KIND", help: "json-schema (default) or xsd."),
-        ])
+        ],
+        // It reads no input and writes only standard output.
+        exitCodes: [.success, .usage, .unknown, .internalError])
 
     var schema: DatasetSchema
     var asXSD: Bool
@@ -25,7 +27,7 @@ struct SchemaCommand: FerryCommand {
         }
         let version = try arguments.integer("schema-version", in: 1...Int.max) ?? 2
         guard let schema = DatasetSchema.schema(for: domain, version: version) else {
-            throw FerryError(.unknownVersion, "\(name) has no schema version \(version)")
+            throw DatasetSchema.unknownVersion(version, of: domain)
         }
         self.schema = schema
         switch arguments.value("as") ?? "json-schema" {

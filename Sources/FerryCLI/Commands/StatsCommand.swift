@@ -18,7 +18,7 @@ struct StatsCommand: FerryCommand {
             Records with errors are left out (their diagnostics are printed; exit 1); --schema-free counts
             every record as written. A folder of datasets is profiled file by file. --report html writes one
             self-contained page with inline SVG charts (Docs/reports.md).
-            """ + "\n\n" + FerryMain.exitCodesHelp,
+            """,
         arguments: "INPUT", argumentCount: 1...1,
         options: [
             OptionSpec(["--report"], .single, value: "FORMAT", help: "text (default: a table per collection), json, or html (a page with charts)."),
@@ -26,7 +26,9 @@ struct StatsCommand: FerryCommand {
             OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
             OptionSpec(["--map"], .single, value: "FILE", help: "A field mapping (JSON) that brings foreign records into a domain (Docs/mappings.md)."),
             OptionSpec(["--to-version"], .single, value: "N", help: "Count the records as migrated to schema version N."),
-        ] + CommonOptions.specs)
+                // Nothing is written: --lenient counts the records a migration (--to-version) can fix.
+        ] + CommonOptions.specs(help: ["lenient": "Fix what migration (--to-version) can and count those records too."]),
+        exitCodes: ExitCodes.all)
 
     var request: ConversionRequest
     var common: CommonOptions

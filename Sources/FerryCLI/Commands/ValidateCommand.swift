@@ -14,11 +14,14 @@ struct ValidateCommand: FerryCommand {
             --report json|junit|github also writes a machine-readable report to standard output (or to
             --report-file); --report html writes one self-contained page with a code frame per problem
             (Docs/reports.md). Data of no known domain is checked for well-formedness only.
-            """ + "\n\n" + FerryMain.exitCodesHelp,
+            """,
         arguments: "INPUT...", argumentCount: 1...Int.max,
-        // Validation writes nothing, so --lenient has nothing to keep; typing schema-free CSV cells
-        // changes no verdict (and would mistype a domain's text cells).
-        options: ConversionRunner.reportSpecs + CommonOptions.specs(excluding: ["lenient", "infer-types"]))
+        // Validation writes nothing, so --lenient has nothing to keep; it migrates nothing, so no
+        // lossy step for --strict to make an error (what a V1 record's migration would reject is
+        // checked without it); typing schema-free CSV cells changes no verdict (and would mistype
+        // a domain's text cells).
+        options: ConversionRunner.reportSpecs + CommonOptions.specs(excluding: ["lenient", "strict", "infer-types"]),
+        exitCodes: ExitCodes.all)
 
     var request: ConversionRequest
     var runner: ConversionRunner

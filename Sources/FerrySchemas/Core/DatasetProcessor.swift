@@ -59,12 +59,11 @@ public final class DatasetProcessor {
             throw FerryError(.unknownDomain, "unknown domain \(quoted: domain.rawValue); domains: \(DomainRegistry.shared.namesList)")
         }
         let plan = definition.migrationPlan
-        let known = plan.schemas.map { String($0.versionIdentifier.major) }.joined(separator: ", ")
         guard let source = plan.schema(version: sourceVersion) else {
-            throw FerryError(.unknownVersion, "\(domain.rawValue) has no schema version \(sourceVersion) (known: \(known))")
+            throw DatasetSchema.unknownVersion(sourceVersion, of: domain)
         }
         guard let target = plan.schema(version: targetVersion) else {
-            throw FerryError(.unknownVersion, "\(domain.rawValue) has no schema version \(targetVersion) (known: \(known))")
+            throw DatasetSchema.unknownVersion(targetVersion, of: domain)
         }
         guard targetVersion >= sourceVersion else {
             throw FerryError(.unknownVersion,

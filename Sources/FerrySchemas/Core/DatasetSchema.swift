@@ -1,3 +1,5 @@
+import FerryCore
+
 /// One domain at one schema version: its collections in canonical order (SCHEMAS.md).
 public struct DatasetSchema: Sendable, Hashable {
     public let domain: Domain
@@ -16,6 +18,13 @@ public struct DatasetSchema: Sendable, Hashable {
     /// version the domain does not define or a domain that is not registered.
     public static func schema(for domain: Domain, version: Int) -> DatasetSchema? {
         domain.definition?.migrationPlan.schema(version: version)?.datasetSchema
+    }
+
+    /// The `unknown-version` error for a version `domain` does not define, naming the versions it
+    /// does: `notes has no schema version 3 (known: 1, 2)`.
+    public static func unknownVersion(_ version: Int, of domain: Domain) -> FerryError {
+        let known = domain.definition?.migrationPlan.schemas.map { String($0.versionIdentifier.major) } ?? []
+        return FerryError(.unknownVersion, "\(domain.rawValue) has no schema version \(version) (known: \(known.joined(separator: ", ")))")
     }
 
     /// The collection named `name`, if the schema has it.
