@@ -49,7 +49,7 @@ import Testing
             #expect(run.stdout == spaced.stdout && run.stderr == spaced.stderr, "\(form)")
         }
         let bad = try box.ferry(["convert", "in.json", "-j=x"])
-        #expect(bad.stderrLines.first == "ferry convert: error: --jobs expects a whole number from 1 to 256, not 'x'")
+        #expect(bad.stderrLines.first == "ferry convert: error: -j expects a whole number from 1 to 256, not 'x'")
         #expect(bad.status == 2)
     }
 

@@ -215,7 +215,8 @@ import Testing
             MigrationProblem(severity: .warning, code: .mediaNotFound,
                              message: "media \"p1\" was not exported with this file; kind set to unknown",
                              field: "/mediaContentIds/0"),
-            MigrationProblem(severity: .error, code: .invalidValue, message: "lat without lng; a location needs both", field: "/lat"),
+            MigrationProblem(severity: .error, code: .invalidValue, message: "lat without lng; a location needs both", field: "/lat",
+                             comparedFields: ["/lng"]),
         ])
     }
 
