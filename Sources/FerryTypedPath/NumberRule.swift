@@ -1,7 +1,7 @@
 import FerrySchemas
 
 /// The range and step of a number field (nil: none), kept apart from its `FieldSchema` for the
-/// transcoders, which check every number they copy (`CSVLineTranscoder`, `NotesLineMigration`).
+/// transcoder, which checks every number it copies (`CSVLineTranscoder`).
 struct NumberRule {
     var range: ClosedRange<Double>?
     var step: Double?
@@ -9,11 +9,6 @@ struct NumberRule {
     init(range: ClosedRange<Double>?, step: Double?) {
         self.range = range
         self.step = step
-    }
-
-    /// The rule of `field` (nil: a rule with no range and no step).
-    init(_ field: FieldSchema?) {
-        self.init(range: field?.range, step: field?.step)
     }
 
     /// True when `number` keeps the rule as `FieldReader` and `FieldRuleCheck` check it

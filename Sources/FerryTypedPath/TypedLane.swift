@@ -294,8 +294,7 @@ private final class LaneRoute: Sendable {
     let target: TypedModelCodec
     /// Takes a scanned JSON Lines line whole in one call specialized for the route's models: the
     /// source codec's `passJSON` for a route with no stage, the pair's `migrateJSON` for a route
-    /// with one stage whose plan hands it as a pair (lines of the `notes` stage are first offered
-    /// to `NotesLineMigration`); nil for others (decoded, migrated by
+    /// with one stage whose plan hands it as a pair; nil for others (decoded, migrated by
     /// `TypedRoute.migrate(_:)` on boxed models and rendered by the target codec).
     let takeJSON: (@Sendable (JSONRecordScan, DecodingOptions, String, LaneOutput, inout ByteBuffer) -> PassedRecord?)?
     /// For a route with no stage whose records name others: takes a scanned line whole, its
@@ -331,19 +330,7 @@ private final class LaneRoute: Sendable {
             takeJSON = route.hasReferences ? nil : source.passJSON
             return
         }
-        let pair = route.hasReferences ? nil : TypedPairCodec.codec(for: route)?.migrateJSON
-        guard let pair, let lines = NotesLineMigration(route) else {
-            takeJSON = pair
-            return
-        }
-        // Lines of the notes stage are transcoded; what the transcoder leaves, and other outputs,
-        // take the pair's codec.
-        takeJSON = { scan, options, collection, output, buffer in
-            if case .lines = output, let passed = lines.migrate(scan, options, collection: collection, into: &buffer) {
-                return passed
-            }
-            return pair(scan, options, collection, output, &buffer)
-        }
+        takeJSON = route.hasReferences ? nil : TypedPairCodec.codec(for: route)?.migrateJSON
     }
 }
 

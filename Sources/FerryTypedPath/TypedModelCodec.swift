@@ -8,6 +8,11 @@ import FerrySchemas
 struct TypedModelCodec: Sendable {
     /// Reads a scanned JSON Lines line as the model (`JSONRecordScan.decode`).
     let decodeJSON: @Sendable (JSONRecordScan, DecodingOptions) -> (any FieldCodableCollection)?
+    /// Reads a scanned JSON Lines line as the model and hands `next` where it stands, unboxed, and
+    /// its id, for the length of the call; the model is freed after it, by code specialized for
+    /// it. Nil, without calling `next`, when the decode gives up.
+    let decodeJSONThen: @Sendable (JSONRecordScan, DecodingOptions, _ next: (UnsafeMutableRawPointer, String?) -> PassedRecord?)
+        -> PassedRecord?
     /// For a route with no stage to run: reads a scanned line as the model and appends its output
     /// line (or builds its value) in one specialized call, so the model is never boxed as an
     /// existential and cast back.
@@ -31,11 +36,22 @@ struct TypedModelCodec: Sendable {
     /// another type or the check or the writer refuses it.
     let passMigrated: @Sendable (_ new: any FieldCodableCollection, _ id: String?, MigrationEnvironment, FieldRulePlan,
         _ scalarsAsText: Bool, _ collection: String, LaneOutput, _ into: inout ByteBuffer) -> PassedRecord?
+    /// `passMigrated` for the model that `step` makes of the source model at `old` (an initialized
+    /// `step.sourceModel`, left as it was; this codec's model must be `step.targetModel`), the new
+    /// model made, checked, written and freed here, unboxed
+    /// (`CollectionMigration.migrateUnchecked(_:into:in:)`).
+    let passStep: @Sendable (_ old: UnsafeMutableRawPointer, _ id: String?, _ step: any CollectionMigration, MigrationEnvironment,
+        FieldRulePlan, _ scalarsAsText: Bool, _ collection: String, LaneOutput, _ into: inout ByteBuffer) -> PassedRecord?
 
     /// The codec of `Model`; specialized for it where called with a concrete type.
     static func make<Model: FieldCodableCollection>(_ type: Model.Type) -> TypedModelCodec {
         TypedModelCodec(
             decodeJSON: { scan, options in scan.decode(Model.self, options: options) },
+            decodeJSONThen: { scan, options, next in
+                guard var model = scan.decode(Model.self, options: options) else { return nil }
+                let id = model.recordID
+                return withUnsafeMutablePointer(to: &model) { next(UnsafeMutableRawPointer($0), id) }
+            },
             passJSON: { scan, options, collection, output, buffer in
                 scan.decode(Model.self, options: options).flatMap { pass($0, collection, output, &buffer) }
             },
@@ -55,6 +71,21 @@ struct TypedModelCodec: Sendable {
                       let checked = environment.checkedPlainly(new, rules: rules, scalarsAsText: scalarsAsText)
                 else { return nil }
                 return pass(checked, id: id, collection, output, &buffer)
+            },
+            passStep: { old, id, step, environment, rules, scalarsAsText, collection, output, buffer in
+                withUnsafeTemporaryAllocation(of: Model.self, capacity: 1) { slot -> PassedRecord? in
+                    guard let room = slot.baseAddress,
+                          step.migrateUnchecked(old, into: UnsafeMutableRawPointer(room), in: environment)
+                    else { return nil }
+                    let new = room.move()
+                    guard !Model.checksAcrossFields else {
+                        return environment.checkedPlainly(new, rules: rules, scalarsAsText: scalarsAsText)
+                            .flatMap { pass($0, id: id, collection, output, &buffer) }
+                    }
+                    // Checked and written as it is (`checkedPlainly` would hand back a copy).
+                    guard FieldRuleCheck.passes(new, plan: rules) else { return nil }
+                    return pass(new, id: id, collection, output, &buffer)
+                }
             })
     }
 

@@ -3,11 +3,14 @@ import FerrySchemas
 
 /// The typed path's run of one migration step for its (old model, new model) pair: the old model's
 /// decode and the new model's check and rendering are those of the codecs made per model type
-/// (`TypedModelCodec`, specialized for each model); between them the step's body runs on the boxed
-/// old model (`TypedRoute.migrate(_:)`, which runs any number of stages, stays the way for routes
-/// without a single step). A visitor handed the step (`CollectionMigration.accept(_:)`) is not
-/// specialized for the pair: the step's type is known only at run time, and every generic call
-/// under it looked its metadata up per record.
+/// (`TypedModelCodec`, specialized for each model); between them the step's body runs on the old
+/// model where the source codec keeps it, and makes the new one where the target codec has room
+/// for it (`CollectionMigration.migrateUnchecked(_:into:in:)`), so that neither model is boxed as
+/// an existential or cast back, and each is freed by code specialized for it
+/// (`TypedRoute.migrate(_:)`, which runs any number of stages, stays the way for routes without a
+/// single step). A visitor handed the step (`CollectionMigration.accept(_:)`) is not specialized
+/// for the pair: the step's type is known only at run time, and every generic call under it
+/// looked its metadata up per record.
 struct TypedPairCodec: Sendable {
     /// Reads a scanned JSON Lines line as the old model, runs the step on it and appends the new
     /// model's output line to the buffer, or builds its value (`LaneOutput`): the old record's id
@@ -24,15 +27,18 @@ struct TypedPairCodec: Sendable {
     /// boxed model (a closure written for its concrete models).
     static func codec(for route: TypedRoute) -> TypedPairCodec? {
         guard let (step, environment, rules) = route.singleStage,
+              ObjectIdentifier(step.sourceModel) == ObjectIdentifier(route.sourceModel),
+              ObjectIdentifier(step.targetModel) == ObjectIdentifier(route.targetModel),
               let source = TypedModelCodec.codec(for: route.sourceModel),
               let target = TypedModelCodec.codec(for: route.targetModel)
         else { return nil }
-        let (decode, passMigrated) = (source.decodeJSON, target.passMigrated)
+        // The types were matched above: the old model the source codec hands over is the step's
+        // `Old`, and the target codec makes room for its `New`.
+        let (decode, passStep) = (source.decodeJSONThen, target.passStep)
         return TypedPairCodec(migrateJSON: { scan, options, collection, output, buffer in
-            guard let old = decode(scan, options), let new = step.migrateUnchecked(boxed: old, in: environment) else {
-                return nil
+            decode(scan, options) { old, id in
+                passStep(old, id, step, environment, rules, false, collection, output, &buffer)
             }
-            return passMigrated(new, old.recordID, environment, rules, false, collection, output, &buffer)
         })
     }
 }

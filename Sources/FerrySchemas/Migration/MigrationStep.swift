@@ -27,11 +27,29 @@ public struct MigrationStep<Old: FieldCodableCollection, New: FieldCodableCollec
     public let body: Body
     /// Fields of the new record -> fields of the old one, for diagnostics (first match wins).
     public let pointerRenames: [PointerRename]
+    /// `body` on models where the caller keeps them (`migrateUnchecked(_:into:in:)`): runs it on
+    /// the `Old` at the first pointer (left as it was), and when the body returns a model with the
+    /// old record's id, initializes the `New` at the second; false, the second left uninitialized,
+    /// otherwise. Made in `init`, which the plans call with their concrete models, so that it is
+    /// specialized for them: the models are moved, not copied and destroyed by generic code
+    /// through their value witnesses.
+    private let bodyInPlace: @Sendable (UnsafeMutableRawPointer, UnsafeMutableRawPointer, inout MigrationContext) -> Bool
 
     /// A step from `Old` to `New` whose per-record work is `body`.
     public init(_ old: Old.Type, to new: New.Type, pointerRenames: [PointerRename] = [], _ body: @escaping Body) {
         self.body = body
         self.pointerRenames = pointerRenames
+        self.bodyInPlace = { old, new, context in
+            // Moved out for the call and back after it (`consume`: not copied).
+            let slot = old.assumingMemoryBound(to: Old.self)
+            let model = slot.move()
+            let made = try? body(model, &context)
+            let keepsID = made.map { $0.recordID == model.recordID } ?? false
+            slot.initialize(to: consume model)
+            guard keepsID, let made else { return false }
+            new.initializeMemory(as: New.self, to: made)
+            return true
+        }
     }
 
     /// Runs the step on one record.
@@ -67,6 +85,26 @@ public struct MigrationStep<Old: FieldCodableCollection, New: FieldCodableCollec
         var context = MigrationContext(environment)
         guard let new = try? body(old, &context), context.problems.isEmpty, new.recordID == old.recordID else { return nil }
         return new
+    }
+
+    /// `migrateUnchecked(boxed:in:)` without a box: runs the step on the `Old` at `old` (left as it
+    /// was: the caller still owns it), and, when the step reports nothing
+    /// and keeps the record's id, initializes the `New` at `new` (the caller then owns it) and
+    /// returns true; false leaves `new` uninitialized. `old` must point to an initialized `Old` and
+    /// `new` to room for a `New` (`sourceModel`, `targetModel`): callers are codecs made per model
+    /// type, matched to the step's types once, when the route is planned, so that each model is
+    /// made, checked, written and freed by code specialized for it, with no existential box and
+    /// no cast per record.
+    public func migrateUnchecked(_ old: UnsafeMutableRawPointer, into new: UnsafeMutableRawPointer,
+        in environment: MigrationEnvironment) -> Bool
+    {
+        var context = MigrationContext(environment)
+        guard bodyInPlace(old, new, &context) else { return false }
+        guard context.problems.isEmpty else {
+            new.assumingMemoryBound(to: New.self).deinitialize(count: 1)
+            return false
+        }
+        return true
     }
 
     public var sourceModel: any FieldCodableCollection.Type { Old.self }
@@ -105,6 +143,11 @@ public protocol CollectionMigration: Sendable {
     /// `MigrationStep.migrateUnchecked(boxed:in:)`: the new model before its rules are checked.
     func migrateUnchecked(boxed old: any CollectionModel, in environment: MigrationEnvironment)
         -> (any FieldCodableCollection)?
+    /// `MigrationStep.migrateUnchecked(_:into:in:)`: the same on models where the caller keeps them
+    /// (`old` an initialized `sourceModel`, left as it was; `new` room for a `targetModel`); true
+    /// when `new` was initialized.
+    func migrateUnchecked(_ old: UnsafeMutableRawPointer, into new: UnsafeMutableRawPointer, in environment: MigrationEnvironment)
+        -> Bool
     /// Hands the step to `visitor` with its concrete model types (so that what the visitor builds
     /// for the pair is specialized for it: no box and no cast per record).
     func accept<Visitor: MigrationStepVisitor>(_ visitor: inout Visitor)
