@@ -18,6 +18,8 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
     private let firstLine: Int
     private let delimiter: UInt8
     private let context: CSVRowContext?
+    /// True when the batch's last byte is the input's (a CR there may have lost its LF to a cut).
+    private let endsInput: Bool
     /// The record index of the batch's first row that is not blank.
     let firstIndex: Int
     /// The rows that take a record index (all but blank ones), as the cutter counted them.
@@ -28,7 +30,8 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
 
     /// Raw rows to parse, numbered from `firstIndex`.
     init(bytes: [UInt8], base: Int, firstLine: Int, delimiter: UInt8, context: CSVRowContext, firstIndex: Int,
-         predictedCount: Int) {
+         predictedCount: Int, endsInput: Bool) {
+        self.endsInput = endsInput
         self.bytes = bytes
         self.base = base
         self.firstLine = firstLine
@@ -46,6 +49,7 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         self.firstLine = 1
         self.delimiter = CSVReader.comma
         self.context = nil
+        self.endsInput = false
         self.firstIndex = firstIndex
         self.items = []
         var index = firstIndex
@@ -92,6 +96,7 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
     func parse(offering taker: (any RawRecordTaker)?) {
         guard let context, !bytes.isEmpty else { return }
         var scanner = CSVRowScanner(delimiter: delimiter, maximumRecordBytes: Int.max, offset: base, line: firstLine)
+        scanner.bytesEndInput = endsInput
         var decoder = CSVRowDecoder(context: context)
         let source = CSVRowSource(bytes: bytes, base: base, delimiter: delimiter, layout: context.layout,
                                   fields: context.expectedFields ?? 0)

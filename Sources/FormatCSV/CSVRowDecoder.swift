@@ -115,7 +115,8 @@ struct CSVRowDecoder {
         let cells = scanner.cells
         // The row the input's cut runs into: whatever it holds may be cut anywhere (its last
         // cell, or a cell after its last comma). The cut is said where it is found, once.
-        if context.endsAtCut, scanner.rowEndsInput { return .blank }
+        // A CR the input ends with may be the first half of the row's CRLF: the row is cut too.
+        if context.endsAtCut, scanner.rowEndsInput || scanner.rowEndsAtLoneCR { return .blank }
         // A blank line: skipped when the header has two or more columns.
         if fields == 1, cells[0].flags == 0, cells[0].start == cells[0].end, scanner.rowError == nil,
            let expected = context.expectedFields, expected >= 2 {

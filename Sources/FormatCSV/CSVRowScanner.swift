@@ -97,6 +97,15 @@ struct CSVRowScanner {
     /// The row just scanned ends where the input ends, outside quotes, with no line break after
     /// it: a row short of fields then is the input cut short rather than a row written short.
     private(set) var rowEndsInput = false
+    /// The row just scanned ends with a CR that is the input's last byte: the LF of a CRLF may
+    /// have been there (an input cut between the two, `ReadOptions.endsAtCut`).
+    private(set) var rowEndsAtLoneCR = false
+    /// False when the bytes scanned with `atEnd` end a batch of rows, not the input (`CSVBatch`):
+    /// a CR they end with is then a whole line break.
+    var bytesEndInput = true
+    /// Where the CR that ends the row stands (from the row's start) when the bytes held ended
+    /// with it: the row ends there once the byte after it, or the input's end, is known.
+    private var pendingCR: Int?
     /// The first syntax error of the row.
     private(set) var rowError: RowError?
     /// Where the row's unquoted cells that hold a quote have their first one (a warning each: the
@@ -178,6 +187,8 @@ struct CSVRowScanner {
             rowStart = base + i
             rowLine = line
             rowEndsInput = false
+            rowEndsAtLoneCR = false
+            pendingCR = nil
             breakCount = 0
             quoteAtEnd = false
             resync = nil
@@ -186,6 +197,14 @@ struct CSVRowScanner {
         // The row's bytes held, from its first one.
         let row = p + (rowStart - base)
         let held = count - (rowStart - base)
+        if let j = pendingCR {
+            if held == j + 1 {
+                if !atEnd { return awaitByteAfterCR(at: j, base: base, count: count) }
+                rowEndsAtLoneCR = bytesEndInput
+            }
+            pendingCR = nil
+            return endRow(at: j, CSVReader.cr)
+        }
         if quoteAtEnd {
             guard walker.next < held else { return endOfBytes(p, base: base, count: count, atEnd: atEnd) }
             quoteAtEnd = false
@@ -196,6 +215,12 @@ struct CSVRowScanner {
         while true {
             switch Self.walk(row, held, delimiter, quotes, delimiters, &walker) {
             case .rowEnd(let j, let byte):
+                if byte == CSVReader.cr && j == held - 1 {
+                    // A CR the bytes held end with: whether an LF follows is known only with the
+                    // next byte, or at the input's end.
+                    if !atEnd { return awaitByteAfterCR(at: j, base: base, count: count) }
+                    rowEndsAtLoneCR = bytesEndInput
+                }
                 return endRow(at: j, byte)
             case .strayQuote(let j):
                 strayQuote(row, j)
@@ -398,6 +423,14 @@ struct CSVRowScanner {
         walker.cellFlags = CSVCell.opened
         walker.next = j + 1
         return nil
+    }
+
+    /// The bytes held end with the CR (at `j` from the row's start) that ends the row, its cells
+    /// all added: asks for more, and ends the row with them (`pendingCR`).
+    private mutating func awaitByteAfterCR(at j: Int, base: Int, count: Int) -> Step {
+        pendingCR = j
+        offset = base + count
+        return .needMore
     }
 
     /// The bytes held ran out inside the row: asks for more, or ends the row at the end of the

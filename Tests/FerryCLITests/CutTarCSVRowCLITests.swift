@@ -2,19 +2,20 @@ import FerryTestSupport
 import Foundation
 import Testing
 
-/// A tar cut inside a CSV data member's row: inside its last cell, or right after a comma (a
-/// whole last cell lost). The row the cut runs into is not kept as a record (its cut value could
+/// A tar cut inside a CSV data member's row: inside its last cell, right after a comma (a whole
+/// last cell lost), or between the CR and the LF of its CRLF (Ferry writes CRLF). The row the cut runs into is not kept as a record (its cut value could
 /// read as another, a media path naming no file): the `truncated-archive` error is the only one
 /// for it, and the rows before it are read. Every domain, with one job or two.
 @Suite struct CutTarCSVRowCLITests {
     struct Cell: CustomTestStringConvertible, Sendable {
         var domain: String
-        /// "last cell": two bytes into the row's last cell; "after comma": just after its last comma.
+        /// "last cell": two bytes into the row's last cell; "after comma": just after its last comma;
+        /// "CR LF": after the CR that ends it, before its LF.
         var place: String
         var testDescription: String { "\(domain) \(place)" }
     }
 
-    static let cells = GeneratedDocuments.domains.flatMap { domain in ["last cell", "after comma"].map { Cell(domain: domain, place: $0) } }
+    static let cells = GeneratedDocuments.domains.flatMap { domain in ["last cell", "after comma", "CR LF"].map { Cell(domain: domain, place: $0) } }
 
     @Test(arguments: cells) func theRowTheCutRunsIntoIsNotKept(_ cell: Cell) throws {
         guard case let (box, _, _)? = try Sandbox.generated(cell.domain, records: 40) else { return }
@@ -41,7 +42,9 @@ import Testing
             }
         }
         let (row, comma) = try #require(chosen, "\(cell): no row to cut")
-        let kept = cell.place == "after comma" ? comma + 1 : comma + 3
+        let lf = starts[row + 1] - 1
+        try #require(data[lf - 1] == 0x0D, "\(cell): the row does not end with CRLF")
+        let kept = cell.place == "after comma" ? comma + 1 : cell.place == "CR LF" ? lf : comma + 3
         let cut = member.dataOffset + kept
         try box.write("cut.tar", bytes: Array(tar.bytes[..<cut]))
         let (line, column) = CutShortWordingCLITests.end(of: Array(data[..<kept]))

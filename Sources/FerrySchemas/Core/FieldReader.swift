@@ -31,6 +31,15 @@ extension FieldReader {
         }
     }
 
+    /// True for every type whose value is a string (`admits(_:)` says which strings).
+    @inlinable
+    static func isTextType(_ type: FieldType?) -> Bool {
+        switch type {
+        case .string?, .nonEmptyString?, .url?, .enumeration?: return true
+        default: return false
+        }
+    }
+
     /// Checks a string value against a string-like type; nil (reported) when it does not fit.
     public static func string(_ value: Value, _ type: FieldType, at context: RecordContext,
         into diagnostics: inout [Diagnostic]) -> String?

@@ -187,13 +187,16 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// holds a place for it: an empty CSV cell is `""`, but a CSV with no column for it and an XML
     /// record with no element for it lack the field, as a JSON record without it does (SCHEMAS.md
     /// "Formats"). A null (a list's) stays quiet, as before.
-    @usableFromInline
-    mutating func reportMissingUnlessEmptyCell(_ name: String, at index: Int?) {
+    /// True when the field is read as `""` (an empty cell, or an optional with a default), which
+    /// the caller checks as it checks a `""` written out.
+    @usableFromInline @discardableResult
+    mutating func reportMissingUnlessEmptyCell(_ name: String, at index: Int?) -> Bool {
         // An optional with a default (vocabulary V1's strings) is "" when absent, in any format.
-        guard _cursor.isObject, let index, _type.fields[index].isRequired else { return }
-        if let item = _cursor.member(name, field: index), _cursor.isNull(item) { return }
-        if _cursor.hasPlace(name, field: index) ?? context.hasPlace(ofMember: name) { return }
+        guard _cursor.isObject, let index, _type.fields[index].isRequired else { return false }
+        if let item = _cursor.member(name, field: index), _cursor.isNull(item) { return false }
+        if _cursor.hasPlace(name, field: index) ?? context.hasPlace(ofMember: name) { return true }
         reportMissing(name, isNull: false)
+        return false
     }
 
     /// Reports a required field that is absent or null.
@@ -221,9 +224,13 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     public mutating func string(_ name: String) -> String {
         let index = fieldIndex(name)
         let fieldType = index.map { _type.fields[$0].type } ?? .string
-        let quiet = scalarsAsText && index != nil && FieldReader.isStringType(fieldType)
+        // Every string type: an unquoted empty cell is "" (SCHEMAS.md "Formats: CSV"), so a
+        // `nonEmptyString` or `enumeration` field breaks the same rule as a quoted "" or `<x/>`.
+        let quiet = scalarsAsText && index != nil && FieldReader.isTextType(fieldType)
         guard let item = item(of: name, at: index, quietWhenMissing: quiet) else {
-            if quiet { reportMissingUnlessEmptyCell(name, at: index) }
+            if quiet, reportMissingUnlessEmptyCell(name, at: index), !fieldType.admits("") {
+                _ = FieldReader.string(.string(""), fieldType, at: context.appending(name), into: &diagnostics)
+            }
             return ""
         }
         return checkedString(item, fieldType, name) ?? ""
