@@ -82,14 +82,8 @@ public enum InputExpander {
     }
 
     /// Adds the datasets at `path`: the file itself, a folder of one dataset, or the data files
-    /// under a folder of several, recursively.
-    static func datasets(at path: String, into found: inout Set<String>, ignoring: Set<String> = []) {
-        var skipped: [String] = []
-        datasets(at: path, into: &found, skipped: &skipped, ignoring: ignoring)
-    }
-
-    /// `datasets(at:into:ignoring:)`, adding to `skipped` every file under a folder of several
-    /// that is no dataset: not hidden, not in `ignoring`, of an ending that is no data input.
+    /// under a folder of several, recursively; adds to `skipped` every file under a folder of
+    /// several that is no dataset: not hidden, not in `ignoring`, of an ending that is no data input.
     static func datasets(at path: String, into found: inout Set<String>, skipped: inout [String], ignoring: Set<String> = []) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }

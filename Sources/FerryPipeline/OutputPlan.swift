@@ -344,11 +344,6 @@ struct PlannedPath: Sendable, Equatable {
         identity = stat(resolved, &status) == 0 ? Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) : nil
     }
 
-    /// True when `other` is this path or lies under it.
-    func contains(_ other: String) -> Bool {
-        other == resolved || other.hasPrefix(resolved == "/" ? "/" : resolved + "/")
-    }
-
     /// The folder holding `path` (an absolute, resolved path).
     static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

@@ -90,11 +90,6 @@ public final class DatasetProcessor {
             plan: plan, sourceSchema: source, decodingOptions: decodingOptions)
     }
 
-    /// The migration plan of a registered domain (its definition's), nil for one not registered.
-    public static func plan(for domain: Domain) -> (any SchemaMigrationPlan.Type)? {
-        domain.definition?.migrationPlan
-    }
-
     /// The schema of the records `process` returns.
     public var targetSchema: DatasetSchema { targetVersionedSchema.datasetSchema }
 

@@ -81,7 +81,7 @@ extension NotesMigrationPlan {
         return NotesV2.CocktailTastingNote(
             id: id, title: old.title, category: old.category, createdAt: old.createdAt, imageData: old.imageData,
             alcoholByVolume: old.alcohol, tastes: tastes(old.tastes),
-            ingredients: old.ingredients.map { NotesV2.Ingredient(name: $0.name, amount: $0.amount) },
+            ingredients: old.ingredients,
             isContainsIce: old.isContainsIce, think: old.think, rating: old.rating, isFavorite: old.isFavorite)
     }
 

@@ -26,22 +26,9 @@ extension NotesV1 {
         public var recordID: String? { id }
 
         /// The descriptor: the type name and its fields in canonical order.
-        public static let recordType = RecordType("CocktailNote", [
-            .optional("id", .nonEmptyString),
-            FieldSchema("title", .string),
-            FieldSchema("category", .string),
-            FieldSchema("createdAt", .instant),
-            .optional("imageData", .data, isExternalStorage: true),
-            FieldSchema("alcohol", .double),
-            FieldSchema("look", .string),
-            FieldSchema("smells", .array(.string)),
-            FieldSchema("tastes", .array(.object(Taste.recordType))),
+        public static let recordType = RecordType("CocktailNote", NotesV1.noteFields(
             FieldSchema("ingredients", .array(.object(Ingredient.recordType))),
-            FieldSchema("isContainsIce", .bool),
-            FieldSchema("think", .string),
-            FieldSchema("rating", .double),
-            FieldSchema("isFavorite", .bool),
-        ])
+            FieldSchema("isContainsIce", .bool)))
 
         @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {

@@ -2,7 +2,8 @@ import FerryCore
 import Foundation
 
 extension NotesV1 {
-    /// A V1 cocktail ingredient.
+    /// A cocktail ingredient, the same in V1 and V2 (`NotesV2.Ingredient`): the same fields,
+    /// rules and record type name, so one declaration serves both versions.
     ///
     /// Fields in canonical order (SCHEMAS.md): name, amount.
     public struct Ingredient: SchemaModel, FieldCodable {

@@ -25,21 +25,8 @@ extension NotesV1 {
         public var recordID: String? { id }
 
         /// The descriptor: the type name and its fields in canonical order.
-        public static let recordType = RecordType("WhiskeyNote", [
-            .optional("id", .nonEmptyString),
-            FieldSchema("title", .string),
-            FieldSchema("category", .string),
-            FieldSchema("createdAt", .instant),
-            .optional("imageData", .data, isExternalStorage: true),
-            FieldSchema("alcohol", .double),
-            FieldSchema("look", .string),
-            FieldSchema("smells", .array(.string)),
-            FieldSchema("tastes", .array(.object(Taste.recordType))),
-            FieldSchema("finish", .object(Finish.recordType)),
-            FieldSchema("think", .string),
-            FieldSchema("rating", .double),
-            FieldSchema("isFavorite", .bool),
-        ])
+        public static let recordType = RecordType("WhiskeyNote", NotesV1.noteFields(
+            FieldSchema("finish", .object(Finish.recordType))))
 
         @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {

@@ -25,21 +25,7 @@ extension NotesV1 {
         public var recordID: String? { id }
 
         /// The descriptor: the type name and its fields in canonical order.
-        public static let recordType = RecordType("WineNote", [
-            .optional("id", .nonEmptyString),
-            FieldSchema("title", .string),
-            FieldSchema("category", .string),
-            FieldSchema("createdAt", .instant),
-            .optional("imageData", .data, isExternalStorage: true),
-            FieldSchema("alcohol", .double),
-            FieldSchema("look", .string),
-            FieldSchema("smells", .array(.string)),
-            FieldSchema("tastes", .array(.object(Taste.recordType))),
-            FieldSchema("grape", .string),
-            FieldSchema("think", .string),
-            FieldSchema("rating", .double),
-            FieldSchema("isFavorite", .bool),
-        ])
+        public static let recordType = RecordType("WineNote", NotesV1.noteFields(FieldSchema("grape", .string)))
 
         @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {

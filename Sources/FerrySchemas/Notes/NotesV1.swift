@@ -14,3 +14,26 @@ public enum NotesSchemaV1: VersionedSchema {
         visitor.visit(NotesV1.CocktailNote.self)
     }
 }
+
+extension NotesV1 {
+    /// A V1 note's fields in canonical order: the nine every category has (id, title, category,
+    /// createdAt, imageData, alcohol, look, smells, tastes), the category's `own`, then think,
+    /// rating, isFavorite.
+    static func noteFields(_ own: FieldSchema...) -> [FieldSchema] {
+        [
+            .optional("id", .nonEmptyString),
+            FieldSchema("title", .string),
+            FieldSchema("category", .string),
+            FieldSchema("createdAt", .instant),
+            .optional("imageData", .data, isExternalStorage: true),
+            FieldSchema("alcohol", .double),
+            FieldSchema("look", .string),
+            FieldSchema("smells", .array(.string)),
+            FieldSchema("tastes", .array(.object(Taste.recordType))),
+        ] + own + [
+            FieldSchema("think", .string),
+            FieldSchema("rating", .double),
+            FieldSchema("isFavorite", .bool),
+        ]
+    }
+}

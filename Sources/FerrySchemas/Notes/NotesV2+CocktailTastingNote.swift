@@ -24,20 +24,11 @@ extension NotesV2 {
         public var recordID: String? { id }
 
         /// The descriptor: the type name and its fields in canonical order.
-        public static let recordType = RecordType("CocktailTastingNote", [
-            FieldSchema("id", .nonEmptyString),
-            FieldSchema("title", .nonEmptyString),
-            FieldSchema("category", .string),
-            FieldSchema("createdAt", .instant),
-            .optional("imageData", .data, isExternalStorage: true),
+        public static let recordType = RecordType("CocktailTastingNote", NotesV2.noteFields(
             FieldSchema("alcoholByVolume", .double, range: 0...100, originalName: "alcohol"),
             FieldSchema("tastes", .array(.object(Taste.recordType))),
             FieldSchema("ingredients", .array(.object(Ingredient.recordType))),
-            FieldSchema("isContainsIce", .bool),
-            FieldSchema("think", .string),
-            FieldSchema("rating", .double, range: 0...5, step: 0.5),
-            FieldSchema("isFavorite", .bool),
-        ])
+            FieldSchema("isContainsIce", .bool)))
 
         @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {

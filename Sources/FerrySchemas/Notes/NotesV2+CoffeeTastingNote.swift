@@ -22,18 +22,9 @@ extension NotesV2 {
         public var recordID: String? { id }
 
         /// The descriptor: the type name and its fields in canonical order.
-        public static let recordType = RecordType("CoffeeTastingNote", [
-            FieldSchema("id", .nonEmptyString),
-            FieldSchema("title", .nonEmptyString),
-            FieldSchema("category", .string),
-            FieldSchema("createdAt", .instant),
-            .optional("imageData", .data, isExternalStorage: true),
+        public static let recordType = RecordType("CoffeeTastingNote", NotesV2.noteFields(
             FieldSchema("smells", .array(.object(Smell.recordType))),
-            FieldSchema("tastes", .array(.object(Taste.recordType))),
-            FieldSchema("think", .string),
-            FieldSchema("rating", .double, range: 0...5, step: 0.5),
-            FieldSchema("isFavorite", .bool),
-        ])
+            FieldSchema("tastes", .array(.object(Taste.recordType)))))
 
         @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {

@@ -25,21 +25,12 @@ extension NotesV2 {
         public var recordID: String? { id }
 
         /// The descriptor: the type name and its fields in canonical order.
-        public static let recordType = RecordType("WineTastingNote", [
-            FieldSchema("id", .nonEmptyString),
-            FieldSchema("title", .nonEmptyString),
-            FieldSchema("category", .string),
-            FieldSchema("createdAt", .instant),
-            .optional("imageData", .data, isExternalStorage: true),
+        public static let recordType = RecordType("WineTastingNote", NotesV2.noteFields(
             FieldSchema("alcoholByVolume", .double, range: 0...100, originalName: "alcohol"),
             FieldSchema("look", .object(Look.recordType)),
             FieldSchema("smells", .array(.object(Smell.recordType))),
             FieldSchema("tastes", .array(.object(Taste.recordType))),
-            FieldSchema("grape", .object(Grape.recordType)),
-            FieldSchema("think", .string),
-            FieldSchema("rating", .double, range: 0...5, step: 0.5),
-            FieldSchema("isFavorite", .bool),
-        ])
+            FieldSchema("grape", .object(Grape.recordType))))
 
         @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {

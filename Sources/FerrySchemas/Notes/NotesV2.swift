@@ -5,6 +5,25 @@ public enum NotesV2 {
     public enum FinishLength: String, Sendable, Hashable, CaseIterable {
         case short, medium, long
     }
+
+    /// A cocktail ingredient: V1's, field for field (name, amount; record type `Ingredient`).
+    public typealias Ingredient = NotesV1.Ingredient
+
+    /// A tasting note's fields in canonical order (`Notable`'s): id, title, category, createdAt,
+    /// imageData, the category's `own`, then think, rating, isFavorite.
+    static func noteFields(_ own: FieldSchema...) -> [FieldSchema] {
+        [
+            FieldSchema("id", .nonEmptyString),
+            FieldSchema("title", .nonEmptyString),
+            FieldSchema("category", .string),
+            FieldSchema("createdAt", .instant),
+            .optional("imageData", .data, isExternalStorage: true),
+        ] + own + [
+            FieldSchema("think", .string),
+            FieldSchema("rating", .double, range: 0...5, step: 0.5),
+            FieldSchema("isFavorite", .bool),
+        ]
+    }
 }
 
 /// The `notes` domain's version 2 schema.
