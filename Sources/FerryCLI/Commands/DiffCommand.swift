@@ -68,7 +68,7 @@ struct DiffCommand: FerryCommand {
     func run() throws -> ExitStatus {
         let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
         let verbose = common.verbose
-        let sink = FileDescriptorSink(descriptor: 1, name: "standard output")
+        let sink = FileDescriptorSink(descriptor: 1, name: "-")
         let reporter: any DiffReporter = switch output {
         case .text:
             DiffTextReporter(sink: sink, color: isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
