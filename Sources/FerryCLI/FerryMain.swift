@@ -69,7 +69,16 @@ public enum FerryMain {
         let configuration = type.configuration
         do {
             let parsed = try ArgumentParser.parse(arguments, for: configuration)
-            let command = try type.init(parsed)
+            let command: any FerryCommand
+            do {
+                command = try type.init(parsed)
+            } catch let error as FerryError where error.diagnostic.location.description.isEmpty {
+                // A value of the command line that names nothing known (a domain, a format, a
+                // schema version) is the command's error: named as its usage errors name it.
+                let diagnostic = error.diagnostic
+                StandardError.write("ferry \(configuration.name): \(diagnostic.severity.rawValue): \(diagnostic.body) [\(diagnostic.code.rawValue)]\n")
+                return error.exitStatus
+            }
             return try command.run()
         } catch is ArgumentParser.HelpRequested {
             StandardOutput.write(HelpFormatter.help(configuration))
