@@ -83,4 +83,25 @@ import Testing
                                 + "the header after member \"\(before.path)\" [truncated-archive]"],
                             reading: "cut.tar", in: box, "\(domain) \(dataFormat)")
     }
+
+    /// An empty file named as an archive is no archive (GNU tar: "This does not look like a tar
+    /// archive"), not a bundle without its manifest: `malformed-archive` only, compressed or
+    /// not, zip too, and an empty standard input read as a tar.
+    @Test(arguments: ["x.tar", "x.tgz", "x.tar.gz", "x.zip", "-"])
+    func anEmptyFileIsNoArchive(_ file: String) throws {
+        let box = try Sandbox()
+        let error = "\(file): error: the input is empty (0 bytes), not a tar or zip archive [malformed-archive]"
+        if file == "-" {
+            for command in [["validate", "-"], ["convert", "-", "-o", "out.json"]] {
+                for jobs in ["1", "2"] {
+                    let run = try box.ferry(command + ["--from", "tar", "--quiet", "--jobs", jobs], stdin: "")
+                    #expect(run.stderrLines == [error], "\(command[0]) --jobs \(jobs)")
+                    #expect(run.status == 3, "\(command[0]) --jobs \(jobs)")
+                }
+            }
+            return
+        }
+        try box.write(file, bytes: [])
+        try Self.expectOnly([error], reading: file, in: box, "empty")
+    }
 }
