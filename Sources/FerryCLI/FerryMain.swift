@@ -1,5 +1,6 @@
 import FerryCore
 import FerryPipeline
+import Foundation
 
 /// The `ferry` command line as a library: the executable's `main.swift` only calls `run`.
 public enum FerryMain {
@@ -17,6 +18,22 @@ public enum FerryMain {
     /// - Parameter arguments: the arguments after the program name.
     public static func run(_ arguments: [String]) -> Int32 {
         SignalHandling.install()
+        UnbufferedWrite.resetOutputFailure()
+        return checkingOutput(dispatch(arguments))
+    }
+
+    /// `status`, or `output-unwritable` (exit 5, said on standard error as a conversion to
+    /// standard output says it) when a write to standard output failed for another reason than
+    /// a closed pipe: what the command printed there did not all arrive. The highest status wins.
+    private static func checkingOutput(_ status: Int32) -> Int32 {
+        guard let code = UnbufferedWrite.outputFailure else { return status }
+        let diagnostic = Diagnostic.error(.outputUnwritable, "write failed: \(String(cString: strerror(code)))",
+                                          at: SourceLocation(file: "-"))
+        StandardError.write(diagnostic.description + "\n")
+        return max(ExitStatus(rawValue: status), .outputUnwritable).rawValue
+    }
+
+    private static func dispatch(_ arguments: [String]) -> Int32 {
         guard let name = arguments.first else {
             StandardError.write(overview)
             return ExitStatus.usage.rawValue
@@ -52,7 +69,16 @@ public enum FerryMain {
         let configuration = type.configuration
         do {
             let parsed = try ArgumentParser.parse(arguments, for: configuration)
-            let command = try type.init(parsed)
+            let command: any FerryCommand
+            do {
+                command = try type.init(parsed)
+            } catch let error as FerryError where error.diagnostic.location.description.isEmpty {
+                // A value of the command line that names nothing known (a domain, a format, a
+                // schema version) is the command's error: named as its usage errors name it.
+                let diagnostic = error.diagnostic
+                StandardError.write("ferry \(configuration.name): \(diagnostic.severity.rawValue): \(diagnostic.body) [\(diagnostic.code.rawValue)]\n")
+                return error.exitStatus
+            }
             return try command.run()
         } catch is ArgumentParser.HelpRequested {
             StandardOutput.write(HelpFormatter.help(configuration))

@@ -456,6 +456,14 @@ public final class BundleReader {
             switch header {
             case .end:
                 flushDamage(atEnd: true)
+                if (inputSize ?? reader.inputPosition) == 0 {
+                    // libarchive reads no bytes as an empty archive; GNU tar refuses them, and so
+                    // does Ferry: an empty file is no archive (a tar holds at least its two
+                    // end-of-archive blocks, a zip its central directory), not a bundle that
+                    // lacks its manifest. An empty .zip or .tgz comes here too (nothing to detect).
+                    log.report(.error(.malformedArchive, "the input is empty (0 bytes), not a tar or zip archive", at: location(nil)))
+                    return
+                }
                 if reader.mode == .tar, !reader.expandsInput, let inputSize, Self.tarLacksEndMarker(path, size: inputSize) {
                     tarEndsWithoutMarker = .error(.truncatedArchive, "the archive ends after this member without "
                         + "the two zero blocks that end a tar (the input is cut short)", at: location(lastMember))

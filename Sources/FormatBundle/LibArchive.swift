@@ -244,7 +244,10 @@ public final class ArchiveReader {
     private func failure(_ fallback: String, in part: Part) -> FerryError {
         if let error = bridge?.error { return error }
         let message = errorString(archive, fallback: fallback)
-        return FerryError(archiveErrorCode(forMessage: message), message + whereReading(part), at: location())
+        // A header stands between members, in none of them: its error is at the archive, and the
+        // message says where (its byte offset, the member before it).
+        let place = part == .header ? SourceLocation(file: name) : location()
+        return FerryError(archiveErrorCode(forMessage: message), message + whereReading(part), at: place)
     }
 
     /// ` at byte offset N, the header after member "x"`: where reading stands, for a message.

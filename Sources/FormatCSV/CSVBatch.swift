@@ -97,6 +97,7 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         guard let context, !bytes.isEmpty else { return }
         var scanner = CSVRowScanner(delimiter: delimiter, maximumRecordBytes: Int.max, offset: base, line: firstLine)
         scanner.bytesEndInput = endsInput
+        scanner.endsAtCut = context.endsAtCut
         var decoder = CSVRowDecoder(context: context)
         let source = CSVRowSource(bytes: bytes, base: base, delimiter: delimiter, layout: context.layout,
                                   fields: context.expectedFields ?? 0)

@@ -130,6 +130,7 @@ public final class CSVReader: ColumnRecordReader {
         try detectDelimiter()
         scanner.deallocate()
         scanner = CSVRowScanner(delimiter: delimiter, maximumRecordBytes: self.maximumRecordBytes, offset: base + pos, line: 1)
+        scanner.endsAtCut = options.endsAtCut
         let expectedFields: Int?
         if options.hasHeader {
             try readHeader()

@@ -103,6 +103,10 @@ struct CSVRowScanner {
     /// False when the bytes scanned with `atEnd` end a batch of rows, not the input (`CSVBatch`):
     /// a CR they end with is then a whole line break.
     var bytesEndInput = true
+    /// True when the input ends where an archive was cut (`ReadOptions.endsAtCut`): a quoted
+    /// field still open at its end is the field the cut runs into, and the row ends there; the
+    /// lines after the opening quote's are the field's, not rows to resume reading at.
+    var endsAtCut = false
     /// Where the CR that ends the row stands (from the row's start) when the bytes held ended
     /// with it: the row ends there once the byte after it, or the input's end, is known.
     private var pendingCR: Int?
@@ -450,7 +454,7 @@ struct CSVRowScanner {
         inRow = false
         if quoteAtEnd {
             addCell(end: end - 1 - rowStart)
-        } else if !walker.inQuotes {
+        } else if !walker.inQuotes || (endsAtCut && bytesEndInput) {
             addCell(end: end - rowStart)
         } else {
             // The opening quote is the first byte of the cell being scanned.
@@ -480,7 +484,8 @@ struct CSVRowScanner {
             return .row
         }
         rowEnd = end
-        // Only the input's end gets here (the size limit outside quotes returned above).
+        // Only the input's end gets here (the size limit outside quotes returned above), inside
+        // quotes only at a cut.
         rowEndsInput = true
         offset = end
         return .row

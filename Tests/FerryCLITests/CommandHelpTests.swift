@@ -77,10 +77,11 @@ import Testing
 
     /// Command -> the exit codes it can give (DESIGN.md "Exit codes"): every one for the commands
     /// that read, migrate and write; `inspect` counts problems in the data (no 1); `schema` reads
-    /// no input (no 1, 3, 5); `formats` neither reads nor knows a domain (no 1, 3, 4, 5).
+    /// no input (no 1, 3); `formats` neither reads nor knows a domain (no 1, 3, 4). Every command
+    /// writes to standard output, which may fail (5).
     static let exitCodes: [(String, [Int32])] = [
         ("convert", [0, 1, 2, 3, 4, 5, 70]), ("migrate", [0, 1, 2, 3, 4, 5, 70]), ("validate", [0, 1, 2, 3, 4, 5, 70]),
-        ("inspect", [0, 2, 3, 4, 5, 70]), ("run", [0, 1, 2, 3, 4, 5, 70]), ("schema", [0, 2, 4, 70]), ("formats", [0, 2, 70]),
+        ("inspect", [0, 2, 3, 4, 5, 70]), ("run", [0, 1, 2, 3, 4, 5, 70]), ("schema", [0, 2, 4, 5, 70]), ("formats", [0, 2, 5, 70]),
         ("diff", [0, 1, 2, 3, 4, 5, 70]), ("stats", [0, 1, 2, 3, 4, 5, 70]), ("head", [0, 1, 2, 3, 4, 5, 70]),
     ]
 
@@ -92,8 +93,15 @@ import Testing
         70: "  70  internal error",
     ]
 
-    /// `--help` ends with the exit codes the command can give, and no others; a command that reads
-    /// inputs says that for several the highest wins.
+    /// The lines a command gives its own meaning: `validate` has no `--strict` (nothing lossy to
+    /// fail on), and `diff`'s 0 and 1 say whether the inputs differ.
+    static let ownMeanings: [String: [Int32: String]] = [
+        "validate": [1: "  1   invalid data"],
+        "diff": [0: "  0   the same (warnings allowed)", 1: "  1   different, or an input with invalid records (then nothing is compared)"],
+    ]
+
+    /// `--help` ends with the exit codes the command can give, and no others, each with what it
+    /// means for the command; a command that reads inputs says that for several the highest wins.
     @Test(arguments: exitCodes.map(\.0))
     func helpListsTheExitCodesTheCommandCanGive(command: String) throws {
         let run = try runFerry([command, "--help"])
@@ -101,7 +109,27 @@ import Testing
         let codes = Self.exitCodes.first { $0.0 == command }!.1
         let header = codes.contains(3) ? "EXIT CODES (for several inputs the highest wins):" : "EXIT CODES:"
         let section = run.stdout.components(separatedBy: "\nEXIT CODES").dropFirst().joined()
-        #expect("EXIT CODES" + section == ([header] + codes.map { Self.meanings[$0]! }).joined(separator: "\n") + "\n", "\(command)")
+        let lines = codes.map { Self.ownMeanings[command]?[$0] ?? Self.meanings[$0]! }
+        #expect("EXIT CODES" + section == ([header] + lines).joined(separator: "\n") + "\n", "\(command)")
+    }
+
+    /// A domain, format or schema version of the command line that names nothing known is the
+    /// command's error, named as its usage errors are (`ferry schema: error: ...`), with its code
+    /// and exit 4.
+    @Test(arguments: [
+        (["schema", "notes", "--schema-version", "3"], "ferry schema: error: notes has no schema version 3 (known: 1, 2) [unknown-version]"),
+        (["schema", "pet-story", "--schema-version", "9"], "ferry schema: error: pet-story has no schema version 9 (known: 1, 2) [unknown-version]"),
+        (["schema", "vocabulary", "--schema-version", "3", "--as", "xsd"],
+         "ferry schema: error: vocabulary has no schema version 3 (known: 1, 2) [unknown-version]"),
+        (["schema", "wine"], "ferry schema: error: unknown domain 'wine'; domains: notes, pet-story, vocabulary [unknown-domain]"),
+        (["validate", "x.json", "--domain", "wine"], "ferry validate: error: unknown domain 'wine'; domains: notes, pet-story, vocabulary [unknown-domain]"),
+        (["convert", "x.json", "--to", "yaml"], "ferry convert: error: unknown output format 'yaml'; `ferry formats` lists them [unknown-format]"),
+    ])
+    func anUnknownNameOnTheCommandLineIsTheCommandsError(arguments: [String], error: String) throws {
+        let run = try runFerry(arguments)
+        #expect(run.stderr == error + "\n", "\(arguments)")
+        #expect(run.stdout == "", "\(arguments)")
+        #expect(run.status == 4, "\(arguments)")
     }
 
     /// `--lenient` writes nothing in `stats` and `diff`: their help says what it does there.

@@ -63,7 +63,7 @@ import Glibc
         // libarchive then tries each following block as a header (b.txt's two content blocks, at
         // 1536 and 2048): one damage, said once, where it starts.
         #expect(try Self.errors(url.path) == [
-            "damaged.tar:a.txt: error: damaged tar archive at byte offset 1024, the header after member \"a.txt\" [malformed-archive]"
+            "damaged.tar: error: damaged tar archive at byte offset 1024, the header after member \"a.txt\" [malformed-archive]"
         ])
     }
 

@@ -51,7 +51,8 @@ import Testing
             "invalid-encoding data/file-with-german-umlaut-ae-\u{FFFD}", "missing-manifest -",
         ],
         // node-tar
-        "tar-node-tar/tars/bad-cksum.tar": ["malformed-archive one-byte.txt"],
+        // A damaged header stands in no member: the archive (its message names the member before it).
+        "tar-node-tar/tars/bad-cksum.tar": ["malformed-archive -"],
         "tar-node-tar/tars/path-missing.tar": ["unsafe-path ", none],
         "tar-node-tar/tars/links-invalid.tar": ["unsafe-path hardlink-2", none],
         "tar-node-tar/tars/excessively-deep.tar": ["too-large ./" + String(repeating: "a/", count: 99), none],

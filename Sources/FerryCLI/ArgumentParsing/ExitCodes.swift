@@ -17,14 +17,20 @@ enum ExitCodes {
     /// Every exit code.
     static let all = meanings.map(\.status)
 
-    /// The `EXIT CODES` section listing `statuses` (in numeric order, whatever their order here).
+    /// The `EXIT CODES` section listing `statuses` (in numeric order, whatever their order here),
+    /// each with its meaning in `meanings` unless `overrides` gives another.
     /// Where a command reads inputs (it can give 3), several of them may fail differently (a folder
     /// of datasets is several): the header says the highest wins.
-    static func help(_ statuses: [ExitStatus]) -> String {
+    static func help(_ statuses: [ExitStatus], overrides: [ExitStatus: String] = [:]) -> String {
         var out = statuses.contains(.malformedInput) ? "EXIT CODES (for several inputs the highest wins):" : "EXIT CODES:"
         for (status, meaning) in meanings where statuses.contains(status) {
-            out += "\n  " + String(status.rawValue).padding(to: 4) + meaning
+            out += "\n  " + String(status.rawValue).padding(to: 4) + (overrides[status] ?? meaning)
         }
         return out
+    }
+
+    /// A command's `EXIT CODES` section, with its own meanings (`exitMeanings`) where it has them.
+    static func help(_ configuration: CommandConfiguration) -> String {
+        help(configuration.exitCodes, overrides: configuration.exitMeanings)
     }
 }

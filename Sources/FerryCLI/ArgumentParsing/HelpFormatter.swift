@@ -25,6 +25,6 @@ public enum HelpFormatter {
             }
         }
         if !configuration.discussion.isEmpty { out += "\n" + configuration.discussion + "\n" }
-        return out + "\n" + ExitCodes.help(configuration.exitCodes) + "\n"
+        return out + "\n" + ExitCodes.help(configuration) + "\n"
     }
 }

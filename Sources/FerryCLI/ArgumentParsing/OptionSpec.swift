@@ -50,10 +50,14 @@ public struct CommandConfiguration: Sendable {
     /// The exit codes the command can give, listed at the end of its `--help` (DESIGN.md "Exit
     /// codes"; 70, an internal error, any command can give).
     public var exitCodes: [ExitStatus]
+    /// What an exit code means for this command where the general meaning (`ExitCodes.meanings`)
+    /// would mislead (`diff`'s 1: the inputs differ).
+    public var exitMeanings: [ExitStatus: String]
 
     public init(
         name: String, abstract: String, discussion: String = "", arguments: String = "",
-        argumentCount: ClosedRange<Int> = 0...0, options: [OptionSpec], exitCodes: [ExitStatus]
+        argumentCount: ClosedRange<Int> = 0...0, options: [OptionSpec], exitCodes: [ExitStatus],
+        exitMeanings: [ExitStatus: String] = [:]
     ) {
         self.name = name
         self.abstract = abstract
@@ -62,5 +66,6 @@ public struct CommandConfiguration: Sendable {
         self.argumentCount = argumentCount
         self.options = options + [OptionSpec(["--help", "-h"], help: "Show this help and exit.")]
         self.exitCodes = exitCodes
+        self.exitMeanings = exitMeanings
     }
 }

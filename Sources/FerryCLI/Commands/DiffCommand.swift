@@ -21,8 +21,7 @@ struct DiffCommand: FerryCommand {
             only: media files are no part of a JSON document; a note says so when a side has them).
             --ignore takes a JSON Pointer from the dataset root where * stands for any one token
             (/words/*/studyState); it may repeat. --where compares only the records it keeps.
-            Exit status: 0 the same, 1 different (or an input with invalid records: then nothing is
-            compared, and a line says so), 2, 3, 4 as below.
+            An input with invalid records is not compared: a line says so, and the exit status is 1.
             See Docs/diff.md.
             """,
         arguments: "OLD NEW", argumentCount: 2...2,
@@ -34,7 +33,11 @@ struct DiffCommand: FerryCommand {
             OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
                 // Nothing is written: --lenient compares the valid records of an input with invalid ones.
         ] + CommonOptions.specs(help: ["lenient": "Compare the valid records of an input that has invalid ones; fix what migration can."]),
-        exitCodes: ExitCodes.all)
+        exitCodes: ExitCodes.all,
+        exitMeanings: [
+            .success: "the same (warnings allowed)",
+            .invalidData: "different, or an input with invalid records (then nothing is compared)",
+        ])
 
     enum Output {
         case text, json, html, patch
@@ -68,7 +71,7 @@ struct DiffCommand: FerryCommand {
     func run() throws -> ExitStatus {
         let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
         let verbose = common.verbose
-        let sink = FileDescriptorSink(descriptor: 1, name: "standard output")
+        let sink = FileDescriptorSink(descriptor: 1, name: "-")
         let reporter: any DiffReporter = switch output {
         case .text:
             DiffTextReporter(sink: sink, color: isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)

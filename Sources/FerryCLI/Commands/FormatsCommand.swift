@@ -12,7 +12,7 @@ struct FormatsCommand: FerryCommand {
             OptionSpec(["--adapter-timeout"], .single, value: "SECONDS", help: "Stop an adapter silent this long (default 30)."),
         ],
         // An adapter that fails to describe itself is a warning; nothing is read or written.
-        exitCodes: [.success, .usage, .internalError])
+        exitCodes: [.success, .usage, .outputUnwritable, .internalError])
 
     var json: Bool
     var registry: FormatRegistry

@@ -15,7 +15,7 @@ struct SchemaCommand: FerryCommand {
             OptionSpec(["--as"], .single, value: "KIND", help: "json-schema (default) or xsd."),
         ],
         // It reads no input and writes only standard output.
-        exitCodes: [.success, .usage, .unknown, .internalError])
+        exitCodes: [.success, .usage, .unknown, .outputUnwritable, .internalError])
 
     var schema: DatasetSchema
     var asXSD: Bool

@@ -21,7 +21,7 @@ struct ValidateCommand: FerryCommand {
         // checked without it); typing schema-free CSV cells changes no verdict (and would mistype
         // a domain's text cells).
         options: ConversionRunner.reportSpecs + CommonOptions.specs(excluding: ["lenient", "strict", "infer-types"]),
-        exitCodes: ExitCodes.all)
+        exitCodes: ExitCodes.all, exitMeanings: [.invalidData: "invalid data"])
 
     var request: ConversionRequest
     var runner: ConversionRunner

@@ -79,10 +79,28 @@ enum StandardOutput {
     }
 }
 
-/// `write(2)` of a whole text. A closed pipe (`ferry validate X | head -1`) or a full disk loses
-/// the rest of the text but never stops the program (Foundation's `FileHandle.write` traps on
-/// EPIPE); the exit status still tells the outcome.
+/// `write(2)` of a whole text. A closed pipe (`ferry validate X | head -1`) loses the rest of the
+/// text but never stops the program (Foundation's `FileHandle.write` traps on EPIPE): the reader
+/// went away on purpose. Any other failure of a write to standard output (a full disk,
+/// `> /dev/full`, a file-size limit) is kept in `outputFailure`, and `FerryMain` ends the run
+/// with `output-unwritable` (exit 5) instead of the command's own status.
 enum UnbufferedWrite {
+    private static let lock = NSLock()
+    /// The `errno` of the first failed write to standard output other than EPIPE; 0 for none.
+    nonisolated(unsafe) private static var failure: Int32 = 0
+
+    /// The `errno` of the first write to standard output that failed for another reason than a
+    /// closed pipe, nil when every write succeeded or only the pipe was closed.
+    static var outputFailure: Int32? {
+        let code = lock.withLock { failure }
+        return code == 0 ? nil : code
+    }
+
+    /// Forgets a failure (`FerryMain.run` starts each run afresh: tests call it in one process).
+    static func resetOutputFailure() {
+        lock.withLock { failure = 0 }
+    }
+
     static func all(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { buffer in
@@ -95,6 +113,11 @@ enum UnbufferedWrite {
                 } else if written < 0 && errno == EINTR {
                     continue
                 } else {
+                    // write(2) returns 0 only for a count of 0; treat it as no space all the same.
+                    let code = written < 0 ? errno : ENOSPC
+                    if descriptor == 1 && code != EPIPE {
+                        lock.withLock { if failure == 0 { failure = code } }
+                    }
                     return
                 }
             }
