@@ -1,5 +1,6 @@
 import FerryCore
 import FerryPipeline
+import FerrySchemas
 import Foundation
 
 /// The `ferry` command line as a library: the executable's `main.swift` only calls `run`.
@@ -17,6 +18,7 @@ public enum FerryMain {
     /// Runs the command line and returns the process exit status.
     /// - Parameter arguments: the arguments after the program name.
     public static func run(_ arguments: [String]) -> Int32 {
+        CryptoLibrary.setUp()
         SignalHandling.install()
         UnbufferedWrite.resetOutputFailure()
         return checkingOutput(dispatch(arguments))
