@@ -25,13 +25,7 @@ import Testing
         let member = try #require(tar.members.filter { $0.path.hasPrefix("data/") }.max { $0.size < $1.size })
         let data = Array(tar.bytes[member.dataOffset..<(member.dataOffset + member.size)])
         // A row from the middle on whose last cell, unquoted, holds three bytes or more.
-        // Row starts: line starts outside quotes (an even count of quotes before them).
-        var quotes = 0
-        var starts = [0]
-        for (i, byte) in data.enumerated() {
-            if byte == 0x22 { quotes += 1 }
-            if byte == 0x0A, quotes % 2 == 0, i + 1 < data.count { starts.append(i + 1) }
-        }
+        let starts = Self.rowStarts(data)
         var chosen: (row: Int, comma: Int)?
         for row in (starts.count / 2)..<(starts.count - 1) {
             let end = starts[row + 1] - 1
@@ -45,6 +39,30 @@ import Testing
         let lf = starts[row + 1] - 1
         try #require(data[lf - 1] == 0x0D, "\(cell): the row does not end with CRLF")
         let kept = cell.place == "after comma" ? comma + 1 : cell.place == "CR LF" ? lf : comma + 3
+        let collection = String(member.path.dropFirst(5).split(separator: ".")[0])
+        try Self.expectCutKeepsRowsBefore(box: box, tar: tar, member: member, kept: kept, row: row, rowStart: starts[row],
+                                          collection: collection, cell: cell.testDescription)
+    }
+
+    /// The offsets where `data`'s CSV rows start: line starts outside quotes (an even count of
+    /// quotes before them).
+    static func rowStarts(_ data: [UInt8]) -> [Int] {
+        var quotes = 0
+        var starts = [0]
+        for (i, byte) in data.enumerated() {
+            if byte == 0x22 { quotes += 1 }
+            if byte == 0x0A, quotes % 2 == 0, i + 1 < data.count { starts.append(i + 1) }
+        }
+        return starts
+    }
+
+    /// `whole.tar` in `box` cut `kept` bytes into `member`'s data, inside row `row` (which starts
+    /// at `rowStart` of the member's data): `validate` says the cut once, with the line and column
+    /// where the data ends, exit 3, with one job or two; `convert --lenient` keeps the records of
+    /// the rows before the cut row, the same as the whole bundle's first ones, and no more.
+    static func expectCutKeepsRowsBefore(box: Sandbox, tar: TarEditor, member: TarEditor.Member, kept: Int, row: Int,
+                                         rowStart: Int, collection: String, cell: String) throws {
+        let data = Array(tar.bytes[member.dataOffset..<(member.dataOffset + member.size)])
         let cut = member.dataOffset + kept
         try box.write("cut.tar", bytes: Array(tar.bytes[..<cut]))
         let (line, column) = CutShortWordingCLITests.end(of: Array(data[..<kept]))
@@ -56,7 +74,6 @@ import Testing
             #expect(run.status == 3, "\(cell)")
         }
         // Under --lenient: the member's rows before the cut row (row 0 is the header), no more.
-        let collection = String(member.path.dropFirst(5).split(separator: ".")[0])
         let prefix = "{\"$collection\":\"\(collection)\""
         let whole = try box.ferry(["convert", "whole.tar", "--to", "jsonl", "-o", "-"]).stdout.split(separator: "\n")
             .filter { $0.hasPrefix(prefix) }
@@ -64,7 +81,7 @@ import Testing
         #expect(one.output == two.output && one.stderr == two.stderr && one.status == 3 && two.status == 3, "\(cell)")
         let records = one.output.split(separator: "\n").filter { $0.hasPrefix(prefix) }
         // How many records the member's lines before the cut row hold (a quoted cell may span lines).
-        try box.write("before/\(collection).csv", bytes: Array(data[..<starts[row]]))
+        try box.write("before/\(collection).csv", bytes: Array(data[..<rowStart]))
         let counted = try box.ferry(["convert", "before/", "--to", "jsonl", "--schema-free", "-o", "-"])
         let before = counted.stdout
             .split(separator: "\n").filter { $0.hasPrefix("{") && !$0.hasPrefix("{\"domain\"") }.count

@@ -35,13 +35,7 @@ import Testing
         let tar = TarEditor(bytes: try box.bytes("whole.tar"))
         let member = try #require(tar.members.first { $0.path == "data/\(collection).csv" })
         let data = Array(tar.bytes[member.dataOffset..<(member.dataOffset + member.size)])
-        // Row starts: line starts outside quotes (an even count of quotes before them).
-        var quotes = 0
-        var starts = [0]
-        for (i, byte) in data.enumerated() {
-            if byte == 0x22 { quotes += 1 }
-            if byte == 0x0A, quotes % 2 == 0, i + 1 < data.count { starts.append(i + 1) }
-        }
+        let starts = CutTarCSVRowCLITests.rowStarts(data)
         // The first cell holding the two lines in the member's second half.
         let needle = Array("Line one\nLine two\n".utf8)
         let opening = try #require((data.count / 2..<(data.count - needle.count)).first { Array(data[$0..<($0 + needle.count)]) == needle },
@@ -55,28 +49,7 @@ import Testing
         case "second+1": second
         default: second + 1
         }
-        let cut = member.dataOffset + kept
-        try box.write("cut.tar", bytes: Array(tar.bytes[..<cut]))
-        let (line, column) = CutShortWordingCLITests.end(of: Array(data[..<kept]))
-        for jobs in ["1", "2"] {
-            let run = try box.ferry(["validate", "cut.tar", "--jobs", jobs])
-            #expect(run.errors == ["cut.tar:\(member.path):\(line):\(column): error: truncated tar archive at byte offset \(cut), in member "
-                + "\"\(member.path)\": the member's data ends here; its records before the cut are read [truncated-archive]"], "\(cell)")
-            #expect(run.stderrLines.filter { $0.contains(": warning: ") } == [], "\(cell)")
-            #expect(run.status == 3, "\(cell)")
-        }
-        // Under --lenient: the member's rows before the cut row (row 0 is the header), no more.
-        let prefix = "{\"$collection\":\"\(collection)\""
-        let whole = try box.ferry(["convert", "whole.tar", "--to", "jsonl", "-o", "-"]).stdout.split(separator: "\n")
-            .filter { $0.hasPrefix(prefix) }
-        let (one, two) = try box.ferryByJobs(["convert", "cut.tar", "--to", "jsonl", "--lenient", "-o", "OUT"])
-        #expect(one.output == two.output && one.stderr == two.stderr && one.status == 3 && two.status == 3, "\(cell)")
-        let records = one.output.split(separator: "\n").filter { $0.hasPrefix(prefix) }
-        // How many records the member's rows before the cut row hold.
-        try box.write("before/\(collection).csv", bytes: Array(data[..<starts[row]]))
-        let counted = try box.ferry(["convert", "before/", "--to", "jsonl", "--schema-free", "-o", "-"])
-        let before = counted.stdout.split(separator: "\n").filter { $0.hasPrefix("{") && !$0.hasPrefix("{\"domain\"") }.count
-        #expect(before > 0, "\(counted.stderr)")
-        #expect(Array(records) == Array(whole.prefix(before)), "\(cell): \(records.count) records, \(before) before row \(row)")
+        try CutTarCSVRowCLITests.expectCutKeepsRowsBefore(box: box, tar: tar, member: member, kept: kept, row: row,
+                                                          rowStart: starts[row], collection: collection, cell: cell.testDescription)
     }
 }
