@@ -5,8 +5,10 @@ import FormatJSON
 /// Renders records of models as JSON Lines lines, as `JSONLinesWriter` writes them (SCHEMAS.md
 /// "Formats: JSON Lines"): `{"$collection":"c",` then the model's fields in canonical order, compact,
 /// then LF; without a collection the model's object alone. Strings, numbers and instants are
-/// written by the serializer's own pieces (`ByteBuffer.appendJSONString`, `appendJSONNumber`), so
-/// the bytes are those the writer makes for `Record(collection: c, value: model.value)`.
+/// written by the serializer's own pieces (`ByteBuffer.appendJSONString`, `appendJSONNumber`, and
+/// their in-line fast paths `appendJSONMember`, `appendJSONStringInline`, `appendJSONNumberInline`,
+/// which write the same bytes), so the bytes are those the writer makes for
+/// `Record(collection: c, value: model.value)`.
 public struct JSONLinesRendering: Sendable {
     /// nil when the writer's options make bytes this renderer does not reproduce.
     ///
@@ -64,8 +66,8 @@ struct JSONLinesFieldSink: FieldSink {
     /// Appends the whole line: `{`, the `$collection` member when there is one, the fields, `}`, LF.
     mutating func appendLine<M: FieldCodable>(_ model: M, collection: String?) {
         if let collection {
-            buffer.pointee.append("{\"$collection\":")
-            buffer.pointee.appendJSONString(collection)
+            buffer.pointee.append("{\"$collection\":" as StaticString)
+            buffer.pointee.appendJSONStringInline(collection)
             needsComma = true
         } else {
             buffer.pointee.append(UInt8(ascii: "{"))
@@ -80,9 +82,8 @@ struct JSONLinesFieldSink: FieldSink {
     @inline(__always)
     private mutating func beginMember(_ key: String) -> Bool {
         if skipsCollectionMember, !isNested, key.utf8.count == 11, key == "$collection" { return false }
-        if needsComma { buffer.pointee.append(UInt8(ascii: ",")) }
+        buffer.pointee.appendJSONMember(key, comma: needsComma)
         needsComma = true
-        buffer.pointee.appendJSONMemberKey(key)
         return true
     }
 
@@ -99,23 +100,27 @@ struct JSONLinesFieldSink: FieldSink {
         (isNested, needsComma, memberDepth) = (outerNested, outerComma, outerDepth)
     }
 
+    @inline(__always)
     mutating func add(_ key: String, _ text: String) {
         guard beginMember(key) else { return }
         // A long value is left to the writer, which streams it rather than gather it here.
         guard text.utf8.count < JSONLinesWriter.longStringThreshold else { return failed = true }
-        buffer.pointee.appendJSONString(text)
+        buffer.pointee.appendJSONStringInline(text)
     }
 
+    @inline(__always)
     mutating func add(_ key: String, _ number: Double) {
         guard beginMember(key) else { return }
-        if !buffer.pointee.appendJSONNumber(number) { failed = true }
+        if !buffer.pointee.appendJSONNumberInline(number) { failed = true }
     }
 
+    @inline(__always)
     mutating func add(_ key: String, _ flag: Bool) {
         guard beginMember(key) else { return }
-        if flag { buffer.pointee.append("true") } else { buffer.pointee.append("false") }
+        if flag { buffer.pointee.append("true" as StaticString) } else { buffer.pointee.append("false" as StaticString) }
     }
 
+    @inline(__always)
     mutating func add(_ key: String, _ integer: Int64) {
         guard beginMember(key) else { return }
         buffer.pointee.appendJSONInteger(integer)
@@ -129,7 +134,17 @@ struct JSONLinesFieldSink: FieldSink {
 
     mutating func add(_ key: String, _ day: CalendarDay) {
         guard beginMember(key) else { return }
-        buffer.pointee.appendJSONString(day.description)
+        // `description`'s bytes written in place (digits and dashes: nothing to escape) for a day
+        // the initializers make; any other (its fields are settable) through the `String`.
+        guard (1...9999).contains(day.year), (1...12).contains(day.month), (1...31).contains(day.day) else {
+            return buffer.pointee.appendJSONString(day.description)
+        }
+        buffer.pointee.reserve(12)
+        let out = buffer.pointee.base + buffer.pointee.count
+        out[0] = UInt8(ascii: "\"")
+        RFC3339Fields.writeDate(year: day.year, month: day.month, day: day.day, to: out + 1)
+        out[11] = UInt8(ascii: "\"")
+        buffer.pointee.count += 12
     }
 
     mutating func add(_ key: String, _ strings: [String]) {
@@ -138,7 +153,7 @@ struct JSONLinesFieldSink: FieldSink {
         for index in strings.indices {
             if index > 0 { buffer.pointee.append(UInt8(ascii: ",")) }
             guard strings[index].utf8.count < JSONLinesWriter.longStringThreshold else { return failed = true }
-            buffer.pointee.appendJSONString(strings[index])
+            buffer.pointee.appendJSONStringInline(strings[index])
         }
         buffer.pointee.append(UInt8(ascii: "]"))
     }

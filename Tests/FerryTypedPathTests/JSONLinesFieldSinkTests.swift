@@ -269,6 +269,43 @@ import Testing
         }
     }
 
+    /// A model of one day and one number, its fields set by hand (they are public and settable).
+    struct DayAndNumber: FieldCodable {
+        static let recordType = RecordType("DayAndNumber", [])
+        var day: CalendarDay
+        var number: Double
+
+        init(day: CalendarDay, number: Double) {
+            self.day = day
+            self.number = number
+        }
+
+        init<Source: FieldSource>(from source: inout Source) {
+            day = CalendarDay("2024-02-29")!
+            number = 0
+        }
+
+        func encode<Sink: FieldSink>(to sink: inout Sink) {
+            sink.add("day", day)
+            sink.add("number", number)
+        }
+    }
+
+    /// Days written in place are `description`'s bytes, for days the initializers make and for
+    /// fields set out of their range (those go through `description`); numbers written in line
+    /// (whole, one decimal) and the others are `appendJSONNumber`'s.
+    @Test(arguments: [
+        (2024, 2, 29, 13.5), (1, 1, 1, 0), (9999, 12, 31, -0.0), (0, 1, 1, 4.25), (12345, 6, 7, 1e21),
+        (2024, 13, 1, -0.5), (2024, 0, 5, 99.9), (2024, 1, 32, 1e15), (2024, -3, 1, 0.1), (2024, 100, 1, 7),
+    ] as [(Int, Int, Int, Double)])
+    func daysAndNumbersAreTheWritersBytes(year: Int, month: Int, day: Int, number: Double) throws {
+        var calendarDay = try #require(CalendarDay("2024-02-29"))
+        calendarDay.year = year
+        calendarDay.month = month
+        calendarDay.day = day
+        try check(DayAndNumber(day: calendarDay, number: number))
+    }
+
     @Test func builtValuesAndTheCollectionMember() throws {
         try check(Everything(collectionField: nil))
         try check(Everything(collectionField: "inner"))
