@@ -45,4 +45,43 @@ import Testing
             #expect(run.status == 2)
         }
     }
+
+    /// `--from` and `--encoding` naming nothing known are the command's errors too, whatever the
+    /// input, for every command that takes them: `--from yaml` as `--to yaml` is (`unknown-format`,
+    /// exit 4), `--encoding klingon` a usage error (exit 2, with the usage line). A name some
+    /// format knows stays the input's business (latin1 on JSON, Shift_JIS on XML).
+    @Test(arguments: GeneratedDocuments.domains, ["json", "jsonl", "csv", "xml", "tar"])
+    func anUnknownInputFormatOrEncodingIsTheCommandsError(_ domain: String, _ format: String) throws {
+        let box = try Sandbox()
+        try box.write("in.json", GeneratedBackups.json(domain: domain, version: 1))
+        // CSV: a folder of one file per collection.
+        let input = format == "json" ? "in.json" : format == "csv" ? "csv/" : "in.\(format)"
+        if format != "json" {
+            let made = try box.ferry(["convert", "in.json", "--to", format, "-o", input, "-q"])
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        let commands: [[String]] = [["convert", input, "-o", "out.jsonl"], ["migrate", input, "--to-version", "2", "-o", "out.jsonl"],
+                                    ["validate", input], ["inspect", input], ["stats", input], ["head", input], ["diff", input, input]]
+        for command in commands {
+            let name = command[0]
+            let from = try box.ferry(command + ["--from", "yaml"])
+            #expect(from.stderrLines == ["ferry \(name): error: unknown input format 'yaml'; `ferry formats` lists them [unknown-format]"],
+                    "\(domain) \(format) \(name)")
+            #expect(from.stdout == "" && from.status == 4, "\(domain) \(format) \(name)")
+            let encoding = try box.ferry(command + ["--encoding", "klingon"])
+            let usage = name == "diff" ? "usage: ferry diff OLD NEW [options]" : "usage: ferry \(name) INPUT\(["inspect", "stats", "head"].contains(name) ? "" : "...") [options]"
+            #expect(encoding.stderrLines == [
+                "ferry \(name): error: unknown encoding 'klingon'; use utf-8, utf-16, utf-16le, utf-16be, latin1 or windows-1252 "
+                    + "(XML also takes the encodings libxml2 knows, such as Shift_JIS)",
+                usage, "See 'ferry \(name) --help'.",
+            ], "\(domain) \(format) \(name)")
+            #expect(encoding.stdout == "" && encoding.status == 2, "\(domain) \(format) \(name)")
+            #expect(!box.exists("out.jsonl"))
+        }
+        // Names a format knows pass the command line: what they do to the input is the input's.
+        for known in ["latin1", "Shift_JIS"] {
+            let run = try box.ferry(["validate", input, "--encoding", known])
+            #expect(!run.stderr.contains("ferry validate: error:"), "\(domain) \(format) \(known): \(run.stderr)")
+        }
+    }
 }
