@@ -71,17 +71,15 @@ public enum FerryMain {
         let configuration = type.configuration
         do {
             let parsed = try ArgumentParser.parse(arguments, for: configuration)
-            let command: any FerryCommand
-            do {
-                command = try type.init(parsed)
-            } catch let error as FerryError where error.diagnostic.location.description.isEmpty {
-                // A value of the command line that names nothing known (a domain, a format, a
-                // schema version) is the command's error: named as its usage errors name it.
-                let diagnostic = error.diagnostic
-                StandardError.write("ferry \(configuration.name): \(diagnostic.severity.rawValue): \(diagnostic.body) [\(diagnostic.code.rawValue)]\n")
-                return error.exitStatus
-            }
+            let command = try type.init(parsed)
             return try command.run()
+        } catch let error as FerryError where error.diagnostic.location.description.isEmpty {
+            // An error of the command line found before anything is read (a value that names
+            // nothing known, an output that is an input, a bundle to standard output) stands at no
+            // input: it is the command's, named as its usage errors name it.
+            let diagnostic = error.diagnostic
+            StandardError.write("ferry \(configuration.name): \(diagnostic.severity.rawValue): \(diagnostic.body) [\(diagnostic.code.rawValue)]\n")
+            return error.exitStatus
         } catch is ArgumentParser.HelpRequested {
             StandardOutput.write(HelpFormatter.help(configuration))
             return .success

@@ -73,6 +73,19 @@ public protocol FormatReader: Sendable {
     /// Starts reading `source`. Recoverable problems go to `log`.
     /// - Throws: `FerryError` when the input cannot even start (an empty file, a bad encoding).
     func makeReader(_ source: any ByteSource, options: ReadOptions, log: DiagnosticLog) throws -> any RecordReader
+
+    /// True when `name` (an `--encoding` value) names an encoding this format knows: one it reads,
+    /// or one it knows to refuse (JSON knows Latin-1 and is read as UTF-8 only). A name no
+    /// format knows is the command line's error, before anything is read. The default knows
+    /// UTF-8 (`utf-8`, `utf8`, any case).
+    func knowsEncoding(_ name: String) -> Bool
+}
+
+extension FormatReader {
+    public func knowsEncoding(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower == "utf-8" || lower == "utf8"
+    }
 }
 
 /// The writing half of a format adapter.

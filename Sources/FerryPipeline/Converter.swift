@@ -72,8 +72,22 @@ public struct Converter: Sendable {
     private func plannedTarget(_ request: ConversionRequest, datasets: [String]) throws -> OutputTarget {
         let target = request.action == .convert
             ? try OutputTarget.resolve(request.output, inputs: datasets, given: request.inputs) : .standardOutput
+        if request.action == .convert, target == .standardOutput, writesBundle(request, datasets: datasets) {
+            throw FerryError(.usage, "a bundle cannot go to standard output; name it with -o FILE.tar or -o DIR/")
+        }
         try OutputPlan.check(request, target: target, registry: registry)
         return target
+    }
+
+    /// True when the output is a bundle, which cannot go to standard output (its media with it),
+    /// as far as that shows before anything is read: `--to` names one, or there is no `--to` and
+    /// an input is a bundle (a folder or an archive, by `--from` or its name), whose format the
+    /// output keeps. Not for `head`, which prints a bundle's records; standard input is known to
+    /// be a tar only once read (`OutputRouter` refuses it then).
+    private func writesBundle(_ request: ConversionRequest, datasets: [String]) -> Bool {
+        if let name = request.outputFormat { return registry.format(named: name)?.isContainer == true }
+        guard !request.printsBundlesAsData else { return false }
+        return datasets.contains { DatasetSource.isBundle($0, formatName: request.inputFormat, registry: registry) }
     }
 
     /// Where a dataset's output goes in a folder output.

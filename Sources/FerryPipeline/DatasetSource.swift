@@ -223,6 +223,15 @@ final class DatasetSource {
     /// True for a tar by name (by extension or `--from tar`; a tar found by content is
     /// `InputProbe`'s), a folder with `manifest.json` or `data/`, or a
     /// folder laid out like the app's Documents folder (SCHEMAS.md "Bundle").
+    /// True when `path` is read as a bundle whatever its content: `--from` (`formatName`) or its
+    /// name names a container format, or it is a folder holding a bundle's or an app Documents
+    /// folder's parts.
+    static func isBundle(_ path: String, formatName: String?, registry: FormatRegistry) -> Bool {
+        var isFolder: ObjCBool = false
+        let exists = path != "-" && FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        return isBundle(path, isFolder: exists && isFolder.boolValue, formatName: formatName, registry: registry)
+    }
+
     private static func isBundle(_ path: String, isFolder: Bool, formatName: String?, registry: FormatRegistry) -> Bool {
         if let formatName { return InputProbe.requested(formatName, registry: registry)?.format.isContainer ?? false }
         guard isFolder else { return path != "-" && (registry.format(forPath: path)?.isContainer ?? false) }

@@ -83,6 +83,16 @@ struct InputProbe {
     }
 }
 
+extension FormatRegistry {
+    /// True when `name` (a `--from` value) names a format of this registry, alone or with a
+    /// compression ending (`json.gz`, `tar.zst`, `tgz`), as the input's reading takes it.
+    public func knowsInputFormat(_ name: String) -> Bool { InputProbe.requested(name, registry: self) != nil }
+
+    /// True when `name` (an `--encoding` value) names an encoding one of this registry's
+    /// readers knows (`FormatReader.knowsEncoding`).
+    public func knowsEncoding(_ name: String) -> Bool { formats.contains { $0.reader?.knowsEncoding(name) == true } }
+}
+
 extension InputProbe {
     /// True when the input is a tar archive (a bundle).
     var isArchive: Bool {

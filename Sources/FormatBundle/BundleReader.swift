@@ -352,15 +352,19 @@ public final class BundleReader {
         let head: [UInt8]
         let input: any ByteSource
         if isFile, let file = source as? FileDescriptorSource, Self.regularFileSize(path) != nil {
-            var bytes = [UInt8](repeating: 0, count: 4)
-            let n = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, 4, 0) }
+            var bytes = [UInt8](repeating: 0, count: 6)
+            let n = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, 6, 0) }
             head = Array(bytes.prefix(max(n, 0)))
             input = source
         } else {
-            (head, input) = try PrefixedSource.sniff(source, count: 4)
+            (head, input) = try PrefixedSource.sniff(source, count: 6)
         }
         guard ArchiveContainer.forContent(head) == .zip else {
-            try scanArchive(input, knownSize: isFile, into: &scan, log: log)
+            // gzip, xz and bzip2 are decompressed by their own libraries, not libarchive's
+            // filters: a cut stream then gives every byte before the cut (`StreamDecompressor`).
+            let tar = StreamDecompressor.decodes(Compression.forContent(head))
+                ? try CompressedFileSource(source: input, name: path) : input
+            try scanArchive(tar, knownSize: isFile, into: &scan, log: log)
             return
         }
         container = .zip

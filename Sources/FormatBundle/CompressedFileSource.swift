@@ -1,18 +1,31 @@
 import FerryCore
 
 /// Decompresses one compressed file as it is read (`notes.json.gz`, `words.jsonl.zst`,
-/// `dataset.xml.xz`), through libarchive's raw format and every filter it detects; an
-/// uncompressed input passes through unchanged. Memory use is bounded by libarchive's buffers.
+/// `dataset.xml.xz`), or a compressed tar on its way to the archive reader. The compression is
+/// told from the first bytes: gzip, xz and bzip2 go through their own libraries
+/// (`StreamDecompressor`: a cut stream gives every byte before the cut), anything else through
+/// libarchive's raw format and every filter it detects (zstd, lz4, ...); an uncompressed input
+/// passes through unchanged. Memory use is bounded by the decoders' buffers.
 public final class CompressedFileSource: DecompressingSource {
-    private let reader: ArchiveReader
+    private let decompressor: StreamDecompressor?
+    private let reader: ArchiveReader?
     private var started = false
     private var ended = false
 
     /// Reads the compressed bytes of `source`.
     /// - Parameter name: the input's path, for error locations.
-    /// - Throws: `FerryError(.malformedArchive)` when the stream cannot be recognised.
+    /// - Throws: `FerryError(.malformedArchive)` when the stream cannot be recognised, the
+    ///   source's read errors.
     public init(source: any ByteSource, name: String) throws {
-        reader = try ArchiveReader(source: source, name: name, mode: .raw)
+        let (head, stream) = try PrefixedSource.sniff(source, count: 6)
+        let compression = Compression.forContent(head)
+        if StreamDecompressor.decodes(compression) {
+            decompressor = try StreamDecompressor(source: stream, compression: compression, name: name)
+            reader = nil
+        } else {
+            decompressor = nil
+            reader = try ArchiveReader(source: stream, name: name, mode: .raw)
+        }
     }
 
     /// Opens the file at `path` (`-` for standard input).
@@ -22,12 +35,18 @@ public final class CompressedFileSource: DecompressingSource {
     }
 
     /// The compressed bytes consumed so far.
-    public var compressedBytesRead: Int64? { reader.inputPosition }
+    public var compressedBytesRead: Int64? { decompressor?.compressedBytesRead ?? reader?.inputPosition }
+
+    public var stop: DecompressionStop? { decompressor?.stop }
+
+    public func endQuietlyAtStop() { decompressor?.endQuietlyAtStop() }
 
     /// Fills `buffer` with decompressed bytes; 0 at the end.
-    /// - Throws: `FerryError` with `truncated-archive` for a stream that ends early, or
-    ///   `malformed-archive` for corrupt data, with libarchive's message.
+    /// - Throws: `FerryError` with `truncated-archive` for a stream that ends early (after every
+    ///   byte before the cut, for gzip, xz and bzip2), or `malformed-archive` for corrupt data.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if let decompressor { return try decompressor.read(into: buffer) }
+        guard let reader else { return 0 }
         if ended { return 0 }
         if !started {
             started = true

@@ -6,6 +6,13 @@ import FerryCore
 public protocol DecompressingSource: ByteSource {
     /// The compressed bytes consumed so far; nil when the source does not decompress.
     var compressedBytesRead: Int64? { get }
+    /// Why the decompressed stream ended before its compressed end (cut short, corrupt), once it
+    /// has; nil before, and for decompressors that throw their errors as they come (libarchive's).
+    var stop: DecompressionStop? { get }
+    /// Makes a cut or corrupt stream end quietly (`read` returns 0 after the bytes before it, and
+    /// `stop` says why) instead of throwing: an archive reader above it then reads the bytes
+    /// before the cut as those of an archive cut there, and says why it ended from `stop`.
+    func endQuietlyAtStop()
 }
 
 /// Counts what an archive expands to against what it takes on disk, refusing decompression bombs

@@ -124,6 +124,9 @@ public final class ArchiveReader {
     private let archive: OpaquePointer
     /// The source libarchive pulls from; nil for a zip, which libarchive reads from its file.
     private let bridge: SourceBridge?
+    /// The source when it decompresses what libarchive reads (a `.tar.gz` through
+    /// `StreamDecompressor`): it ends quietly where its stream stops, and says why.
+    private let decompressor: (any DecompressingSource)?
     private let name: String
     /// What the reader was opened to read.
     public let mode: Mode
@@ -153,6 +156,14 @@ public final class ArchiveReader {
         self.name = name
         self.mode = mode
         self.bridge = SourceBridge(source: source, pool: pool)
+        if let decompressing = source as? any DecompressingSource, decompressing.compressedBytesRead != nil {
+            // The tar reader sees the bytes before a cut as a tar cut there, and `failure` says
+            // why the stream ended.
+            decompressing.endQuietlyAtStop()
+            decompressor = decompressing
+        } else {
+            decompressor = nil
+        }
         archive_read_support_filter_all(archive)
         switch mode {
         case .tar:
@@ -196,6 +207,7 @@ public final class ArchiveReader {
         self.name = name
         self.mode = .zip
         self.bridge = nil
+        self.decompressor = nil
         archive_read_support_format_zip_seekable(archive)
         let status = withUTF8CType { archive_read_open_filename(archive, file, 128 * 1024) }
         if status != ArchiveStatus.ok {
@@ -230,11 +242,15 @@ public final class ArchiveReader {
     }
 
     /// The number of input bytes consumed so far (before decompression).
-    public var inputPosition: Int64 { Int64(archive_filter_bytes(archive, -1)) }
+    public var inputPosition: Int64 { decompressor?.compressedBytesRead ?? Int64(archive_filter_bytes(archive, -1)) }
 
     /// True when the content read is larger than the input holds: a zip, or an archive under a
-    /// decompression filter (filter 0 is the format's own stream; more mean a decompressor).
-    public var expandsInput: Bool { mode == .zip || archive_filter_count(archive) > 1 }
+    /// decompression filter (filter 0 is the format's own stream; more mean a decompressor) or
+    /// decompressed by its source.
+    public var expandsInput: Bool { mode == .zip || isDecompressed }
+
+    /// True when the stream libarchive's format reads is decompressed, by a filter or the source.
+    private var isDecompressed: Bool { archive_filter_count(archive) > 1 || decompressor != nil }
 
     private func location() -> SourceLocation { SourceLocation(file: name, member: currentMember) }
 
@@ -243,10 +259,14 @@ public final class ArchiveReader {
 
     private func failure(_ fallback: String, in part: Part) -> FerryError {
         if let error = bridge?.error { return error }
-        let message = errorString(archive, fallback: fallback)
         // A header stands between members, in none of them: its error is at the archive, and the
         // message says where (its byte offset, the member before it).
         let place = part == .header ? SourceLocation(file: name) : location()
+        if let stop = decompressor?.stop {
+            // The tar ended where the decompressed stream did: the stream's end is the reason.
+            return FerryError(stop.code, stop.message + whereReading(part, stop: stop), at: place)
+        }
+        let message = errorString(archive, fallback: fallback)
         return FerryError(archiveErrorCode(forMessage: message), message + whereReading(part), at: place)
     }
 
@@ -254,14 +274,16 @@ public final class ArchiveReader {
     /// A header's offset is where it starts (libarchive's header position, pax and GNU extension
     /// headers included); a content error's is how far the tar stream was consumed. Both count
     /// the decompressed stream, which the message says when the input is compressed.
-    private func whereReading(_ part: Part) -> String {
+    /// `stop`: the decompressed stream ended early there; a header cut by it is where the stream
+    /// ends, since libarchive stops before it (or after the previous one, at the stream's end).
+    private func whereReading(_ part: Part, stop: DecompressionStop? = nil) -> String {
         var offset = part == .header
             ? Int64(archive_read_header_position(archive)) : Int64(archive_filter_bytes(archive, 0))
         // After a fatal error libarchive answers ARCHIVE_FATAL (negative) instead: the header then
         // stands where the last member's padded content ended.
         if offset < 0 { offset = part == .header ? nextHeaderOffset : max(0, Int64(archive_filter_bytes(archive, 0))) }
-        // Filter 0 is the format's own stream; more than one means a decompressor sits below it.
-        let stream = archive_filter_count(archive) > 1 ? " of the decompressed archive" : ""
+        if let stop, part == .header { offset = stop.offset }
+        let stream = isDecompressed ? " of the decompressed archive" : ""
         let at = " at byte offset \(offset)\(stream)"
         guard mode != .raw else { return at }
         switch (part, currentMember) {
@@ -280,6 +302,12 @@ public final class ArchiveReader {
         let status = withUTF8CType { archive_read_next_header(archive, &entryPointer) }
         switch status {
         case ArchiveStatus.eof:
+            // A decompressed stream that stopped early ends the tar at a header: still a cut,
+            // also when only the stream's own end is missing (the tar's end blocks, its trailer).
+            if let decompressor {
+                try Self.drain(decompressor)
+                if decompressor.stop != nil { throw failure("the archive ends early", in: .header) }
+            }
             return .end
         case ArchiveStatus.ok, ArchiveStatus.warn:
             guard let entry = entryPointer else { throw failure("no member header", in: .header) }
@@ -293,9 +321,25 @@ public final class ArchiveReader {
             return .entry(info, warning: warning)
         case ArchiveStatus.retry:
             let error = failure("damaged member header", in: .header)
+            // A header the decompressed stream's stop left partial: nothing follows to read on to.
+            if decompressor?.stop != nil { throw error }
             return .damaged(error)
         default:
             throw failure("cannot read the next member header", in: .header)
+        }
+    }
+
+    /// Reads what follows the tar's end in a decompressed stream (the zero blocks past the two
+    /// that end it, which tar(1) pads a record with; the stream's trailer), so that a stream cut
+    /// there says so (`stop`). At most 1 MiB: what lies further is not the tar's.
+    private static func drain(_ source: any DecompressingSource) throws {
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { scratch.deallocate() }
+        var drained = 0
+        while drained < 1 << 20, source.stop == nil {
+            let n = try source.read(into: scratch)
+            if n == 0 { return }
+            drained += n
         }
     }
 

@@ -16,6 +16,10 @@ public final class PrefixedSource: DecompressingSource {
     /// The decompressing source's count when the rest is one (a bundle checks its expansion).
     public var compressedBytesRead: Int64? { (rest as? any DecompressingSource)?.compressedBytesRead }
 
+    public var stop: DecompressionStop? { (rest as? any DecompressingSource)?.stop }
+
+    public func endQuietlyAtStop() { (rest as? any DecompressingSource)?.endQuietlyAtStop() }
+
     /// The prefix's bytes first, the buffer then filled on from the rest in the same call, so reads
     /// after it see the buffer sizes they would have seen without it.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

@@ -25,6 +25,9 @@ public enum CSVFormat {
 
 /// Makes `CSVReader`s. `delimiter` (when set) is used unless the options give one.
 public struct CSVFormatReader: FormatReader {
+    /// The names `CSVEncoding(name:)` takes.
+    public func knowsEncoding(_ name: String) -> Bool { CSVEncoding(name: name) != nil }
+
     public var delimiter: UInt8?
 
     public init(delimiter: UInt8? = nil) { self.delimiter = delimiter }

@@ -1,3 +1,4 @@
+import CLibXML2
 import FerryCore
 
 /// The XML format (SCHEMAS.md "Formats", Docs/xml.md): name `xml`, extension `.xml`.
@@ -12,6 +13,16 @@ public enum XMLFormat {
 
 /// Makes `XMLRecordReader`s.
 public struct XMLFormatReader: FormatReader {
+    /// UTF-8 and the encodings libxml2 converts from (its own and iconv's: `ISO-8859-2`,
+    /// `Shift_JIS`, ...), as `--encoding` forces them on the parser.
+    public func knowsEncoding(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        if lower == "utf-8" || lower == "utf8" { return true }
+        guard let handler = xmlFindCharEncodingHandler(name) else { return false }
+        xmlCharEncCloseFunc(handler)
+        return true
+    }
+
     public init() {}
 
     /// - Throws: `FerryError(.invalidEncoding)` for an unknown `options.encoding`, or a read failure.

@@ -99,7 +99,7 @@ import Testing
         try box.write("x", "{}")
         let run = try box.ferry(["validate", "--from", "toml.gz", "x"])
         #expect(run.status == 4)
-        #expect(run.errors == ["x: error: unknown format 'toml.gz'; `ferry formats` lists them [unknown-format]"])
+        #expect(run.stderrLines == ["ferry validate: error: unknown input format 'toml.gz'; `ferry formats` lists them [unknown-format]"])
     }
 
     /// A V1 vocabulary CSV says its version only through its values: studyState digits.

@@ -148,7 +148,7 @@ import Glibc
             _ = bundle
         },
         Case(code: "unreadable-input", arguments: ["validate", "absent.json"], expect: .file) { _ in },
-        Case(code: "unknown-format", arguments: ["validate", "x.weird", "--from", "weird"], expect: .file) {
+        Case(code: "unknown-format", arguments: ["validate", "x.weird"], expect: .file) {
             try write("x", "x.weird", in: $0)
         },
         Case(code: "unknown-domain", arguments: ["migrate", "x.json", "--to-version", "2"], expect: .file) {

@@ -203,7 +203,7 @@ import Testing
         let run = try box.ferry(["convert", "mixed/", "--to", "csv", "-o", "out/"])
         #expect(run.status == 2)
         #expect(run.stderrLines == [
-            "ferry: error: the output 'out/x/' would be written from both 'mixed/x.csv' and 'mixed/x.\(ext)'; they differ only in their extensions, which outputs do not keep; rename one of them [usage]",
+            "ferry convert: error: the output 'out/x/' would be written from both 'mixed/x.csv' and 'mixed/x.\(ext)'; they differ only in their extensions, which outputs do not keep; rename one of them [usage]",
         ])
         #expect(!box.exists("out"))
     }
@@ -216,6 +216,6 @@ import Testing
         try box.copySample("notes-v1.json", to: "mixed/notes.json")
         let run = try box.ferry(["convert", "mixed/", "--to", "csv", "-o", "mixed/"])
         #expect(run.status == 2)
-        #expect(run.stderrLines == ["ferry: error: the output 'mixed/records.csv' is the input 'mixed/records.csv'; inputs are never modified [usage]"])
+        #expect(run.stderrLines == ["ferry convert: error: the output 'mixed/records.csv' is the input 'mixed/records.csv'; inputs are never modified [usage]"])
     }
 }

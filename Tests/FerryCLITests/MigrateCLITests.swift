@@ -310,7 +310,7 @@ import Testing
         let before = try box.bytes("notes-v1.json")
         let run = try box.ferry(["convert", "notes-v1.json", "--to-version", "2", "-o", output])
         #expect(run.status == 2)
-        #expect(run.errors == ["ferry: error: the output '\(output)' is the input 'notes-v1.json'; inputs are never modified [usage]"])
+        #expect(run.errors == ["ferry convert: error: the output '\(output)' is the input 'notes-v1.json'; inputs are never modified [usage]"])
         #expect(try box.bytes("notes-v1.json") == before)
         #expect(try box.list() == ["notes-v1.json", "sub"])
     }

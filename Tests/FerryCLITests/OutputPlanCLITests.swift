@@ -92,7 +92,7 @@ import Testing
             let output = kind.output(form)
             let run = try box.ferry(command + [input, "-o", output])
             #expect(run.status == 2, "\(kind.name) -o \(output): \(run.stderr)")
-            #expect(run.errors == ["ferry: error: \(kind.message(output, Self.base(of: form), input)) [usage]"])
+            #expect(run.errors == ["ferry \(command[0]): error: \(kind.message(output, Self.base(of: form), input)) [usage]"])
             #expect(try Self.snapshot(box) == before, "\(kind.name) -o \(output) changed the sandbox")
         }
     }
@@ -107,7 +107,7 @@ import Testing
             let before = try Self.snapshot(box)
             let run = try box.ferry(command + [input, "-o", output] + (command == ["convert"] && sample == "notes-v1.json" ? filter : []))
             #expect(run.status == 2)
-            #expect(run.errors == ["ferry: error: the output './\(input)' is the input '\(input)'; inputs are never modified [usage]"])
+            #expect(run.errors == ["ferry \(command[0]): error: the output './\(input)' is the input '\(input)'; inputs are never modified [usage]"])
             #expect(try Self.snapshot(box) == before)
         }
     }
@@ -127,7 +127,7 @@ import Testing
             let run = try box.ferry(command + [input, "-o", output])
             let shown = output == "out/" ? "out/n.\(ext)" : output
             #expect(run.status == 2)
-            #expect(run.errors == ["ferry: error: the output '\(shown)' is the input '\(input)' (a hard link to it); inputs are never modified [usage]"])
+            #expect(run.errors == ["ferry \(command[0]): error: the output '\(shown)' is the input '\(input)' (a hard link to it); inputs are never modified [usage]"])
             #expect(try Self.snapshot(box) == before)
         }
     }
@@ -149,7 +149,7 @@ import Testing
         default: "out/" + kind.input
         }
         #expect(run.status == 2)
-        #expect(run.errors == ["ferry: error: the output '\(output)' would be written from both '\(first)' and '\(second)'; \(Self.oneNameHint) [usage]"])
+        #expect(run.errors == ["ferry \(command[0]): error: the output '\(output)' would be written from both '\(first)' and '\(second)'; \(Self.oneNameHint) [usage]"])
         #expect(try Self.snapshot(box) == before)
         #expect(!box.exists("out"))
     }
@@ -185,7 +185,7 @@ import Testing
         try box.write("mine/photos/p.jpg", "x")
         let run = try box.ferry(command)
         #expect(run.status == 2)
-        #expect(run.errors == ["ferry: error: the output folder 'mine/' holds files that are not a Ferry bundle ('photos', 'thesis.txt'); a bundle folder output replaces its folder whole: give a new or empty folder, or an earlier bundle [usage]"])
+        #expect(run.errors == ["ferry \(command[0]): error: the output folder 'mine/' holds files that are not a Ferry bundle ('photos', 'thesis.txt'); a bundle folder output replaces its folder whole: give a new or empty folder, or an earlier bundle [usage]"])
         #expect(try box.files(under: "mine") == ["photos/p.jpg", "thesis.txt"])
         try box.remove("mine")
         #expect(try box.ferry(command + ["--quiet"]).status == 0)
@@ -196,7 +196,7 @@ import Testing
         try box.write("mine/data/extra/a.txt", "mine too\n")
         let added = try box.ferry(command)
         #expect(added.status == 2)
-        #expect(added.errors == ["ferry: error: the output folder 'mine/' is an earlier bundle that also holds files that are not part of it ('NOTES.txt', 'data/extra/a.txt'); a bundle folder output replaces its folder whole: move them out, or give a new or empty folder [usage]"])
+        #expect(added.errors == ["ferry \(command[0]): error: the output folder 'mine/' is an earlier bundle that also holds files that are not part of it ('NOTES.txt', 'data/extra/a.txt'); a bundle folder output replaces its folder whole: move them out, or give a new or empty folder [usage]"])
         #expect(try box.text("mine/NOTES.txt") == "mine\n")
         try box.remove("mine/NOTES.txt")
         try box.remove("mine/data/extra")
@@ -212,7 +212,7 @@ import Testing
         let run = try box.ferry(command + ["x.json", "x.jsonl", "--to", "json", "-o", "out/"])
         #expect(run.status == 2)
         // Mirroring their common folder would not keep them apart either.
-        #expect(run.errors == ["ferry: error: the output 'out/x.json' would be written from both 'x.json' and 'x.jsonl'; they differ only in their extensions, which outputs do not keep; rename one of them [usage]"])
+        #expect(run.errors == ["ferry \(command[0]): error: the output 'out/x.json' would be written from both 'x.json' and 'x.jsonl'; they differ only in their extensions, which outputs do not keep; rename one of them [usage]"])
         #expect(try box.list() == ["x.json", "x.jsonl"])
     }
 
@@ -231,7 +231,7 @@ import Testing
         let run = try box.ferry(command + [folder, "--to", "tar", "-o", folder])
         let first = folder == "docs" ? "docs/MemberImages/m1.JPG" : "csv/cocktailNotes.csv"
         #expect(run.status == 2)
-        #expect(run.errors == ["ferry: error: the output folder '\(folder)' would be replaced whole, and it holds the input '\(first)'; inputs are never modified [usage]"])
+        #expect(run.errors == ["ferry \(command[0]): error: the output folder '\(folder)' would be replaced whole, and it holds the input '\(first)'; inputs are never modified [usage]"])
         #expect(try Self.snapshot(box) == before)
     }
 
@@ -265,7 +265,7 @@ import Testing
         let before = try Self.snapshot(box)
         let run = try box.ferry(["run", "p.json", "-q"])
         #expect(run.status == 2)
-        #expect(run.errors == ["ferry: error: \(message) [usage]"])
+        #expect(run.errors == ["ferry run: error: \(message) [usage]"])
         #expect(try Self.snapshot(box) == before)
         #expect(!box.exists("out"))
     }
@@ -310,13 +310,13 @@ import Testing
     /// The report file is written by the run too: it may not be an input or an output.
     @Test(arguments: [
         (["convert", "n.json", "-o", "a.json", "--report", "json", "--report-file", "n.json"],
-         "ferry: error: the output 'n.json' is the input 'n.json'; inputs are never modified [usage]"),
+         "ferry convert: error: the output 'n.json' is the input 'n.json'; inputs are never modified [usage]"),
         (["migrate", "n.json", "--to-version", "2", "-o", "a.json", "--report", "junit", "--report-file", "./a.json"],
-         "ferry: error: the output './a.json' of --report-file would overwrite the output 'a.json' of 'n.json'; give --report-file another name [usage]"),
+         "ferry migrate: error: the output './a.json' of --report-file would overwrite the output 'a.json' of 'n.json'; give --report-file another name [usage]"),
         (["validate", "n.json", "--report", "junit", "--report-file", "sub/../n.json"],
-         "ferry: error: the output 'sub/../n.json' is the input 'n.json'; inputs are never modified [usage]"),
+         "ferry validate: error: the output 'sub/../n.json' is the input 'n.json'; inputs are never modified [usage]"),
         (["run", "p.json", "--report", "junit", "--report-file", "out/n.json"],
-         "ferry: error: the output 'out/n.json' would be written from both 'n.json' and --report-file; give --report-file another name [usage]"),
+         "ferry run: error: the output 'out/n.json' would be written from both 'n.json' and --report-file; give --report-file another name [usage]"),
     ])
     func aReportFileOverAnInputOrOutputIsRefused(arguments: [String], message: String) throws {
         let box = try Sandbox()

@@ -32,11 +32,11 @@ import Testing
         try box.copySample("pet-story-v1.json", to: "docs/b.json")
         try box.copySample("vocabulary-v1-backup-restore.json", to: "docs/c.json")
         let one = try box.ferry(["convert", "docs", "-o", "out.jsonl"])
-        #expect(one.stderrLines == [#"ferry: error: "docs" holds 3 datasets ("docs/a.json", "docs/b.json", ...), which need a folder "#
+        #expect(one.stderrLines == [#"ferry convert: error: "docs" holds 3 datasets ("docs/a.json", "docs/b.json", ...), which need a folder "#
             + "output: -o DIR/ [usage]"])
         #expect(one.status == 2)
         let two = try box.ferry(["convert", "docs/a.json", "docs/b.json", "-o", "out.jsonl"])
-        #expect(two.stderrLines == ["ferry: error: several inputs need a folder output: -o DIR/ [usage]"])
+        #expect(two.stderrLines == ["ferry convert: error: several inputs need a folder output: -o DIR/ [usage]"])
     }
 
     @Test func aShortOptionTakesItsValueAfterAnEqualsSign() throws {

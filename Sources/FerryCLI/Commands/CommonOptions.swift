@@ -47,7 +47,9 @@ struct CommonOptions {
     var registry: FormatRegistry
 
     /// Fills the request's shared fields from the arguments.
-    /// - Throws: `UsageError` for an unknown domain, date strategy, time zone or delimiter,
+    /// - Throws: `FerryError(.unknownFormat)` for a `--from` no format answers to,
+    ///   `FerryError(.unknownDomain)` for an unknown domain, `UsageError` for an unknown
+    ///   encoding, date strategy, time zone or delimiter,
     ///   `--strict` with `--lenient`, or `--schema-free` with a domain, version or mapping option.
     init(_ arguments: ParsedArguments, into request: inout ConversionRequest) throws {
         quiet = arguments.flag("quiet")
@@ -56,6 +58,10 @@ struct CommonOptions {
         let timeout = try arguments.integer("adapter-timeout", in: 1...86_400) ?? 30
         registry = FormatRegistry.withExternalAdapters(timeout: Double(timeout))
         request.inputFormat = arguments.value("from")
+        if let name = request.inputFormat, !registry.knowsInputFormat(name) {
+            // As `--to` names an unknown output format: the command's error, before anything is read.
+            throw FerryError(.unknownFormat, "unknown input format '\(name)'; `ferry formats` lists them")
+        }
         if let domain = arguments.value("domain") {
             guard let parsed = Domain(rawValue: domain) else {
                 throw FerryError(.unknownDomain, "unknown domain '\(domain)'; domains: \(Domain.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -88,6 +94,10 @@ struct CommonOptions {
         request.read.hasHeader = !arguments.flag("no-header")
         request.read.nullToken = arguments.value("null")
         request.read.encoding = arguments.value("encoding")
+        if let name = request.read.encoding, !registry.knowsEncoding(name) {
+            throw UsageError("unknown encoding '\(name)'; use utf-8, utf-16, utf-16le, utf-16be, latin1 or windows-1252 "
+                + "(XML also takes the encodings libxml2 knows, such as Shift_JIS)")
+        }
         request.read.inferTypes = arguments.flag("infer-types")
         request.jobs = try arguments.integer("jobs", in: 1...256) ?? 1
         request.usesTypedPath = !arguments.flag("no-typed-path")
