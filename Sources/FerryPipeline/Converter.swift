@@ -230,7 +230,7 @@ public struct Converter: Sendable {
                 }
             }
         }
-        func process(_ record: Record) throws {
+        func process(_ record: consuming Record) throws {
             if let filter, !filter.keepsBeforeMigration(record) { return }
             guard let processor = plan.processor else { return try emit([record]) }
             let committed = processor.process(record)
@@ -239,12 +239,14 @@ public struct Converter: Sendable {
         do {
             for record in applier?.constantRecords() ?? [] { try process(record) }
             let plainCollection = plan.processor == nil ? source.derivedCollection : nil
-            func take(_ record: Record, prepared: PreparedRecord?, rendered: RenderedRecords? = nil) throws {
-                var record = record
+            // The record is moved along, not copied: a copy retains and releases each of its
+            // strings, its value and its locator.
+            func take(_ record: consuming Record, prepared: PreparedRecord?, rendered: RenderedRecords? = nil) throws {
                 if let plainCollection, record.collection == plainCollection { record.collection = nil }
                 countRaw(record)
+                var read = record
                 // A record prepared ahead (`--jobs`) had its media put back before it was prepared.
-                let read = prepared == nil ? try inliner?.inline(record) ?? record : record
+                if prepared == nil, let inliner { read = try inliner.inline(read) }
                 references.collect(read)  // media a record names count as referenced even when the record is invalid
                 if let prepared, let processor = plan.processor {
                     let committed = processor.commit(prepared)
@@ -256,7 +258,8 @@ public struct Converter: Sendable {
                     // commit kept them all (it never changes one it keeps).
                     return try emit(committed, rendered: rendered?.ranges.count == committed.count ? rendered : nil)
                 }
-                try process(applier?.apply(read) ?? read)
+                if let applier { read = applier.apply(read) }
+                try process(read)
             }
             /// A record the typed path took: what `take` and `emit` do for a valid record, with its
             /// output line or CSV leaf stream already rendered or its value built (no media, no

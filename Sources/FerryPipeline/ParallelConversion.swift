@@ -90,7 +90,8 @@ struct ParallelConversion {
     /// What the calling thread does with the records, in input order.
     struct Delivery {
         /// A record prepared the general way, with the bytes rendered ahead for its outputs (nil: none).
-        let general: (Record, PreparedRecord, RenderedRecords?) throws -> Void
+        /// The record is handed over (`consuming`): the caller keeps no copy of it.
+        let general: (consuming Record, PreparedRecord, RenderedRecords?) throws -> Void
         /// A record the typed path took; true when the commit keeps it (its line is then written).
         let typed: (Record, TypedPreparation) throws -> Bool
         /// Writes output lines the typed path rendered (one or more records' lines in a row).
@@ -105,7 +106,7 @@ struct ParallelConversion {
     }
 
     /// The prepared form of a general record and the bytes `renderer` rendered ahead for it.
-    static func prepare(_ record: Record, _ preparer: RecordPreparer, _ renderer: (any RecordRenderer)?)
+    static func prepare(_ record: consuming Record, _ preparer: RecordPreparer, _ renderer: (any RecordRenderer)?)
         -> (PreparedRecord, RenderedRecords?)
     {
         let prepared = preparer.prepare(record)
@@ -123,7 +124,7 @@ struct ParallelConversion {
     /// in the batch's buffer are written in one piece, before anything else is written; a kept
     /// record's CSV leaf stream is written at once, as its value would be (its writer may open then).
     private func deliver(_ items: [RecordBatchItem], lane: TypedLaneBatch?, _ delivery: Delivery,
-        general: (Int, Record) throws -> Void) throws
+        general: (Int, consuming Record) throws -> Void) throws
     {
         if let lane, !lane.preparations.isEmpty { delivery.warm(lane.preparations) }
         let leafTable = lane?.leafTable
@@ -274,10 +275,15 @@ struct ParallelConversion {
                 var rendered: [RenderedRecords?] = []
                 results.reserveCapacity(items.count)
                 rendered.reserveCapacity(items.count)
-                for item in items {
-                    var prepared: PreparedRecord? = nil
-                    var bytes: RenderedRecords? = nil
-                    if case .record(let record) = item { (prepared, bytes) = Self.prepare(record, preparer, renderer) }
+                // By index: an item is read in place, and its record copied once, into its
+                // prepared form (the batch keeps the item for the calling thread).
+                for index in items.indices {
+                    guard case .record(let record) = items[index] else {
+                        results.append(nil)
+                        rendered.append(nil)
+                        continue
+                    }
+                    let (prepared, bytes) = Self.prepare(record, preparer, renderer)
                     results.append(prepared)
                     rendered.append(bytes)
                 }

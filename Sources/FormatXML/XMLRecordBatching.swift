@@ -47,7 +47,7 @@ extension XMLRecordReader: BatchRecordReader {
         guard let cut = cutting, !cut.isDone else { return nil }
         var ready: [RecordBatchItem] = []
         while queueHead < queue.count {
-            ready.append(.record(queue[queueHead]))
+            if let record = queue[queueHead].take() { ready.append(.record(record)) }
             queueHead += 1
         }
         queue.removeAll(keepingCapacity: true)

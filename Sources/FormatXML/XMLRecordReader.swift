@@ -81,12 +81,16 @@ public final class XMLRecordReader: RecordReader {
     private enum Marker { case none, list, object, null }
 
     let options: ReadOptions
+    /// `options.inputLocation`, made once: each record's location starts from it.
+    private let inputLocation: SourceLocation
     private let log: DiagnosticLog
     var parser: XMLSafeParser?
     // The state the SAX callbacks change on every element is `@exclusivity(unchecked)`: the
     // callbacks run one at a time on the reading thread and never hold two accesses to one
     // property, and the dynamic checks cost more than the rest of an event's work.
-    @exclusivity(unchecked) var queue: [Record] = []
+    /// Records built and not yet returned; `next()` moves each out (nil left behind), so that
+    /// handing a record on copies none of its parts.
+    @exclusivity(unchecked) var queue: [Record?] = []
     @exclusivity(unchecked) var queueHead = 0
     /// Records and problems in input order instead of `queue` and the log, while batches are
     /// cut or parsed (`XMLRecordReader+Batching`); nil otherwise.
@@ -126,6 +130,7 @@ public final class XMLRecordReader: RecordReader {
     /// small pieces).
     init(_ source: any ByteSource, options: ReadOptions, log: DiagnosticLog, chunkSize: Int) throws {
         self.options = options
+        self.inputLocation = options.inputLocation
         self.log = log
         var encoding = options.encoding
         if let name = encoding?.lowercased(), name == "utf-8" || name == "utf8" { encoding = nil }
@@ -137,6 +142,7 @@ public final class XMLRecordReader: RecordReader {
     /// problems in order: it starts inside `collection`, whose next record has index `index`.
     init(batchIn collection: String, index: Int, options: ReadOptions) {
         self.options = options
+        self.inputLocation = options.inputLocation
         self.log = DiagnosticLog()
         self.collection = collection
         self.counts[collection] = index
@@ -162,7 +168,7 @@ public final class XMLRecordReader: RecordReader {
             _ = try parser.advance()
         }
         defer { queueHead += 1 }
-        return queue[queueHead]
+        return queue[queueHead].take()
     }
 
     /// `<name a="v">`, which libxml2 reads back as `name` and `attributes`; nil for a prefixed
@@ -191,7 +197,7 @@ public final class XMLRecordReader: RecordReader {
     // MARK: - Building records
 
     private func location(_ position: TextPosition?, field: JSONPointer? = nil) -> SourceLocation {
-        var location = options.inputLocation
+        var location = inputLocation
         location.position = position
         location.collection = collection
         if depth >= 2 { location.recordIndex = recordIndex }
@@ -347,9 +353,12 @@ extension XMLRecordReader: XMLParseHandler {
                 report(recordProblem)
                 return
             }
-            let record = Record(collection: collection, value: .object(members), location: recordLocation,
-                                locator: XMLFieldLocator(elements: fieldElements))
-            if collected != nil { collected!.append(.record(record)) } else { queue.append(record) }
+            let locator = XMLFieldLocator(elements: fieldElements)
+            if collected != nil {
+                collected!.append(.record(Record(collection: collection, value: .object(members), location: recordLocation, locator: locator)))
+            } else {
+                queue.append(Record(collection: collection, value: .object(members), location: recordLocation, locator: locator))
+            }
         default:
             let value = value(of: top)
             let key = frames[top].key

@@ -96,7 +96,7 @@ public final class DatasetProcessor {
     /// Decodes one raw record of the source version, validates it, migrates it to the target version, validates the result,
     /// and returns the canonical target-version records (values in canonical field order, collection = target collection name).
     /// Normalizes Firestore layouts (one raw record may yield several). Returns [] for an invalid record; every problem goes to the log with its location.
-    public func process(_ record: Record) -> [Record] {
+    public func process(_ record: consuming Record) -> [Record] {
         commit(preparer.prepare(record))
     }
 
@@ -108,9 +108,10 @@ public final class DatasetProcessor {
         if prepared.documents.count > 1 { warmIDs(of: prepared.documents) }
         var output: [Record] = []
         if holdsUnsettledReferences { unresolvedReferences.removeAll(keepingCapacity: true) }
-        for document in prepared.documents {
+        // By index: each document is read in place in the array, not copied out of it.
+        for index in prepared.documents.indices {
             let pendingBefore = pendingReferences.count
-            guard let result = commit(document) else { continue }
+            guard let result = commit(prepared.documents[index]) else { continue }
             output.append(result)
             if holdsUnsettledReferences {
                 unresolvedReferences.append(pendingReferences[pendingBefore...].map { ReferencedID(collection: $0.collection, id: $0.id) })
@@ -324,18 +325,17 @@ public final class DatasetProcessor {
         // The usual record (`/<collection>/<index>`, the id at `/id`; not one keyed by document
         // id) needs no pointer built, and
         // no locator scan when the record stands on one line.
-        let record = context.record
-        let isPlain = pointer == nil && context.isAtRoot && context.hasRecordBase && record.documentID == nil
+        let isPlain = pointer == nil && context.isAtRoot && context.hasRecordBase && context.record.documentID == nil
         var line: Int?
         var fullLocation: SourceLocation?
         if isPlain {
-            line = DatasetProcessor.idLine(of: record)
+            line = DatasetProcessor.idLine(of: context.record)
         } else {
             fullLocation = DatasetProcessor.idLocation(context, pointer)
             line = fullLocation?.line
         }
         let first = table.insert(id, known: known, line: line,
-            collection: isPlain ? record.collection : nil, index: isPlain ? record.location.recordIndex : nil)
+            collection: isPlain ? context.record.collection : nil, index: isPlain ? context.record.location.recordIndex : nil)
         {
             var recordPointer = (fullLocation ?? DatasetProcessor.idLocation(context, pointer)).field ?? .root
             if recordPointer.last == "id" { recordPointer.tokens.removeLast() }

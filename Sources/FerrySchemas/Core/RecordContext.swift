@@ -56,7 +56,9 @@ public struct RecordContext: Sendable {
 
     /// The record as read (its location and locator give positions).
     public var record: Record {
-        get { shared.record }
+        // Read in place: `context.record.locator` copies the locator only, not the whole record
+        // (its value, strings and locator, a retain and a release each).
+        _read { yield shared.record }
         set { shared = shared.with(record: newValue, base: .some(shared.base)) }
     }
     /// The pointer of the value being decoded, relative to the record's value (`/tastes/0`).
@@ -127,7 +129,7 @@ public struct RecordContext: Sendable {
     /// The context of `record`'s value at `path`. `options.scalarsAsText` is set as well when the
     /// record says its scalars are text (`Record.scalarsAreText`).
     public init(
-        record: Record, path: JSONPointer = .root, base: JSONPointer? = nil, options: DecodingOptions = DecodingOptions(),
+        record: consuming Record, path: JSONPointer = .root, base: JSONPointer? = nil, options: DecodingOptions = DecodingOptions(),
         sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? = nil
     ) {
         var options = options

@@ -109,9 +109,10 @@ public struct RecordPreparer: @unchecked Sendable {
 
     /// Decodes, validates and migrates one raw record (the documents of a Firestore layout each
     /// on their own). Safe to call from any thread.
-    public func prepare(_ record: Record) -> PreparedRecord {
+    public func prepare(_ record: consuming Record) -> PreparedRecord {
+        // The context keeps the record; the layout reads it there (no second copy).
         let context = RecordContext(record: record, options: decodingOptions)
-        let documents = FirestoreLayout.documents(of: record, context: context, nested: hasFirestoreLayouts)
+        let documents = FirestoreLayout.documents(of: context.record, context: context, nested: hasFirestoreLayouts)
         if documents.count == 1 { return PreparedRecord(documents: [prepare(documents[0])]) }
         return PreparedRecord(documents: documents.map { prepare($0) })
     }
