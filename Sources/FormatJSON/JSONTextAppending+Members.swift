@@ -20,12 +20,15 @@ extension ByteBuffer {
         }
     }
 
-    /// `appendPlainShortKey(_:)` with the comma before it stored in the same reserved room.
+    /// Appends `,` when `comma`, then `"key":`, for a key of 16 bytes or fewer with nothing to
+    /// escape; false, appending nothing, for any other key.
     @inlinable @inline(__always)
     mutating func appendPlainShortKey(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool) -> Bool {
         let count = utf8.count
         guard count <= 16, let start = utf8.baseAddress else { return false }
         let raw = UnsafeRawPointer(start)
+        // The key as one word padded with spaces under eight bytes (`shortWord`), else as its
+        // first eight bytes and its last eight (overlapping when shorter than 16).
         let first = count >= 8 ? raw.loadUnaligned(as: UInt64.self) : Self.shortWord(start, count: count)
         guard !JSONSyntax.hasStringSpecial(first) else { return false }
         let last = count > 8 ? raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) : first

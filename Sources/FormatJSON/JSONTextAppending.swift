@@ -22,35 +22,7 @@ extension ByteBuffer {
     /// `@inlinable`: it runs for every member a renderer writes.
     @inlinable @inline(__always)
     public mutating func appendJSONMemberKey(_ key: String) {
-        let done = key.utf8.withContiguousStorageIfAvailable { appendPlainShortKey($0) }
-        if done != true {
-            appendJSONString(key)
-            append(JSONSyntax.colon)
-        }
-    }
-
-    /// Appends `"key":` for a key of 16 bytes or fewer with nothing to escape; false, appending
-    /// nothing, for any other key.
-    @inlinable @inline(__always)
-    mutating func appendPlainShortKey(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = utf8.count
-        guard count <= 16, let start = utf8.baseAddress else { return false }
-        let raw = UnsafeRawPointer(start)
-        // The key as one word padded with spaces under eight bytes (`shortWord`), else as its
-        // first eight bytes and its last eight (overlapping when shorter than 16).
-        let first = count >= 8 ? raw.loadUnaligned(as: UInt64.self) : Self.shortWord(start, count: count)
-        guard !JSONSyntax.hasStringSpecial(first) else { return false }
-        let last = count > 8 ? raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) : first
-        if count > 8, JSONSyntax.hasStringSpecial(last) { return false }
-        // Room for the quotes, the colon and a whole word past a short key.
-        reserve(19)
-        let target = UnsafeMutableRawPointer(base + self.count)
-        target.storeBytes(of: 0x22, as: UInt8.self)  // "
-        target.storeBytes(of: first, toByteOffset: 1, as: UInt64.self)
-        if count > 8 { target.storeBytes(of: last, toByteOffset: 1 + count - 8, as: UInt64.self) }
-        target.storeBytes(of: 0x3A22, toByteOffset: 1 + count, as: UInt16.self)  // ":
-        self.count += count + 3
-        return true
+        appendJSONMember(key, comma: false)
     }
 
     /// Appends UTF-8 text in quotes, escaped as `appendJSONString(_:)` escapes it.
