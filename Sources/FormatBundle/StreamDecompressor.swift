@@ -11,6 +11,33 @@ public struct DecompressionStop: Sendable, Hashable {
     public var message: String
     /// The decompressed bytes handed out before the stop.
     public var offset: Int64
+    /// The line of the last byte handed out before the stop (1 when none was): what a reader
+    /// says of the end of these bytes stands on it or past it.
+    public var lastLine: Int
+
+    /// The error of the stop when the stream is a data file of its own (not a tar): `truncated
+    /// gzip input at byte offset N of the decompressed data`, at `file`.
+    public func error(file: String) -> FerryError {
+        FerryError(code, message + " at byte offset \(offset) of the decompressed data", at: SourceLocation(file: file))
+    }
+}
+
+/// Counts the lines of a decompressed stream as its bytes are handed out, so a stop can say the
+/// line of its last byte (`DecompressionStop.lastLine`).
+struct LineTally {
+    private var newlines = 0
+    private var endsWithNewline = false
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        var count = 0
+        for byte in bytes where byte == 0x0A { count += 1 }
+        newlines += count
+        endsWithNewline = bytes[bytes.count - 1] == 0x0A
+    }
+
+    /// The line of the last byte counted (a line break belongs to the line it ends).
+    var lastLine: Int { endsWithNewline ? max(newlines, 1) : newlines + 1 }
 }
 
 /// Decompresses a gzip, xz or bzip2 stream with that format's own library (zlib, liblzma,
@@ -54,6 +81,7 @@ final class StreamDecompressor: DecompressingSource {
     private var quiet = false
     private var consumed: Int64 = 0
     private var produced: Int64 = 0
+    private var lines = LineTally()
     /// Why the stream ended early; nil while it has not.
     private(set) var stop: DecompressionStop?
 
@@ -123,6 +151,9 @@ final class StreamDecompressor: DecompressingSource {
 
     func endQuietlyAtStop() { quiet = true }
 
+    /// True once the stream ended quietly at its stop (`endQuietlyAtStop()`).
+    var endsAtCut: Bool { quiet && stop != nil }
+
     /// Fills `buffer` with decompressed bytes; 0 at the end (or at the stop once
     /// `endQuietlyAtStop()` was called).
     /// - Throws: the source's read errors; at the stop, `FerryError` with its code and message and
@@ -135,6 +166,7 @@ final class StreamDecompressor: DecompressingSource {
             let before = inputStart
             let (written, step) = run(into: buffer)
             produced += Int64(written)
+            lines.add(UnsafeRawBufferPointer(rebasing: buffer[..<written]))
             switch step {
             case .streamEnd:
                 if try !startsAnotherStream() { finished = true }
@@ -142,18 +174,18 @@ final class StreamDecompressor: DecompressingSource {
                 if finished { return 0 }
             case .failed(let reason):
                 stop = DecompressionStop(code: .malformedArchive, message: "\(compression) decompression failed: \(reason)",
-                                         offset: produced)
+                                         offset: produced, lastLine: lines.lastLine)
                 return written > 0 ? written : try stopped()
             case .progress:
                 if written > 0 { return written }
                 if inputStart == before, inputStart == inputEnd, inputEnded {
-                    stop = DecompressionStop(code: .truncatedArchive, message: "truncated \(compression) input", offset: produced)
+                    stop = DecompressionStop(code: .truncatedArchive, message: "truncated \(compression) input", offset: produced, lastLine: lines.lastLine)
                     return try stopped()
                 }
                 if inputStart == before, inputStart < inputEnd {
                     // Input and room for output, yet nothing moved: no decoder does that on good data.
                     stop = DecompressionStop(code: .malformedArchive,
-                                             message: "\(compression) decompression failed: no progress is possible", offset: produced)
+                                             message: "\(compression) decompression failed: no progress is possible", offset: produced, lastLine: lines.lastLine)
                     return try stopped()
                 }
             }
