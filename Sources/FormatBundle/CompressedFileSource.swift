@@ -2,9 +2,9 @@ import FerryCore
 
 /// Decompresses one compressed file as it is read (`notes.json.gz`, `words.jsonl.zst`,
 /// `dataset.xml.xz`), or a compressed tar on its way to the archive reader. The compression is
-/// told from the first bytes: gzip, xz and bzip2 go through their own libraries
+/// told from the first bytes: gzip, xz, bzip2 and zstd go through their own libraries
 /// (`StreamDecompressor`: a cut stream gives every byte before the cut), anything else through
-/// libarchive's raw format and every filter it detects (zstd, lz4, ...); an uncompressed input
+/// libarchive's raw format and every filter it detects (lz4, lzip, ...); an uncompressed input
 /// passes through unchanged. Memory use is bounded by the decoders' buffers.
 public final class CompressedFileSource: DecompressingSource {
     private let decompressor: StreamDecompressor?
