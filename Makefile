@@ -1,6 +1,6 @@
 # Ferry: `make run` and `make test` do all the set-up a fresh Debian machine needs.
 SWIFT ?= swift
-APT_PACKAGES := pkg-config libxml2-dev libarchive-dev zlib1g-dev liblzma-dev libbz2-dev libssl-dev
+APT_PACKAGES := pkg-config libxml2-dev libarchive-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev libssl-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FERRY := .build/debug/ferry
 OUT := out

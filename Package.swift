@@ -29,9 +29,9 @@ let package = Package(
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
-        // zlib, liblzma and libbz2 (one module, no pkg-config: Debian ships no bzip2.pc), for the
+        // zlib, liblzma, libbz2 and libzstd (one module, no pkg-config: Debian ships no bzip2.pc), for the
         // decompressors that keep every byte before a cut (FormatBundle's StreamDecompressor).
-        .systemLibrary(name: "CLibCompression", providers: [.apt(["zlib1g-dev", "liblzma-dev", "libbz2-dev"])]),
+        .systemLibrary(name: "CLibCompression", providers: [.apt(["zlib1g-dev", "liblzma-dev", "libbz2-dev", "libzstd-dev"])]),
 
         // MARK: - Core model, schemas and migration
 

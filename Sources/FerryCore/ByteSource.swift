@@ -10,6 +10,12 @@ public protocol ByteSource: AnyObject {
     /// Fills up to `buffer.count` bytes and returns how many were read; 0 means the end.
     /// - Throws: `FerryError` with `unreadable-input` (or the format's own code) on a read failure.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+
+    /// True once `read` returned 0 where the input was cut rather than where it ends (a
+    /// compressed file whose stream stops early, read up to the stop): its last bytes may end
+    /// inside a record, which a reader then treats as `ReadOptions.endsAtCut` says. False before
+    /// the end, and for sources that cannot tell (the default).
+    var endsAtCut: Bool { get }
 }
 
 /// Reads a file descriptor with `read(2)`, retrying on EINTR.
@@ -83,6 +89,8 @@ public final class MemorySource: ByteSource {
 }
 
 extension ByteSource {
+    public var endsAtCut: Bool { false }
+
     /// Reads everything that is left. Only for inputs known to be small (manifests, tests).
     public func readAll(limit: Int = .max) throws -> [UInt8] {
         var result: [UInt8] = []

@@ -445,7 +445,7 @@ public struct Converter: Sendable {
     /// The typed path making `output` of each record it takes.
     private static func typedLane(source: DatasetSource, processor: DatasetProcessor?, output: LaneOutput) -> TypedLane? {
         guard let processor, source.media.isEmpty, source.bundle == nil else { return nil }
-        let columns = (source.batchReader as? any ColumnRecordReader)?.headerFields
+        let columns = source.batchHeaderFields
         return TypedLane(preparer: processor.preparer, output: output, csvColumns: columns)
     }
 

@@ -42,6 +42,8 @@ final class DatasetSource {
     private let log: DiagnosticLog
     private var mergedHeader = DatasetHeader()
     private let progress: ProgressMeter?
+    /// The input when it is one compressed data file: its stream may stop early.
+    private var cut: CutCompressedInput?
 
     struct Part {
         var path: String
@@ -198,6 +200,9 @@ final class DatasetSource {
         }
         let innerPath = probe.innerPath
         var stream = probe.source
+        if probe.compression != .none, let decompressing = stream as? any DecompressingSource {
+            cut = CutCompressedInput(decompressing, file: path)
+        }
         if let progress {
             if probe.compression == .none { progress.expect(bytes: Self.size(of: path)) }
             stream = CountingSource(stream, meter: progress)
@@ -287,8 +292,16 @@ final class DatasetSource {
     /// batches carry no mark of their own. Valid once `next()` returned a record.
     var batchReader: (any BatchRecordReader)? {
         // A bundle's reader marks its members' records itself.
-        guard bundle != nil || currentScalarsAreText == scalarsAreText else { return nil }
-        return current as? any BatchRecordReader
+        guard bundle != nil || currentScalarsAreText == scalarsAreText,
+              let reader = current as? any BatchRecordReader else { return nil }
+        if let cut { return CutCompressedBatchReader(reader, cut: cut) }
+        return reader
+    }
+
+    /// The header names of `batchReader`'s file when its records are columns (CSV); nil otherwise.
+    var batchHeaderFields: [String]? {
+        guard batchReader != nil else { return nil }
+        return (current as? any ColumnRecordReader)?.headerFields
     }
 
     /// How many files (a folder's, or the one file) `next()` has started reading: a new count
@@ -299,7 +312,15 @@ final class DatasetSource {
     func next() throws -> Record? {
         while true {
             if let current {
-                if var record = try current.next() {
+                let next: Record?
+                do {
+                    next = try current.next()
+                } catch let error where cut?.echoes(error) == true {
+                    // The reader met the end of a compressed stream that stopped early: its
+                    // records end there, and the stop is said below.
+                    next = nil
+                }
+                if var record = next {
                     if currentScalarsAreText { record.scalarsAreText = true }
                     return record
                 }
@@ -307,6 +328,7 @@ final class DatasetSource {
                 mergedHeader.domain = mergedHeader.domain ?? current.header.domain
                 mergedHeader.schemaVersion = mergedHeader.schemaVersion ?? current.header.schemaVersion
                 self.current = nil
+                if let stop = cut?.takeStop() { throw stop }
             }
             guard !parts.isEmpty else { return nil }
             let part = parts.removeFirst()
@@ -319,7 +341,13 @@ final class DatasetSource {
                 source = CountingSource(source, meter: progress)
             }
             guard let reader = part.format.reader else { continue }
-            let started = try reader.makeReader(source, options: partOptions, log: log)
+            let started: any RecordReader
+            do {
+                started = try reader.makeReader(source, options: partOptions, log: cut?.filtering(log) ?? log)
+            } catch let error where cut?.echoes(error) == true {
+                // Cut before its first record (inside a CSV header): nothing to read but the stop.
+                throw cut?.takeStop() ?? error
+            }
             current = started
             partsStarted += 1
             currentScalarsAreText = part.format.scalarsAreText

@@ -37,4 +37,6 @@ final class CountingSource: ByteSource {
         meter.read(bytes: count)
         return count
     }
+
+    var endsAtCut: Bool { inner.endsAtCut }
 }

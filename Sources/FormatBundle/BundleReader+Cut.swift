@@ -62,7 +62,7 @@ extension BundleReader {
     /// (`lastLine`: the line of its last byte, `cutMember`; nil for any other member): an error
     /// of malformed input on that line or past it, or with no position. The cut is reported
     /// already.
-    static func echoesCut(_ diagnostic: Diagnostic, lastLine: Int?) -> Bool {
+    public static func echoesCut(_ diagnostic: Diagnostic, lastLine: Int?) -> Bool {
         guard let lastLine, diagnostic.exitStatus == .malformedInput else { return false }
         guard let line = diagnostic.location.line else { return true }
         return line >= lastLine

@@ -360,7 +360,7 @@ public final class BundleReader {
             (head, input) = try PrefixedSource.sniff(source, count: 6)
         }
         guard ArchiveContainer.forContent(head) == .zip else {
-            // gzip, xz and bzip2 are decompressed by their own libraries, not libarchive's
+            // gzip, xz, bzip2 and zstd are decompressed by their own libraries, not libarchive's
             // filters: a cut stream then gives every byte before the cut (`StreamDecompressor`).
             let tar = StreamDecompressor.decodes(Compression.forContent(head))
                 ? try CompressedFileSource(source: input, name: path) : input

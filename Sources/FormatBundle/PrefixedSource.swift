@@ -20,6 +20,8 @@ public final class PrefixedSource: DecompressingSource {
 
     public func endQuietlyAtStop() { (rest as? any DecompressingSource)?.endQuietlyAtStop() }
 
+    public var endsAtCut: Bool { rest.endsAtCut }
+
     /// The prefix's bytes first, the buffer then filled on from the rest in the same call, so reads
     /// after it see the buffer sizes they would have seen without it.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

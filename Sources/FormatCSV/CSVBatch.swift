@@ -20,6 +20,8 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
     private let context: CSVRowContext?
     /// True when the batch's last byte is the input's (a CR there may have lost its LF to a cut).
     private let endsInput: Bool
+    /// True when the input ends where it was cut (`CSVRowScanner.endsAtCut`).
+    private let endsAtCut: Bool
     /// The record index of the batch's first row that is not blank.
     let firstIndex: Int
     /// The rows that take a record index (all but blank ones), as the cutter counted them.
@@ -30,8 +32,9 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
 
     /// Raw rows to parse, numbered from `firstIndex`.
     init(bytes: [UInt8], base: Int, firstLine: Int, delimiter: UInt8, context: CSVRowContext, firstIndex: Int,
-         predictedCount: Int, endsInput: Bool) {
+         predictedCount: Int, endsInput: Bool, endsAtCut: Bool) {
         self.endsInput = endsInput
+        self.endsAtCut = endsAtCut
         self.bytes = bytes
         self.base = base
         self.firstLine = firstLine
@@ -50,6 +53,7 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         self.delimiter = CSVReader.comma
         self.context = nil
         self.endsInput = false
+        self.endsAtCut = false
         self.firstIndex = firstIndex
         self.items = []
         var index = firstIndex
@@ -97,7 +101,7 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         guard let context, !bytes.isEmpty else { return }
         var scanner = CSVRowScanner(delimiter: delimiter, maximumRecordBytes: Int.max, offset: base, line: firstLine)
         scanner.bytesEndInput = endsInput
-        scanner.endsAtCut = context.endsAtCut
+        scanner.endsAtCut = endsAtCut
         var decoder = CSVRowDecoder(context: context)
         let source = CSVRowSource(bytes: bytes, base: base, delimiter: delimiter, layout: context.layout,
                                   fields: context.expectedFields ?? 0)

@@ -45,7 +45,8 @@ extension CSVReader: BatchRecordReader {
         let indexed = cutter.rows - ((context.expectedFields ?? 0) >= 2 ? cutter.blankRows : 0)
         defer { dataIndex += indexed }
         return CSVBatch(bytes: bytes, base: cutter.batchStart, firstLine: cutter.firstLine, delimiter: delimiter, context: context,
-                        firstIndex: dataIndex, predictedCount: indexed, endsInput: atEnd && cutter.offset == base + count)
+                        firstIndex: dataIndex, predictedCount: indexed, endsInput: atEnd && cutter.offset == base + count,
+                        endsAtCut: scanner.endsAtCut)
     }
 
     /// Up to `limit` rows read as `next()` reads them, as a batch with nothing left to parse.

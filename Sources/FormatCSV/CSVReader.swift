@@ -130,7 +130,7 @@ public final class CSVReader: ColumnRecordReader {
         try detectDelimiter()
         scanner.deallocate()
         scanner = CSVRowScanner(delimiter: delimiter, maximumRecordBytes: self.maximumRecordBytes, offset: base + pos, line: 1)
-        scanner.endsAtCut = options.endsAtCut
+        scanner.endsAtCut = inputEndsAtCut
         let expectedFields: Int?
         if options.hasHeader {
             try readHeader()
@@ -233,9 +233,19 @@ public final class CSVReader: ColumnRecordReader {
         let beyond = maximumRecordBytes + 1 - (count - recordStart)
         let room = beyond > 0 ? min(capacity - count, beyond) : capacity - count
         let n = try input.read(into: UnsafeMutableRawBufferPointer(start: buffer + count, count: room))
-        if n == 0 { atEnd = true } else { count += n }
+        if n == 0 {
+            atEnd = true
+            // Known only at the end: a compressed file whose stream stops early.
+            scanner.endsAtCut = inputEndsAtCut
+        } else {
+            count += n
+        }
         return shift
     }
+
+    /// True when the input ends where it was cut: said by the options (a tar cut inside this
+    /// member), or by the source once it has ended (`ByteSource.endsAtCut`).
+    private var inputEndsAtCut: Bool { options.endsAtCut || (atEnd && input.endsAtCut) }
 
     // MARK: - Positions
 

@@ -31,8 +31,6 @@ final class CSVRowContext: Sendable {
     let namesCollections: Bool
     /// The input's location with the collection set; positions are filled in per diagnostic.
     let inputLocation: SourceLocation
-    /// `ReadOptions.endsAtCut`: a last row with no line break after it is where the cut is.
-    let endsAtCut: Bool
 
     init(layout: CSVFlattening.Layout, headerFields: [String], expectedFields: Int?, options: ReadOptions) {
         self.layout = layout
@@ -45,7 +43,6 @@ final class CSVRowContext: Sendable {
         var location = options.inputLocation
         location.collection = options.collection
         self.inputLocation = location
-        self.endsAtCut = options.endsAtCut
     }
 
     func location(_ position: TextPosition) -> SourceLocation { inputLocation.at(position) }
@@ -116,7 +113,7 @@ struct CSVRowDecoder {
         // The row the input's cut runs into: whatever it holds may be cut anywhere (its last
         // cell, or a cell after its last comma). The cut is said where it is found, once.
         // A CR the input ends with may be the first half of the row's CRLF: the row is cut too.
-        if context.endsAtCut, scanner.rowEndsInput || scanner.rowEndsAtLoneCR { return .blank }
+        if scanner.endsAtCut, scanner.rowEndsInput || scanner.rowEndsAtLoneCR { return .blank }
         // A blank line: skipped when the header has two or more columns.
         if fields == 1, cells[0].flags == 0, cells[0].start == cells[0].end, scanner.rowError == nil,
            let expected = context.expectedFields, expected >= 2 {

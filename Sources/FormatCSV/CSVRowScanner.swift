@@ -103,7 +103,9 @@ struct CSVRowScanner {
     /// False when the bytes scanned with `atEnd` end a batch of rows, not the input (`CSVBatch`):
     /// a CR they end with is then a whole line break.
     var bytesEndInput = true
-    /// True when the input ends where an archive was cut (`ReadOptions.endsAtCut`): a quoted
+    /// True when the input ends where it was cut (`ReadOptions.endsAtCut`, or a source that
+    /// ended at a cut, `ByteSource.endsAtCut`): a row with no line break after it is the row the
+    /// cut runs into, and is not read (`CSVRowDecoder`); a quoted
     /// field still open at its end is the field the cut runs into, and the row ends there; the
     /// lines after the opening quote's are the field's, not rows to resume reading at.
     var endsAtCut = false

@@ -38,6 +38,8 @@ final class CSVTranscoder: ByteSource {
         self.location = location
     }
 
+    var endsAtCut: Bool { source.endsAtCut }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while outputStart == output.count {
             output.removeAll(keepingCapacity: true)

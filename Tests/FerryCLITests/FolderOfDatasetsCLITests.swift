@@ -55,7 +55,7 @@ import Testing
         #expect(run.status == 3)
         #expect(run.stderrLines == [
             "backups/2023-12/notes.json:1:16: error: unexpected end of input, expected a value or ']' [malformed-json]",
-            "backups/2023-12/notes.json: (0 records, 1 error, 0 warnings); invalid",
+            "backups/2023-12/notes.json: (0 records, 1 error, 0 warnings); malformed, not read in full",
             "backups/2024-01/notes.json: notes v1: wineNotes 4, coffeeNotes 2, whiskeyNotes 1, cocktailNotes 1 (8 records, 0 errors, 0 warnings); valid",
             "backups/2024-01/pet-story.json: pet-story v1: profiles 1, members 2, stories 2 (5 records, 0 errors, 0 warnings); valid",
             "backups/2024-01/vocabulary.json: vocabulary v1: wordBooks 2, words 4 (6 records, 0 errors, 0 warnings); valid",

@@ -95,7 +95,8 @@ struct CommonOptions {
         request.read.nullToken = arguments.value("null")
         request.read.encoding = arguments.value("encoding")
         if let name = request.read.encoding, !registry.knowsEncoding(name) {
-            throw UsageError("unknown encoding '\(name)'; use utf-8, utf-16, utf-16le, utf-16be, latin1 or windows-1252 "
+            // A value that names nothing known: one line, as an unknown --from or --to.
+            throw FerryError(.usage, "unknown encoding '\(name)'; use utf-8, utf-16, utf-16le, utf-16be, latin1 or windows-1252 "
                 + "(XML also takes the encodings libxml2 knows, such as Shift_JIS)")
         }
         request.read.inferTypes = arguments.flag("infer-types")

@@ -140,8 +140,24 @@ enum Summary {
         case .dryRun:
             text += "; dry run, nothing written"
         case .validate:
-            text += report.status == .success ? "; valid" : "; invalid"
+            text += "; " + verdict(report)
         }
         return text
+    }
+
+    /// What a validation came to: `valid`, `invalid` (its data breaks rules), or, when the input
+    /// could not be checked in full, what stopped it: `unreadable` (exit 3, it could not be read),
+    /// `malformed, not read in full` (exit 3: broken or cut short; the records before were
+    /// checked), `not checked: unknown format` (exit 4; or `unknown domain`, `unknown version`).
+    static func verdict(_ report: DatasetReport) -> String {
+        switch report.status {
+        case .success: return "valid"
+        case .malformedInput:
+            return report.diagnostics.contains { $0.code == .unreadableInput } ? "unreadable" : "malformed, not read in full"
+        case .unknown:
+            let code = report.diagnostics.first { $0.exitStatus == .unknown }?.code.rawValue ?? "unknown-format"
+            return "not checked: " + code.split(separator: "-").joined(separator: " ")
+        default: return "invalid"
+        }
     }
 }
