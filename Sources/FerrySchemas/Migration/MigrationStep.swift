@@ -169,20 +169,25 @@ struct StepTypeMismatch: Error, CustomStringConvertible {
 
 extension MigrationEnvironment {
     /// The second half of `MigrationStep.migratePlainly` in this environment: `new` when it keeps
-    /// every rule of `rules` (compiled from `Model.recordType`), or for a model that checks across
-    /// fields, the model read back from its value with no diagnostic (`scalarsAsText`: the record
-    /// came from a text format such as CSV); nil otherwise. Generic over the new model alone, so
-    /// that a caller that knows it (a codec made per model type) runs the check specialized for it.
+    /// every rule of `rules` (compiled from `Model.recordType`) and, for a model that checks across
+    /// fields, passes those checks and its nested models' (`passesPlainly`); nil otherwise.
+    /// `scalarsAsText` (the record came from a text format such as CSV) changes nothing: a model
+    /// that passes reads back from its value as itself in either reading. Generic over the new
+    /// model alone, so that a caller that knows it (a codec made per model type) runs the check
+    /// specialized for it.
     @inlinable
     public func checkedPlainly<Model: FieldCodableCollection>(_ new: Model, rules: FieldRulePlan, scalarsAsText: Bool)
         -> Model?
     {
-        guard Model.checksAcrossFields else { return FieldRuleCheck.passes(new, plan: rules) ? new : nil }
-        // The full read checks every rule as well (as on the path that reports, which reads such a
-        // model only so).
-        var diagnostics: [Diagnostic] = []
-        let readBack = Model(value: new.value, at: readBackContext(scalarsAsText: scalarsAsText),
-            diagnostics: &diagnostics)
-        return diagnostics.isEmpty ? readBack : nil
+        passesPlainly(new, rules: rules) ? new : nil
+    }
+
+    /// True when `new` keeps every rule of `rules` (`FieldRuleCheck`) and passes the checks across
+    /// fields of its own and its nested models in this environment's time zone
+    /// (`AcrossFieldsCheck`): then the path that reports, reading the model back from its value,
+    /// would report nothing and read the model itself. No `Value` is built.
+    @inlinable
+    public func passesPlainly<Model: FieldCodable>(_ new: Model, rules: FieldRulePlan) -> Bool {
+        FieldRuleCheck.passes(new, plan: rules) && AcrossFieldsCheck.passes(new, in: timeZone)
     }
 }

@@ -63,7 +63,13 @@ extension PetStoryV2 {
             createdAt = r.instant("createdAt")
             image = r.object("image", as: MediaRef.self)
             // Across fields, after the image's own problems and before unknown fields (`finish`).
-            if r.isValid { r.check(Self.birthDateProblem(birthDate, createdAt: createdAt, in: r.timeZone)) }
+            if r.isValid { r.check(problemAcrossFields(in: r.timeZone)) }
+        }
+
+        /// `birthDate` not after the day of `createdAt` in `timeZone` (`birthDateProblem`).
+        @inlinable
+        public func problemAcrossFields(in timeZone: TimeZone) -> ((RecordContext) -> Diagnostic)? {
+            Self.birthDateProblem(birthDate, createdAt: createdAt, in: timeZone)
         }
 
         @inlinable

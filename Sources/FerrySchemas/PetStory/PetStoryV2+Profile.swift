@@ -43,7 +43,13 @@ extension PetStoryV2 {
             lastUpdatedAt = r.instant("lastUpdatedAt")
             image = r.object("image", as: MediaRef.self)
             // Across fields, after the image's own problems and before unknown fields (`finish`).
-            if r.isValid { r.check(Self.updateOrderProblem(createdAt: createdAt, lastUpdatedAt: lastUpdatedAt)) }
+            if r.isValid { r.check(problemAcrossFields(in: r.timeZone)) }
+        }
+
+        /// `lastUpdatedAt` not before `createdAt` (`updateOrderProblem`).
+        @inlinable
+        public func problemAcrossFields(in timeZone: TimeZone) -> ((RecordContext) -> Diagnostic)? {
+            Self.updateOrderProblem(createdAt: createdAt, lastUpdatedAt: lastUpdatedAt)
         }
 
         @inlinable
