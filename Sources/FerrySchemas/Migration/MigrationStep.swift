@@ -60,12 +60,11 @@ public struct MigrationStep<Old: FieldCodableCollection, New: FieldCodableCollec
 
     /// The new model when the record migrates plainly: the step reports nothing, keeps the
     /// record's id (a derived id is checked for uniqueness by the path that reports), and the new
-    /// model keeps every rule of `rules` (compiled from `New.recordType`). A model that checks
-    /// across fields (`FieldCodable.checksAcrossFields`) is instead read back in full from its value,
-    /// as the path that reports reads it (`scalarsAsText`: the record came from a text format such
-    /// as CSV), and must read back with no diagnostic; the model read back is returned. Nil
-    /// otherwise: the record then goes the path that reports (`RecordPreparer.prepare`), which runs
-    /// this same step.
+    /// model keeps every rule of `rules` (compiled from `New.recordType`) and, for a model that
+    /// checks across fields (`FieldCodable.checksAcrossFields`), passes those checks and its nested
+    /// models' (`MigrationEnvironment.passesPlainly`; `scalarsAsText`, the record came from a text
+    /// format such as CSV, changes nothing). Nil otherwise: the record then goes the path that
+    /// reports (`RecordPreparer.prepare`), which runs this same step.
     @inlinable
     public func migratePlainly(_ old: Old, in environment: MigrationEnvironment, rules: FieldRulePlan,
         scalarsAsText: Bool = false) -> New?

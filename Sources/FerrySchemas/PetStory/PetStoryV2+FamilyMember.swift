@@ -19,7 +19,7 @@ extension PetStoryV2 {
 
         /// The collection of these records.
         public static let collection = "members"
-        /// Read back in full after a migration: its reading checks `birthDate` not after the day of `createdAt`, and the image path.
+        /// Checked across fields (`problemAcrossFields(in:)`, also after a migration): `birthDate` not after the day of `createdAt`, and the image path.
         public static var checksAcrossFields: Bool { true }
         public var recordID: String? { id }
 

@@ -14,7 +14,7 @@ extension PetStoryV2 {
 
         /// The collection of these records.
         public static let collection = "profiles"
-        /// Read back in full after a migration: its reading checks `lastUpdatedAt` not before `createdAt`, and the image path.
+        /// Checked across fields (`problemAcrossFields(in:)`, also after a migration): `lastUpdatedAt` not before `createdAt`, and the image path.
         public static var checksAcrossFields: Bool { true }
         public var recordID: String? { id }
 
