@@ -374,7 +374,10 @@ struct CSVModelReading: Sendable {
         transcoder = collection.flatMap { CSVLineTranscoder(T.self, columns: columns, collection: $0, options: options) }
         if let reading = CSVRecordReading<T>(columns: columns, options: options) {
             read = { (row: RawCSVRow) -> (any FieldCodableCollection)? in reading.decode(row) }
-            readThen = { row, referencing, next in reading.decode(row).flatMap { TypedModelCodec.take($0, referencing, next) } }
+            readThen = { row, referencing, next in
+                guard var model = reading.decode(row) else { return nil }
+                return TypedModelCodec.take(&model, referencing, next)
+            }
             passRow = { row, collection, output, buffer in
                 reading.decode(row).flatMap { TypedModelCodec.pass($0, collection, output, &buffer) }
             }

@@ -51,7 +51,8 @@ struct TypedModelCodec: Sendable {
         TypedModelCodec(
             decodeJSON: { scan, options in scan.decode(Model.self, options: options) },
             decodeJSONThen: { scan, options, referencing, next in
-                scan.decode(Model.self, options: options).flatMap { take($0, referencing, next) }
+                guard var model = scan.decode(Model.self, options: options) else { return nil }
+                return take(&model, referencing, next)
             },
             passJSON: { scan, options, collection, output, buffer in
                 scan.decode(Model.self, options: options).flatMap { pass($0, collection, output, &buffer) }
@@ -88,12 +89,12 @@ struct TypedModelCodec: Sendable {
 
     /// Hands `next` the model where it stands (unboxed) and its id; when `next` takes the record,
     /// its result and the references the model makes under `referencing`'s rules (none without a
-    /// route). The model is freed here, by code specialized for it.
+    /// route). In place (`inout`): the caller's model is not copied, which would retain each of
+    /// its strings and lists once more.
     @inline(__always)
-    static func take<Model: FieldCodableCollection>(_ model: Model, _ referencing: TypedRoute?, _ next: TakeModel)
+    static func take<Model: FieldCodableCollection>(_ model: inout Model, _ referencing: TypedRoute?, _ next: TakeModel)
         -> (PassedRecord, [ModelReference])?
     {
-        var model = model
         let id = model.recordID
         guard let passed = withUnsafeMutablePointer(to: &model, { next(UnsafeMutableRawPointer($0), id) }) else { return nil }
         return (passed, referencing?.references(ofConcrete: model) ?? [])

@@ -187,6 +187,7 @@ extension MigrationEnvironment {
     /// would report nothing and read the model itself. No `Value` is built.
     @inlinable
     public func passesPlainly<Model: FieldCodable>(_ new: Model, rules: FieldRulePlan) -> Bool {
-        FieldRuleCheck.passes(new, plan: rules) && AcrossFieldsCheck.passes(new, in: timeZone)
+        // The time zone is read (and retained) only for a model with checks across fields.
+        FieldRuleCheck.passes(new, plan: rules) && (!Model.checksAcrossFields || AcrossFieldsCheck.passes(new, in: timeZone))
     }
 }
