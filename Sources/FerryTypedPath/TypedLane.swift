@@ -81,7 +81,7 @@ public final class TypedLane: Sendable {
                 return (preparation(of: passed, route, singleLine: line), named)
             }
             if let pair = route.pair {
-                guard let (passed, references) = pair.migrateJSON(scan, options, route.route, output, &rendered)
+                guard let (passed, references) = pair.migrateJSON(scan, options, output, &rendered)
                 else { return nil }
                 return (preparation(of: passed, route, singleLine: line, references: references), named)
             }
@@ -105,7 +105,7 @@ public final class TypedLane: Sendable {
                 }
             }
             if let pair = route.pair {
-                return pair.migrateCSV(row, reading, route.route, output, &rendered).map {
+                return pair.migrateCSV(row, reading, output, &rendered).map {
                     (preparation(of: $0.0, route, references: $0.1), nil)
                 }
             }

@@ -20,11 +20,11 @@ struct TypedPairCodec: Sendable {
     /// the record does not migrate plainly (`MigrationStep.migratePlainly`), or the writer would
     /// refuse the new model (the record then goes the general path, which reports what there is
     /// to report).
-    let migrateJSON: @Sendable (JSONRecordScan, DecodingOptions, TypedRoute, LaneOutput, _ into: inout ByteBuffer)
+    let migrateJSON: @Sendable (JSONRecordScan, DecodingOptions, LaneOutput, _ into: inout ByteBuffer)
         -> (PassedRecord, [ModelReference])?
     /// `migrateJSON` for a CSV row, read as the old model by the route's reading of its header
     /// (`CSVModelReading.decodeThen`, nil when the header does not fit the model plainly).
-    let migrateCSV: @Sendable (RawCSVRow, CSVModelReading, TypedRoute, LaneOutput, _ into: inout ByteBuffer)
+    let migrateCSV: @Sendable (RawCSVRow, CSVModelReading, LaneOutput, _ into: inout ByteBuffer)
         -> (PassedRecord, [ModelReference])?
 
     /// The codec of the one step of `route`; nil when the route runs no stage or several, or a
@@ -41,16 +41,20 @@ struct TypedPairCodec: Sendable {
         // The types were matched above: the old model the source codec hands over is the step's
         // `Old`, and the target codec makes room for its `New`.
         let (decode, passStep) = (source.decodeJSONThen, target.passStep)
-        let referencing = route.hasReferences
+        // The route and its collection are captured here, not handed over per record: a class
+        // reference passed per record is counted up and down by each worker thread (one shared
+        // cache line bouncing between the cores under `--jobs`).
+        let referencing = route.hasReferences ? route : nil
+        let collection = route.targetCollection
         return TypedPairCodec(
-            migrateJSON: { scan, options, route, output, buffer in
-                decode(scan, options, referencing ? route : nil) { old, id in
-                    passStep(old, id, step, environment, rules, false, route.targetCollection, output, &buffer)
+            migrateJSON: { scan, options, output, buffer in
+                decode(scan, options, referencing) { old, id in
+                    passStep(old, id, step, environment, rules, false, collection, output, &buffer)
                 }
             },
-            migrateCSV: { row, reading, route, output, buffer in
-                reading.decodeThen(row, referencing ? route : nil) { old, id in
-                    passStep(old, id, step, environment, rules, true, route.targetCollection, output, &buffer)
+            migrateCSV: { row, reading, output, buffer in
+                reading.decodeThen(row, referencing) { old, id in
+                    passStep(old, id, step, environment, rules, true, collection, output, &buffer)
                 }
             })
     }
