@@ -80,6 +80,11 @@ public final class TypedLane: Sendable {
                 guard let passed = takeJSON(scan, options, route.route.targetCollection, output, &rendered) else { return nil }
                 return (preparation(of: passed, route, singleLine: line), named)
             }
+            if let pair = route.pair {
+                guard let (passed, references) = pair.migrateJSON(scan, options, output, &rendered)
+                else { return nil }
+                return (preparation(of: passed, route, singleLine: line, references: references), named)
+            }
             if let referencing = route.referencing {
                 guard let (passed, references) = referencing.passJSON(scan, options, route.route, output, &rendered)
                 else { return nil }
@@ -96,6 +101,11 @@ public final class TypedLane: Sendable {
                     return reading.pass(row, route.route.targetCollection, output, &rendered).map { (preparation(of: $0, route), nil) }
                 }
                 return reading.passReferencing(row, route.route, output, &rendered).map {
+                    (preparation(of: $0.0, route, references: $0.1), nil)
+                }
+            }
+            if let pair = route.pair {
+                return pair.migrateCSV(row, reading, output, &rendered).map {
                     (preparation(of: $0.0, route, references: $0.1), nil)
                 }
             }
@@ -292,11 +302,16 @@ private final class LaneRoute: Sendable {
     let route: TypedRoute
     let source: TypedModelCodec
     let target: TypedModelCodec
-    /// Takes a scanned JSON Lines line whole in one call specialized for the route's models: the
-    /// source codec's `passJSON` for a route with no stage, the pair's `migrateJSON` for a route
-    /// with one stage whose plan hands it as a pair; nil for others (decoded, migrated by
-    /// `TypedRoute.migrate(_:)` on boxed models and rendered by the target codec).
+    /// Takes a scanned JSON Lines line whole in one call specialized for the route's model: the
+    /// source codec's `passJSON` for a route with no stage whose records name no others; nil for
+    /// others.
     let takeJSON: (@Sendable (JSONRecordScan, DecodingOptions, String, LaneOutput, inout ByteBuffer) -> PassedRecord?)?
+    /// For a route with one stage (and no checks): takes a JSON Lines line or a CSV row whole, the
+    /// step run on the old model and the new one checked and written, with the references the
+    /// records make, in calls specialized for the two models (`TypedPairCodec`); nil for others
+    /// (decoded, migrated by `TypedRoute.migrate(_:)` on boxed models and rendered by the target
+    /// codec).
+    let pair: TypedPairCodec?
     /// For a route with no stage whose records name others: takes a scanned line whole, its
     /// references captured, in one call specialized for the model; nil for others.
     let referencing: ReferencingCodec?
@@ -322,15 +337,18 @@ private final class LaneRoute: Sendable {
         guard !route.checks else {
             referencing = nil
             takeJSON = nil
+            pair = nil
             return
         }
         referencing = ReferencingCodec.codec(for: route)
-        // A route whose records name others decodes and finishes them, which reads their references.
+        // A route with no stage whose records name others is taken by `referencing`.
         guard route.migrates else {
             takeJSON = route.hasReferences ? nil : source.passJSON
+            pair = nil
             return
         }
-        takeJSON = route.hasReferences ? nil : TypedPairCodec.codec(for: route)?.migrateJSON
+        takeJSON = nil
+        pair = TypedPairCodec.codec(for: route)
     }
 }
 
@@ -346,6 +364,9 @@ struct CSVModelReading: Sendable {
         -> (PassedRecord, [ModelReference])?)?
     /// Writes a row's line straight from its cells (nil: the model is not plain, or the route migrates).
     private let transcoder: CSVLineTranscoder?
+    /// Reads a row as the model and hands it, unboxed, to the step of a route's pair codec
+    /// (`TypedModelCodec.decodeJSONThen`'s twin, `TypedPairCodec.migrateCSV`).
+    private let readThen: (@Sendable (RawCSVRow, TypedRoute?, TakeModel) -> (PassedRecord, [ModelReference])?)?
 
     /// The reading of `T`'s rows under the header `columns`; `passing` is the collection a route
     /// with no stage writes its lines in (nil for a route that migrates: it only decodes).
@@ -353,6 +374,10 @@ struct CSVModelReading: Sendable {
         transcoder = collection.flatMap { CSVLineTranscoder(T.self, columns: columns, collection: $0, options: options) }
         if let reading = CSVRecordReading<T>(columns: columns, options: options) {
             read = { (row: RawCSVRow) -> (any FieldCodableCollection)? in reading.decode(row) }
+            readThen = { row, referencing, next in
+                guard var model = reading.decode(row) else { return nil }
+                return TypedModelCodec.take(&model, referencing, next)
+            }
             passRow = { row, collection, output, buffer in
                 reading.decode(row).flatMap { TypedModelCodec.pass($0, collection, output, &buffer) }
             }
@@ -363,6 +388,7 @@ struct CSVModelReading: Sendable {
             }
         } else {
             read = nil
+            readThen = nil
             passRow = nil
             passRowReferencing = nil
         }
@@ -395,4 +421,11 @@ struct CSVModelReading: Sendable {
     var isUsable: Bool { read != nil }
 
     func decode(_ row: RawCSVRow) -> (any FieldCodableCollection)? { read?(row) }
+
+    /// Reads `row` as the model and hands it to `next` where it stands, unboxed, with its id: as
+    /// `TypedModelCodec.decodeJSONThen` (the references under `referencing`'s rules when `next`
+    /// takes the record). Nil, without calling `next`, when the row does not read plainly.
+    func decodeThen(_ row: RawCSVRow, _ referencing: TypedRoute?, _ next: TakeModel) -> (PassedRecord, [ModelReference])? {
+        readThen?(row, referencing, next)
+    }
 }

@@ -10,9 +10,12 @@ struct TypedModelCodec: Sendable {
     let decodeJSON: @Sendable (JSONRecordScan, DecodingOptions) -> (any FieldCodableCollection)?
     /// Reads a scanned JSON Lines line as the model and hands `next` where it stands, unboxed, and
     /// its id, for the length of the call; the model is freed after it, by code specialized for
-    /// it. Nil, without calling `next`, when the decode gives up.
-    let decodeJSONThen: @Sendable (JSONRecordScan, DecodingOptions, _ next: (UnsafeMutableRawPointer, String?) -> PassedRecord?)
-        -> PassedRecord?
+    /// it. When `next` takes the record, its result and, for a `referencing` route (one whose
+    /// records name others), the references the model makes under the route's rules
+    /// (`TypedRoute.references(ofConcrete:)`; none without a route). Nil, without calling `next`,
+    /// when the decode gives up.
+    let decodeJSONThen: @Sendable (JSONRecordScan, DecodingOptions, _ referencing: TypedRoute?, _ next: TakeModel)
+        -> (PassedRecord, [ModelReference])?
     /// For a route with no stage to run: reads a scanned line as the model and appends its output
     /// line (or builds its value) in one specialized call, so the model is never boxed as an
     /// existential and cast back.
@@ -47,10 +50,9 @@ struct TypedModelCodec: Sendable {
     static func make<Model: FieldCodableCollection>(_ type: Model.Type) -> TypedModelCodec {
         TypedModelCodec(
             decodeJSON: { scan, options in scan.decode(Model.self, options: options) },
-            decodeJSONThen: { scan, options, next in
+            decodeJSONThen: { scan, options, referencing, next in
                 guard var model = scan.decode(Model.self, options: options) else { return nil }
-                let id = model.recordID
-                return withUnsafeMutablePointer(to: &model) { next(UnsafeMutableRawPointer($0), id) }
+                return take(&model, referencing, next)
             },
             passJSON: { scan, options, collection, output, buffer in
                 scan.decode(Model.self, options: options).flatMap { pass($0, collection, output, &buffer) }
@@ -78,15 +80,24 @@ struct TypedModelCodec: Sendable {
                           step.migrateUnchecked(old, into: UnsafeMutableRawPointer(room), in: environment)
                     else { return nil }
                     let new = room.move()
-                    guard !Model.checksAcrossFields else {
-                        return environment.checkedPlainly(new, rules: rules, scalarsAsText: scalarsAsText)
-                            .flatMap { pass($0, id: id, collection, output, &buffer) }
-                    }
-                    // Checked and written as it is (`checkedPlainly` would hand back a copy).
-                    guard FieldRuleCheck.passes(new, plan: rules) else { return nil }
+                    // Checked and written as it is.
+                    guard environment.passesPlainly(new, rules: rules) else { return nil }
                     return pass(new, id: id, collection, output, &buffer)
                 }
             })
+    }
+
+    /// Hands `next` the model where it stands (unboxed) and its id; when `next` takes the record,
+    /// its result and the references the model makes under `referencing`'s rules (none without a
+    /// route). In place (`inout`): the caller's model is not copied, which would retain each of
+    /// its strings and lists once more.
+    @inline(__always)
+    static func take<Model: FieldCodableCollection>(_ model: inout Model, _ referencing: TypedRoute?, _ next: TakeModel)
+        -> (PassedRecord, [ModelReference])?
+    {
+        let id = model.recordID
+        guard let passed = withUnsafeMutablePointer(to: &model, { next(UnsafeMutableRawPointer($0), id) }) else { return nil }
+        return (passed, referencing?.references(ofConcrete: model) ?? [])
     }
 
     /// What a record of a route with no stage becomes: its output line appended to `buffer` for a
@@ -146,6 +157,11 @@ struct TypedModelCodec: Sendable {
         }
     }
 }
+
+/// What a codec hands a model it read to (`TypedModelCodec.decodeJSONThen`,
+/// `CSVModelReading.decodeThen`): the model where it stands (initialized, to be left so) and its
+/// id; the record taken, or nil.
+typealias TakeModel = (_ model: UnsafeMutableRawPointer, _ id: String?) -> PassedRecord?
 
 /// A record a route with no stage took: its own id (non-empty), its output line's or leaf stream's
 /// bytes in the batch's buffer (nil when none is rendered), and its canonical value (for

@@ -14,12 +14,18 @@ import FerrySchemas
 struct TypedPairCodec: Sendable {
     /// Reads a scanned JSON Lines line as the old model, runs the step on it and appends the new
     /// model's output line to the buffer, or builds its value (`LaneOutput`): the old record's id
-    /// (non-empty) and the line's bytes or the value. Nil, with nothing appended, when the decode
-    /// gives up, the record does not migrate plainly (`MigrationStep.migratePlainly`), or the
-    /// writer would refuse the new model (the record then goes the general path, which reports
-    /// what there is to report).
-    let migrateJSON: @Sendable (JSONRecordScan, DecodingOptions, _ collection: String, LaneOutput,
-        _ into: inout ByteBuffer) -> PassedRecord?
+    /// (non-empty) and the line's bytes or the value, and the references the old model makes
+    /// under the route's rules (`TypedRoute.references(ofConcrete:)`, captured by the source
+    /// codec, specialized for the model). Nil, with nothing appended, when the decode gives up,
+    /// the record does not migrate plainly (`MigrationStep.migratePlainly`), or the writer would
+    /// refuse the new model (the record then goes the general path, which reports what there is
+    /// to report).
+    let migrateJSON: @Sendable (JSONRecordScan, DecodingOptions, LaneOutput, _ into: inout ByteBuffer)
+        -> (PassedRecord, [ModelReference])?
+    /// `migrateJSON` for a CSV row, read as the old model by the route's reading of its header
+    /// (`CSVModelReading.decodeThen`, nil when the header does not fit the model plainly).
+    let migrateCSV: @Sendable (RawCSVRow, CSVModelReading, LaneOutput, _ into: inout ByteBuffer)
+        -> (PassedRecord, [ModelReference])?
 
     /// The codec of the one step of `route`; nil when the route runs no stage or several, or a
     /// model is one no schema lists. The old model is read and the new one checked and written by
@@ -35,10 +41,21 @@ struct TypedPairCodec: Sendable {
         // The types were matched above: the old model the source codec hands over is the step's
         // `Old`, and the target codec makes room for its `New`.
         let (decode, passStep) = (source.decodeJSONThen, target.passStep)
-        return TypedPairCodec(migrateJSON: { scan, options, collection, output, buffer in
-            decode(scan, options) { old, id in
-                passStep(old, id, step, environment, rules, false, collection, output, &buffer)
-            }
-        })
+        // The route and its collection are captured here, not handed over per record: a class
+        // reference passed per record is counted up and down by each worker thread (one shared
+        // cache line bouncing between the cores under `--jobs`).
+        let referencing = route.hasReferences ? route : nil
+        let collection = route.targetCollection
+        return TypedPairCodec(
+            migrateJSON: { scan, options, output, buffer in
+                decode(scan, options, referencing) { old, id in
+                    passStep(old, id, step, environment, rules, false, collection, output, &buffer)
+                }
+            },
+            migrateCSV: { row, reading, output, buffer in
+                reading.decodeThen(row, referencing) { old, id in
+                    passStep(old, id, step, environment, rules, true, collection, output, &buffer)
+                }
+            })
     }
 }

@@ -247,11 +247,12 @@ import Testing
     ]
 
     /// A new model that checks across fields (pet-story's V2 member: its birth day not after the
-    /// day it was made) is read back in full by the plain run, as the path that reports reads it:
-    /// a plain member migrates to what that path gives, as read from a JSON or a CSV input; one
-    /// born after it was made is left to that path, which reports it.
+    /// day it was made) has those checks run by the plain run (`AcrossFieldsCheck`), as the path
+    /// that reports runs them reading it back: a plain member migrates to what that path gives, as
+    /// read from a JSON or a CSV input; one born after it was made is left to that path, which
+    /// reports it.
     @Test(arguments: [false, true])
-    func aNewModelCheckingAcrossFieldsIsReadBackInFull(scalarsAsText: Bool) throws {
+    func aNewModelCheckingAcrossFieldsHasThoseChecksRun(scalarsAsText: Bool) throws {
         let rules = FieldRulePlan(PetStoryV2.FamilyMember.recordType)
         let environment = Self.context("members", "members").environment
         let old = try Self.model(PetStoryV1.FamilyMember.self, Self.member)
@@ -262,7 +263,7 @@ import Testing
         #expect(general.diagnostics == ["note assumption 2:3 -"])
         #expect(general.records.map(\.value) == [typed.value])
         #expect(typed.value.objectValue?["birthDate"] == "2010-01-01")
-        // The second half alone reads the step's model back in full too.
+        // The second half alone runs the checks across fields too.
         let unchecked = try #require(PetStoryMigrationPlan.memberV1toV2.migrateUnchecked(boxed: old, in: environment)
             as? PetStoryV2.FamilyMember)
         #expect(environment.checkedPlainly(unchecked, rules: rules, scalarsAsText: scalarsAsText)?.value == typed.value)

@@ -52,7 +52,7 @@ import Foundation
         var line = line
         let passed = line.withUTF8 { bytes -> PassedRecord? in
             guard let scan = JSONRecordScan(bytes) else { return nil }
-            return codec.migrateJSON(scan, DecodingOptions(), route.targetCollection, .lines(rendering), &buffer)
+            return codec.migrateJSON(scan, DecodingOptions(), .lines(rendering), &buffer)?.0
         }
         guard let passed else {
             #expect(buffer.count == 9, "nothing appended when the pair gives up")
@@ -143,7 +143,7 @@ import Foundation
         var line = line
         let passed = line.withUTF8 { bytes -> PassedRecord? in
             guard let scan = JSONRecordScan(bytes) else { return nil }
-            return codec.migrateJSON(scan, DecodingOptions(), route.targetCollection, .values, &buffer)
+            return codec.migrateJSON(scan, DecodingOptions(), .values, &buffer)?.0
         }
         #expect(buffer.count == 0, "no line rendered for a value")
         #expect(passed?.rendered == nil)
@@ -182,7 +182,7 @@ import Foundation
         var line = Self.lines[0].v1
         let passed = line.withUTF8 { bytes -> PassedRecord? in
             guard let scan = JSONRecordScan(bytes) else { return nil }
-            return codec.migrateJSON(scan, DecodingOptions(), route.targetCollection, .nothing, &buffer)
+            return codec.migrateJSON(scan, DecodingOptions(), .nothing, &buffer)?.0
         }
         #expect(passed?.id == "w1")
         #expect(passed?.rendered == nil)

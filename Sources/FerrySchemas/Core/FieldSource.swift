@@ -102,12 +102,19 @@ public protocol FieldCodable: SchemaModel {
     func encode<Sink: FieldSink>(to sink: inout Sink)
     /// True when `init(from:)` (or a nested model's) runs a check across fields
     /// (`FieldSource.check`): a rule check of a built model (`FieldRuleCheck`) does not see those,
-    /// so a migrated model of this type is read back in full. False by default.
+    /// so a migrated model of this type is also walked by `AcrossFieldsCheck`. False by default.
     static var checksAcrossFields: Bool { get }
+    /// The model's own check across fields, the one its `init(from:)` hands its source
+    /// (`FieldSource.check`) once its fields are read: nil when it passes, else the diagnostic
+    /// made from the record's context. `timeZone` is the time zone of calendar-day rules
+    /// (`FieldSource.timeZone`). Nested models' checks are their own. Nil by default.
+    func problemAcrossFields(in timeZone: TimeZone) -> ((RecordContext) -> Diagnostic)?
 }
 
 extension FieldCodable {
     public static var checksAcrossFields: Bool { false }
+    @inlinable
+    public func problemAcrossFields(in timeZone: TimeZone) -> ((RecordContext) -> Diagnostic)? { nil }
 
     /// The general path: reads `value` with a `FieldReader`, reporting every problem.
     public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {

@@ -275,7 +275,7 @@ public struct RecordPreparer: @unchecked Sendable {
                 return previous?(back) ?? back
             }
             sourcePointer = mapped
-            if let built, let step, passesRules(built, step.rules) {
+            if let built, let step, step.environment.passesPlainly(built, rules: step.rules) {
                 current = built
             } else {
                 // A rule broken (or a lightweight value): the new record is read in full, which
@@ -293,12 +293,6 @@ public struct RecordPreparer: @unchecked Sendable {
             currentCollection = newCollection
         }
         return (current, currentCollection, sourcePointer)
-    }
-
-    /// True when `model` keeps every rule of `rules` and has no checks across fields (which only
-    /// a full read runs).
-    private func passesRules<Model: FieldCodableCollection>(_ model: Model, _ rules: FieldRulePlan) -> Bool {
-        !Model.checksAcrossFields && FieldRuleCheck.passes(model, plan: rules)
     }
 
     /// The references a record makes, as read, resolved when the processor finishes: the fields

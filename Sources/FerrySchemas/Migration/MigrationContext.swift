@@ -96,9 +96,6 @@ public final class MigrationEnvironment: Sendable {
     public let sourceCollection: String
     /// The collection in the new version (`wineTastingNotes`).
     public let targetCollection: String
-    /// The contexts a new model is read back in (`readBackContext(scalarsAsText:)`): made once,
-    /// not per record.
-    private let readBack: (plain: RecordContext, text: RecordContext)
 
     /// What the records of `sourceCollection` share on their way to `targetCollection`
     /// (`timeZone`: the resolved `--time-zone`, UTC by default).
@@ -109,22 +106,6 @@ public final class MigrationEnvironment: Sendable {
         self.timeZone = timeZone
         self.sourceCollection = sourceCollection
         self.targetCollection = targetCollection
-        // The decoding options the path that reports reads a record with (`DatasetProcessor`).
-        func context(_ text: Bool) -> RecordContext {
-            let decoding = DecodingOptions(dateStrategy: options.explicitDateStrategy,
-                scalarsAsText: options.scalarsAsText || text, timeZone: timeZone, timeZoneName: options.timeZone)
-            return RecordContext(record: Record(collection: targetCollection, value: .null, location: SourceLocation()),
-                options: decoding)
-        }
-        readBack = (context(false), context(true))
-    }
-
-    /// The context a migrated model is read back in with the options its record was read with
-    /// (`scalarsAsText`: a record of a text format such as CSV); its diagnostics are only counted
-    /// (`MigrationStep.migratePlainly`), so it stands for no record in particular.
-    @usableFromInline
-    func readBackContext(scalarsAsText: Bool) -> RecordContext {
-        scalarsAsText ? readBack.text : readBack.plain
     }
 }
 

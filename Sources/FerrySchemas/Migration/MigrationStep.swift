@@ -60,12 +60,11 @@ public struct MigrationStep<Old: FieldCodableCollection, New: FieldCodableCollec
 
     /// The new model when the record migrates plainly: the step reports nothing, keeps the
     /// record's id (a derived id is checked for uniqueness by the path that reports), and the new
-    /// model keeps every rule of `rules` (compiled from `New.recordType`). A model that checks
-    /// across fields (`FieldCodable.checksAcrossFields`) is instead read back in full from its value,
-    /// as the path that reports reads it (`scalarsAsText`: the record came from a text format such
-    /// as CSV), and must read back with no diagnostic; the model read back is returned. Nil
-    /// otherwise: the record then goes the path that reports (`RecordPreparer.prepare`), which runs
-    /// this same step.
+    /// model keeps every rule of `rules` (compiled from `New.recordType`) and, for a model that
+    /// checks across fields (`FieldCodable.checksAcrossFields`), passes those checks and its nested
+    /// models' (`MigrationEnvironment.passesPlainly`; `scalarsAsText`, the record came from a text
+    /// format such as CSV, changes nothing). Nil otherwise: the record then goes the path that
+    /// reports (`RecordPreparer.prepare`), which runs this same step.
     @inlinable
     public func migratePlainly(_ old: Old, in environment: MigrationEnvironment, rules: FieldRulePlan,
         scalarsAsText: Bool = false) -> New?
@@ -169,20 +168,26 @@ struct StepTypeMismatch: Error, CustomStringConvertible {
 
 extension MigrationEnvironment {
     /// The second half of `MigrationStep.migratePlainly` in this environment: `new` when it keeps
-    /// every rule of `rules` (compiled from `Model.recordType`), or for a model that checks across
-    /// fields, the model read back from its value with no diagnostic (`scalarsAsText`: the record
-    /// came from a text format such as CSV); nil otherwise. Generic over the new model alone, so
-    /// that a caller that knows it (a codec made per model type) runs the check specialized for it.
+    /// every rule of `rules` (compiled from `Model.recordType`) and, for a model that checks across
+    /// fields, passes those checks and its nested models' (`passesPlainly`); nil otherwise.
+    /// `scalarsAsText` (the record came from a text format such as CSV) changes nothing: a model
+    /// that passes reads back from its value as itself in either reading. Generic over the new
+    /// model alone, so that a caller that knows it (a codec made per model type) runs the check
+    /// specialized for it.
     @inlinable
     public func checkedPlainly<Model: FieldCodableCollection>(_ new: Model, rules: FieldRulePlan, scalarsAsText: Bool)
         -> Model?
     {
-        guard Model.checksAcrossFields else { return FieldRuleCheck.passes(new, plan: rules) ? new : nil }
-        // The full read checks every rule as well (as on the path that reports, which reads such a
-        // model only so).
-        var diagnostics: [Diagnostic] = []
-        let readBack = Model(value: new.value, at: readBackContext(scalarsAsText: scalarsAsText),
-            diagnostics: &diagnostics)
-        return diagnostics.isEmpty ? readBack : nil
+        passesPlainly(new, rules: rules) ? new : nil
+    }
+
+    /// True when `new` keeps every rule of `rules` (`FieldRuleCheck`) and passes the checks across
+    /// fields of its own and its nested models in this environment's time zone
+    /// (`AcrossFieldsCheck`): then the path that reports, reading the model back from its value,
+    /// would report nothing and read the model itself. No `Value` is built.
+    @inlinable
+    public func passesPlainly<Model: FieldCodable>(_ new: Model, rules: FieldRulePlan) -> Bool {
+        // The time zone is read (and retained) only for a model with checks across fields.
+        FieldRuleCheck.passes(new, plan: rules) && (!Model.checksAcrossFields || AcrossFieldsCheck.passes(new, in: timeZone))
     }
 }

@@ -19,7 +19,7 @@ extension PetStoryV2 {
 
         /// The collection of these records.
         public static let collection = "members"
-        /// Read back in full after a migration: its reading checks `birthDate` not after the day of `createdAt`, and the image path.
+        /// Checked across fields (`problemAcrossFields(in:)`, also after a migration): `birthDate` not after the day of `createdAt`, and the image path.
         public static var checksAcrossFields: Bool { true }
         public var recordID: String? { id }
 
@@ -63,7 +63,13 @@ extension PetStoryV2 {
             createdAt = r.instant("createdAt")
             image = r.object("image", as: MediaRef.self)
             // Across fields, after the image's own problems and before unknown fields (`finish`).
-            if r.isValid { r.check(Self.birthDateProblem(birthDate, createdAt: createdAt, in: r.timeZone)) }
+            if r.isValid { r.check(problemAcrossFields(in: r.timeZone)) }
+        }
+
+        /// `birthDate` not after the day of `createdAt` in `timeZone` (`birthDateProblem`).
+        @inlinable
+        public func problemAcrossFields(in timeZone: TimeZone) -> ((RecordContext) -> Diagnostic)? {
+            Self.birthDateProblem(birthDate, createdAt: createdAt, in: timeZone)
         }
 
         @inlinable

@@ -32,7 +32,13 @@ extension PetStoryV2 {
             id = r.string("id")
             kind = MediaKind(rawValue: r.string("kind")) ?? MediaKind.allCases[0]
             path = r.string("path")
-            r.check(FieldReader.mediaPathProblem(path))
+            r.check(problemAcrossFields(in: r.timeZone))
+        }
+
+        /// The path must be a media path (`FieldReader.mediaPathProblem`).
+        @inlinable
+        public func problemAcrossFields(in timeZone: TimeZone) -> ((RecordContext) -> Diagnostic)? {
+            FieldReader.mediaPathProblem(path)
         }
 
         @inlinable

@@ -24,7 +24,13 @@ extension PetStoryV2 {
         @inlinable
         public init<Source: FieldSource>(from r: inout Source) {
             path = r.string("path")
-            r.check(FieldReader.mediaPathProblem(path))
+            r.check(problemAcrossFields(in: r.timeZone))
+        }
+
+        /// The path must be a media path (`FieldReader.mediaPathProblem`).
+        @inlinable
+        public func problemAcrossFields(in timeZone: TimeZone) -> ((RecordContext) -> Diagnostic)? {
+            FieldReader.mediaPathProblem(path)
         }
 
         @inlinable

@@ -14,7 +14,7 @@ extension PetStoryV2 {
 
         /// The collection of these records.
         public static let collection = "profiles"
-        /// Read back in full after a migration: its reading checks `lastUpdatedAt` not before `createdAt`, and the image path.
+        /// Checked across fields (`problemAcrossFields(in:)`, also after a migration): `lastUpdatedAt` not before `createdAt`, and the image path.
         public static var checksAcrossFields: Bool { true }
         public var recordID: String? { id }
 
@@ -43,7 +43,13 @@ extension PetStoryV2 {
             lastUpdatedAt = r.instant("lastUpdatedAt")
             image = r.object("image", as: MediaRef.self)
             // Across fields, after the image's own problems and before unknown fields (`finish`).
-            if r.isValid { r.check(Self.updateOrderProblem(createdAt: createdAt, lastUpdatedAt: lastUpdatedAt)) }
+            if r.isValid { r.check(problemAcrossFields(in: r.timeZone)) }
+        }
+
+        /// `lastUpdatedAt` not before `createdAt` (`updateOrderProblem`).
+        @inlinable
+        public func problemAcrossFields(in timeZone: TimeZone) -> ((RecordContext) -> Diagnostic)? {
+            Self.updateOrderProblem(createdAt: createdAt, lastUpdatedAt: lastUpdatedAt)
         }
 
         @inlinable

@@ -16,7 +16,7 @@ extension PetStoryV2 {
 
         /// The collection of these records.
         public static let collection = "stories"
-        /// Read back in full after a migration: its reading checks each media item's path.
+        /// Checked across fields after a migration: each media item's path (`MediaItem.problemAcrossFields(in:)`).
         public static var checksAcrossFields: Bool { true }
         public var recordID: String? { id }
 
