@@ -507,12 +507,10 @@ public final class DatasetProcessor {
     /// record's pointer.
     static func idLine(of record: Record) -> Int? {
         // Asked in place first: the usual record stands on one line (no copy of its locator).
-        // Every question is asked through the optional in place: binding the locator copied the
-        // existential (and its elements' reference) twice a record.
         if let single = record.locator?.singleLine { return single }
-        if record.locator == nil { return record.location.line }
-        if let line = record.locator?.line(of: idPointer) { return line }
-        if let line = record.locator?.line(of: .root) { return line }
+        guard let locator = record.locator else { return record.location.line }
+        if let line = locator.line(of: idPointer) { return line }
+        if let line = locator.line(of: .root) { return line }
         return record.location.line
     }
 
