@@ -124,9 +124,10 @@ public struct Converter: Sendable {
         if source.bundle != nil {
             request.processing.media = ListedMediaCatalog(paths: source.media.keys.sorted())
         }
-        // Validation writes nothing: without a filter or media to trace, no one reads the values
-        // of the checked records, so the processor need not build them.
-        request.processing.needsOutputValues = request.action != .validate || request.filter != nil || !source.media.isEmpty
+        // Validation writes nothing: without a filter, a selection or media to trace, no one reads
+        // the values (nor the locations) of the checked records, so the processor need not build them.
+        request.processing.needsOutputValues = request.action != .validate || request.filter != nil || request.selection != nil
+            || !source.media.isEmpty
         // Reading an older version checks what its migration would reject, too, on every command:
         // what convert writes is what validate accepts.
         request.processing.checksMigration = true

@@ -52,13 +52,13 @@ public struct XMLFieldLocator: FieldLocating {
         var t = tokens.count - 1
         while entry >= 0 {
             guard t >= 0 else { return false }
-            let element = elements[entry]
-            if let key = element.key {
-                guard key == tokens[t] else { return false }
+            // The entry is read in place: a copy of it retained and released its key.
+            if elements[entry].key != nil {
+                guard elements[entry].key! == tokens[t] else { return false }
             } else {
-                guard let index = Int32(tokens[t]), index == element.index, tokens[t] == String(index) else { return false }
+                guard let index = Int32(tokens[t]), index == elements[entry].index, tokens[t] == String(index) else { return false }
             }
-            entry = Int(element.parent)
+            entry = Int(elements[entry].parent)
             t -= 1
         }
         return t < 0

@@ -165,8 +165,8 @@ extension XMLRecordReader: BatchRecordReader {
         parser.feedBlank(newlines: moved.newlines, columns: moved.columns, skipped: end - start)
         cut.fed = end
         cut.scanned = end
-        let index = counts[collection, default: 0]
-        counts[collection] = index + count
+        let index = nextRecordIndex
+        nextRecordIndex = index + count
         let segment = XMLBatch.Segment(
             bytes: bytes, collection: collection, index: index, root: rootPosition, collectionTag: collectionTag,
             position: position, byteOffset: cut.absoluteStart + start, options: options)

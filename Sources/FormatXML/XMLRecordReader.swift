@@ -38,8 +38,7 @@ public final class XMLRecordReader: RecordReader {
         var indexInParent = 0
         var marker: Marker = .none
         var position = TextPosition(line: 1, column: 1)
-        var text: [UInt8] = []
-        /// The length of the element's text, kept or not (`appendText`).
+        /// The length of the element's text, kept or not (`text(_:)`).
         var textBytes = 0
         var hasNonSpaceText = false
         var members: [(key: String, value: Value)] = []
@@ -54,7 +53,6 @@ public final class XMLRecordReader: RecordReader {
             indexInParent = index
             marker = .none
             self.position = position
-            if !text.isEmpty { text.removeAll(keepingCapacity: true) }
             textBytes = 0
             hasNonSpaceText = false
             if !members.isEmpty { members.removeAll(keepingCapacity: true) }
@@ -62,19 +60,17 @@ public final class XMLRecordReader: RecordReader {
             self.entry = entry
         }
 
-        /// Appends one piece of the element's text; false when the text would pass `limit` bytes.
-        mutating func appendText(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
+        /// Counts one piece of the element's text: nil when the text would pass `limit` bytes,
+        /// else whether the bytes are to be kept (only an element without child elements reads
+        /// its text: an element with children is a list or an object, whose text is only checked
+        /// for being blank and counted, so the blanks between children are not kept).
+        mutating func countText(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool? {
             if !hasNonSpaceText, bytes.contains(where: { !XMLRecordReader.isSpace($0) }) {
                 hasNonSpaceText = true
             }
-            guard textBytes + bytes.count <= limit else { return false }
+            guard textBytes + bytes.count <= limit else { return nil }
             textBytes += bytes.count
-            // An element with child elements is a list or an object: its text is never read (only
-            // whether some of it is not whitespace, and its length), so the blanks between
-            // children are not kept.
-            guard members.isEmpty else { return true }
-            text.append(contentsOf: bytes)
-            return true
+            return members.isEmpty
         }
     }
 
@@ -115,6 +111,16 @@ public final class XMLRecordReader: RecordReader {
     /// Where each element of the record being built starts (`XMLFieldLocator`); its pointer is
     /// only built when a diagnostic asks.
     @exclusivity(unchecked) private var fieldElements: [XMLFieldLocator.Element] = []
+    /// The text of the innermost element since its start tag: emptied at every start tag, so when
+    /// an element without child elements ends (the only element whose text is read) it holds
+    /// that element's text. One buffer for every element, not an array a frame: emptying and
+    /// filling an array per element cost more than the rest of its text's handling.
+    @exclusivity(unchecked) private var textBytes: UnsafeMutablePointer<UInt8> = .allocate(capacity: 256)
+    @exclusivity(unchecked) private var textCount = 0
+    @exclusivity(unchecked) private var textCapacity = 256
+    /// The index the next record of the open collection gets (`counts` holds it for the others,
+    /// and for this one once it closes): read here, a record costs no dictionary lookup.
+    @exclusivity(unchecked) var nextRecordIndex = 0
 
     /// Starts reading `source`.
     /// - Parameters:
@@ -146,7 +152,28 @@ public final class XMLRecordReader: RecordReader {
         self.log = DiagnosticLog()
         self.collection = collection
         self.counts[collection] = index
+        self.nextRecordIndex = index
         self.collected = []
+    }
+
+    deinit {
+        textBytes.deallocate()
+    }
+
+    /// Appends text to `textBytes`, growing it as needed.
+    private func keepText(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        if textCount + bytes.count > textCapacity {
+            var capacity = textCapacity * 2
+            while capacity < textCount + bytes.count { capacity *= 2 }
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: textBytes, count: textCount)
+            textBytes.deallocate()
+            textBytes = grown
+            textCapacity = capacity
+        }
+        (textBytes + textCount).update(from: base, count: bytes.count)
+        textCount += bytes.count
     }
 
     /// Reports a record's problem: to the log, or in order with the records while collecting.
@@ -241,7 +268,7 @@ public final class XMLRecordReader: RecordReader {
         if frames[index].members.isEmpty {
             switch marker {
             case .none:
-                return .string(String(decoding: frames[index].text, as: UTF8.self))
+                return .string(String(decoding: UnsafeBufferPointer(start: textBytes, count: textCount), as: UTF8.self))
             case .list, .object, .null:
                 if hasNonSpaceText { problem("an element marked type=\"\(marker)\" holds text", frame: index) }
                 return marker == .list ? .array([]) : marker == .object ? .object(ValueObject()) : .null
@@ -291,12 +318,13 @@ extension XMLRecordReader: XMLParseHandler {
             var collectionName = name
             if name == "field", let given = attributes.first(where: { $0.name == "name" }) { collectionName = given.value }
             collection = collectionName
+            nextRecordIndex = counts[collectionName, default: 0]
             collectionTag = Self.startTag(name, attributes: name == "field" ? attributes.filter { $0.name == "name" } : [])
                 .map { ($0, position) }
         case 2:
-            let key = collection ?? ""
-            recordIndex = counts[key, default: 0]
-            counts[key] = recordIndex + 1
+            recordIndex = nextRecordIndex
+            nextRecordIndex += 1
+            textCount = 0
             recordProblem = nil
             fieldElements.removeAll(keepingCapacity: true)
             top = 0
@@ -322,6 +350,7 @@ extension XMLRecordReader: XMLParseHandler {
                                                          index: Int32(truncatingIfNeeded: index), position: position))
             frames[top].reset(key: key, isItem: isItem, index: index, position: position,
                               entry: Int32(truncatingIfNeeded: fieldElements.count - 1))
+            textCount = 0
         }
         if depth >= 2 {
             for attribute in attributes where attribute.name == "type" {
@@ -339,7 +368,10 @@ extension XMLRecordReader: XMLParseHandler {
         depth -= 1
         switch depth {
         case 0, 1:
-            if depth == 1 { collection = nil }
+            if depth == 1, let collection {
+                counts[collection] = nextRecordIndex
+                self.collection = nil
+            }
         case 2:
             var members = ValueObject()
             if frames[0].hasNonSpaceText { problem("a record element holds text, not fields", frame: 0) }
@@ -375,10 +407,11 @@ extension XMLRecordReader: XMLParseHandler {
             }
             return
         }
-        guard frames[top].appendText(bytes, limit: Self.maximumTextBytes) else {
+        guard let keeps = frames[top].countText(bytes, limit: Self.maximumTextBytes) else {
             parser?.stop(.error(.tooLarge, "an element's text is longer than \(Self.maximumTextBytes) bytes",
                                 at: location(frames[top].position, field: pointer(to: top))))
             return
         }
+        if keeps { keepText(bytes) }
     }
 }

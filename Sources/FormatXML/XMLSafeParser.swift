@@ -338,7 +338,8 @@ final class XMLSafeParser {
         } else {
             name = cachedName(localname)
         }
-        attributeBuffer.removeAll(keepingCapacity: true)
+        // Most elements have no attributes: emptying an empty array still cost a call.
+        if !attributeBuffer.isEmpty { attributeBuffer.removeAll(keepingCapacity: true) }
         if let attributes {
             for i in 0..<attributeCount {
                 let base = attributes + i * 5
@@ -349,7 +350,7 @@ final class XMLSafeParser {
                 attributeBuffer.append((name: attributeName, value: value))
             }
         }
-        handler.startElement(name, attributes: attributeBuffer, at: position(backTo: UInt8(ascii: "<")))
+        handler.startElement(name, attributes: attributeBuffer, at: startTagPosition())
     }
 
     @inline(__always)
@@ -446,6 +447,27 @@ final class XMLSafeParser {
         failure = diagnostic
         stopped = true
         if let context { xmlStopParser(context) }
+    }
+
+    /// `position(backTo: "<")` for a start tag just parsed, in one pass back from the parser's
+    /// position for the usual tag, which stands on one line (columns counted in characters as
+    /// it counts them); a tag that spans lines is left to it.
+    @inline(__always)
+    private func startTagPosition() -> TextPosition {
+        if let input = context?.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base {
+            var p = cur
+            var scalars = 1  // the `<` itself
+            while p > base {
+                p -= 1
+                let byte = p.pointee
+                if byte == 0x3C {
+                    return TextPosition(line: Int(input.pointee.line), column: max(1, Int(input.pointee.col) - scalars))
+                }
+                if byte == 0x0A { break }
+                if byte & 0xC0 != 0x80 { scalars += 1 }
+            }
+        }
+        return position(backTo: UInt8(ascii: "<"))
     }
 
     /// The line and column of the last `target` byte (or of `marker`, when given) before the

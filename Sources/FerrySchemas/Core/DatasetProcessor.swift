@@ -230,9 +230,17 @@ public final class DatasetProcessor {
             // Kept: references to it are settled from now on (the entry exists; this marks it).
             _ = idTable(for: targetCollection).insert(id, known: true, line: nil, collection: nil, index: nil) { .root }
         }
+        let outputIndex = counts.postIncrement(result.collection)
+        // With no values wanted (`validate`), nothing reads where the returned record stands or
+        // locates its fields: it is only counted in its collection, so its location and locator
+        // are not built.
+        guard options.needsOutputValues else {
+            return Record(collection: result.collection, value: result.value,
+                          location: SourceLocation(collection: result.collection, recordIndex: outputIndex))
+        }
         var location = document.context.locationWithoutField()
         location.collection = result.collection
-        location.recordIndex = counts.postIncrement(result.collection)
+        location.recordIndex = outputIndex
         var locator = document.context.record.locator
         if let base = locator, !(document.context.isAtRoot && result.sourcePointer == nil) {
             locator = MappedLocator(base: base, prefix: document.context.path, map: result.sourcePointer)

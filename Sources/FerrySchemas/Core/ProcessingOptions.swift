@@ -32,8 +32,9 @@ public struct ProcessingOptions: Sendable {
     /// required string is `""` (`DecodingOptions.scalarsAsText`).
     public var scalarsAsText: Bool = false
     /// False when nothing reads the values of the records `process`/`commit` return (`validate`
-    /// without a filter or media to trace): the preparer then skips building each canonical
-    /// value, and the returned records carry `.null`. Checks, ids and references are unchanged.
+    /// without a filter, a selection or media to trace): the preparer then skips building each
+    /// canonical value, and the returned records carry `.null`, a location of their collection and
+    /// record index only, and no locator. Checks, ids and references are unchanged.
     public var needsOutputValues: Bool = true
     /// True: records kept at a version older than the latest also go through the migration's
     /// later stages, unwritten, and what those reject (an unknown `studyState`, a story's `lat`
