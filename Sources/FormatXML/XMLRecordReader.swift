@@ -133,15 +133,15 @@ public final class XMLRecordReader: RecordReader {
     }
 
     /// As the public initializer, reading the source `chunkSize` bytes at a time (tests read in
-    /// small pieces).
-    init(_ source: any ByteSource, options: ReadOptions, log: DiagnosticLog, chunkSize: Int) throws {
+    /// small pieces); `namesByAddress` false tells names by their bytes only (`XMLKnownNames`).
+    init(_ source: any ByteSource, options: ReadOptions, log: DiagnosticLog, chunkSize: Int, namesByAddress: Bool = true) throws {
         self.options = options
         self.inputLocation = options.inputLocation
         self.log = log
         var encoding = options.encoding
         if let name = encoding?.lowercased(), name == "utf-8" || name == "utf8" { encoding = nil }
         self.parser = try XMLSafeParser(source: source, location: options.inputLocation, handler: self, encoding: encoding,
-                                        chunkSize: chunkSize)
+                                        chunkSize: chunkSize, namesByAddress: namesByAddress)
     }
 
     /// A reader of one batch's record elements (`XMLBatch`), which collects its records and
@@ -293,17 +293,18 @@ public final class XMLRecordReader: RecordReader {
 }
 
 extension XMLRecordReader: XMLParseHandler {
-    func startElement(_ name: String, attributes: [(name: String, value: String)], at position: TextPosition) {
+    func startElement(_ tag: XMLStartTag, at position: TextPosition) {
         defer { depth += 1 }
+        let name = tag.name
         switch depth {
         case 0:
             rootPosition = position
-            guard name == "dataset" else {
+            guard tag.kind == .dataset else {
                 parser?.stop(.error(.malformedXML, "the root element is <\(name)>, not <dataset> (Docs/xml.md)",
                                     at: location(position)))
                 return
             }
-            for attribute in attributes {
+            for attribute in tag.attributes.pairs {
                 if attribute.name == "domain" { header.domain = attribute.value }
                 if attribute.name == "schemaVersion" {
                     guard let version = Int(attribute.value) else {
@@ -315,6 +316,7 @@ extension XMLRecordReader: XMLParseHandler {
                 }
             }
         case 1:
+            let attributes = tag.attributes.pairs
             var collectionName = name
             if name == "field", let given = attributes.first(where: { $0.name == "name" }) { collectionName = given.value }
             collection = collectionName
@@ -339,11 +341,8 @@ extension XMLRecordReader: XMLParseHandler {
             top += 1
             if frames.count <= top { frames.append(Frame()) }
             var key = name
-            // Lengths first: most names are neither, and a length is read without comparing.
-            if name.utf8.count == 5, name == "field", let given = attributes.first(where: { $0.name == "name" }) {
-                key = given.value
-            }
-            let isItem = name.utf8.count == 4 && name == "item"
+            if tag.kind == .field, let given = tag.attributes.first(.name) { key = given }
+            let isItem = tag.kind == .item
             if !isItem { frames[parent].allItems = false }
             let index = frames[parent].members.count
             fieldElements.append(XMLFieldLocator.Element(parent: frames[parent].entry, key: isItem ? nil : key,
@@ -352,13 +351,16 @@ extension XMLRecordReader: XMLParseHandler {
                               entry: Int32(truncatingIfNeeded: fieldElements.count - 1))
             textCount = 0
         }
-        if depth >= 2 {
-            for attribute in attributes where attribute.name == "type" {
-                switch attribute.value {
-                case "list": frames[top].marker = .list
-                case "object": frames[top].marker = .object
-                case "null": frames[top].marker = .null
-                default: problem("unknown type=\(quoted: attribute.value) (list, object or null)", frame: top)
+        if depth >= 2, !tag.attributes.isEmpty {
+            tag.attributes.forEach(.type) { value in
+                if value.elementsEqual("list".utf8) {
+                    frames[top].marker = .list
+                } else if value.elementsEqual("object".utf8) {
+                    frames[top].marker = .object
+                } else if value.elementsEqual("null".utf8) {
+                    frames[top].marker = .null
+                } else {
+                    problem("unknown type=\(quoted: String(decoding: value, as: UTF8.self)) (list, object or null)", frame: top)
                 }
             }
         }

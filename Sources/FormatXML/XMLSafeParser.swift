@@ -5,9 +5,8 @@ import Foundation
 /// What the safe parser reports while it reads: elements, text, and nothing of DTDs or entities
 /// (those stop the parse, see `XMLSafeParser`).
 protocol XMLParseHandler: AnyObject {
-    /// A start tag: local name (with `prefix:` when there is one), the attributes and the position
-    /// of the tag's `<`.
-    func startElement(_ name: String, attributes: [(name: String, value: String)], at position: TextPosition)
+    /// A start tag (name, kind, attributes; valid during the call only) and the position of its `<`.
+    func startElement(_ tag: XMLStartTag, at position: TextPosition)
     /// The end tag of the innermost open element.
     func endElement()
     /// Character data (text, CDATA, character references and predefined entities already decoded),
@@ -41,6 +40,8 @@ private let refusingEntityLoaderInstalled: Bool = {
 /// - The first libxml2 error (`XML_ERR_ERROR` or `XML_ERR_FATAL`) stops the parse with
 ///   `malformed-xml`, at libxml2's line and column; warnings are ignored.
 final class XMLSafeParser {
+    /// True when names are told by their libxml2 dictionary address (`XMLKnownNames`).
+    var namesByAddress: Bool { knownNames.pointee.byAddress }
     /// Where the parse stopped for good: a malformed or unsafe document.
     private(set) var failure: Diagnostic?
     /// `failure != nil`, as a flag: the callbacks test it on every event, and testing the optional
@@ -66,15 +67,21 @@ final class XMLSafeParser {
     /// Not retained and not checked on each event (`unowned(unsafe)`): the handler owns the
     /// parser and outlives it, and a checked reference cost a retain and release per event.
     private unowned(unsafe) let handler: any XMLParseHandler
+    /// `handler` when it is a record reader (the one handler whose events are hot), called
+    /// directly and without the retain and release a call through the existential costs.
+    private let reader: Unmanaged<XMLRecordReader>?
+    /// The mapping's names as libxml2's dictionary holds them (allocated once: every start tag's
+    /// attributes point at it).
+    private let knownNames: UnsafeMutablePointer<XMLKnownNames>
     private var context: xmlParserCtxtPtr?
     private var chunk: [UInt8]
     // Touched on every event, one access at a time on the reading thread: no dynamic
     // exclusivity checks (`XMLRecordReader` says why).
-    @exclusivity(unchecked) private var attributeBuffer: [(name: String, value: String)] = []
     @exclusivity(unchecked) private var tagScan: XMLStartTagScan
     /// Element names by the address of libxml2's copy: libxml2 interns every name in its parser
     /// dictionary, so one address is one name for the parser's life, and a name seen before costs
-    /// no `String` creation. Direct-mapped; a collision just replaces the slot.
+    /// no `String` creation (only while `knownNames.byAddress`). Direct-mapped; a collision just
+    /// replaces the slot.
     @exclusivity(unchecked) private var nameCache = [(name: UnsafeRawPointer?, string: String)](repeating: (nil, ""), count: 64)
 
     /// - Parameters:
@@ -83,15 +90,20 @@ final class XMLSafeParser {
     ///   - handler: receives the events; not retained (its owner holds the parser).
     ///   - encoding: an encoding forced by `--encoding` (a name iconv knows), nil to detect it.
     ///   - tagLimits: the start tag limits (`XMLStartTagScan`'s defaults unless a test says).
+    ///   - namesByAddress: false to tell names by their bytes only (`XMLKnownNames`; tests).
     init(source: any ByteSource, location: SourceLocation, handler: any XMLParseHandler,
          encoding: String? = nil, chunkSize: Int = 64 * 1024,
-         tagLimits: (attributes: Int, bytes: Int) = (XMLStartTagScan.maximumAttributes, XMLStartTagScan.maximumStartTagBytes)) throws {
+         tagLimits: (attributes: Int, bytes: Int) = (XMLStartTagScan.maximumAttributes, XMLStartTagScan.maximumStartTagBytes),
+         namesByAddress: Bool = true) throws {
         _ = refusingEntityLoaderInstalled
         self.tagScan = XMLStartTagScan(encoding: encoding, maximumAttributes: tagLimits.attributes,
                                        maximumBytes: tagLimits.bytes)
         self.source = source
         self.baseLocation = location
         self.handler = handler
+        self.reader = (handler as? XMLRecordReader).map { Unmanaged.passUnretained($0) }
+        self.knownNames = .allocate(capacity: 1)
+        knownNames.initialize(to: XMLKnownNames(dictionary: nil))
         self.chunk = [UInt8](repeating: 0, count: max(chunkSize, 16))
 
         var sax = Self.saxHandler()
@@ -117,6 +129,7 @@ final class XMLSafeParser {
             throw FerryError(.internalError, "libxml2 could not create a parser", at: location)
         }
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        knownNames.pointee = XMLKnownNames(dictionary: context.pointee.dict, byAddress: namesByAddress)
         if let encoding {
             guard let encoder = xmlFindCharEncodingHandler(encoding) else {
                 throw FerryError(.invalidEncoding, "unknown encoding \(quoted: encoding)", at: location)
@@ -142,6 +155,9 @@ final class XMLSafeParser {
         self.source = MemorySource([])
         self.baseLocation = location
         self.handler = handler
+        self.reader = (handler as? XMLRecordReader).map { Unmanaged.passUnretained($0) }
+        self.knownNames = .allocate(capacity: 1)
+        knownNames.initialize(to: XMLKnownNames(dictionary: nil))
         self.chunk = []
         var sax = Self.saxHandler()
         let rootTag = Array("<dataset>".utf8)
@@ -150,10 +166,11 @@ final class XMLSafeParser {
         context = rootTag.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { xmlCreatePushParserCtxt(&sax, user, $0.baseAddress, 4, nil) }
         }
-        guard context != nil else {
+        guard let context else {
             throw FerryError(.internalError, "libxml2 could not create a parser", at: location)
         }
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        knownNames.pointee = XMLKnownNames(dictionary: context.pointee.dict)
         fedBytes = 4
         // The root's `<` is at `root` once libxml2 reads it; its first 4 bytes are not read yet.
         rootTag.withUnsafeBytes { parse(UnsafeRawBufferPointer(rebasing: $0[4...]), at: root) }
@@ -195,7 +212,12 @@ final class XMLSafeParser {
         sax.endElementNs = { user, _, _, _ in
             guard let user else { return }
             Unmanaged<XMLSafeParser>.fromOpaque(user)._withUnsafeGuaranteedRef { parser in
-                if !parser.stopped { parser.handler.endElement() }
+                guard !parser.stopped else { return }
+                if let reader = parser.reader {
+                    reader._withUnsafeGuaranteedRef { $0.endElement() }
+                } else {
+                    parser.handler.endElement()
+                }
             }
         }
         sax.characters = { user, bytes, count in
@@ -241,6 +263,8 @@ final class XMLSafeParser {
     }
 
     deinit {
+        knownNames.deinitialize(count: 1)
+        knownNames.deallocate()
         guard let context else { return }
         // libxml2 makes a document of its own for some DTD declarations (an entity named like a
         // predefined one, `<!ENTITY lt '<'>`) even with SAX handlers; the context does not free it.
@@ -332,25 +356,21 @@ final class XMLSafeParser {
     private func onStart(_ localname: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
                          _ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         guard !stopped, let localname else { return }
-        let name: String
+        let tag: XMLStartTag
+        let attributes = XMLAttributes(base: attributes, count: attributeCount, known: knownNames)
         if let prefix {
-            name = String(cString: prefix) + ":" + String(cString: localname)
+            tag = XMLStartTag(name: String(cString: prefix) + ":" + String(cString: localname), kind: .other, attributes: attributes)
+        } else if knownNames.pointee.byAddress {
+            tag = XMLStartTag(name: cachedName(localname), kind: knownNames.pointee.elementKind(localname), attributes: attributes)
         } else {
-            name = cachedName(localname)
+            tag = XMLStartTag(name: String(cString: localname), kind: knownNames.pointee.elementKind(localname), attributes: attributes)
         }
-        // Most elements have no attributes: emptying an empty array still cost a call.
-        if !attributeBuffer.isEmpty { attributeBuffer.removeAll(keepingCapacity: true) }
-        if let attributes {
-            for i in 0..<attributeCount {
-                let base = attributes + i * 5
-                guard let local = base[0], let start = base[3], let end = base[4] else { continue }
-                var attributeName = String(cString: local)
-                if let p = base[1] { attributeName = String(cString: p) + ":" + attributeName }
-                let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-                attributeBuffer.append((name: attributeName, value: value))
-            }
+        let position = startTagPosition()
+        if let reader {
+            reader._withUnsafeGuaranteedRef { $0.startElement(tag, at: position) }
+        } else {
+            handler.startElement(tag, at: position)
         }
-        handler.startElement(name, attributes: attributeBuffer, at: startTagPosition())
     }
 
     @inline(__always)
@@ -365,7 +385,12 @@ final class XMLSafeParser {
 
     private func onText(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
         guard !stopped, let bytes, count > 0 else { return }
-        handler.text(UnsafeBufferPointer(start: bytes, count: Int(count)))
+        let text = UnsafeBufferPointer(start: bytes, count: Int(count))
+        if let reader {
+            reader._withUnsafeGuaranteedRef { $0.text(text) }
+        } else {
+            handler.text(text)
+        }
     }
 
     private func onEntityDeclaration() {

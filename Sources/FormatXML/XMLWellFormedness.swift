@@ -24,7 +24,7 @@ public enum XMLWellFormedness {
     }
 
     private final class NullHandler: XMLParseHandler {
-        func startElement(_ name: String, attributes: [(name: String, value: String)], at position: TextPosition) {}
+        func startElement(_ tag: XMLStartTag, at position: TextPosition) {}
         func endElement() {}
         func text(_ bytes: UnsafeBufferPointer<UInt8>) {}
     }

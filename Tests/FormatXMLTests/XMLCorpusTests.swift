@@ -12,9 +12,9 @@ import Glibc
 /// document yields (and that nothing foreign got in).
 final class CollectingHandler: XMLParseHandler {
     var output = ""
-    func startElement(_ name: String, attributes: [(name: String, value: String)], at position: TextPosition) {
-        output += "<\(name)"
-        for attribute in attributes { output += " \(attribute.name)=\(attribute.value)" }
+    func startElement(_ tag: XMLStartTag, at position: TextPosition) {
+        output += "<\(tag.name)"
+        for attribute in tag.attributes.pairs { output += " \(attribute.name)=\(attribute.value)" }
         output += ">"
     }
     func endElement() { output += "</>" }
