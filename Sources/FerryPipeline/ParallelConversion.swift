@@ -90,8 +90,9 @@ struct ParallelConversion {
     /// What the calling thread does with the records, in input order.
     struct Delivery {
         /// A record prepared the general way, with the bytes rendered ahead for its outputs (nil: none).
-        /// The record is handed over (`consuming`): the caller keeps no copy of it.
-        let general: (consuming Record, PreparedRecord, RenderedRecords?) throws -> Void
+        /// The record and its prepared form are borrowed from the batch, which keeps them until its
+        /// worker frees them: the calling thread copies neither.
+        let general: (borrowing Record, borrowing PreparedRecord, RenderedRecords?) throws -> Void
         /// A record the typed path took; true when the commit keeps it (its line is then written).
         let typed: (Record, TypedPreparation) throws -> Bool
         /// Writes output lines the typed path rendered (one or more records' lines in a row).
@@ -124,7 +125,7 @@ struct ParallelConversion {
     /// in the batch's buffer are written in one piece, before anything else is written; a kept
     /// record's CSV leaf stream is written at once, as its value would be (its writer may open then).
     private func deliver(_ items: [RecordBatchItem], lane: TypedLaneBatch?, _ delivery: Delivery,
-        general: (Int, consuming Record) throws -> Void) throws
+        general: (Int, borrowing Record) throws -> Void) throws
     {
         if let lane, !lane.preparations.isEmpty { delivery.warm(lane.preparations) }
         let leafTable = lane?.leafTable
@@ -175,7 +176,7 @@ struct ParallelConversion {
             lane?.finishTaking()
             try deliver(inlined(reader.items(from: batch)), lane: lane, delivery) { _, record in
                 // The writer renders general records itself: nothing is gained rendering ahead.
-                try delivery.general(record, preparer.prepare(record), nil)
+                try delivery.general(record, preparer.prepare(copy record), nil)
             }
         }
     }
@@ -303,8 +304,11 @@ struct ParallelConversion {
             let slot = window.removeFirst()
             staged -= 1
             slot.prepared.wait()
+            // Read out of the slot once a batch, not once a record (each read of a class's stored
+            // array is an exclusivity check).
+            let (results, rendered) = (slot.results, slot.rendered)
             try deliver(slot.items, lane: slot.lane, delivery) { index, record in
-                if let prepared = slot.results[index] { try delivery.general(record, prepared, slot.rendered[index]) }
+                if let prepared = results[index] { try delivery.general(record, prepared, rendered[index]) }
             }
             pool.submit(to: slot.worker, urgent: false) { slot.release() }
             try fill()
