@@ -185,6 +185,9 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
         self.maximumDepth = maximumDepth
     }
 
+    /// `items(from:)` gives the parsed items as they are (it only notes a failure).
+    var itemsAsParsed: [RecordBatchItem]? { items }
+
     /// The items, once (the batch lets go of them).
     func takeItems() -> [RecordBatchItem] {
         defer { items = [] }
