@@ -32,11 +32,20 @@ public protocol RecordBatch: AnyObject, Sendable {
     /// is not parsed, and `items(from:)` gives it as `.taken`. Runs on any thread, once, before
     /// `items(from:)`.
     func parse(offering taker: (any RawRecordTaker)?)
+
+    /// The items as parsed (none before `parse(offering:)`), when its reader's `items(from:)`
+    /// hands out exactly these, its own bookkeeping aside (a JSON document's): the records can then
+    /// be prepared on the thread that parsed them, before the caller takes them in order. Nil
+    /// otherwise (the default). Read before the batch is handed to another thread, or on the
+    /// parsing thread right after parsing.
+    var itemsAsParsed: [RecordBatchItem]? { get }
 }
 
 extension RecordBatch {
     /// Parses every record the usual way.
     public func parse() { parse(offering: nil) }
+
+    public var itemsAsParsed: [RecordBatchItem]? { nil }
 }
 
 /// One thing a batch held, in input order.

@@ -242,25 +242,31 @@ public struct Converter: Sendable {
             let plainCollection = plan.processor == nil ? source.derivedCollection : nil
             // The record is moved along, not copied: a copy retains and releases each of its
             // strings, its value and its locator.
-            func take(_ record: consuming Record, prepared: PreparedRecord?, rendered: RenderedRecords? = nil) throws {
+            func take(_ record: consuming Record) throws {
                 if let plainCollection, record.collection == plainCollection { record.collection = nil }
                 countRaw(record)
                 var read = record
-                // A record prepared ahead (`--jobs`) had its media put back before it was prepared.
-                if prepared == nil, let inliner { read = try inliner.inline(read) }
+                if let inliner { read = try inliner.inline(read) }
                 references.collect(read)  // media a record names count as referenced even when the record is invalid
-                if let prepared, let processor = plan.processor {
-                    let committed = processor.commit(prepared)
-                    if let held {
-                        // Records held and let go change what a commit returns: none rendered ahead is used.
-                        return try emit(held.pass(committed))
-                    }
-                    // Bytes rendered ahead are those of every candidate output: usable when the
-                    // commit kept them all (it never changes one it keeps).
-                    return try emit(committed, rendered: rendered?.ranges.count == committed.count ? rendered : nil)
-                }
                 if let applier { read = applier.apply(read) }
                 try process(read)
+            }
+            /// `take` for a record prepared ahead (`--jobs`), which had its media put back before it
+            /// was prepared. Both are borrowed from the batch (which its worker frees): the calling
+            /// thread copies neither the record nor its prepared form.
+            func takePrepared(_ record: borrowing Record, _ prepared: borrowing PreparedRecord, rendered: RenderedRecords?) throws {
+                countRaw(record)
+                references.collect(record)  // media a record names count as referenced even when the record is invalid
+                // A batched run always has a processor (`ParallelConversion.init`).
+                guard let processor = plan.processor else { return }
+                let committed = processor.commit(prepared)
+                if let held {
+                    // Records held and let go change what a commit returns: none rendered ahead is used.
+                    return try emit(held.pass(committed))
+                }
+                // Bytes rendered ahead are those of every candidate output: usable when the
+                // commit kept them all (it never changes one it keeps).
+                try emit(committed, rendered: rendered?.ranges.count == committed.count ? rendered : nil)
             }
             /// A record the typed path took: what `take` and `emit` do for a valid record, with its
             /// output line or CSV leaf stream already rendered or its value built (no media, no
@@ -284,7 +290,7 @@ public struct Converter: Sendable {
             }
             let typed = request.usesTypedPath && applier == nil && inliner == nil && plainRecords && held == nil
             var delivery = ParallelConversion.Delivery(
-                general: { try take($0, prepared: $1, rendered: $2) }, typed: takeTyped,
+                general: { try takePrepared($0, $1, rendered: $2) }, typed: takeTyped,
                 writeRendered: { try router?.writeRendered($0) })
             if let router { delivery.writeLeaves = { try router.writeLeaves($0, table: $1, collection: $2) } }
             if let processor = plan.processor { delivery.warm = { processor.warmIDs(of: $0) } }
@@ -315,14 +321,14 @@ public struct Converter: Sendable {
                     inline: inliner.map { inliner in { try inliner.inline($0) } })
                 try parallel?.run(delivery)
             }
-            if let first { try take(first, prepared: nil) }
+            if let first { try take(first) }
             var cutShort = false
             do {
                 if let firstFailure { throw firstFailure }
                 var batchedPart = source.partsStarted
                 try runBatches()
                 while let record = try source.next() {
-                    try take(record, prepared: nil)
+                    try take(record)
                     // The first record of a folder's next file was read on its own, as the input's first was.
                     if source.partsStarted != batchedPart {
                         batchedPart = source.partsStarted

@@ -90,8 +90,9 @@ struct ParallelConversion {
     /// What the calling thread does with the records, in input order.
     struct Delivery {
         /// A record prepared the general way, with the bytes rendered ahead for its outputs (nil: none).
-        /// The record is handed over (`consuming`): the caller keeps no copy of it.
-        let general: (consuming Record, PreparedRecord, RenderedRecords?) throws -> Void
+        /// The record and its prepared form are borrowed from the batch, which keeps them until its
+        /// worker frees them: the calling thread copies neither.
+        let general: (borrowing Record, borrowing PreparedRecord, RenderedRecords?) throws -> Void
         /// A record the typed path took; true when the commit keeps it (its line is then written).
         let typed: (Record, TypedPreparation) throws -> Bool
         /// Writes output lines the typed path rendered (one or more records' lines in a row).
@@ -124,7 +125,7 @@ struct ParallelConversion {
     /// in the batch's buffer are written in one piece, before anything else is written; a kept
     /// record's CSV leaf stream is written at once, as its value would be (its writer may open then).
     private func deliver(_ items: [RecordBatchItem], lane: TypedLaneBatch?, _ delivery: Delivery,
-        general: (Int, consuming Record) throws -> Void) throws
+        general: (Int, borrowing Record) throws -> Void) throws
     {
         if let lane, !lane.preparations.isEmpty { delivery.warm(lane.preparations) }
         let leafTable = lane?.leafTable
@@ -134,34 +135,37 @@ struct ParallelConversion {
             pending = nil
             try lane.withRendered { try delivery.writeRendered(UnsafeBufferPointer(rebasing: $0[run])) }
         }
-        for index in items.indices {
-            switch items[index] {
-            case .taken(let record, let payload):
-                guard let lane, let preparation = lane.preparation(of: payload),
-                      try delivery.typed(record, preparation), let range = preparation.rendered
-                else { continue }
-                if let leafTable {
-                    let collection = preparation.route.targetCollection
-                    try lane.withRendered {
-                        try delivery.writeLeaves(UnsafeBufferPointer(rebasing: $0[range]), leafTable, collection)
+        // Through a buffer: an item is switched on in place, not copied out of the array.
+        try items.withUnsafeBufferPointer { items in
+            for index in items.indices {
+                switch items[index] {
+                case .taken(let record, let payload):
+                    guard let lane, let preparation = lane.preparation(of: payload),
+                          try delivery.typed(record, preparation), let range = preparation.rendered
+                    else { continue }
+                    if let leafTable {
+                        let collection = preparation.route.targetCollection
+                        try lane.withRendered {
+                            try delivery.writeLeaves(UnsafeBufferPointer(rebasing: $0[range]), leafTable, collection)
+                        }
+                        continue
                     }
-                    continue
-                }
-                if let run = pending, run.upperBound == range.lowerBound {
-                    pending = run.lowerBound..<range.upperBound
-                } else {
+                    if let run = pending, run.upperBound == range.lowerBound {
+                        pending = run.lowerBound..<range.upperBound
+                    } else {
+                        try flush()
+                        pending = range
+                    }
+                case .problem(let diagnostic):
                     try flush()
-                    pending = range
+                    log.report(diagnostic)
+                case .failure(let error):
+                    try flush()
+                    throw error
+                case .record(let record):
+                    try flush()
+                    try general(index, record)
                 }
-            case .problem(let diagnostic):
-                try flush()
-                log.report(diagnostic)
-            case .failure(let error):
-                try flush()
-                throw error
-            case .record(let record):
-                try flush()
-                try general(index, record)
             }
         }
         try flush()
@@ -175,7 +179,7 @@ struct ParallelConversion {
             lane?.finishTaking()
             try deliver(inlined(reader.items(from: batch)), lane: lane, delivery) { _, record in
                 // The writer renders general records itself: nothing is gained rendering ahead.
-                try delivery.general(record, preparer.prepare(record), nil)
+                try delivery.general(record, preparer.prepare(copy record), nil)
             }
         }
     }
@@ -183,14 +187,19 @@ struct ParallelConversion {
     /// One batch on its way through the pipeline. Its worker parses it, prepares its records and
     /// lets go of them, so that their memory is freed on the thread that allocated it.
     private final class Slot: @unchecked Sendable {
-        // @unchecked: the worker parses the batch before leaving `parsed` and writes `results`
-        // before leaving `prepared`; the calling thread reads them only after waiting on these,
-        // and `items` is written on the calling thread before the prepare job that reads it is queued.
+        // @unchecked: the worker parses the batch (and, when `preparesWithParse`, writes `results`)
+        // before leaving `parsed`, and writes `results` before leaving `prepared`; the calling
+        // thread reads them only after waiting on these, and `items` is written on the calling
+        // thread before the prepare job that reads it is queued.
         let batch: any RecordBatch
         /// The typed path's taker for this batch, holding the lines it rendered.
         let lane: TypedLaneBatch?
         /// The number of the worker that runs every job of this batch.
         let worker: Int
+        /// True when the worker prepares the records right after parsing them, in the same job
+        /// (`RecordBatch.itemsAsParsed`): the calling thread then takes the items and delivers
+        /// them, with no hand-over to the worker and back between parsing and preparing.
+        let preparesWithParse: Bool
         let parsed = DispatchGroup()
         let prepared = DispatchGroup()
         var items: [RecordBatchItem] = []
@@ -199,15 +208,39 @@ struct ParallelConversion {
         /// Per item, the output rendered ahead (nil: none).
         var rendered: [RenderedRecords?] = []
 
-        init(batch: any RecordBatch, lane: TypedLaneBatch?, worker: Int) {
+        init(batch: any RecordBatch, lane: TypedLaneBatch?, worker: Int, preparesWithParse: Bool) {
             self.batch = batch
             self.lane = lane
             self.worker = worker
+            self.preparesWithParse = preparesWithParse
         }
 
         func parse() {
             batch.parse(offering: lane)
             lane?.finishTaking()
+        }
+
+        /// Prepares the general records of `items` (this batch's, in order) into `results` and
+        /// renders what `renderer` renders ahead into `rendered`.
+        func prepare(_ items: [RecordBatchItem], _ preparer: RecordPreparer, _ renderer: (any RecordRenderer)?) {
+            var results: [PreparedRecord?] = []
+            var rendered: [RenderedRecords?] = []
+            results.reserveCapacity(items.count)
+            rendered.reserveCapacity(items.count)
+            // By index: an item is read in place, and its record copied once, into its
+            // prepared form (the batch keeps the item for the calling thread).
+            for index in items.indices {
+                guard case .record(let record) = items[index] else {
+                    results.append(nil)
+                    rendered.append(nil)
+                    continue
+                }
+                let (prepared, bytes) = ParallelConversion.prepare(record, preparer, renderer)
+                results.append(prepared)
+                rendered.append(bytes)
+            }
+            self.results = results
+            self.rendered = rendered
         }
 
         /// Drops the records, so that their memory is freed on the thread calling this.
@@ -249,11 +282,17 @@ struct ParallelConversion {
                     exhausted = true
                     return
                 }
-                let slot = Slot(batch: batch, lane: lane()?.batch(), worker: taken % jobs)
+                // Records put back together on this thread (`inline`) are prepared once it has.
+                let preparesWithParse = inline == nil && batch.itemsAsParsed != nil
+                let slot = Slot(batch: batch, lane: lane()?.batch(), worker: taken % jobs, preparesWithParse: preparesWithParse)
                 taken += 1
                 slot.parsed.enter()
+                // Asked when the batch is cut: a writer not open yet renders nothing ahead, and
+                // the calling thread then writes those records itself.
+                let renderer = preparesWithParse ? self.renderer() : nil
                 pool.submit(to: slot.worker, urgent: false) {
                     slot.parse()
+                    if preparesWithParse, let items = slot.batch.itemsAsParsed { slot.prepare(items, preparer, renderer) }
                     slot.parsed.leave()
                 }
                 window.append(slot)
@@ -265,46 +304,34 @@ struct ParallelConversion {
             // thread and freed on the worker.
             slot.parsed.wait()
             slot.items = inlined(reader.items(from: slot.batch))
-            // Records the typed path took were prepared while parsing: nothing is left to do.
-            guard slot.items.contains(where: Self.isGeneralRecord) else { return }
+            // Records prepared with the parse, or taken by the typed path while parsing: nothing
+            // is left to do.
+            guard !slot.preparesWithParse, slot.items.contains(where: Self.isGeneralRecord) else { return }
             let items = slot.items
             let renderer = self.renderer()
             slot.prepared.enter()
             pool.submit(to: slot.worker, urgent: true) {
-                var results: [PreparedRecord?] = []
-                var rendered: [RenderedRecords?] = []
-                results.reserveCapacity(items.count)
-                rendered.reserveCapacity(items.count)
-                // By index: an item is read in place, and its record copied once, into its
-                // prepared form (the batch keeps the item for the calling thread).
-                for index in items.indices {
-                    guard case .record(let record) = items[index] else {
-                        results.append(nil)
-                        rendered.append(nil)
-                        continue
-                    }
-                    let (prepared, bytes) = Self.prepare(record, preparer, renderer)
-                    results.append(prepared)
-                    rendered.append(bytes)
-                }
-                slot.results = results
-                slot.rendered = rendered
+                slot.prepare(items, preparer, renderer)
                 slot.prepared.leave()
             }
         }
 
         try fill()
         while !window.isEmpty {
-            // The next batch is prepared while this one is committed.
-            while staged < min(window.count, 2) {
+            // The next batch is prepared while this one is committed (one prepared with its parse
+            // is not waited for before it is the next to deliver).
+            while staged < min(window.count, 2), staged == 0 || !window[staged].preparesWithParse {
                 stage(window[staged])
                 staged += 1
             }
             let slot = window.removeFirst()
             staged -= 1
             slot.prepared.wait()
+            // Read out of the slot once a batch, not once a record (each read of a class's stored
+            // array is an exclusivity check).
+            let (results, rendered) = (slot.results, slot.rendered)
             try deliver(slot.items, lane: slot.lane, delivery) { index, record in
-                if let prepared = slot.results[index] { try delivery.general(record, prepared, slot.rendered[index]) }
+                if let prepared = results[index] { try delivery.general(record, prepared, rendered[index]) }
             }
             pool.submit(to: slot.worker, urgent: false) { slot.release() }
             try fill()

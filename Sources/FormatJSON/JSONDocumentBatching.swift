@@ -36,6 +36,9 @@ extension JSONDocumentReader: BatchRecordReader {
         var first: Int? = nil
         let spanLimit = min(Self.batchBytes, maximumRecordSize / 4)
         let startOffset = input.offset
+        // The collection array the spans are elements of: one a batch, since `next()` reads on
+        // only before the first span and a batch ends with its array.
+        var spansCollection: Collection? = nil
         while entries.count < limit {
             if case .afterElement(let collection) = state {
                 try skipWhitespace(keeping: &first)
@@ -55,9 +58,9 @@ extension JSONDocumentReader: BatchRecordReader {
                     let position = input.position(at: start)
                     let base = first ?? start
                     first = base
+                    if spansCollection == nil { spansCollection = collection }
                     entries.append(.span(JSONDocumentBatch.Span(
-                        range: (start - base)..<(end - base), start: position, collection: collection.name,
-                        index: collection.index, depth: collection.inEnvelope ? 2 : 1)))
+                        range: (start - base)..<(end - base), start: position, index: collection.index)))
                     input.pos = end
                     collection.index += 1
                     state = .afterElement(collection)
@@ -91,8 +94,8 @@ extension JSONDocumentReader: BatchRecordReader {
             bytes = input.copy(from..<upTo)
         }
         return JSONDocumentBatch(
-            bytes: bytes, entries: entries, isFinal: isFinal, location: options.inputLocation,
-            maximumDepth: options.maximumDepth)
+            bytes: bytes, entries: entries, collection: spansCollection?.name, depth: spansCollection?.inEnvelope == true ? 2 : 1,
+            isFinal: isFinal, location: options.inputLocation, maximumDepth: options.maximumDepth)
     }
 
     /// The records of a parsed batch; an error in it ends the reading, as `next()`'s would.
@@ -141,15 +144,13 @@ extension JSONDocumentReader: BatchRecordReader {
 final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
     // @unchecked: `parse(offering:)` writes `items` once, on one thread; `takeItems()` runs after it.
 
-    /// One element of a collection array: its bytes (`range`, in `bytes`), the line and column
-    /// of its first byte, and the record it becomes.
+    /// One element of the batch's collection array: its bytes (`range`, in `bytes`), the line
+    /// and column of its first byte, and its index in the array. The collection is the batch's
+    /// (`collection`), named once, not by every span.
     struct Span {
         var range: Range<Int>
         var start: TextPosition
-        var collection: String?
         var index: Int
-        /// Containers open around the element (2 in an envelope, 1 in a top-level array).
-        var depth: Int
     }
 
     enum Entry {
@@ -162,19 +163,30 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
 
     private let bytes: [UInt8]
     private let entries: [Entry]
+    /// The collection whose array the spans are elements of (nil: a top-level array of none).
+    private let collection: String?
+    /// Containers open around each span's element (2 in an envelope, 1 in a top-level array).
+    private let depth: Int
     /// True when `bytes` reach the end of the input.
     private let isFinal: Bool
     private let location: SourceLocation
     private let maximumDepth: Int
     private var items: [RecordBatchItem] = []
 
-    init(bytes: [UInt8], entries: [Entry], isFinal: Bool, location: SourceLocation, maximumDepth: Int) {
+    init(bytes: [UInt8], entries: [Entry], collection: String?, depth: Int, isFinal: Bool, location: SourceLocation,
+        maximumDepth: Int)
+    {
         self.bytes = bytes
         self.entries = entries
+        self.collection = collection
+        self.depth = depth
         self.isFinal = isFinal
         self.location = location
         self.maximumDepth = maximumDepth
     }
+
+    /// `items(from:)` gives the parsed items as they are (it only notes a failure).
+    var itemsAsParsed: [RecordBatchItem]? { items }
 
     /// The items, once (the batch lets go of them).
     func takeItems() -> [RecordBatchItem] {
@@ -192,7 +204,7 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
         var location = self.location
         location.file = location.file?.separateCopy()
         location.member = location.member?.separateCopy()
-        var collection: (shared: String, own: String)? = nil
+        let collection = self.collection?.separateCopy()
         bytes.withUnsafeBufferPointer { p in
             for entry in entries {
                 switch entry {
@@ -201,13 +213,9 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
                 case .failure(let error):
                     results.append(.failure(error))
                     return
-                case .span(var span):
-                    if let name = span.collection {
-                        if collection?.shared != name { collection = (name, name.separateCopy()) }
-                        span.collection = collection?.own
-                    }
+                case .span(let span):
                     do {
-                        results.append(.record(try record(span, in: p, location: location, stacks: stacks)))
+                        results.append(.record(try record(span, collection: collection, in: p, location: location, stacks: stacks)))
                     } catch {
                         results.append(.failure(error))
                         return
@@ -220,12 +228,12 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
 
     /// The record of `span`, or the error `next()` would throw reading it. Its locator is a window
     /// on the batch's bytes (as a JSON Lines record's is), not a copy of them.
-    private func record(_ span: Span, in p: UnsafeBufferPointer<UInt8>, location: SourceLocation, stacks: JSONParseStacks)
-        throws -> Record
+    private func record(_ span: Span, collection: String?, in p: UnsafeBufferPointer<UInt8>, location: SourceLocation,
+        stacks: JSONParseStacks) throws -> Record
     {
         var parser = JSONParser(
             bytes: p, range: span.range.lowerBound..<p.count, basePosition: span.start, location: location,
-            maximumDepth: maximumDepth, initialDepth: span.depth, isFinal: isFinal, stacks: stacks)
+            maximumDepth: maximumDepth, initialDepth: depth, isFinal: isFinal, stacks: stacks)
         let value: Value
         do {
             value = try parser.parseValue()
@@ -234,7 +242,7 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
             // are all there is to describe it by.
             var last = JSONParser(
                 bytes: p, range: span.range.lowerBound..<p.count, basePosition: span.start, location: location,
-                maximumDepth: maximumDepth, initialDepth: span.depth, isFinal: true, stacks: stacks)
+                maximumDepth: maximumDepth, initialDepth: depth, isFinal: true, stacks: stacks)
             value = try last.parseValue()
             parser = last
         }
@@ -244,9 +252,9 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
         }
         let recordLocation = SourceLocation(
             file: location.file, member: location.member, line: span.start.line, column: span.start.column,
-            collection: span.collection, recordIndex: span.index)
+            collection: collection, recordIndex: span.index)
         return Record(
-            collection: span.collection, documentID: nil, value: value, location: recordLocation,
+            collection: collection, documentID: nil, value: value, location: recordLocation,
             locator: JSONFieldLocator(bytes: bytes, window: span.range, start: span.start))
     }
 }

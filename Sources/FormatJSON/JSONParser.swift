@@ -33,8 +33,9 @@ struct JSONParser {
     /// The open containers and their members so far, reused across values (and across parsers
     /// when the caller passes one in).
     private let stacks: JSONParseStacks
-    /// The stacks' cache of short strings, if they keep one.
-    let strings: ShortStringCache?
+    /// The slots of the stacks' cache of short strings, if they keep one (the stacks keep the
+    /// cache alive; a lookup through its slots retains nothing).
+    let strings: ShortStringCache.Slots?
     /// True when a top-level object's `$collection` string member is taken out into `collection`.
     private let takesCollection: Bool
     /// The `$collection` taken out of the top-level object (`takesCollection`).
@@ -55,7 +56,7 @@ struct JSONParser {
     ) {
         let stacks = stacks ?? JSONParseStacks()
         self.stacks = stacks
-        self.strings = stacks.strings
+        self.strings = stacks.strings?.slots
         self.takesCollection = takesCollection
         self.bytes = bytes
         self.index = range.lowerBound

@@ -24,17 +24,21 @@ public final class DatasetProcessor {
     /// The decode/validate/migrate half of the work, which needs no cross-record state.
     public let preparer: RecordPreparer
 
+    // The state below is read and written by every commit, on the one thread the processor runs
+    // on, and no access to it overlaps another: `@exclusivity(unchecked)` spares the runtime
+    // check each access would make (several a record on the thread that keeps `--jobs` in order).
+
     /// Target collection -> records returned so far.
-    private var counts = KeyedCounter()
+    @exclusivity(unchecked) private var counts = KeyedCounter()
     /// Target collection -> ids seen, where each was first seen (valid records), and which were
     /// read (references resolve against these; derived ids are not among them).
-    private var ids: [String: IDTable] = [:]
+    @exclusivity(unchecked) private var ids: [String: IDTable] = [:]
     /// The collection and table `idTable(for:)` returned last.
-    private var lastIDCollection: String?
-    private var lastIDTable: IDTable?
+    @exclusivity(unchecked) private var lastIDCollection: String?
+    @exclusivity(unchecked) private var lastIDTable: IDTable?
     /// References to ids not read when their record was committed, located then (so that no
     /// record is held): checked again after the last record.
-    private var pendingReferences: [UnsettledReference] = []
+    @exclusivity(unchecked) private var pendingReferences: [UnsettledReference] = []
     /// The ids read but not kept whose referring records were said to be dropped (`--lenient`).
     private var reportedDrops: Set<ReferencedID> = []
     /// Set by a caller that holds back the records naming ids not read yet (`--lenient`: a
@@ -48,9 +52,9 @@ public final class DatasetProcessor {
     /// With `holdsUnsettledReferences`, one list per record the last `commit` returned: the ids
     /// it names that were not read then (empty for most records).
     public private(set) var unresolvedReferences: [[ReferencedID]] = []
-    private var reportedCollections: Set<String> = []
-    private var reportedNotes: Set<String> = []
-    private var timeZoneNoted = false
+    @exclusivity(unchecked) private var reportedCollections: Set<String> = []
+    @exclusivity(unchecked) private var reportedNotes: Set<String> = []
+    @exclusivity(unchecked) private var timeZoneNoted = false
 
     /// - Throws: FerryError(.unknownVersion) for an unknown version or targetVersion < source version (no down-migration);
     ///   FerryError(.usage) for a time zone that is not an IANA name.
@@ -108,13 +112,15 @@ public final class DatasetProcessor {
         if prepared.documents.count > 1 { warmIDs(of: prepared.documents) }
         var output: [Record] = []
         if holdsUnsettledReferences { unresolvedReferences.removeAll(keepingCapacity: true) }
-        // By index: each document is read in place in the array, not copied out of it.
-        for index in prepared.documents.indices {
-            let pendingBefore = pendingReferences.count
-            guard let result = commit(prepared.documents[index]) else { continue }
-            output.append(result)
-            if holdsUnsettledReferences {
-                unresolvedReferences.append(pendingReferences[pendingBefore...].map { ReferencedID(collection: $0.collection, id: $0.id) })
+        // Through a buffer: each document is read in place in the array, not copied out of it.
+        prepared.documents.withUnsafeBufferPointer { documents in
+            for index in documents.indices {
+                let pendingBefore = pendingReferences.count
+                guard let result = commit(documents[index]) else { continue }
+                output.append(result)
+                if holdsUnsettledReferences {
+                    unresolvedReferences.append(pendingReferences[pendingBefore...].map { ReferencedID(collection: $0.collection, id: $0.id) })
+                }
             }
         }
         return output
@@ -188,7 +194,7 @@ public final class DatasetProcessor {
         let targetCollection = document.targetCollection
         let duplicate = document.id.flatMap {
             duplicateError(id: $0, known: !holdsUnsettledReferences, collection: targetCollection, named: collection,
-                context: document.context, pointer: nil)
+                context: document.context, pointer: nil, plainLine: document.idLine)
         }
         // The record's problems are reported together, once its last is known, in line and
         // column order (`reportRecord`): its duplicate id among those it was read with.
@@ -326,18 +332,20 @@ public final class DatasetProcessor {
     /// pointer is in), returned (not reported yet: the caller places it among the record's other
     /// problems). Nil for an id not seen before. `known` ids (read from records, not derived) are
     /// what references resolve against.
+    /// `plainLine`: the line `idLine(of:)` gives for a plain record, when found already (on the
+    /// thread that prepared it).
     private func duplicateError(id: String, known: Bool, collection: String, named inputCollection: String,
-        context: RecordContext, pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> Diagnostic?
+        context: RecordContext, pointer: (@Sendable (JSONPointer) -> JSONPointer)?, plainLine: Int?? = nil) -> Diagnostic?
     {
         let table = idTable(for: collection)
         // The usual record (`/<collection>/<index>`, the id at `/id`; not one keyed by document
         // id) needs no pointer built, and
         // no locator scan when the record stands on one line.
-        let isPlain = pointer == nil && context.isAtRoot && context.hasRecordBase && context.record.documentID == nil
+        let isPlain = pointer == nil && Self.isPlain(context)
         var line: Int?
         var fullLocation: SourceLocation?
         if isPlain {
-            line = DatasetProcessor.idLine(of: context.record)
+            line = plainLine ?? DatasetProcessor.idLine(of: context.record)
         } else {
             fullLocation = DatasetProcessor.idLocation(context, pointer)
             line = fullLocation?.line
@@ -472,11 +480,11 @@ public final class DatasetProcessor {
     }
     /// The route `referenceTables` are for (`holdUnknownReferences`); held, so that no other
     /// route takes its address.
-    private var referenceTablesRoute: TypedRoute?
+    @exclusivity(unchecked) private var referenceTablesRoute: TypedRoute?
     /// The id table of the collection each rule of `referenceTablesRoute` names, by rule.
-    private var referenceTables: [IDTable] = []
+    @exclusivity(unchecked) private var referenceTables: [IDTable] = []
     /// The slots `warmIDs` read, kept so that the reads are not optimized away.
-    private var warmSink: UInt32 = 0
+    @exclusivity(unchecked) private var warmSink: UInt32 = 0
 
     /// The id table of a collection (the last one asked for is kept at hand: records of one
     /// collection usually come together).
@@ -515,6 +523,12 @@ public final class DatasetProcessor {
     }
 
     static let idPointer = JSONPointer(tokens: ["id"])
+
+    /// True for the usual record (`/<collection>/<index>`, at its own root, not keyed by
+    /// document id), whose id's line is `idLine(of:)`.
+    static func isPlain(_ context: RecordContext) -> Bool {
+        context.isAtRoot && context.hasRecordBase && context.record.documentID == nil
+    }
 
     // MARK: Lightweight mapping
 

@@ -155,6 +155,8 @@ public struct RecordPreparer: @unchecked Sendable {
         prepared.targetCollection = targetCollection
         if case .string(let id)? = document.value.objectValue?["id"], !id.isEmpty {
             prepared.id = id
+            // Found here, on the preparing thread, not by the commit, which runs in order for all.
+            if DatasetProcessor.isPlain(document.context) { prepared.idLine = .some(DatasetProcessor.idLine(of: document.context.record)) }
         }
         prepared.references = references(document.value, collection: targetCollection, context: document.context)
         guard !hasErrors(diagnostics) else {
@@ -406,6 +408,9 @@ struct PreparedDocument: Sendable {
     var targetCollection = ""
     /// The record's own non-empty string id.
     var id: String?
+    /// The line of `id` in a plain record (`DatasetProcessor.isPlain`), as `DatasetProcessor.idLine(of:)`
+    /// finds it; nil when not looked up (the record is not plain, or has no id).
+    var idLine: Int?? = nil
     var references: [PendingReference] = []
     /// Each stage's problems in the order found; the last batch with an error ends the record.
     var stageDiagnostics: [[Diagnostic]] = []
