@@ -55,6 +55,18 @@ public struct JSONRecordScan {
         }
     }
 
+    /// `collectionIs(_:)` for a name given as its UTF-8 bytes: compared with the member's bytes
+    /// (length first), no string made unless the member holds escapes.
+    @inline(__always)
+    func collectionIs(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let value = collectionValue else { return false }
+        if value.escaped { return collection == String(decoding: name, as: UTF8.self) }
+        let length = value.end - value.start - 2
+        guard name.count == length else { return false }
+        guard let bytes = name.baseAddress else { return true }
+        return memcmp(bytes, validator.p + value.start + 1, length) == 0
+    }
+
     /// The default nesting limit of `ReadOptions.maximumDepth` (Docs/json.md "Limits").
     public static let defaultMaximumDepth = 512
 

@@ -64,65 +64,91 @@ public final class TypedLane: Sendable {
     /// A taker for one batch of raw records, rendering into a buffer of its own.
     public func batch() -> TypedLaneBatch { TypedLaneBatch(lane: self) }
 
-    /// What `TypedLaneBatch.take` makes of `record` (and the collection it named), making `output`
-    /// of it (the lane's, with the batch's encoder) and appending what it renders to `rendered`;
-    /// short strings of a JSON Lines line are made by `strings`; `cache` holds the route of the CSV
-    /// collection named last.
-    fileprivate func take(_ record: RawRecord, output: LaneOutput, renderingInto rendered: inout ByteBuffer,
-        strings: ShortStringCache, cache: inout LaneRouteCache) -> (TypedPreparation, named: String?)?
+    /// What `TypedLaneBatch.take` makes of `record` (and the collection it named), with the
+    /// batch's `state`: making its `output` of it (the lane's, with the batch's encoder) and
+    /// appending what it renders to its buffer; short strings of a JSON Lines line are made by its
+    /// cache; its last routes are tried first.
+    fileprivate func take(_ record: RawRecord, _ state: UnsafeMutablePointer<LaneBatchState>)
+        -> (TypedPreparation, named: String?)?
     {
         switch record {
         case .jsonLine(let bytes, let line, let defaultCollection):
-            guard !options.scalarsAsText, let scan = JSONRecordScan(bytes, strings: strings),
-                  let (route, named) = self.route(of: scan, defaultCollection: defaultCollection)
+            guard !options.scalarsAsText, let scan = JSONRecordScan(bytes, strings: state.pointee.strings),
+                  let (route, named) = self.route(of: scan, defaultCollection: defaultCollection, last: &state.pointee.lastLineRoute)
             else { return nil }
-            if let takeJSON = route.takeJSON {
-                guard let passed = takeJSON(scan, options, route.route.targetCollection, output, &rendered) else { return nil }
-                return (preparation(of: passed, route, singleLine: line), named)
-            }
-            if let pair = route.pair {
-                guard let (passed, references) = pair.migrateJSON(scan, options, output, &rendered)
-                else { return nil }
-                return (preparation(of: passed, route, singleLine: line, references: references), named)
-            }
-            if let referencing = route.referencing {
-                guard let (passed, references) = referencing.passJSON(scan, options, route.route, output, &rendered)
-                else { return nil }
-                return (preparation(of: passed, route, singleLine: line, references: references), named)
-            }
-            guard let model = route.source.decodeJSON(scan, options) else { return nil }
-            return finish(model, route: route, output: output, singleLine: line, into: &rendered).map { ($0, named) }
+            return takeLine(scan, route, named: named, line: line, output: state.pointee.output, into: &state.pointee.buffer)
         case .csvRow(let row):
-            guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, &cache),
-                  isInputHeader(row.columns)
-            else { return nil }
-            if !route.route.migrates && !route.route.checks {
-                guard route.route.hasReferences else {
-                    return reading.pass(row, route.route.targetCollection, output, &rendered).map { (preparation(of: $0, route), nil) }
-                }
-                return reading.passReferencing(row, route.route, output, &rendered).map {
-                    (preparation(of: $0.0, route, references: $0.1), nil)
-                }
-            }
-            if let pair = route.pair {
-                return pair.migrateCSV(row, reading, output, &rendered).map {
-                    (preparation(of: $0.0, route, references: $0.1), nil)
-                }
-            }
-            guard let model = reading.decode(row) else { return nil }
-            return finish(model, route: route, output: output, scalarsAsText: true, into: &rendered).map { ($0, nil) }
+            return takeRow(row, output: state.pointee.output, cache: &state.pointee.routeCache, into: &state.pointee.buffer)
         }
+    }
+
+    /// A scanned JSON Lines line of `route` (standing on `line`) taken whole, or nil.
+    @inline(__always)
+    private func takeLine(_ scan: JSONRecordScan, _ route: LaneRoute, named: String?, line: Int, output: LaneOutput,
+        into rendered: inout ByteBuffer) -> (TypedPreparation, named: String?)?
+    {
+        if let takeJSON = route.takeJSON {
+            guard let passed = takeJSON(scan, options, route.route.targetCollection, output, &rendered) else { return nil }
+            return (preparation(of: passed, route, singleLine: line), named)
+        }
+        if let pair = route.pair {
+            guard let (passed, references) = pair.migrateJSON(scan, options, output, &rendered)
+            else { return nil }
+            return (preparation(of: passed, route, singleLine: line, references: references), named)
+        }
+        if let referencing = route.referencing {
+            guard let (passed, references) = referencing.passJSON(scan, options, route.route, output, &rendered)
+            else { return nil }
+            return (preparation(of: passed, route, singleLine: line, references: references), named)
+        }
+        guard let model = route.source.decodeJSON(scan, options) else { return nil }
+        return finish(model, route: route, output: output, singleLine: line, into: &rendered).map { ($0, named) }
+    }
+
+    /// A CSV row taken whole, or nil; `cache` holds the route of the collection named last.
+    @inline(__always)
+    private func takeRow(_ row: RawCSVRow, output: LaneOutput, cache: inout LaneRouteCache, into rendered: inout ByteBuffer)
+        -> (TypedPreparation, named: String?)?
+    {
+        guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, &cache),
+              isInputHeader(row.columns)
+        else { return nil }
+        if !route.route.migrates && !route.route.checks {
+            guard route.route.hasReferences else {
+                return reading.pass(row, route.route.targetCollection, output, &rendered).map { (preparation(of: $0, route), nil) }
+            }
+            return reading.passReferencing(row, route.route, output, &rendered).map {
+                (preparation(of: $0.0, route, references: $0.1), nil)
+            }
+        }
+        if let pair = route.pair {
+            return pair.migrateCSV(row, reading, output, &rendered).map {
+                (preparation(of: $0.0, route, references: $0.1), nil)
+            }
+        }
+        guard let model = reading.decode(row) else { return nil }
+        return finish(model, route: route, output: output, scalarsAsText: true, into: &rendered).map { ($0, nil) }
     }
 
     /// The route of a scanned line's collection (its `$collection`, else `defaultCollection`),
     /// and the `$collection` it named (the route's own name: equal, and no string is made per
-    /// line); nil when the collection has no route.
-    private func route(of scan: JSONRecordScan, defaultCollection: String?) -> (LaneRoute, named: String?)? {
+    /// line); nil when the collection has no route. `last`, the route a line of the batch named
+    /// last, is tried first (a collection's records come in runs), its name compared as bytes.
+    @inline(__always)
+    private func route(of scan: JSONRecordScan, defaultCollection: String?, last: inout Unmanaged<LaneRoute>?)
+        -> (LaneRoute, named: String?)?
+    {
         guard scan.namesCollection else {
             guard let defaultCollection, let route = routes[defaultCollection] else { return nil }
             return (route, nil)
         }
-        for route in routeList where scan.collectionIs(route.route.sourceCollection) {
+        if let last, last._withUnsafeGuaranteedRef({ scan.collectionIs($0.sourceName) }) {
+            let route = last.takeUnretainedValue()
+            return (route, route.route.sourceCollection)
+        }
+        for route in routeList where scan.collectionIs(route.sourceName) {
+            // The lane holds its routes as long as its batches live.
+            last = Unmanaged.passUnretained(route)
             return (route, route.route.sourceCollection)
         }
         return nil
@@ -212,27 +238,19 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     // @unchecked: one thread takes the batch's records; the thread writing the lines reads
     // `rendered` only after waiting for that (the batch's parse is complete).
     private let lane: TypedLane
-    /// Room for a batch of 128 records of about 700 bytes without growing (growing copies), and
-    /// under glibc's mmap threshold (`main.swift`: 128 KiB), so it comes from the heap.
-    private var buffer = ByteBuffer(capacity: 96 << 10)
-    /// What the batch's records it took were made into, in input order.
-    public private(set) var preparations: [TypedPreparation] = []
-    /// The short strings of the batch's JSON Lines lines (values repeat from line to line): one
-    /// of the lane's caches, given back when the batch is freed.
-    private let strings: ShortStringCache
-    /// The route of the CSV collection the batch's rows named last.
-    private var routeCache = LaneRouteCache()
-    /// The lane's output, with the encoder this batch borrowed for CSV leaf streams.
-    private var output: LaneOutput
-    /// True while `output` is CSV leaf streams without an encoder.
-    private var needsEncoder: Bool
+    /// What the batch changes as it takes records, behind one pointer: reached per record through
+    /// it, not through several stored properties of the class, each of which would be counted and
+    /// checked for exclusive access on every record.
+    private let state: UnsafeMutablePointer<LaneBatchState>
     /// The key table the batch's leaf streams index; nil for other outputs.
     public let leafTable: CSVLeafTable?
 
+    /// What the batch's records it took were made into, in input order.
+    public var preparations: [TypedPreparation] { state.pointee.preparations }
+
     init(lane: TypedLane) {
         self.lane = lane
-        strings = lane.stringCaches.take()
-        output = lane.output
+        let needsEncoder: Bool
         if case .csvLeaves(let leaves) = lane.output {
             needsEncoder = true
             leafTable = leaves.layout?.table
@@ -240,51 +258,81 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
             needsEncoder = false
             leafTable = nil
         }
+        state = .allocate(capacity: 1)
+        state.initialize(to: LaneBatchState(strings: lane.stringCaches.take(), output: lane.output, needsEncoder: needsEncoder))
     }
 
     deinit {
         finishTaking()
-        lane.stringCaches.giveBack(strings)
+        lane.stringCaches.giveBack(state.pointee.strings)
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Takes `record` when the typed path can: its `TakenRecord.payload` is its preparation's index
     /// in `preparations` (`preparation(of:)` reads it back).
     public func take(_ record: RawRecord) -> TakenRecord? {
-        if needsEncoder { borrowEncoder() }
-        guard let (preparation, named) = lane.take(record, output: output, renderingInto: &buffer, strings: strings,
-                                                   cache: &routeCache)
-        else { return nil }
-        preparations.append(preparation)
-        return TakenRecord(collection: named, payload: preparations.count - 1)
+        let state = self.state
+        if state.pointee.needsEncoder { borrowEncoder() }
+        guard let (preparation, named) = lane.take(record, state) else { return nil }
+        state.pointee.preparations.append(preparation)
+        return TakenRecord(collection: named, payload: state.pointee.preparations.count - 1)
     }
 
     /// Says the batch's records are all offered (its parse is done): a borrowed encoder goes back
     /// to the lane. Called on the thread that took them.
     public func finishTaking() {
-        guard case .csvLeaves(var leaves) = output, let encoder = leaves.encoder else { return }
+        guard case .csvLeaves(var leaves) = state.pointee.output, let encoder = leaves.encoder else { return }
         leaves.layout?.giveBack(encoder)
         leaves.encoder = nil
-        output = .csvLeaves(leaves)
-        needsEncoder = true
+        state.pointee.output = .csvLeaves(leaves)
+        state.pointee.needsEncoder = true
     }
 
     private func borrowEncoder() {
-        needsEncoder = false
-        guard case .csvLeaves(var leaves) = output, let layout = leaves.layout else { return }
+        state.pointee.needsEncoder = false
+        guard case .csvLeaves(var leaves) = state.pointee.output, let layout = leaves.layout else { return }
         leaves.encoder = layout.borrowEncoder()
-        output = .csvLeaves(leaves)
+        state.pointee.output = .csvLeaves(leaves)
     }
 
     /// The preparation of the record this batch took with `payload` (its `TakenRecord.payload`);
     /// nil for a payload this batch did not give.
     public func preparation(of payload: Int) -> TypedPreparation? {
-        preparations.indices.contains(payload) ? preparations[payload] : nil
+        state.pointee.preparations.indices.contains(payload) ? state.pointee.preparations[payload] : nil
     }
 
     /// The bytes of the output lines rendered so far: `TypedPreparation.rendered` ranges index it.
     /// Valid during `body` only.
     public func withRendered<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try buffer.withBytes(body)
+        try state.pointee.buffer.withBytes(body)
+    }
+}
+
+/// What a `TypedLaneBatch` changes as it takes its records.
+fileprivate struct LaneBatchState: ~Copyable {
+    /// Room for a batch of 128 records of about 700 bytes without growing (growing copies), and
+    /// under glibc's mmap threshold (`main.swift`: 128 KiB), so it comes from the heap.
+    var buffer = ByteBuffer(capacity: 96 << 10)
+    /// What the batch's records it took were made into, in input order.
+    var preparations: [TypedPreparation] = []
+    /// The short strings of the batch's JSON Lines lines (values repeat from line to line): one
+    /// of the lane's caches, given back when the batch is freed.
+    let strings: ShortStringCache
+    /// The route of the CSV collection the batch's rows named last.
+    var routeCache = LaneRouteCache()
+    /// The route of the collection the batch's JSON Lines lines named last (unowned: the lane
+    /// holds it).
+    var lastLineRoute: Unmanaged<LaneRoute>? = nil
+    /// The lane's output, with the encoder this batch borrowed for CSV leaf streams.
+    var output: LaneOutput
+    /// True while `output` is CSV leaf streams without an encoder.
+    var needsEncoder: Bool
+
+    init(strings: ShortStringCache, output: LaneOutput, needsEncoder: Bool) {
+        self.strings = strings
+        self.output = output
+        self.needsEncoder = needsEncoder
     }
 }
 
@@ -298,8 +346,12 @@ fileprivate struct LaneRouteCache {
 
 /// A typed route with the codecs of its source and target models (specialized for them). A
 /// class: looking a route up hands out one reference, not copies of its closures.
-private final class LaneRoute: Sendable {
+private final class LaneRoute: @unchecked Sendable {
+    // @unchecked: `sourceName`'s bytes are written once, in `init`.
     let route: TypedRoute
+    /// `route.sourceCollection`'s UTF-8 bytes, which a line's `$collection` is compared with (no
+    /// string copied or counted per line).
+    let sourceName: UnsafeBufferPointer<UInt8>
     let source: TypedModelCodec
     let target: TypedModelCodec
     /// Takes a scanned JSON Lines line whole in one call specialized for the route's model: the
@@ -327,6 +379,9 @@ private final class LaneRoute: Sendable {
               let target = TypedModelCodec.codec(for: route.targetModel)
         else { return nil }
         self.route = route
+        let name = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: route.sourceCollection.utf8.count)
+        _ = name.initialize(from: route.sourceCollection.utf8)
+        sourceName = UnsafeBufferPointer(name)
         self.source = source
         self.target = target
         checks = route.checks
@@ -350,6 +405,8 @@ private final class LaneRoute: Sendable {
         takeJSON = nil
         pair = TypedPairCodec.codec(for: route)
     }
+
+    deinit { sourceName.deallocate() }
 }
 
 /// A `CSVRecordReading` of some model type, with the type erased, and the `CSVLineTranscoder` that

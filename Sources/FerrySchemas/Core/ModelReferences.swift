@@ -51,9 +51,15 @@ struct ReferenceCapture: FieldSink {
         return rules.indices.flatMap { rule in capture.found.filter { $0.rule == rule } }
     }
 
+    /// The index of the rule of field `key`: lengths compared first (most fields a model writes
+    /// are no rule's, and differ in length), then the bytes.
     @inlinable
     func rule(named key: String) -> Int? {
-        for index in rules.indices where rules[index].field == key { return index }
+        let count = key.utf8.count
+        for index in rules.indices {
+            let field = rules[index].field
+            if field.utf8.count == count, field == key { return index }
+        }
         return nil
     }
 

@@ -31,29 +31,6 @@ extension PetStoryV1 {
             FieldSchema("taggedMemberIds", .array(.string)),
         ])
 
-        public init(id: String, caption: String, createdAt: Instant, mediaContentIds: [String], songId: String? = nil, lat: Double? = nil, lng: Double? = nil, taggedMemberIds: [String]) {
-            self.id = id
-            self.caption = caption
-            self.createdAt = createdAt
-            self.mediaContentIds = mediaContentIds
-            self.songId = songId
-            self.lat = lat
-            self.lng = lng
-            self.taggedMemberIds = taggedMemberIds
-        }
-
-        @inlinable
-        public init<Source: FieldSource>(from r: inout Source) {
-            id = r.string("id")
-            caption = r.string("caption")
-            createdAt = r.instant("createdAt")
-            mediaContentIds = r.stringArray("mediaContentIds")
-            songId = r.optionalString("songId")
-            lat = r.optionalDouble("lat")
-            lng = r.optionalDouble("lng")
-            taggedMemberIds = r.stringArray("taggedMemberIds")
-        }
-
         @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
@@ -65,5 +42,32 @@ extension PetStoryV1 {
             b.addOptional("lng", lng)
             b.add("taggedMemberIds", taggedMemberIds)
         }
+    }
+}
+
+// Initializers in an extension: Swift then still makes the (internal) memberwise initializer, which
+// builds the model in one piece; one that sets the fields one by one copies the model once more on
+// its way out (as NotesV2+WineTastingNote.swift, Docs/performance.md "Models built in one piece").
+extension PetStoryV1.Story {
+    /// A story of these fields. The last parameter (left out by callers; `()` from
+    /// `init(from:)`, which being `@inlinable` cannot call the internal memberwise initializer) keeps
+    /// this public initializer apart from the memberwise one of the same labels.
+    public init(id: String, caption: String, createdAt: Instant, mediaContentIds: [String], songId: String? = nil, lat: Double? = nil, lng: Double? = nil, taggedMemberIds: [String], _: Void = ()) {
+        self.init(id: id, caption: caption, createdAt: createdAt, mediaContentIds: mediaContentIds, songId: songId, lat: lat, lng: lng, taggedMemberIds: taggedMemberIds)
+    }
+
+    /// Reads the fields in canonical order (`FieldCodable`); the model is built in one piece by the
+    /// initializer above.
+    @inlinable
+    public init<Source: FieldSource>(from r: inout Source) {
+        self.init(
+            id: r.string("id"),
+            caption: r.string("caption"),
+            createdAt: r.instant("createdAt"),
+            mediaContentIds: r.stringArray("mediaContentIds"),
+            songId: r.optionalString("songId"),
+            lat: r.optionalDouble("lat"),
+            lng: r.optionalDouble("lng"),
+            taggedMemberIds: r.stringArray("taggedMemberIds"), ())
     }
 }

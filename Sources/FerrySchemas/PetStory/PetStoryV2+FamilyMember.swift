@@ -37,35 +37,6 @@ extension PetStoryV2 {
             .optional("image", .object(MediaRef.recordType)),
         ])
 
-        public init(id: String, name: String, since: CalendarDay, birthDate: CalendarDay, species: Species, speciesDetail: String? = nil, sex: Sex, bio: String, createdAt: Instant, image: MediaRef? = nil) {
-            self.id = id
-            self.name = name
-            self.since = since
-            self.birthDate = birthDate
-            self.species = species
-            self.speciesDetail = speciesDetail
-            self.sex = sex
-            self.bio = bio
-            self.createdAt = createdAt
-            self.image = image
-        }
-
-        @inlinable
-        public init<Source: FieldSource>(from r: inout Source) {
-            id = r.string("id")
-            name = r.string("name")
-            since = r.day("since")
-            birthDate = r.day("birthDate")
-            species = Species(rawValue: r.string("species")) ?? Species.allCases[0]
-            speciesDetail = r.optionalString("speciesDetail")
-            sex = Sex(rawValue: r.string("sex")) ?? Sex.allCases[0]
-            bio = r.string("bio")
-            createdAt = r.instant("createdAt")
-            image = r.object("image", as: MediaRef.self)
-            // Across fields, after the image's own problems and before unknown fields (`finish`).
-            if r.isValid { r.check(problemAcrossFields(in: r.timeZone)) }
-        }
-
         /// `birthDate` not after the day of `createdAt` in `timeZone` (`birthDateProblem`).
         @inlinable
         public func problemAcrossFields(in timeZone: TimeZone) -> ((RecordContext) -> Diagnostic)? {
@@ -103,5 +74,36 @@ extension PetStoryV2 {
                 return problem
             }
         }
+    }
+}
+
+// Initializers in an extension: Swift then still makes the (internal) memberwise initializer, which
+// builds the model in one piece; one that sets the fields one by one copies the model once more on
+// its way out (as NotesV2+WineTastingNote.swift, Docs/performance.md "Models built in one piece").
+extension PetStoryV2.FamilyMember {
+    /// A family member of these fields. The last parameter (left out by callers; `()` from
+    /// `init(from:)`, which being `@inlinable` cannot call the internal memberwise initializer) keeps
+    /// this public initializer apart from the memberwise one of the same labels.
+    public init(id: String, name: String, since: CalendarDay, birthDate: CalendarDay, species: PetStoryV2.Species, speciesDetail: String? = nil, sex: PetStoryV2.Sex, bio: String, createdAt: Instant, image: PetStoryV2.MediaRef? = nil, _: Void = ()) {
+        self.init(id: id, name: name, since: since, birthDate: birthDate, species: species, speciesDetail: speciesDetail, sex: sex, bio: bio, createdAt: createdAt, image: image)
+    }
+
+    /// Reads the fields in canonical order (`FieldCodable`); the model is built in one piece by the
+    /// initializer above.
+    @inlinable
+    public init<Source: FieldSource>(from r: inout Source) {
+        self.init(
+            id: r.string("id"),
+            name: r.string("name"),
+            since: r.day("since"),
+            birthDate: r.day("birthDate"),
+            species: PetStoryV2.Species(rawValue: r.string("species")) ?? PetStoryV2.Species.allCases[0],
+            speciesDetail: r.optionalString("speciesDetail"),
+            sex: PetStoryV2.Sex(rawValue: r.string("sex")) ?? PetStoryV2.Sex.allCases[0],
+            bio: r.string("bio"),
+            createdAt: r.instant("createdAt"),
+            image: r.object("image", as: PetStoryV2.MediaRef.self), ())
+        // Across fields, after the image's own problems and before unknown fields (`finish`).
+        if r.isValid { r.check(problemAcrossFields(in: r.timeZone)) }
     }
 }

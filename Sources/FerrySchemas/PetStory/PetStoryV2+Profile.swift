@@ -27,25 +27,6 @@ extension PetStoryV2 {
             .optional("image", .object(MediaRef.recordType)),
         ])
 
-        public init(id: String, name: String, createdAt: Instant, lastUpdatedAt: Instant, image: MediaRef? = nil) {
-            self.id = id
-            self.name = name
-            self.createdAt = createdAt
-            self.lastUpdatedAt = lastUpdatedAt
-            self.image = image
-        }
-
-        @inlinable
-        public init<Source: FieldSource>(from r: inout Source) {
-            id = r.string("id")
-            name = r.string("name")
-            createdAt = r.instant("createdAt")
-            lastUpdatedAt = r.instant("lastUpdatedAt")
-            image = r.object("image", as: MediaRef.self)
-            // Across fields, after the image's own problems and before unknown fields (`finish`).
-            if r.isValid { r.check(problemAcrossFields(in: r.timeZone)) }
-        }
-
         /// `lastUpdatedAt` not before `createdAt` (`updateOrderProblem`).
         @inlinable
         public func problemAcrossFields(in timeZone: TimeZone) -> ((RecordContext) -> Diagnostic)? {
@@ -74,5 +55,31 @@ extension PetStoryV2 {
                 return problem
             }
         }
+    }
+}
+
+// Initializers in an extension: Swift then still makes the (internal) memberwise initializer, which
+// builds the model in one piece; one that sets the fields one by one copies the model once more on
+// its way out (as NotesV2+WineTastingNote.swift, Docs/performance.md "Models built in one piece").
+extension PetStoryV2.Profile {
+    /// A profile of these fields. The last parameter (left out by callers; `()` from
+    /// `init(from:)`, which being `@inlinable` cannot call the internal memberwise initializer) keeps
+    /// this public initializer apart from the memberwise one of the same labels.
+    public init(id: String, name: String, createdAt: Instant, lastUpdatedAt: Instant, image: PetStoryV2.MediaRef? = nil, _: Void = ()) {
+        self.init(id: id, name: name, createdAt: createdAt, lastUpdatedAt: lastUpdatedAt, image: image)
+    }
+
+    /// Reads the fields in canonical order (`FieldCodable`); the model is built in one piece by the
+    /// initializer above.
+    @inlinable
+    public init<Source: FieldSource>(from r: inout Source) {
+        self.init(
+            id: r.string("id"),
+            name: r.string("name"),
+            createdAt: r.instant("createdAt"),
+            lastUpdatedAt: r.instant("lastUpdatedAt"),
+            image: r.object("image", as: PetStoryV2.MediaRef.self), ())
+        // Across fields, after the image's own problems and before unknown fields (`finish`).
+        if r.isValid { r.check(problemAcrossFields(in: r.timeZone)) }
     }
 }

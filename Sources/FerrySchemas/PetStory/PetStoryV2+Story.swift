@@ -31,27 +31,6 @@ extension PetStoryV2 {
             FieldSchema("taggedMemberIds", .array(.string)),
         ])
 
-        public init(id: String, caption: String, createdAt: Instant, media: [MediaItem], songId: String? = nil, location: GeoLocation? = nil, taggedMemberIds: [String]) {
-            self.id = id
-            self.caption = caption
-            self.createdAt = createdAt
-            self.media = media
-            self.songId = songId
-            self.location = location
-            self.taggedMemberIds = taggedMemberIds
-        }
-
-        @inlinable
-        public init<Source: FieldSource>(from r: inout Source) {
-            id = r.string("id")
-            caption = r.string("caption")
-            createdAt = r.instant("createdAt")
-            media = r.array("media", of: MediaItem.self)
-            songId = r.optionalString("songId")
-            location = r.object("location", as: GeoLocation.self)
-            taggedMemberIds = r.stringArray("taggedMemberIds")
-        }
-
         @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
@@ -62,5 +41,31 @@ extension PetStoryV2 {
             b.addOptional("location", location)
             b.add("taggedMemberIds", taggedMemberIds)
         }
+    }
+}
+
+// Initializers in an extension: Swift then still makes the (internal) memberwise initializer, which
+// builds the model in one piece; one that sets the fields one by one copies the model once more on
+// its way out (as NotesV2+WineTastingNote.swift, Docs/performance.md "Models built in one piece").
+extension PetStoryV2.Story {
+    /// A story of these fields. The last parameter (left out by callers; `()` from
+    /// `init(from:)`, which being `@inlinable` cannot call the internal memberwise initializer) keeps
+    /// this public initializer apart from the memberwise one of the same labels.
+    public init(id: String, caption: String, createdAt: Instant, media: [PetStoryV2.MediaItem], songId: String? = nil, location: PetStoryV2.GeoLocation? = nil, taggedMemberIds: [String], _: Void = ()) {
+        self.init(id: id, caption: caption, createdAt: createdAt, media: media, songId: songId, location: location, taggedMemberIds: taggedMemberIds)
+    }
+
+    /// Reads the fields in canonical order (`FieldCodable`); the model is built in one piece by the
+    /// initializer above.
+    @inlinable
+    public init<Source: FieldSource>(from r: inout Source) {
+        self.init(
+            id: r.string("id"),
+            caption: r.string("caption"),
+            createdAt: r.instant("createdAt"),
+            media: r.array("media", of: PetStoryV2.MediaItem.self),
+            songId: r.optionalString("songId"),
+            location: r.object("location", as: PetStoryV2.GeoLocation.self),
+            taggedMemberIds: r.stringArray("taggedMemberIds"), ())
     }
 }

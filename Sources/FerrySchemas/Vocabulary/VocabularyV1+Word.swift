@@ -35,33 +35,6 @@ extension VocabularyV1 {
             FieldSchema("timestamp", .timestamp),
         ])
 
-        public init(id: String? = nil, wordBookID: String? = nil, meaningText: String, meaningImageURL: String, ganaText: String, ganaImageURL: String, kanjiText: String, kanjiImageURL: String, studyState: Int64, timestamp: FirestoreTimestamp) {
-            self.id = id
-            self.wordBookID = wordBookID
-            self.meaningText = meaningText
-            self.meaningImageURL = meaningImageURL
-            self.ganaText = ganaText
-            self.ganaImageURL = ganaImageURL
-            self.kanjiText = kanjiText
-            self.kanjiImageURL = kanjiImageURL
-            self.studyState = studyState
-            self.timestamp = timestamp
-        }
-
-        @inlinable
-        public init<Source: FieldSource>(from r: inout Source) {
-            id = r.optionalString("id")
-            wordBookID = r.optionalString("wordBookID")
-            meaningText = r.string("meaningText")
-            meaningImageURL = r.string("meaningImageURL")
-            ganaText = r.string("ganaText")
-            ganaImageURL = r.string("ganaImageURL")
-            kanjiText = r.string("kanjiText")
-            kanjiImageURL = r.string("kanjiImageURL")
-            studyState = r.integer("studyState")
-            timestamp = r.timestamp("timestamp") ?? FirestoreTimestamp(instant: .epoch)
-        }
-
         @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.addOptional("id", id)
@@ -75,5 +48,34 @@ extension VocabularyV1 {
             b.add("studyState", studyState)
             b.add("timestamp", timestamp.value)  // a Timestamp object, as the V1 app wrote it
         }
+    }
+}
+
+// Initializers in an extension: Swift then still makes the (internal) memberwise initializer, which
+// builds the model in one piece; one that sets the fields one by one copies the model once more on
+// its way out (as NotesV2+WineTastingNote.swift, Docs/performance.md "Models built in one piece").
+extension VocabularyV1.Word {
+    /// A word of these fields. The last parameter (left out by callers; `()` from
+    /// `init(from:)`, which being `@inlinable` cannot call the internal memberwise initializer) keeps
+    /// this public initializer apart from the memberwise one of the same labels.
+    public init(id: String? = nil, wordBookID: String? = nil, meaningText: String, meaningImageURL: String, ganaText: String, ganaImageURL: String, kanjiText: String, kanjiImageURL: String, studyState: Int64, timestamp: FirestoreTimestamp, _: Void = ()) {
+        self.init(id: id, wordBookID: wordBookID, meaningText: meaningText, meaningImageURL: meaningImageURL, ganaText: ganaText, ganaImageURL: ganaImageURL, kanjiText: kanjiText, kanjiImageURL: kanjiImageURL, studyState: studyState, timestamp: timestamp)
+    }
+
+    /// Reads the fields in canonical order (`FieldCodable`); the model is built in one piece by the
+    /// initializer above.
+    @inlinable
+    public init<Source: FieldSource>(from r: inout Source) {
+        self.init(
+            id: r.optionalString("id"),
+            wordBookID: r.optionalString("wordBookID"),
+            meaningText: r.string("meaningText"),
+            meaningImageURL: r.string("meaningImageURL"),
+            ganaText: r.string("ganaText"),
+            ganaImageURL: r.string("ganaImageURL"),
+            kanjiText: r.string("kanjiText"),
+            kanjiImageURL: r.string("kanjiImageURL"),
+            studyState: r.integer("studyState"),
+            timestamp: r.timestamp("timestamp") ?? FirestoreTimestamp(instant: .epoch), ())
     }
 }

@@ -21,24 +21,33 @@ extension VocabularyV2 {
             FieldSchema("createdAt", .instant, originalName: "timestamp"),
         ])
 
-        public init(id: String, title: String, createdAt: Instant) {
-            self.id = id
-            self.title = title
-            self.createdAt = createdAt
-        }
-
-        @inlinable
-        public init<Source: FieldSource>(from r: inout Source) {
-            id = r.string("id")
-            title = r.string("title")
-            createdAt = r.instant("createdAt")
-        }
-
         @inlinable
         public func encode<Sink: FieldSink>(to b: inout Sink) {
             b.add("id", id)
             b.add("title", title)
             b.add("createdAt", createdAt)
         }
+    }
+}
+
+// Initializers in an extension: Swift then still makes the (internal) memberwise initializer, which
+// builds the model in one piece; one that sets the fields one by one copies the model once more on
+// its way out (as NotesV2+WineTastingNote.swift, Docs/performance.md "Models built in one piece").
+extension VocabularyV2.WordBook {
+    /// A word book of these fields. The last parameter (left out by callers; `()` from
+    /// `init(from:)`, which being `@inlinable` cannot call the internal memberwise initializer) keeps
+    /// this public initializer apart from the memberwise one of the same labels.
+    public init(id: String, title: String, createdAt: Instant, _: Void = ()) {
+        self.init(id: id, title: title, createdAt: createdAt)
+    }
+
+    /// Reads the fields in canonical order (`FieldCodable`); the model is built in one piece by the
+    /// initializer above.
+    @inlinable
+    public init<Source: FieldSource>(from r: inout Source) {
+        self.init(
+            id: r.string("id"),
+            title: r.string("title"),
+            createdAt: r.instant("createdAt"), ())
     }
 }
