@@ -433,10 +433,17 @@ final class XMLSafeParser {
         // content at the end of the document", or (when the input stops inside a tag) another
         // error met with every byte read; what happened is that the input stopped short.
         if isFinished, let context, context.pointee.nameNr > 0,
-           error.code == Int32(XML_ERR_DOCUMENT_END.rawValue) || readsNoMore(context)
+           error.code == Int32(XML_ERR_DOCUMENT_END.rawValue) || readsNoMore(context) || endsInsideCharacter(context)
         {
             let open = context.pointee.name.map { String(cString: $0) } ?? ""
             message = "premature end of data: the input ends inside <\(open)>, which is not closed (the input is cut short)"
+        }
+        // Input that ends before any element gets libxml2's "Extra content at the end of the
+        // document" too (its state never left the prolog); say what is missing, as JSON and CSV do.
+        if isFinished, let context, Self.beforeRootElement(context.pointee.instate) {
+            message = fedBytes == 0
+                ? "the input is empty: expected the root element <dataset>"
+                : "the input ends before its root element: expected <dataset>"
         }
         if message.hasPrefix("Excessive depth") { code = .tooDeep }
         if message.hasPrefix("Input is not proper UTF-8") {
@@ -458,6 +465,21 @@ final class XMLSafeParser {
     private func readsNoMore(_ context: xmlParserCtxtPtr) -> Bool {
         guard let input = context.pointee.input?.pointee, let cur = input.cur, let end = input.end else { return false }
         return cur >= end
+    }
+
+    /// True when the bytes left unparsed at the end of the input are the first bytes of one UTF-8
+    /// character (a cut inside it): libxml2 then reports "detected an error in element content".
+    private func endsInsideCharacter(_ context: xmlParserCtxtPtr) -> Bool {
+        guard let input = context.pointee.input?.pointee, let cur = input.cur, let end = input.end else { return false }
+        let left = end - cur
+        guard (1...3).contains(left), cur[0] >= 0xC0 else { return false }
+        let length = cur[0] >= 0xF0 ? 4 : cur[0] >= 0xE0 ? 3 : 2
+        return left < length && (1..<left).allSatisfy { cur[$0] & 0xC0 == 0x80 }
+    }
+
+    /// True for libxml2's push-parser states before the root element's start tag.
+    private static func beforeRootElement(_ state: xmlParserInputState) -> Bool {
+        state == XML_PARSER_START || state == XML_PARSER_MISC || state == XML_PARSER_PROLOG
     }
 
     /// The parser's current line and column (just after what it parsed last).

@@ -19,7 +19,7 @@ struct CommonOptions {
         OptionSpec(["--delimiter"], .single, value: "CHAR", help: "CSV delimiter: ',', ';', '|' or 'tab'; default: detected from the header line."),
         OptionSpec(["--no-header"], help: "CSV input has no header row (columns are named 1, 2, ...)."),
         OptionSpec(["--null"], .single, value: "TOKEN", help: "CSV cell text read as absent (e.g. NA)."),
-        OptionSpec(["--encoding"], .single, value: "NAME", help: "CSV input encoding: utf-8 (default), utf-16 (by its byte order mark), utf-16le, utf-16be, latin1, windows-1252 (JSON is read as UTF-8 only)."),
+        OptionSpec(["--encoding"], .single, value: "NAME", help: "Input encoding of CSV and XML (for XML it overrides the declaration): utf-8 (default), utf-16 (by its byte order mark), utf-16le, utf-16be, latin1, windows-1252 (JSON is read as UTF-8 only)."),
         OptionSpec(["--infer-types"], help: "Schema-free CSV: read numbers and booleans as such, not as strings."),
         OptionSpec(["--adapter-timeout"], .single, value: "SECONDS", help: "Stop an external ferry-format-* adapter silent this long (default 30)."),
         OptionSpec(["--jobs", "-j"], .single, value: "N", help: "Threads that process one JSON Lines, CSV, JSON document or XML input, CSV folder or bundle (1 to 256, default 1); output is the same."),
