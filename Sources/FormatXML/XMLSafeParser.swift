@@ -46,13 +46,13 @@ final class XMLSafeParser {
     private(set) var failure: Diagnostic?
     /// `failure != nil`, as a flag: the callbacks test it on every event, and testing the optional
     /// diagnostic itself copies it.
-    @exclusivity(unchecked) private var stopped = false
+    @exclusivity(unchecked) private(set) var stopped = false
     /// True once the input is exhausted and the parser has seen the end of the document.
     private(set) var isFinished = false
 
     /// The document's bytes (the batch cutting reads ahead of the parser from it).
     let source: any ByteSource
-    private let baseLocation: SourceLocation
+    let baseLocation: SourceLocation
     /// Bytes taken from `source` by the batch cutting and not fed yet (`feedPending`): fed
     /// before anything more is read.
     private var pending: [UInt8] = []
@@ -60,7 +60,7 @@ final class XMLSafeParser {
     private(set) var fedBytes = 0
     /// Where libxml2's byte count differs from the input's: after `at` bytes fed, the input had
     /// `shift` bytes more (a batch of records fed as blank lines, `feedBlank`; a segment's prefix).
-    private var byteShifts: [(at: Int, shift: Int)] = []
+    private(set) var byteShifts: [(at: Int, shift: Int)] = []
     /// True once a namespace was declared or a DOCTYPE read: records cannot be parsed apart from
     /// the document then (`XMLRecordReader.nextBatch`).
     private(set) var needsWholeDocument = false
@@ -73,7 +73,7 @@ final class XMLSafeParser {
     /// The mapping's names as libxml2's dictionary holds them (allocated once: every start tag's
     /// attributes point at it).
     private let knownNames: UnsafeMutablePointer<XMLKnownNames>
-    private var context: xmlParserCtxtPtr?
+    private(set) var context: xmlParserCtxtPtr?
     private var chunk: [UInt8]
     // Touched on every event, one access at a time on the reading thread: no dynamic
     // exclusivity checks (`XMLRecordReader` says why).
@@ -415,152 +415,11 @@ final class XMLSafeParser {
         stop(.error(.unsafeXML, "reference to entity &\(entity); that only an external DTD could declare; Ferry never loads external DTDs", at: location))
     }
 
-    private func onError(_ error: xmlError) {
-        guard !stopped, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        var message = error.message.map { String(cString: $0) } ?? "not well-formed"
-        while message.last == "\n" || message.last == " " { message.removeLast() }
-        var location = baseLocation
-        if error.line > 0 { location.line = Int(error.line) }
-        if error.int2 > 0 { location.column = Int(error.int2) }
-        var code = Diagnostic.Code.malformedXML
-        // An undeclared entity is a validity error (27), not a fatal one (26), when a parameter
-        // entity reference might have declared it: a declaration Ferry would have refused anyway.
-        if error.code == Int32(XML_WAR_UNDECLARED_ENTITY.rawValue) {
-            code = .unsafeXML
-            message += "; it could only come from a DTD, which Ferry never loads"
-        }
-        // At the end of the input with elements still open, libxml2's push parser says "Extra
-        // content at the end of the document", or (when the input stops inside a tag) another
-        // error met with every byte read; what happened is that the input stopped short.
-        if isFinished, let context, context.pointee.nameNr > 0,
-           error.code == Int32(XML_ERR_DOCUMENT_END.rawValue) || readsNoMore(context) || endsInsideCharacter(context)
-        {
-            let open = context.pointee.name.map { String(cString: $0) } ?? ""
-            message = "premature end of data: the input ends inside <\(open)>, which is not closed (the input is cut short)"
-        }
-        // Input that ends before any element gets libxml2's "Extra content at the end of the
-        // document" too (its state never left the prolog); say what is missing, as JSON and CSV do.
-        if isFinished, let context, Self.beforeRootElement(context.pointee.instate) {
-            message = fedBytes == 0
-                ? "the input is empty: expected the root element <dataset>"
-                : "the input ends before its root element: expected <dataset>"
-        }
-        if message.hasPrefix("Excessive depth") { code = .tooDeep }
-        if message.hasPrefix("Input is not proper UTF-8") {
-            // libxml2 appends the bytes on a second line; say it in one line, with the byte offset.
-            code = .invalidEncoding
-            let consumed = context.map { Int(xmlByteConsumed($0)) } ?? -1
-            var offset = consumed
-            for shift in byteShifts where shift.at <= consumed { offset += shift.shift }
-            let bytes = message.split(separator: "\n").last.map { $0.replacingOccurrences(of: "Bytes: ", with: "") } ?? ""
-            message = "bytes \(bytes) at byte offset \(offset) are not valid UTF-8; declare the input's encoding "
-                + "in the XML declaration (encoding=\"ISO-8859-1\") or with --encoding"
-        }
-        if error.code == Int32(XML_ERR_ENTITY_LOOP.rawValue) || message.contains("amplification") { code = .unsafeXML }
-        stop(.error(code, message, at: location))
-    }
-
-    /// True when the parser stands at the end of every byte it was given (an error there is the
-    /// input running out, not a byte that is wrong).
-    private func readsNoMore(_ context: xmlParserCtxtPtr) -> Bool {
-        guard let input = context.pointee.input?.pointee, let cur = input.cur, let end = input.end else { return false }
-        return cur >= end
-    }
-
-    /// True when the bytes left unparsed at the end of the input are the first bytes of one UTF-8
-    /// character (a cut inside it): libxml2 then reports "detected an error in element content".
-    private func endsInsideCharacter(_ context: xmlParserCtxtPtr) -> Bool {
-        guard let input = context.pointee.input?.pointee, let cur = input.cur, let end = input.end else { return false }
-        let left = end - cur
-        guard (1...3).contains(left), cur[0] >= 0xC0 else { return false }
-        let length = cur[0] >= 0xF0 ? 4 : cur[0] >= 0xE0 ? 3 : 2
-        return left < length && (1..<left).allSatisfy { cur[$0] & 0xC0 == 0x80 }
-    }
-
-    /// True for libxml2's push-parser states before the root element's start tag.
-    private static func beforeRootElement(_ state: xmlParserInputState) -> Bool {
-        state == XML_PARSER_START || state == XML_PARSER_MISC || state == XML_PARSER_PROLOG
-    }
-
-    /// The parser's current line and column (just after what it parsed last).
-    var currentPosition: TextPosition {
-        guard let input = context?.pointee.input?.pointee else { return TextPosition(line: 1, column: 1) }
-        return TextPosition(line: Int(input.line), column: Int(input.col))
-    }
-
     /// Stops the parse for a reason found by the handler (a root element that is not `<dataset>`,
     /// nesting past the limit); `advance()` returns false from then on.
     func stop(_ diagnostic: Diagnostic) {
         failure = diagnostic
         stopped = true
         if let context { xmlStopParser(context) }
-    }
-
-    /// `position(backTo: "<")` for a start tag just parsed, in one pass back from the parser's
-    /// position for the usual tag, which stands on one line (columns counted in characters as
-    /// it counts them); a tag that spans lines is left to it.
-    @inline(__always)
-    private func startTagPosition() -> TextPosition {
-        if let input = context?.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base {
-            var p = cur
-            var scalars = 1  // the `<` itself
-            while p > base {
-                p -= 1
-                let byte = p.pointee
-                if byte == 0x3C {
-                    return TextPosition(line: Int(input.pointee.line), column: max(1, Int(input.pointee.col) - scalars))
-                }
-                if byte == 0x0A { break }
-                if byte & 0xC0 != 0x80 { scalars += 1 }
-            }
-        }
-        return position(backTo: UInt8(ascii: "<"))
-    }
-
-    /// The line and column of the last `target` byte (or of `marker`, when given) before the
-    /// parser's current position: the `<` of the start tag just parsed, the `&` of a reference.
-    /// libxml2 counts columns in characters, as this does (SCHEMAS.md "Positions").
-    private func position(backTo target: UInt8, marker: [UInt8]? = nil) -> TextPosition {
-        guard let input = context?.pointee.input?.pointee, let cur = input.cur, let base = input.base else {
-            return TextPosition(line: 1, column: 1)
-        }
-        let line = Int(input.line)
-        let column = Int(input.col)
-        var p = cur
-        var found: UnsafePointer<xmlChar>?
-        while p > base {
-            p -= 1
-            if p.pointee == target {
-                if let marker {
-                    if cur - p >= marker.count, (0..<marker.count).allSatisfy({ p[$0] == marker[$0] }) {
-                        found = p
-                        break
-                    }
-                } else {
-                    found = p
-                    break
-                }
-            }
-        }
-        guard let start = found else { return TextPosition(line: line, column: column) }
-        var newlines = 0
-        var scalars = 0
-        var q = start
-        while q < cur {
-            if q.pointee == 0x0A { newlines += 1 }
-            if q.pointee & 0xC0 != 0x80 { scalars += 1 }
-            q += 1
-        }
-        if newlines == 0 { return TextPosition(line: line, column: max(1, column - scalars)) }
-        // The tag spans lines: count the characters from the line start before it.
-        var lineStart = start
-        while lineStart > base, (lineStart - 1).pointee != 0x0A { lineStart -= 1 }
-        var before = 0
-        q = lineStart
-        while q < start {
-            if q.pointee & 0xC0 != 0x80 { before += 1 }
-            q += 1
-        }
-        return TextPosition(line: line - newlines, column: before + 1)
     }
 }
