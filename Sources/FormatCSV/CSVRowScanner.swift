@@ -1,28 +1,5 @@
 import FerryCore
 
-/// One cell of a scanned row: its content's byte range (inside the quotes for a quoted cell), in
-/// offsets from the row's first byte (`CSVRowScanner.rowStart`), and how it was written. Where it
-/// starts on which line is asked of the scanner (`CSVRowScanner.position(of:in:base:)`), which
-/// keeps the row's line breaks.
-struct CSVCell {
-    var start: Int
-    var end: Int
-    var flags: UInt8
-
-    /// The cell is quoted (RFC 4180 section 2.5).
-    static let quoted: UInt8 = 1
-    /// The quoted cell holds doubled quotes (section 2.7): its text is not its bytes as they stand.
-    static let escaped: UInt8 = 2
-    /// The cell's first byte is an opening quote, right before `start` (set for every quoted cell,
-    /// and for an unquoted one that follows its closing quote with text, a syntax error).
-    static let opened: UInt8 = 4
-
-    var isQuoted: Bool { flags & CSVCell.quoted != 0 }
-
-    /// The offset (from the row's first byte) of the cell's first byte: its opening quote when quoted.
-    var origin: Int { flags & CSVCell.opened != 0 ? start - 1 : start }
-}
-
 /// Splits UTF-8 CSV bytes into rows and cells (RFC 4180 with CR, LF and CRLF line ends), keeping
 /// physical line positions. It serves both the streaming `CSVReader` (bytes arrive in chunks:
 /// `scan` asks for more and resumes where it stopped, so a long row is scanned once) and the
@@ -65,38 +42,38 @@ struct CSVRowScanner {
     private let quotes: UInt64, delimiters: UInt64
 
     /// The physical line of the scan point and the absolute offset where it starts.
-    private(set) var line: Int
-    private var lineStart: Int
+    var line: Int
+    var lineStart: Int
     /// The previous row ended with CR: an LF right after it belongs to that row end.
-    private(set) var pendingLF = false
+    var pendingLF = false
     /// Where scanning goes on (absolute): inside the row being scanned, or the next row's start.
-    private(set) var offset: Int
+    var offset: Int
 
     /// The row being scanned (kept across `needMore`): whether there is one, where it starts
     /// (absolute), how far `walk` has come, a quote inside quotes that was the last byte held
     /// (the next byte tells what it was), and where to resume should the quoted cell that starts
     /// at `cell` (its content's offset) never close.
-    private var inRow = false
+    var inRow = false
     private(set) var rowStart = 0
-    private var walker: Walker
-    private var quoteAtEnd = false
-    private var resync: (offset: Int, line: Int, cell: Int)?
+    var walker: Walker
+    var quoteAtEnd = false
+    private(set) var resync: (offset: Int, line: Int, cell: Int)?
 
     // The row's cells, and the lines its line breaks start (in order; a CRLF may note its line
     // twice, the second time starting after the LF), in storage the scanner owns (`deallocate()`
     // frees it).
-    private(set) var cells: UnsafeMutablePointer<CSVCell>
-    private var cellCapacity: Int
-    private var breaks: UnsafeMutablePointer<(start: Int, line: Int)>
-    private var breakCount = 0
+    var cells: UnsafeMutablePointer<CSVCell>
+    var cellCapacity: Int
+    private(set) var breaks: UnsafeMutablePointer<(start: Int, line: Int)>
+    private(set) var breakCount = 0
     private var breakCapacity: Int
     /// The physical line the row starts on.
     private(set) var rowLine = 1
     /// Where the row ends: its line break, or the end of the input (absolute).
-    private var rowEnd = 0
+    var rowEnd = 0
     /// The row just scanned ends where the input ends, outside quotes, with no line break after
     /// it: a row short of fields then is the input cut short rather than a row written short.
-    private(set) var rowEndsInput = false
+    var rowEndsInput = false
     /// The row just scanned ends with a CR that is the input's last byte: the LF of a CRLF may
     /// have been there (an input cut between the two, `ReadOptions.endsAtCut`).
     private(set) var rowEndsAtLoneCR = false
@@ -111,14 +88,14 @@ struct CSVRowScanner {
     var endsAtCut = false
     /// Where the CR that ends the row stands (from the row's start) when the bytes held ended
     /// with it: the row ends there once the byte after it, or the input's end, is known.
-    private var pendingCR: Int?
+    var pendingCR: Int?
     /// The first syntax error of the row.
-    private(set) var rowError: RowError?
+    var rowError: RowError?
     /// Where the row's unquoted cells that hold a quote have their first one (a warning each: the
     /// quote is kept as a character, as Python's csv, Rust's csv and DuckDB keep it).
-    private(set) var strayQuotes: [TextPosition] = []
+    var strayQuotes: [TextPosition] = []
     /// The index of the last cell `strayQuotes` has a position for (one warning per cell).
-    private var strayQuoteCell = -1
+    var strayQuoteCell = -1
 
     /// The number of cells of the row.
     var cellCount: Int { walker.cursor - cells }
@@ -249,7 +226,7 @@ struct CSVRowScanner {
     /// visit in `m`, bit `k` for byte `w + k`), the next byte to read (`next`), where the next cell goes (`cursor`, before the end of
     /// the storage, `limit`), and the cell being scanned (its content's start, its flags so far,
     /// whether it is inside its quotes). Offsets are from the row's first byte.
-    private struct Walker {
+    struct Walker {
         var w = 0
         var m: UInt64 = 0
         var next = 0
@@ -404,147 +381,8 @@ struct CSVRowScanner {
             : CSVByteSearch.stops(tailOf: p, at: w, count: count, quotes, delimiters))
     }
 
-    /// Decides the quote at offset `j` (from the row's start) inside a quoted cell with the byte
-    /// after it, when scanning resumes between the two: a doubled quote (still quoted), the cell's
-    /// end (then the delimiter or the row's line break), or text after the closing quote (RFC 4180
-    /// section 2.7: the rest of the cell is plain text). The step when the row ends there.
-    private mutating func afterQuote(_ row: UnsafePointer<UInt8>, at j: Int) -> Step? {
-        let c = row[j + 1]
-        walker.next = j + 2
-        if c == CSVReader.quote {
-            walker.cellFlags |= CSVCell.escaped
-            return nil
-        }
-        walker.inQuotes = false
-        if c == delimiter || c == CSVReader.lf || c == CSVReader.cr {
-            addCell(end: j)
-            if c == delimiter {
-                walker.cellStart = j + 2
-                walker.cellFlags = 0
-                return nil
-            }
-            return endRow(at: j + 1, c)
-        }
-        fail(.malformedCSV, "text after the closing quote of a field (RFC 4180 section 2.7: double a quote inside a quoted field)", row, j + 1)
-        walker.cellFlags = CSVCell.opened
-        walker.next = j + 1
-        return nil
-    }
-
-    /// The bytes held end with the CR (at `j` from the row's start) that ends the row, its cells
-    /// all added: asks for more, and ends the row with them (`pendingCR`).
-    private mutating func awaitByteAfterCR(at j: Int, base: Int, count: Int) -> Step {
-        pendingCR = j
-        offset = base + count
-        return .needMore
-    }
-
-    /// The bytes held ran out inside the row: asks for more, or ends the row at the end of the
-    /// input (or of the size limit inside quotes: an unterminated quote).
-    private mutating func endOfBytes(_ p: UnsafePointer<UInt8>, base: Int, count: Int, atEnd: Bool) -> Step {
-        let end = base + count
-        if end - rowStart > maximumRecordBytes && !quoteAtEnd {
-            if !walker.inQuotes {
-                offset = end
-                inRow = false
-                return .tooLarge
-            }
-        } else if !atEnd {
-            offset = end
-            return .needMore
-        }
-        inRow = false
-        if quoteAtEnd {
-            addCell(end: end - 1 - rowStart)
-        } else if !walker.inQuotes || (endsAtCut && bytesEndInput) {
-            addCell(end: end - rowStart)
-        } else {
-            // The opening quote is the first byte of the cell being scanned.
-            let open = position(ofOffset: rowStart + walker.cellStart - 1, in: p, base: base)
-            var resumeAt = end
-            if let resync, resync.cell == walker.cellStart {
-                rowError = RowError(
-                    code: .unterminatedQuote,
-                    message: "a quoted field never closes; reading resumes on line \(open.line + 1), after the line of its opening quote",
-                    position: open)
-                resumeAt = resync.offset
-                line = resync.line
-                lineStart = resync.offset
-                if resumeAt - base > 0 && p[resumeAt - base - 1] == CSVReader.cr { pendingLF = true }
-            } else if !atEnd {
-                offset = end
-                return .tooLarge
-            } else {
-                // No line follows the opening quote's: the input ends inside the field.
-                rowError = RowError(
-                    code: .unterminatedQuote,
-                    message: "the input ends inside the quoted field that opens at line \(open.line), column \(open.column), "
-                        + "which is not closed (the input is cut short)",
-                    position: position(ofOffset: end, in: p, base: base))
-            }
-            offset = resumeAt
-            return .row
-        }
-        rowEnd = end
-        // Only the input's end gets here (the size limit outside quotes returned above), inside
-        // quotes only at a cut.
-        rowEndsInput = true
-        offset = end
-        return .row
-    }
-
-    /// Adds the cell being scanned, its content ending at offset `end` from the row's start.
-    private mutating func addCell(end: Int) {
-        if walker.cursor == walker.limit { growCells() }
-        walker.cursor.initialize(to: CSVCell(start: walker.cellStart, end: end, flags: walker.cellFlags))
-        walker.cursor += 1
-    }
-
-    /// Makes room for twice as many cells.
-    @inline(never)
-    private mutating func growCells() {
-        let count = walker.cursor - cells
-        Self.grow(&cells, &cellCapacity, count: count)
-        walker.cursor = cells + count
-        walker.limit = cells + cellCapacity
-    }
-
-    /// Makes room for twice as many elements.
-    @inline(never)
-    private static func grow<T>(_ storage: inout UnsafeMutablePointer<T>, _ capacity: inout Int, count: Int) {
-        let grown = UnsafeMutablePointer<T>.allocate(capacity: capacity * 2)
-        grown.moveInitialize(from: storage, count: count)
-        storage.deallocate()
-        storage = grown
-        capacity *= 2
-    }
-
-    /// Records the row's first syntax error, at offset `i` from the row's start (on the current line).
-    @inline(never)
-    private mutating func fail(_ code: Diagnostic.Code, _ message: String, _ row: UnsafePointer<UInt8>, _ i: Int) {
-        guard rowError == nil else { return }
-        rowError = RowError(code: code, message: message, position: position(ofOffset: rowStart + i, in: row, base: rowStart))
-    }
-
-    /// Notes the quote at offset `i` from the row's start, inside an unquoted cell, unless that
-    /// cell has one noted already. The quote stays in the cell's text (Docs/csv.md "Quotes").
-    @inline(never)
-    private mutating func strayQuote(_ row: UnsafePointer<UInt8>, _ i: Int) {
-        // Text after a closing quote is an error of its own already (`textAfterQuote`).
-        guard cellCount != strayQuoteCell, walker.cellFlags & CSVCell.opened == 0 else { return }
-        strayQuoteCell = cellCount
-        strayQuotes.append(position(ofOffset: rowStart + i, in: row, base: rowStart))
-    }
-
-    /// The warning for a stray quote at `location` (`CSVRowScanner.strayQuotes`).
-    static func strayQuoteWarning(at location: SourceLocation) -> Diagnostic {
-        .warning(.strayQuote,
-            "a quote inside an unquoted field is kept as a character (RFC 4180 section 2.5 would quote the whole field and double the quote)",
-            at: location)
-    }
-
     /// Ends the row at the line break `byte` at offset `i` from the row's start.
-    private mutating func endRow(at i: Int, _ byte: UInt8) -> Step {
+    mutating func endRow(at i: Int, _ byte: UInt8) -> Step {
         rowEnd = rowStart + i
         newline(at: rowStart + i, byte, afterCR: false)
         pendingLF = byte == CSVReader.cr
@@ -579,67 +417,5 @@ struct CSVRowScanner {
             line += 1
         }
         lineStart = at + 1
-    }
-
-    // MARK: - Positions
-
-    /// Where `cell` of the row just scanned starts (its opening quote when quoted). `p[0]` is at
-    /// absolute offset `base` and holds the row.
-    func position(of cell: CSVCell, in p: UnsafePointer<UInt8>, base: Int) -> TextPosition {
-        position(ofOffset: rowStart + cell.origin, in: p, base: base)
-    }
-
-    /// The number of cells of the row just scanned that start on its first line (before the first
-    /// line break inside its quotes).
-    var firstLineCells: Int {
-        guard breakCount > 0 else { return cellCount }
-        var k = 0
-        while k < cellCount && rowStart + cells[k].origin < breaks[0].start { k += 1 }
-        return k
-    }
-
-    /// Where the row just scanned ends (its line break, or the end of the input). `p[0]` is at
-    /// absolute offset `base` and holds the row.
-    func rowEndPosition(in p: UnsafePointer<UInt8>, base: Int) -> TextPosition {
-        position(ofOffset: rowEnd, in: p, base: base)
-    }
-
-    /// The line and column of absolute offset `at` in the row being (or just) scanned: the line
-    /// from the row's line breaks before it, the column from the Unicode scalars before it on
-    /// that line, from 1.
-    func position(ofOffset at: Int, in p: UnsafePointer<UInt8>, base: Int) -> TextPosition {
-        // The last line started at or before `at` (binary search: a row may hold many lines).
-        var low = 0, high = breakCount
-        while low < high {
-            let middle = (low + high) / 2
-            if breaks[middle].start <= at { low = middle + 1 } else { high = middle }
-        }
-        let (start, line) = low == 0 ? (rowStart, rowLine) : breaks[low - 1]
-        return TextPosition(line: line, column: CSVByteSearch.scalarCount(in: p, from: start - base, to: at - base) + 1)
-    }
-
-    /// `[line0, column0, line1, column1, ...]`: where each cell of the row just scanned starts
-    /// (`CSVFieldLocator.cellPositions`). `p[0]` is at absolute offset `base` and holds the row.
-    func cellPositions(in p: UnsafePointer<UInt8>, base: Int) -> [Int] {
-        let fields = cellCount
-        let cells = self.cells
-        return [Int](unsafeUninitializedCapacity: 2 * fields) { buffer, initialized in
-            // Cells and line breaks both come in order; each column is counted on from the cell
-            // before when it is on the same line.
-            var next = 0, line = rowLine, counted = rowStart, column = 1
-            for k in 0..<fields {
-                let origin = rowStart + cells[k].origin
-                while next < breakCount && breaks[next].start <= origin {
-                    (counted, line) = breaks[next]
-                    next += 1
-                    column = 1
-                }
-                column += CSVByteSearch.scalarCount(in: p, from: counted - base, to: origin - base)
-                counted = origin
-                buffer[2 * k] = line
-                buffer[2 * k + 1] = column
-            }
-            initialized = 2 * fields
-        }
     }
 }
