@@ -29,13 +29,13 @@ public final class DatasetProcessor {
     // check each access would make (several a record on the thread that keeps `--jobs` in order).
 
     /// Target collection -> records returned so far.
-    @exclusivity(unchecked) private var counts = KeyedCounter()
+    @exclusivity(unchecked) var counts = KeyedCounter()
     /// Target collection -> ids seen, where each was first seen (valid records), and which were
     /// read (references resolve against these; derived ids are not among them).
-    @exclusivity(unchecked) private var ids: [String: IDTable] = [:]
+    @exclusivity(unchecked) var ids: [String: IDTable] = [:]
     /// The collection and table `idTable(for:)` returned last.
-    @exclusivity(unchecked) private var lastIDCollection: String?
-    @exclusivity(unchecked) private var lastIDTable: IDTable?
+    @exclusivity(unchecked) var lastIDCollection: String?
+    @exclusivity(unchecked) var lastIDTable: IDTable?
     /// References to ids not read when their record was committed, located then (so that no
     /// record is held): checked again after the last record.
     @exclusivity(unchecked) private var pendingReferences: [UnsettledReference] = []
@@ -54,7 +54,15 @@ public final class DatasetProcessor {
     public private(set) var unresolvedReferences: [[ReferencedID]] = []
     @exclusivity(unchecked) private var reportedCollections: Set<String> = []
     @exclusivity(unchecked) private var reportedNotes: Set<String> = []
-    @exclusivity(unchecked) private var timeZoneNoted = false
+    @exclusivity(unchecked) var timeZoneNoted = false
+
+    /// The route `referenceTables` are for (`holdUnknownReferences`); held, so that no other
+    /// route takes its address.
+    @exclusivity(unchecked) var referenceTablesRoute: TypedRoute?
+    /// The id table of the collection each rule of `referenceTablesRoute` names, by rule.
+    @exclusivity(unchecked) var referenceTables: [IDTable] = []
+    /// The slots `warmIDs` read, kept so that the reads are not optimized away.
+    @exclusivity(unchecked) var warmSink: UInt32 = 0
 
     /// - Throws: FerryError(.unknownVersion) for an unknown version or targetVersion < source version (no down-migration);
     ///   FerryError(.usage) for a time zone that is not an IANA name.
@@ -160,7 +168,7 @@ public final class DatasetProcessor {
     /// with it, which a warning says once, at the first of them (not an error that would repeat
     /// the named record's problem, nor one for each; `dropsOnlyForIt`: false for a record dropped
     /// for errors of its own).
-    private func holdUnsettled(_ reference: UnsettledReference, dropsOnlyForIt: Bool = true) {
+    func holdUnsettled(_ reference: UnsettledReference, dropsOnlyForIt: Bool = true) {
         if dropsOnlyForIt, holdsUnsettledReferences, ids[reference.collection]?.isRecorded(reference.id) ?? false {
             reportDropped(reference)
         }
@@ -259,7 +267,7 @@ public final class DatasetProcessor {
     /// Reports diagnostics (strict mode turns lossy warnings into errors; assumption notes and
     /// warnings are reported once per run). Returns true when any is an error.
     @discardableResult
-    private func report(_ diagnostics: [Diagnostic]) -> Bool {
+    func report(_ diagnostics: [Diagnostic]) -> Bool {
         var hasError = false
         for var diagnostic in diagnostics {
             if diagnostic.code == .assumption, diagnostic.severity != .error {
@@ -312,7 +320,7 @@ public final class DatasetProcessor {
             .map(\.element)
     }
 
-    private func noteTimeZoneIfNeeded(collection: String, context: @autoclosure () -> RecordContext) {
+    func noteTimeZoneIfNeeded(collection: String, context: @autoclosure () -> RecordContext) {
         guard !timeZoneNoted,
               let message = definition.assumption(collection: collection, fromVersion: sourceVersion, toVersion: targetVersion,
                   timeZone: options.timeZone)
@@ -323,247 +331,6 @@ public final class DatasetProcessor {
         location.field = nil
         location.recordID = nil
         report([.note(.assumption, message, at: location)])
-    }
-
-    // MARK: Integrity
-
-    /// Records an id in the table of `collection` (the output's: ids are unique there); a second
-    /// record with it is a `duplicate-id` error naming `inputCollection` (the collection its
-    /// pointer is in), returned (not reported yet: the caller places it among the record's other
-    /// problems). Nil for an id not seen before. `known` ids (read from records, not derived) are
-    /// what references resolve against.
-    /// `plainLine`: the line `idLine(of:)` gives for a plain record, when found already (on the
-    /// thread that prepared it).
-    private func duplicateError(id: String, known: Bool, collection: String, named inputCollection: String,
-        context: RecordContext, pointer: (@Sendable (JSONPointer) -> JSONPointer)?, plainLine: Int?? = nil) -> Diagnostic?
-    {
-        let table = idTable(for: collection)
-        // The usual record (`/<collection>/<index>`, the id at `/id`; not one keyed by document
-        // id) needs no pointer built, and
-        // no locator scan when the record stands on one line.
-        let isPlain = pointer == nil && Self.isPlain(context)
-        var line: Int?
-        var fullLocation: SourceLocation?
-        if isPlain {
-            line = plainLine ?? DatasetProcessor.idLine(of: context.record)
-        } else {
-            fullLocation = DatasetProcessor.idLocation(context, pointer)
-            line = fullLocation?.line
-        }
-        let first = table.insert(id, known: known, line: line,
-            collection: isPlain ? context.record.collection : nil, index: isPlain ? context.record.location.recordIndex : nil)
-        {
-            var recordPointer = (fullLocation ?? DatasetProcessor.idLocation(context, pointer)).field ?? .root
-            if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
-            return recordPointer
-        }
-        guard let first else { return nil }
-        return Self.duplicate(id: id, in: inputCollection, first: first, at: fullLocation ?? DatasetProcessor.idLocation(context, pointer))
-    }
-
-    /// The `duplicate-id` error of a second record with `id`, naming `collection`: the input's
-    /// collection, which the error's pointer and the first record's are in (`wineNotes`, also when
-    /// a migration writes `wineTastingNotes`).
-    private static func duplicate(id: String, in collection: String, first: IDTable.FirstSeen, at location: SourceLocation) -> Diagnostic {
-        var message = "duplicate id \(quoted: id) in \(collection): first at"
-        if let line = first.line { message += " line \(line)" }
-        if let field = first.field { message += (first.line == nil ? " " : " (") + field.description + (first.line == nil ? "" : ")") }
-        return .error(.duplicateID, message, at: location)
-    }
-
-    /// The commit of a record the typed path took (`TypedPreparation`, issue 7): what `commit(_:)`
-    /// does for a record the general path finds no problem in (its id checked and recorded, its
-    /// output index taken), without building its context or output record unless its id is a
-    /// duplicate. `record` is the raw record as the reader numbered it. Returns false when the
-    /// record is dropped (a duplicate id, reported).
-    public func commit(typed: TypedPreparation, record: Record) -> Bool {
-        commitTyped(typed, record: record) != nil
-    }
-
-    /// `commit(typed:record:)` for a run whose writer takes values: the output record the general
-    /// path's commit gives for it (`typed.value` in the target collection, with the output's record
-    /// index, the record's location and its locator, mapped back through the stages as
-    /// `commit(_:)` maps it), or nil when the record is dropped (a duplicate id, reported) or the
-    /// typed path built no value for it.
-    public func commitForOutput(typed: TypedPreparation, record: Record) -> Record? {
-        guard let value = typed.value, let index = commitTyped(typed, record: record) else { return nil }
-        let route = typed.route
-        let context = RecordContext(record: record, options: decodingOptions)
-        var location = context.locationWithoutField()
-        location.collection = route.targetCollection
-        location.recordIndex = index
-        var locator = record.locator
-        if let base = locator, let map = route.sourcePointer {
-            locator = MappedLocator(base: base, prefix: context.path, map: map)
-        }
-        return Record(collection: route.targetCollection, value: value, location: location, locator: locator)
-    }
-
-    /// Checks and records a typed record's id and takes its output index (nil: dropped).
-    private func commitTyped(_ typed: TypedPreparation, record: Record) -> Int? {
-        let route = typed.route
-        var context: RecordContext { RecordContext(record: record, options: decodingOptions) }
-        if !timeZoneNoted { noteTimeZoneIfNeeded(collection: route.sourceCollection, context: context) }
-        if let id = typed.id {
-            // As `duplicateError` for a plain record (at its own root, no pointer mapping).
-            let table = idTable(for: route.targetCollection)
-            let line = typed.singleLine > 0 ? typed.singleLine : DatasetProcessor.idLine(of: record)
-            let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: true, line: line,
-                collection: record.collection, index: record.location.recordIndex)
-            {
-                var recordPointer = DatasetProcessor.idLocation(context, nil).field ?? .root
-                if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
-                return recordPointer
-            }
-            if let first {
-                // The lane's record holds no value to take the id from: it is the typed one.
-                var location = DatasetProcessor.idLocation(context, nil)
-                location.recordID = id
-                report([Self.duplicate(id: id, in: route.sourceCollection, first: first, at: location)])
-                // As `commit(_:)`: a duplicate's references are still checked.
-                if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
-                return nil
-            }
-        }
-        // Most records name none: no call then.
-        if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
-        return counts.postIncrement(route.targetCollection)
-    }
-
-    /// Keeps the references of a typed record to ids not read yet, located and worded as
-    /// `commit(_:)` keeps a `PendingReference` (its context is built only for those).
-    @inline(never)
-    private func holdUnknownReferences(of typed: TypedPreparation, context: @autoclosure () -> RecordContext) {
-        let route = typed.route
-        let rules = route.referenceRules
-        if referenceTablesRoute !== route {
-            // The tables of the collections the route's rules name, looked up once a run of
-            // records of one route (not once a reference); made empty when none was read yet.
-            referenceTables = rules.map { rule in
-                if let table = ids[rule.collection] { return table }
-                let table = IDTable()
-                ids[rule.collection] = table
-                return table
-            }
-            referenceTablesRoute = route
-        }
-        var located: RecordContext?
-        for reference in typed.references {
-            // The rule (three strings to count) is taken only for the rare id not read yet.
-            guard !referenceTables[reference.rule].isKnown(reference.id, key: reference.key) else { continue }
-            let rule = rules[reference.rule]
-            let recordContext = located ?? context()
-            located = recordContext
-            let pending = PendingReference(rule: rule, id: reference.id, index: reference.index, context: recordContext)
-            // The raw record the lane took holds no value: its id is the typed one.
-            var location = pending.location
-            location.recordID = typed.id
-            holdUnsettled(UnsettledReference(pending, at: location))
-        }
-    }
-
-    /// Brings the id table's slots for the ids of `batch` (records the typed path took, in input
-    /// order) into the cache before they are committed one by one (`IDTable.warm`). Changes nothing.
-    public func warmIDs(of batch: [TypedPreparation]) {
-        // The records of a batch are nearly always of one collection: the others are left cold.
-        guard let route = batch.first?.route else { return }
-        let table = idTable(for: route.targetCollection)
-        warmSink ^= table.warm(batch.lazy.compactMap { $0.route === route ? $0.idKey : nil })
-    }
-    /// `warmIDs(of:)` for the documents a Firestore layout found in one raw record (a word book
-    /// and its thousand words), those of the last document's collection: their probes then find
-    /// the slots in the cache as the typed path's batches do.
-    private func warmIDs(of documents: [PreparedDocument]) {
-        guard let collection = documents.last?.targetCollection else { return }
-        let table = idTable(for: collection)
-        warmSink ^= table.warm(documents.lazy.compactMap { $0.targetCollection == collection ? $0.id.map(IDTable.Key.init) : nil })
-    }
-    /// The route `referenceTables` are for (`holdUnknownReferences`); held, so that no other
-    /// route takes its address.
-    @exclusivity(unchecked) private var referenceTablesRoute: TypedRoute?
-    /// The id table of the collection each rule of `referenceTablesRoute` names, by rule.
-    @exclusivity(unchecked) private var referenceTables: [IDTable] = []
-    /// The slots `warmIDs` read, kept so that the reads are not optimized away.
-    @exclusivity(unchecked) private var warmSink: UInt32 = 0
-
-    /// The id table of a collection (the last one asked for is kept at hand: records of one
-    /// collection usually come together).
-    private func idTable(for collection: String) -> IDTable {
-        if let lastIDTable, lastIDCollection == collection { return lastIDTable }
-        let table: IDTable
-        if let existing = ids[collection] {
-            table = existing
-        } else {
-            table = IDTable()
-            ids[collection] = table
-        }
-        lastIDCollection = collection
-        lastIDTable = table
-        return table
-    }
-
-    /// The location of a record's `/id` as `context.location(of:)` gives it, with `pointer`
-    /// mapping it back to the source record.
-    private static func idLocation(_ context: RecordContext, _ pointer: (@Sendable (JSONPointer) -> JSONPointer)?) -> SourceLocation {
-        var idContext = context
-        idContext.sourcePointer = pointer
-        return idContext.location(of: idPointer)
-    }
-
-    /// The line of the `/id` of a record standing at its own root, as `location(of: /id)` finds
-    /// it (the id's position, else the record's, else the record's line), without building the
-    /// record's pointer.
-    static func idLine(of record: Record) -> Int? {
-        // Asked in place first: the usual record stands on one line (no copy of its locator).
-        if let single = record.locator?.singleLine { return single }
-        guard let locator = record.locator else { return record.location.line }
-        if let line = locator.line(of: idPointer) { return line }
-        if let line = locator.line(of: .root) { return line }
-        return record.location.line
-    }
-
-    static let idPointer = JSONPointer(tokens: ["id"])
-
-    /// True for the usual record (`/<collection>/<index>`, at its own root, not keyed by
-    /// document id), whose id's line is `idLine(of:)`.
-    static func isPlain(_ context: RecordContext) -> Bool {
-        context.isAtRoot && context.hasRecordBase && context.record.documentID == nil
-    }
-
-    // MARK: Lightweight mapping
-
-    /// The lightweight copy of an old value into a new type: the members the new type has, by name.
-    static func lightweight(_ value: Value, to type: RecordType) -> Value {
-        guard case .object(let object) = value else { return value }
-        var result = ValueObject()
-        result.reserveCapacity(object.count)
-        let fields = type.fields
-        var hint = 0
-        for member in object.members {
-            // Members usually come in field order: look where the previous one was found first.
-            if hint < fields.count, fields[hint].name == member.key {
-                hint += 1
-                result.append(member.key, member.value)
-                continue
-            }
-            if let index = fields.firstIndex(where: { $0.name == member.key }) {
-                hint = index + 1
-                result.append(member.key, member.value)
-            }
-        }
-        return .object(result)
-    }
-
-    /// A type's default: null, false, 0, a blank string, an empty list or object.
-    static func isDefault(_ value: Value) -> Bool {
-        switch value {
-        case .null: return true
-        case .bool(let flag): return !flag
-        case .integer, .double, .number: return value.doubleValue == 0
-        case .string(let text): return NotesMigrationPlan.isBlank(text)
-        case .array(let items): return items.isEmpty
-        case .object(let members): return members.isEmpty
-        }
     }
 }
 

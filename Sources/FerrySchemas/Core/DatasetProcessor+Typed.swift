@@ -1,0 +1,112 @@
+import FerryCore
+
+/// The commit of the records the typed path took (`TypedPreparation`).
+extension DatasetProcessor {
+    /// The commit of a record the typed path took (`TypedPreparation`, issue 7): what `commit(_:)`
+    /// does for a record the general path finds no problem in (its id checked and recorded, its
+    /// output index taken), without building its context or output record unless its id is a
+    /// duplicate. `record` is the raw record as the reader numbered it. Returns false when the
+    /// record is dropped (a duplicate id, reported).
+    public func commit(typed: TypedPreparation, record: Record) -> Bool {
+        commitTyped(typed, record: record) != nil
+    }
+
+    /// `commit(typed:record:)` for a run whose writer takes values: the output record the general
+    /// path's commit gives for it (`typed.value` in the target collection, with the output's record
+    /// index, the record's location and its locator, mapped back through the stages as
+    /// `commit(_:)` maps it), or nil when the record is dropped (a duplicate id, reported) or the
+    /// typed path built no value for it.
+    public func commitForOutput(typed: TypedPreparation, record: Record) -> Record? {
+        guard let value = typed.value, let index = commitTyped(typed, record: record) else { return nil }
+        let route = typed.route
+        let context = RecordContext(record: record, options: decodingOptions)
+        var location = context.locationWithoutField()
+        location.collection = route.targetCollection
+        location.recordIndex = index
+        var locator = record.locator
+        if let base = locator, let map = route.sourcePointer {
+            locator = MappedLocator(base: base, prefix: context.path, map: map)
+        }
+        return Record(collection: route.targetCollection, value: value, location: location, locator: locator)
+    }
+
+    /// Checks and records a typed record's id and takes its output index (nil: dropped).
+    private func commitTyped(_ typed: TypedPreparation, record: Record) -> Int? {
+        let route = typed.route
+        var context: RecordContext { RecordContext(record: record, options: decodingOptions) }
+        if !timeZoneNoted { noteTimeZoneIfNeeded(collection: route.sourceCollection, context: context) }
+        if let id = typed.id {
+            // As `duplicateError` for a plain record (at its own root, no pointer mapping).
+            let table = idTable(for: route.targetCollection)
+            let line = typed.singleLine > 0 ? typed.singleLine : DatasetProcessor.idLine(of: record)
+            let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: true, line: line,
+                collection: record.collection, index: record.location.recordIndex)
+            {
+                var recordPointer = DatasetProcessor.idLocation(context, nil).field ?? .root
+                if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
+                return recordPointer
+            }
+            if let first {
+                // The lane's record holds no value to take the id from: it is the typed one.
+                var location = DatasetProcessor.idLocation(context, nil)
+                location.recordID = id
+                report([Self.duplicate(id: id, in: route.sourceCollection, first: first, at: location)])
+                // As `commit(_:)`: a duplicate's references are still checked.
+                if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
+                return nil
+            }
+        }
+        // Most records name none: no call then.
+        if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
+        return counts.postIncrement(route.targetCollection)
+    }
+
+    /// Keeps the references of a typed record to ids not read yet, located and worded as
+    /// `commit(_:)` keeps a `PendingReference` (its context is built only for those).
+    @inline(never)
+    private func holdUnknownReferences(of typed: TypedPreparation, context: @autoclosure () -> RecordContext) {
+        let route = typed.route
+        let rules = route.referenceRules
+        if referenceTablesRoute !== route {
+            // The tables of the collections the route's rules name, looked up once a run of
+            // records of one route (not once a reference); made empty when none was read yet.
+            referenceTables = rules.map { rule in
+                if let table = ids[rule.collection] { return table }
+                let table = IDTable()
+                ids[rule.collection] = table
+                return table
+            }
+            referenceTablesRoute = route
+        }
+        var located: RecordContext?
+        for reference in typed.references {
+            // The rule (three strings to count) is taken only for the rare id not read yet.
+            guard !referenceTables[reference.rule].isKnown(reference.id, key: reference.key) else { continue }
+            let rule = rules[reference.rule]
+            let recordContext = located ?? context()
+            located = recordContext
+            let pending = PendingReference(rule: rule, id: reference.id, index: reference.index, context: recordContext)
+            // The raw record the lane took holds no value: its id is the typed one.
+            var location = pending.location
+            location.recordID = typed.id
+            holdUnsettled(UnsettledReference(pending, at: location))
+        }
+    }
+
+    /// Brings the id table's slots for the ids of `batch` (records the typed path took, in input
+    /// order) into the cache before they are committed one by one (`IDTable.warm`). Changes nothing.
+    public func warmIDs(of batch: [TypedPreparation]) {
+        // The records of a batch are nearly always of one collection: the others are left cold.
+        guard let route = batch.first?.route else { return }
+        let table = idTable(for: route.targetCollection)
+        warmSink ^= table.warm(batch.lazy.compactMap { $0.route === route ? $0.idKey : nil })
+    }
+    /// `warmIDs(of:)` for the documents a Firestore layout found in one raw record (a word book
+    /// and its thousand words), those of the last document's collection: their probes then find
+    /// the slots in the cache as the typed path's batches do.
+    func warmIDs(of documents: [PreparedDocument]) {
+        guard let collection = documents.last?.targetCollection else { return }
+        let table = idTable(for: collection)
+        warmSink ^= table.warm(documents.lazy.compactMap { $0.targetCollection == collection ? $0.id.map(IDTable.Key.init) : nil })
+    }
+}
