@@ -1,0 +1,84 @@
+import FerryCore
+import FerrySchemas
+import FerryTypedPath
+import FormatBundle
+import Foundation
+
+/// What `convert` sets a dataset's run up with: its output router, the typed path, the reference
+/// recheck after a filter, the media inliner.
+extension Converter {
+    func makeRouter(
+        request: ConversionRequest, target: OutputTarget, naming: OutputNaming, source: DatasetSource, plan: DatasetPlan
+    ) throws -> OutputRouter {
+        if request.outputFormat == nil, case .file(let path) = target, target.formatName(registry: registry) == nil {
+            let ext = URL(fileURLWithPath: Compression.forPath(path).innerPath).pathExtension.lowercased()
+            if !ext.isEmpty {
+                throw FerryError(.unknownFormat, "no format writes '.\(ext)' files; name one with --to (`ferry formats` lists them)",
+                                 at: SourceLocation(file: path))
+            }
+        }
+        var formatName = request.outputFormat ?? target.formatName(registry: registry) ?? source.formatName
+        if request.outputFormat == nil, case .standardOutput = target, request.printsBundlesAsData,
+           registry.format(named: formatName)?.isContainer == true,
+           let instead = registry.format(playing: .defaultBundleData)?.name
+        {
+            formatName = instead
+        }
+        guard let format = registry.format(named: formatName), format.writer != nil || format.isContainer else {
+            throw FerryError(.unknownFormat, "unknown output format '\(formatName)'; `ferry formats` lists them")
+        }
+        if let dataFormat = request.dataFormat, !format.isContainer {
+            throw FerryError(.usage, "--data-format \(dataFormat) names the data format inside a bundle, and the output is "
+                + "\(format.name), not a bundle: add --to tar (or -o NAME.tar)")
+        }
+        var options = request.write
+        options.header = plan.outputHeader
+        options.collections = plan.collections
+        options.recordTypeNames = plan.recordTypeNames
+        let schema = plan.schemaFreeOutput ? nil : plan.domain.flatMap { domain in plan.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
+        return OutputRouter(target: target, format: format, options: options, stem: naming.stem,
+                            ownFolder: naming.ownFolder, registry: registry, schema: schema, dataFormat: request.dataFormat)
+    }
+
+    /// The typed path for a domain run (issue 7): records go from bytes to model to bytes. Nil
+    /// when there is no domain, the input has media, or the output's lines cannot be rendered
+    /// from models (`writes`: the run writes an output).
+    static func typedLane(request: ConversionRequest, source: DatasetSource, processor: DatasetProcessor?,
+        writes: Bool) -> TypedLane?
+    {
+        var output = LaneOutput.nothing
+        if writes {
+            guard let plain = JSONLinesRendering(options: request.write) else { return nil }
+            output = .lines(plain)
+        }
+        return typedLane(source: source, processor: processor, output: output)
+    }
+
+    /// The typed path making `output` of each record it takes.
+    static func typedLane(source: DatasetSource, processor: DatasetProcessor?, output: LaneOutput) -> TypedLane? {
+        guard let processor, source.media.isEmpty, source.bundle == nil else { return nil }
+        let columns = source.batchHeaderFields
+        return TypedLane(preparer: processor.preparer, output: output, csvColumns: columns)
+    }
+
+    /// With a filter or a record selection, a second processor sees the kept records only, so
+    /// references that they left dangling (a story tagging a member filtered out) are reported.
+    /// - Parameter dropping: what drops records (`filtering (--where)`), named in the warnings; nil
+    ///   when nothing does.
+    static func referenceRecheck(dropping: String?, plan: DatasetPlan, request: ConversionRequest) throws -> ReferenceRecheck? {
+        guard let dropping, let domain = plan.domain, let version = plan.targetVersion else { return nil }
+        let log = DiagnosticLog()
+        var options = request.processing
+        options.mode = .lenient
+        let processor = try DatasetProcessor(domain: domain, sourceVersion: version, targetVersion: version, options: options, log: log)
+        return ReferenceRecheck(processor: processor, log: log, reason: dropping)
+    }
+
+    /// For a bundle holding records with external storage, the inliner that puts their media back.
+    static func inliner(for source: DatasetSource, plan: DatasetPlan) -> MediaInliner? {
+        guard let bundle = source.bundle, let domain = plan.domain, let version = plan.sourceVersion,
+              let schema = DatasetSchema.schema(for: domain, version: version)
+        else { return nil }
+        return MediaInliner(schema: schema, media: source.media) { member in try bundle.open(member) }
+    }
+}

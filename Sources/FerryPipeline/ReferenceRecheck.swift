@@ -1,0 +1,21 @@
+import FerryCore
+import FerrySchemas
+
+/// The processor that rechecks references among the records a filter kept.
+struct ReferenceRecheck {
+    let processor: DatasetProcessor
+    let log: DiagnosticLog
+    /// What dropped the records, as the warnings say it: `filtering (--where)`.
+    let reason: String
+
+    /// Reports each reference left dangling by the filter, as a warning.
+    func report(into target: DiagnosticLog) {
+        processor.finish()
+        for diagnostic in log.diagnostics where diagnostic.code == .danglingReference {
+            var warning = diagnostic
+            warning.severity = .warning
+            warning.message += " after " + reason
+            target.report(warning)
+        }
+    }
+}
