@@ -29,7 +29,8 @@ public struct ModelReference: Sendable, Equatable {
 
 /// Collects the references of one model as its `encode(to:)` writes its top-level fields: the
 /// same ids, in the same order, that `RecordPreparer` reads from the record's value (the rules'
-/// order, then the elements' order). Nested models are not visited: a rule's field is at the top
+/// order, then the elements' order). A route whose model says where it keeps the rules' fields
+/// reads them in place instead (`ReferenceReading`); this is the way for any other model. Nested models are not visited: a rule's field is at the top
 /// level of the record (`ReferenceRule.field`). Inlinable: called with a concrete model
 /// (`TypedRoute.references(of:)`), the model's `encode(to:)` is specialized for this sink and the
 /// fields of types that name no record cost nothing.

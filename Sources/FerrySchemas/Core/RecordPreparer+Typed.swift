@@ -26,6 +26,9 @@ public final class TypedRoute: Sendable {
     /// (`DomainDefinition.references(collection:version:)` at the target version, as the general
     /// path checks them); empty for most collections.
     public let referenceRules: [ReferenceRule]
+    /// Where the source model keeps the rules' fields, read off each record's model in place
+    /// (nil: the model is encoded to find them, `ReferenceCapture`).
+    @usableFromInline let referenceReading: ReferenceReading?
 
     /// One stage's step for the route's collection, with the rules of its new model compiled.
     struct Stage: Sendable {
@@ -40,6 +43,7 @@ public final class TypedRoute: Sendable {
         checkStages: [Stage] = [])
     {
         self.referenceRules = referenceRules
+        self.referenceReading = ReferenceReading(rules: referenceRules, model: sourceModel)
         self.checkStages = checkStages
         self.sourceCollection = sourceCollection
         self.targetCollection = targetCollection
@@ -66,15 +70,29 @@ public final class TypedRoute: Sendable {
     /// Empty without rules.
     public func references(of model: any FieldCodableCollection) -> [ModelReference] {
         // Not specialized per model: a specialization reached through the schema's existential
-        // metatype is not, and its cast back to the model costs more than the generic calls.
-        referenceRules.isEmpty ? [] : ReferenceCapture.references(of: model, rules: referenceRules)
+        // metatype is not, and its cast back to the model costs more than the generic calls (the
+        // fields are read in place, `referenceReading`, whatever the model's type).
+        referenceRules.isEmpty ? [] : references(ofConcrete: model)
     }
 
-    /// `references(of:)` for a model of a concrete type: specialized where called so (the lane's
-    /// codecs made per model type), with no box and no witness call per field. Named apart: an
-    /// overload of `references(of:)` would lose to the existential one, which boxes the model.
+    /// `references(of:)` for a model of a concrete type (the lane's codecs made per model type):
+    /// the rules' fields read in place (`referenceReading`) when the model is the route's source
+    /// model and says where it keeps them, else the model encoded into a `ReferenceCapture`,
+    /// specialized where called. Named apart: an overload of `references(of:)` would lose to the
+    /// existential one, which boxes the model.
     @inlinable
     public func references<Model: FieldCodable>(ofConcrete model: Model) -> [ModelReference] {
+        guard !referenceRules.isEmpty else { return [] }
+        // Only the rules' fields are read, where the model keeps them.
+        if let reading = referenceReading, reading.model == ObjectIdentifier(Model.self) {
+            return withUnsafePointer(to: model) { reading.references(in: UnsafeRawPointer($0)) }
+        }
+        return ReferenceCapture.references(of: model, rules: referenceRules)
+    }
+
+    /// `references(of:)` as found by encoding the whole model (`ReferenceCapture`), whatever
+    /// `referenceReading` says: what reading the fields in place must give.
+    func referencesByEncoding(of model: any FieldCodableCollection) -> [ModelReference] {
         referenceRules.isEmpty ? [] : ReferenceCapture.references(of: model, rules: referenceRules)
     }
 

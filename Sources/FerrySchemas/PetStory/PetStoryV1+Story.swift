@@ -71,3 +71,10 @@ extension PetStoryV1.Story {
             taggedMemberIds: r.stringArray("taggedMemberIds"), ())
     }
 }
+
+extension PetStoryV1.Story: ReferringModel {
+    /// `taggedMemberIds` names members (`PetStoryDomain.references(collection:version:)`).
+    public static var referringFields: [(field: String, keyPath: PartialKeyPath<Self>)] {
+        [("taggedMemberIds", \.taggedMemberIds)]
+    }
+}

@@ -69,3 +69,10 @@ extension PetStoryV2.Story {
             taggedMemberIds: r.stringArray("taggedMemberIds"), ())
     }
 }
+
+extension PetStoryV2.Story: ReferringModel {
+    /// `taggedMemberIds` names members (`PetStoryDomain.references(collection:version:)`).
+    public static var referringFields: [(field: String, keyPath: PartialKeyPath<Self>)] {
+        [("taggedMemberIds", \.taggedMemberIds)]
+    }
+}

@@ -79,3 +79,10 @@ extension VocabularyV1.Word {
             timestamp: r.timestamp("timestamp") ?? FirestoreTimestamp(instant: .epoch), ())
     }
 }
+
+extension VocabularyV1.Word: ReferringModel {
+    /// `wordBookID` names a word book (`VocabularyDomain.references(collection:version:)`).
+    public static var referringFields: [(field: String, keyPath: PartialKeyPath<Self>)] {
+        [("wordBookID", \.wordBookID)]
+    }
+}

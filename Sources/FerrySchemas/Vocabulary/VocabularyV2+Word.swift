@@ -79,3 +79,10 @@ extension VocabularyV2.Word {
             timestamp: r.instant("timestamp"), ())
     }
 }
+
+extension VocabularyV2.Word: ReferringModel {
+    /// `wordBookID` names a word book (`VocabularyDomain.references(collection:version:)`).
+    public static var referringFields: [(field: String, keyPath: PartialKeyPath<Self>)] {
+        [("wordBookID", \.wordBookID)]
+    }
+}
