@@ -6,6 +6,12 @@ public enum RawRecord {
     case jsonLine(UnsafeBufferPointer<UInt8>, line: Int, defaultCollection: String?)
     /// One CSV data row with the header's field count and no syntax error.
     case csvRow(RawCSVRow)
+    /// One object element of a JSON document's collection array: its bytes (from its opening
+    /// brace to its closing one; line breaks and indentation included), the line and column of
+    /// its first byte, the array's collection, and how deep the element may nest (the reader's
+    /// limit less the containers around it). A `$collection` member is an ordinary member here
+    /// (the usual way reports it as one), not the record's collection.
+    case jsonElement(UnsafeBufferPointer<UInt8>, start: TextPosition, collection: String, maximumDepth: Int)
 }
 
 /// One CSV data row, its cells ready to read (issue 7's typed path).
@@ -56,7 +62,8 @@ public protocol RawRecordTaker: Sendable {
 /// What a `RawRecordTaker` made of a raw record.
 public struct TakenRecord: Sendable {
     /// The collection the record named itself (a JSON Lines `$collection` member); nil when it
-    /// named none (the reader's default applies, as for a parsed record).
+    /// named none (the reader's default applies, as for a parsed record) or cannot name one (a
+    /// JSON document's element).
     public var collection: String?
     /// The taker's result, handed back with the record: an index into what the taker keeps (a
     /// plain `Int`, so that the caller reads it back with no cast from an existential).

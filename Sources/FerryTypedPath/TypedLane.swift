@@ -79,7 +79,30 @@ public final class TypedLane: Sendable {
             return takeLine(scan, route, named: named, line: line, output: state.pointee.output, into: &state.pointee.buffer)
         case .csvRow(let row):
             return takeRow(row, output: state.pointee.output, cache: &state.pointee.routeCache, into: &state.pointee.buffer)
+        case .jsonElement(let bytes, let start, let collection, let maximumDepth):
+            // A `$collection` member is an ordinary member of a document's element: the usual
+            // way reports it.
+            guard !options.scalarsAsText,
+                  let scan = JSONRecordScan(bytes, maximumDepth: maximumDepth, strings: state.pointee.strings),
+                  !scan.namesCollection, let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute)
+            else { return nil }
+            guard let (preparation, _) = takeLine(scan, route, named: nil, line: 0, output: state.pointee.output,
+                into: &state.pointee.buffer)
+            else { return nil }
+            return (preparation.onLine(JSONFieldLocator.idLine(in: bytes, start: start)), nil)
         }
+    }
+
+    /// The route of a document element's collection: `last`, the route of the batch's element
+    /// before, when it is the same (a batch holds one collection's elements), else looked up.
+    @inline(__always)
+    private func elementRoute(of collection: String, last: inout Unmanaged<LaneRoute>?) -> LaneRoute? {
+        if let last, last._withUnsafeGuaranteedRef({ $0.route.sourceCollection == collection }) {
+            return last.takeUnretainedValue()
+        }
+        guard let route = routes[collection] else { return nil }
+        last = Unmanaged.passUnretained(route)
+        return route
     }
 
     /// A scanned JSON Lines line of `route` (standing on `line`) taken whole, or nil.

@@ -23,9 +23,9 @@ extension JSONDocumentReader: BatchRecordReader {
     /// literal such as `false`, a UTF-8 sequence).
     static let lookAhead = 8
 
-    /// A JSON document's elements are not offered to a `RawRecordTaker`: with one job, batches
-    /// would gain nothing over `next()`.
-    public var takesRawRecords: Bool { false }
+    /// A JSON document's object elements are offered to a `RawRecordTaker` (the typed path), so
+    /// batches are worth cutting with one job too.
+    public var takesRawRecords: Bool { true }
 
     /// The records that follow, at most `limit`: the elements of a collection array as spans of
     /// bytes for a worker to parse, or records `next()` read; nil at the end of the document.
@@ -194,7 +194,8 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
         return items
     }
 
-    /// Parses every span as `JSONDocumentReader.next()` parses an element; `taker` is not asked.
+    /// Parses every span as `JSONDocumentReader.next()` parses an element, first offering each
+    /// element of a named collection to `taker`: an element it takes is not parsed.
     func parse(offering taker: (any RawRecordTaker)?) {
         let stacks = JSONParseStacks(cachesStrings: true)
         var results: [RecordBatchItem] = []
@@ -214,6 +215,13 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
                     results.append(.failure(error))
                     return
                 case .span(let span):
+                    if let taker, let collection,
+                        let taken = taker.take(.jsonElement(UnsafeBufferPointer(rebasing: p[span.range]), start: span.start,
+                            collection: collection, maximumDepth: maximumDepth - depth))
+                    {
+                        results.append(.taken(takenRecord(span, collection: collection, location: location), taken.payload))
+                        continue
+                    }
                     do {
                         results.append(.record(try record(span, collection: collection, in: p, location: location, stacks: stacks)))
                     } catch {
@@ -224,6 +232,16 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
             }
         }
         items = results
+    }
+
+    /// The record of a span the taker took, as `record(_:...)` makes it but with a null value.
+    private func takenRecord(_ span: Span, collection: String, location: SourceLocation) -> Record {
+        Record(
+            collection: collection, documentID: nil, value: .null,
+            location: SourceLocation(
+                file: location.file, member: location.member, line: span.start.line, column: span.start.column,
+                collection: collection, recordIndex: span.index),
+            locator: JSONFieldLocator(bytes: bytes, window: span.range, start: span.start))
     }
 
     /// The record of `span`, or the error `next()` would throw reading it. Its locator is a window

@@ -158,6 +158,25 @@ public struct JSONFieldLocator: FieldLocating {
         return result
     }
 
+    /// The line of the `id` member's value of the object `element` (a JSON document's element,
+    /// whose first byte stands at `start`), as a locator over it finds `/id`: the start's line
+    /// when the element holds no line feed, else the line of the value, else the start's line
+    /// (no `id` member).
+    public static func idLine(in element: UnsafeBufferPointer<UInt8>, start: TextPosition) -> Int {
+        guard let base = element.baseAddress, memchr(base, Int32(JSONSyntax.newline), element.count) != nil,
+              let offset = offset(of: idPointer, in: element)
+        else { return start.line }
+        var line = start.line
+        var i = 0
+        while i < offset, let found = memchr(base + i, Int32(JSONSyntax.newline), offset - i) {
+            line += 1
+            i = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+        }
+        return line
+    }
+
+    private static let idPointer = JSONPointer(tokens: ["id"])
+
     /// The offset of the first byte of the value at `pointer`, or nil.
     static func offset(of pointer: JSONPointer, in p: UnsafeBufferPointer<UInt8>) -> Int? {
         let end = p.count

@@ -160,10 +160,10 @@ public struct TypedPreparation: Sendable {
     /// The record's canonical value after every stage (the target model's `value`), for a writer
     /// that takes values rather than rendered lines (CSV, JSON documents, XML); nil otherwise.
     public let value: Value?
-    /// The line of every field of the record when the raw record stands on that one line (a JSON
-    /// Lines line: `FieldLocating.singleLine`), else 0: the line of its id without asking its
-    /// locator.
-    public let singleLine: Int
+    /// The line of the record's id, known without asking its locator: the line a JSON Lines
+    /// record stands on (`FieldLocating.singleLine`), the line of a JSON document element's `id`
+    /// (found where the element was taken); 0: not known (the commit asks the locator).
+    public private(set) var singleLine: Int
     /// The references the record makes (`TypedRoute.references(of:)`), checked on commit.
     public let references: [ModelReference]
 
@@ -177,6 +177,13 @@ public struct TypedPreparation: Sendable {
         self.rendered = rendered
         self.value = value
         self.singleLine = singleLine
+    }
+
+    /// The same preparation with its id's line (`singleLine`) set to `line`.
+    public func onLine(_ line: Int) -> TypedPreparation {
+        var copy = self
+        copy.singleLine = line
+        return copy
     }
 }
 
