@@ -125,9 +125,16 @@ public final class XMLRecordReader: RecordReader {
     /// an element without child elements ends (the only element whose text is read) it holds
     /// that element's text. One buffer for every element, not an array a frame: emptying and
     /// filling an array per element cost more than the rest of its text's handling.
-    @exclusivity(unchecked) private var textBytes: UnsafeMutablePointer<UInt8> = .allocate(capacity: 256)
+    @exclusivity(unchecked) private var textBytes: UnsafeMutablePointer<UInt8> = {
+        // Initialized: a short value is read as two words whatever its length (`shortStrings`).
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        bytes.initialize(repeating: 0, count: 256)
+        return bytes
+    }()
     @exclusivity(unchecked) private var textCount = 0
     @exclusivity(unchecked) private var textCapacity = 256
+    /// Values of up to 15 bytes made lately (they repeat from record to record).
+    private let shortStrings = XMLShortStrings()
     /// The index the next record of the open collection gets (`counts` holds it for the others,
     /// and for this one once it closes): read here, a record costs no dictionary lookup.
     @exclusivity(unchecked) var nextRecordIndex = 0
@@ -168,6 +175,7 @@ public final class XMLRecordReader: RecordReader {
 
     deinit {
         textBytes.deallocate()
+        shortStrings.release()
     }
 
     /// Appends text to `textBytes`, growing it as needed.
@@ -177,6 +185,7 @@ public final class XMLRecordReader: RecordReader {
             var capacity = textCapacity * 2
             while capacity < textCount + bytes.count { capacity *= 2 }
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.initialize(repeating: 0, count: capacity)
             grown.update(from: textBytes, count: textCount)
             textBytes.deallocate()
             textBytes = grown
@@ -266,13 +275,13 @@ public final class XMLRecordReader: RecordReader {
         recordProblem = .error(.malformedXML, message, at: location(frames[index].position, field: pointer(to: index)))
     }
 
-    /// True when some byte is not XML white space (space, LF, tab, CR): one shift and test a
-    /// byte, as the blanks between elements are most of the text events.
+    /// True when some byte of text libxml2 reported is not XML white space (space, LF, tab,
+    /// CR). libxml2 reports no other byte below 0x21 (XML has no other such characters; a
+    /// control character, raw or as a reference, is an error that stops the parse), so one
+    /// compare a byte tells: the blanks between elements are most of the text events.
     @inline(__always)
     static func hasNonSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Bits 9, 10, 13 and 32: tab, LF, CR, space.
-        let blanks: UInt64 = 1 << 9 | 1 << 10 | 1 << 13 | 1 << 32
-        for byte in bytes where byte > 0x20 || blanks >> UInt64(byte) & 1 == 0 { return true }
+        for byte in bytes where byte > 0x20 { return true }
         return false
     }
 
@@ -285,6 +294,7 @@ public final class XMLRecordReader: RecordReader {
         if frames[index].members.isEmpty {
             switch marker {
             case .none:
+                if textCount < 16 { return .string(shortStrings.string(textBytes, length: textCount)) }
                 return .string(String(decoding: UnsafeBufferPointer(start: textBytes, count: textCount), as: UTF8.self))
             case .list, .object, .null:
                 if hasNonSpaceText { problem("an element marked type=\"\(marker)\" holds text", frame: index) }
