@@ -38,7 +38,9 @@ public final class XMLRecordReader: RecordReader {
         var indexInParent = 0
         var marker: Marker = .none
         var position = TextPosition(line: 1, column: 1)
-        /// The length of the element's text, kept or not (`text(_:)`).
+        /// The length of the element's text so far and whether some of it is not blank, saved
+        /// here while a child element is open (the innermost element's are the reader's
+        /// `openText` while it is).
         var textBytes = 0
         var hasNonSpaceText = false
         var members: [(key: String, value: Value)] = []
@@ -53,25 +55,32 @@ public final class XMLRecordReader: RecordReader {
             indexInParent = index
             marker = .none
             self.position = position
-            textBytes = 0
-            hasNonSpaceText = false
             if !members.isEmpty { members.removeAll(keepingCapacity: true) }
             allItems = true
             self.entry = entry
         }
 
-        /// Counts one piece of the element's text: nil when the text would pass `limit` bytes,
-        /// else whether the bytes are to be kept (only an element without child elements reads
-        /// its text: an element with children is a list or an object, whose text is only checked
-        /// for being blank and counted, so the blanks between children are not kept).
-        mutating func countText(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool? {
-            if !hasNonSpaceText, bytes.contains(where: { !XMLRecordReader.isSpace($0) }) {
-                hasNonSpaceText = true
-            }
-            guard textBytes + bytes.count <= limit else { return nil }
-            textBytes += bytes.count
-            return members.isEmpty
+        /// Notes that a child element starts (one access to the frame): keeps the element's
+        /// text state while the child is open; returns the child's index among the members.
+        mutating func childStarts(isItem: Bool, text: OpenText) -> Int {
+            if !isItem { allItems = false }
+            textBytes = text.bytes
+            hasNonSpaceText = text.hasNonSpace
+            return members.count
         }
+    }
+
+    /// The text state of the innermost open element, kept in the reader rather than in its
+    /// frame so that a text event (most of them the blanks between elements) reads and writes
+    /// three stored properties, not an array element.
+    private struct OpenText {
+        /// The length of the element's text so far (the 64 MiB limit).
+        var bytes = 0
+        /// Some of the text is not blank (text mixed with child elements, or in a marked element).
+        var hasNonSpace = false
+        /// A child element has ended: the element is a list or an object, whose text is only
+        /// counted and checked for being blank, not kept.
+        var hasChildren = false
     }
 
     private enum Marker { case none, list, object, null }
@@ -107,6 +116,7 @@ public final class XMLRecordReader: RecordReader {
     @exclusivity(unchecked) private var recordIndex = 0
     @exclusivity(unchecked) private var frames: [Frame] = []
     @exclusivity(unchecked) private var top = -1
+    @exclusivity(unchecked) private var openText = OpenText()
     private var recordProblem: Diagnostic?
     /// Where each element of the record being built starts (`XMLFieldLocator`); its pointer is
     /// only built when a diagnostic asks.
@@ -115,9 +125,16 @@ public final class XMLRecordReader: RecordReader {
     /// an element without child elements ends (the only element whose text is read) it holds
     /// that element's text. One buffer for every element, not an array a frame: emptying and
     /// filling an array per element cost more than the rest of its text's handling.
-    @exclusivity(unchecked) private var textBytes: UnsafeMutablePointer<UInt8> = .allocate(capacity: 256)
+    @exclusivity(unchecked) private var textBytes: UnsafeMutablePointer<UInt8> = {
+        // Initialized: a short value is read as two words whatever its length (`shortStrings`).
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        bytes.initialize(repeating: 0, count: 256)
+        return bytes
+    }()
     @exclusivity(unchecked) private var textCount = 0
     @exclusivity(unchecked) private var textCapacity = 256
+    /// Values of up to 15 bytes made lately (they repeat from record to record).
+    private let shortStrings = XMLShortStrings()
     /// The index the next record of the open collection gets (`counts` holds it for the others,
     /// and for this one once it closes): read here, a record costs no dictionary lookup.
     @exclusivity(unchecked) var nextRecordIndex = 0
@@ -158,6 +175,7 @@ public final class XMLRecordReader: RecordReader {
 
     deinit {
         textBytes.deallocate()
+        shortStrings.release()
     }
 
     /// Appends text to `textBytes`, growing it as needed.
@@ -167,6 +185,7 @@ public final class XMLRecordReader: RecordReader {
             var capacity = textCapacity * 2
             while capacity < textCount + bytes.count { capacity *= 2 }
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.initialize(repeating: 0, count: capacity)
             grown.update(from: textBytes, count: textCount)
             textBytes.deallocate()
             textBytes = grown
@@ -256,18 +275,26 @@ public final class XMLRecordReader: RecordReader {
         recordProblem = .error(.malformedXML, message, at: location(frames[index].position, field: pointer(to: index)))
     }
 
-    fileprivate static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    /// True when some byte of text libxml2 reported is not XML white space (space, LF, tab,
+    /// CR). libxml2 reports no other byte below 0x21 (XML has no other such characters; a
+    /// control character, raw or as a reference, is an error that stops the parse), so one
+    /// compare a byte tells: the blanks between elements are most of the text events.
+    @inline(__always)
+    static func hasNonSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte > 0x20 { return true }
+        return false
     }
 
-    /// Turns a finished frame into its value (Docs/xml.md "Lists, objects and empty values").
-    /// Reads the frame in place (a copy of it would retain its text, key and members).
+    /// Turns the innermost frame, just finished, into its value (Docs/xml.md "Lists, objects and
+    /// empty values"); its text state is `openText`. Reads the frame in place (a copy of it would
+    /// retain its text, key and members).
     private func value(of index: Int) -> Value {
         let marker = frames[index].marker
-        let hasNonSpaceText = frames[index].hasNonSpaceText
+        let hasNonSpaceText = openText.hasNonSpace
         if frames[index].members.isEmpty {
             switch marker {
             case .none:
+                if textCount < 16 { return .string(shortStrings.string(textBytes, length: textCount)) }
                 return .string(String(decoding: UnsafeBufferPointer(start: textBytes, count: textCount), as: UTF8.self))
             case .list, .object, .null:
                 if hasNonSpaceText { problem("an element marked type=\"\(marker)\" holds text", frame: index) }
@@ -332,6 +359,7 @@ extension XMLRecordReader: XMLParseHandler {
             top = 0
             if frames.isEmpty { frames.append(Frame()) }
             frames[0].reset(key: "", isItem: false, index: 0, position: position, entry: -1)
+            openText = OpenText()
         default:
             guard depth < options.maximumDepth else {
                 parser?.stop(.error(.tooDeep, "elements nest deeper than \(options.maximumDepth)", at: location(position)))
@@ -343,8 +371,8 @@ extension XMLRecordReader: XMLParseHandler {
             var key = name
             if tag.kind == .field, let given = tag.attributes.first(.name) { key = given }
             let isItem = tag.kind == .item
-            if !isItem { frames[parent].allItems = false }
-            let index = frames[parent].members.count
+            let index = frames[parent].childStarts(isItem: isItem, text: openText)
+            openText = OpenText()
             fieldElements.append(XMLFieldLocator.Element(parent: frames[parent].entry, key: isItem ? nil : key,
                                                          index: Int32(truncatingIfNeeded: index), position: position))
             frames[top].reset(key: key, isItem: isItem, index: index, position: position,
@@ -376,7 +404,7 @@ extension XMLRecordReader: XMLParseHandler {
             }
         case 2:
             var members = ValueObject()
-            if frames[0].hasNonSpaceText { problem("a record element holds text, not fields", frame: 0) }
+            if openText.hasNonSpace { problem("a record element holds text, not fields", frame: 0) }
             if frames[0].marker != .none && frames[0].marker != .object {
                 problem("a record element cannot be marked type=\"\(frames[0].marker)\"", frame: 0)
             }
@@ -398,22 +426,25 @@ extension XMLRecordReader: XMLParseHandler {
             let key = frames[top].key
             top -= 1
             frames[top].members.append((key: key, value: value))
+            openText = OpenText(bytes: frames[top].textBytes, hasNonSpace: frames[top].hasNonSpaceText, hasChildren: true)
         }
     }
 
     func text(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard depth >= 3, top >= 0 else {
-            if bytes.contains(where: { !Self.isSpace($0) }) {
+            if Self.hasNonSpace(bytes) {
                 report(.error(.malformedXML, "text outside any record is ignored",
                               at: location(parser?.currentPosition)))
             }
             return
         }
-        guard let keeps = frames[top].countText(bytes, limit: Self.maximumTextBytes) else {
+        if !openText.hasNonSpace, Self.hasNonSpace(bytes) { openText.hasNonSpace = true }
+        guard openText.bytes + bytes.count <= Self.maximumTextBytes else {
             parser?.stop(.error(.tooLarge, "an element's text is longer than \(Self.maximumTextBytes) bytes",
                                 at: location(frames[top].position, field: pointer(to: top))))
             return
         }
-        if keeps { keepText(bytes) }
+        openText.bytes += bytes.count
+        if !openText.hasChildren { keepText(bytes) }
     }
 }
