@@ -9,8 +9,8 @@ public enum RawRecord {
     /// One object element of a JSON document's collection array: its bytes (from its opening
     /// brace to its closing one; line breaks and indentation included), the line and column of
     /// its first byte, the array's collection, and how deep the element may nest (the reader's
-    /// limit less the containers around it). A `$collection` member is an ordinary member here
-    /// (the usual way reports it as one), not the record's collection.
+    /// limit less the containers around it). A `$collection` member does not name the record's
+    /// collection here: a taker leaves such an element to the usual way.
     case jsonElement(UnsafeBufferPointer<UInt8>, start: TextPosition, collection: String, maximumDepth: Int)
 }
 

@@ -80,8 +80,8 @@ public final class TypedLane: Sendable {
         case .csvRow(let row):
             return takeRow(row, output: state.pointee.output, cache: &state.pointee.routeCache, into: &state.pointee.buffer)
         case .jsonElement(let bytes, let start, let collection, let maximumDepth):
-            // A `$collection` member is an ordinary member of a document's element: the usual
-            // way reports it.
+            // A `$collection` member does not name a document element's collection: the element
+            // is left to the usual way, which reads it as it always has.
             guard !options.scalarsAsText,
                   let scan = JSONRecordScan(bytes, maximumDepth: maximumDepth, strings: state.pointee.strings),
                   !scan.namesCollection, let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute)
