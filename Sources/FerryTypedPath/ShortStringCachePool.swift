@@ -1,3 +1,4 @@
+import FerryCore
 import FormatJSON
 import Foundation
 

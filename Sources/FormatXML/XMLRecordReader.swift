@@ -133,8 +133,10 @@ public final class XMLRecordReader: RecordReader {
     }()
     @exclusivity(unchecked) private var textCount = 0
     @exclusivity(unchecked) private var textCapacity = 256
-    /// Values of up to 15 bytes made lately (they repeat from record to record).
-    private let shortStrings = XMLShortStrings()
+    /// Values of up to 15 bytes made lately (they repeat from record to record), and its slots,
+    /// looked up with no reference counted.
+    private let shortStringCache: ShortStringCache
+    private let shortStrings: ShortStringCache.Slots
     /// The index the next record of the open collection gets (`counts` holds it for the others,
     /// and for this one once it closes): read here, a record costs no dictionary lookup.
     @exclusivity(unchecked) var nextRecordIndex = 0
@@ -152,6 +154,7 @@ public final class XMLRecordReader: RecordReader {
     /// As the public initializer, reading the source `chunkSize` bytes at a time (tests read in
     /// small pieces); `namesByAddress` false tells names by their bytes only (`XMLKnownNames`).
     init(_ source: any ByteSource, options: ReadOptions, log: DiagnosticLog, chunkSize: Int, namesByAddress: Bool = true) throws {
+        (shortStringCache, shortStrings) = Self.makeShortStrings()
         self.options = options
         self.inputLocation = options.inputLocation
         self.log = log
@@ -164,6 +167,7 @@ public final class XMLRecordReader: RecordReader {
     /// A reader of one batch's record elements (`XMLBatch`), which collects its records and
     /// problems in order: it starts inside `collection`, whose next record has index `index`.
     init(batchIn collection: String, index: Int, options: ReadOptions) {
+        (shortStringCache, shortStrings) = Self.makeShortStrings()
         self.options = options
         self.inputLocation = options.inputLocation
         self.log = DiagnosticLog()
@@ -173,9 +177,14 @@ public final class XMLRecordReader: RecordReader {
         self.collected = []
     }
 
+    /// A cache of short values and its slots (set in each initializer).
+    private static func makeShortStrings() -> (ShortStringCache, ShortStringCache.Slots) {
+        let cache = ShortStringCache()
+        return (cache, cache.slots)
+    }
+
     deinit {
         textBytes.deallocate()
-        shortStrings.release()
     }
 
     /// Appends text to `textBytes`, growing it as needed.
@@ -294,7 +303,7 @@ public final class XMLRecordReader: RecordReader {
         if frames[index].members.isEmpty {
             switch marker {
             case .none:
-                if textCount < 16 { return .string(shortStrings.string(textBytes, length: textCount)) }
+                if textCount < 16 { return .string(shortStrings.string(textBytes, start: 0, length: textCount)) }
                 return .string(String(decoding: UnsafeBufferPointer(start: textBytes, count: textCount), as: UTF8.self))
             case .list, .object, .null:
                 if hasNonSpaceText { problem("an element marked type=\"\(marker)\" holds text", frame: index) }

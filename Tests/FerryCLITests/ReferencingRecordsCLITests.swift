@@ -65,39 +65,6 @@ import Testing
 
     static let datasets = [petStory(version: 1), petStory(version: 2), vocabulary(version: 1), vocabulary(version: 2)]
 
-    /// Runs `arguments` (`OUT` standing for an output file or folder) with the general path and
-    /// one job, then with the typed path and 1, 2 and 3 jobs; expects the same output files,
-    /// stdout, stderr and status.
-    private func expectSameAsGeneralPath(_ box: Sandbox, _ arguments: [String], _ dataset: Dataset,
-        sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> FerryRun
-    {
-        var results: [(label: String, files: [String: [UInt8]], stdout: String, stderr: String, status: Int32)] = []
-        var general: FerryRun?
-        for (label, extra) in [("general", ["--no-typed-path", "--jobs", "1"]), ("typed 1", ["--jobs", "1"]),
-                               ("typed 2", ["--jobs", "2"]), ("typed 3", ["--jobs", "3"])]
-        {
-            let out = "out-\(results.count)"
-            let run = try box.ferry(arguments.map { $0.replacingOccurrences(of: "OUT", with: out) } + extra)
-            general = general ?? run
-            var files: [String: [UInt8]] = [:]
-            if box.exists(out) {
-                let names = try box.files(under: out)
-                if names.isEmpty { files[""] = try box.bytes(out) }
-                for name in names { files[name] = try box.bytes(out + "/" + name) }
-            }
-            results.append((label, files, run.stdout.replacingOccurrences(of: out, with: "OUT"),
-                            run.stderr.replacingOccurrences(of: out, with: "OUT"), run.status))
-        }
-        for result in results.dropFirst() {
-            let context = "\(dataset) \(arguments) \(result.label)"
-            #expect(result.files == results[0].files, "\(context)", sourceLocation: sourceLocation)
-            #expect(result.stdout == results[0].stdout, "\(context)", sourceLocation: sourceLocation)
-            #expect(result.stderr == results[0].stderr, "\(context)", sourceLocation: sourceLocation)
-            #expect(result.status == results[0].status, "\(context)", sourceLocation: sourceLocation)
-        }
-        return try #require(general)
-    }
-
     @Test(arguments: datasets)
     func jsonLinesGiveTheGeneralPathsResults(_ dataset: Dataset) throws {
         let box = try Sandbox()
@@ -172,4 +139,37 @@ import Testing
         #expect(converted.status == 0, "\(converted.stderr)")
         #expect(converted.stdout.components(separatedBy: "\n").filter { $0.contains(#""$collection":"words""#) }.count == 2)
     }
+}
+
+/// Runs `arguments` (`OUT` standing for an output file or folder) with the general path and
+/// one job, then with the typed path and 1, 2 and 3 jobs; expects the same output files,
+/// stdout, stderr and status; returns the general run. `dataset` names the input in messages.
+func expectSameAsGeneralPath(_ box: Sandbox, _ arguments: [String], _ dataset: some CustomStringConvertible,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> FerryRun
+{
+    var results: [(label: String, files: [String: [UInt8]], stdout: String, stderr: String, status: Int32)] = []
+    var general: FerryRun?
+    for (label, extra) in [("general", ["--no-typed-path", "--jobs", "1"]), ("typed 1", ["--jobs", "1"]),
+                           ("typed 2", ["--jobs", "2"]), ("typed 3", ["--jobs", "3"])]
+    {
+        let out = "out-\(results.count)"
+        let run = try box.ferry(arguments.map { $0.replacingOccurrences(of: "OUT", with: out) } + extra)
+        general = general ?? run
+        var files: [String: [UInt8]] = [:]
+        if box.exists(out) {
+            let names = try box.files(under: out)
+            if names.isEmpty { files[""] = try box.bytes(out) }
+            for name in names { files[name] = try box.bytes(out + "/" + name) }
+        }
+        results.append((label, files, run.stdout.replacingOccurrences(of: out, with: "OUT"),
+                        run.stderr.replacingOccurrences(of: out, with: "OUT"), run.status))
+    }
+    for result in results.dropFirst() {
+        let context = "\(dataset) \(arguments) \(result.label)"
+        #expect(result.files == results[0].files, "\(context)", sourceLocation: sourceLocation)
+        #expect(result.stdout == results[0].stdout, "\(context)", sourceLocation: sourceLocation)
+        #expect(result.stderr == results[0].stderr, "\(context)", sourceLocation: sourceLocation)
+        #expect(result.status == results[0].status, "\(context)", sourceLocation: sourceLocation)
+    }
+    return try #require(general)
 }

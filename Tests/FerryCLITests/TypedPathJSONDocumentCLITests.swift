@@ -56,39 +56,6 @@ import Testing
         return text + "\n}\n"
     }
 
-    /// Runs `arguments` (`OUT` standing for an output file or folder) with the general path and
-    /// one job, then with the typed path and 1, 2 and 3 jobs; expects the same output files,
-    /// stdout, stderr and status, and returns the general run.
-    private func expectSameAsGeneralPath(_ box: Sandbox, _ arguments: [String], _ testCase: Case,
-        sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> FerryRun
-    {
-        var results: [(label: String, files: [String: [UInt8]], stdout: String, stderr: String, status: Int32)] = []
-        var general: FerryRun?
-        for (label, extra) in [("general", ["--no-typed-path", "--jobs", "1"]), ("typed 1", ["--jobs", "1"]),
-                               ("typed 2", ["--jobs", "2"]), ("typed 3", ["--jobs", "3"])]
-        {
-            let out = "out-\(results.count)"
-            let run = try box.ferry(arguments.map { $0.replacingOccurrences(of: "OUT", with: out) } + extra)
-            general = general ?? run
-            var files: [String: [UInt8]] = [:]
-            if box.exists(out) {
-                let names = try box.files(under: out)
-                if names.isEmpty { files[""] = try box.bytes(out) }
-                for name in names { files[name] = try box.bytes(out + "/" + name) }
-            }
-            results.append((label, files, run.stdout.replacingOccurrences(of: out, with: "OUT"),
-                            run.stderr.replacingOccurrences(of: out, with: "OUT"), run.status))
-        }
-        for result in results.dropFirst() {
-            let context = "\(testCase) \(arguments) \(result.label)"
-            #expect(result.files == results[0].files, "\(context)", sourceLocation: sourceLocation)
-            #expect(result.stdout == results[0].stdout, "\(context)", sourceLocation: sourceLocation)
-            #expect(result.stderr == results[0].stderr, "\(context)", sourceLocation: sourceLocation)
-            #expect(result.status == results[0].status, "\(context)", sourceLocation: sourceLocation)
-        }
-        return try #require(general)
-    }
-
     @Test(arguments: cases)
     func documentsGiveTheGeneralPathsResults(_ testCase: Case) throws {
         let box = try Sandbox()
