@@ -37,7 +37,8 @@ extension Converter {
         options.recordTypeNames = plan.recordTypeNames
         let schema = plan.schemaFreeOutput ? nil : plan.domain.flatMap { domain in plan.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
         return OutputRouter(target: target, format: format, options: options, stem: naming.stem,
-                            ownFolder: naming.ownFolder, registry: registry, schema: schema, dataFormat: request.dataFormat)
+                            ownFolder: naming.ownFolder, registry: registry, schema: schema, dataFormat: request.dataFormat,
+                            holdsStandardOutput: request.processing.mode != .lenient)
     }
 
     /// The typed path for a domain run (issue 7): records go from bytes to model to bytes. Nil

@@ -19,6 +19,10 @@ final class OutputRouter {
     private var writers: [String: (writer: any RecordWriter, file: AtomicOutputFile?)] = [:]
     private var writerOrder: [String] = []
     private var standardOutput: FileDescriptorSink?
+    /// With `holdsStandardOutput`: the unlinked temporary file standard output's bytes are held in
+    /// until `commit()` copies them out.
+    private var heldStandardOutput: Int32?
+    private let holdsStandardOutput: Bool
     private var compressedSinks: [CompressedFileSink] = []
     private var bundle: BundleOutput?
     /// Folders this router made for its outputs, parents first: a run that fails removes those
@@ -35,10 +39,14 @@ final class OutputRouter {
     /// - Parameters:
     ///   - schema: the schema of the records written (bundles take external storage from it).
     ///   - dataFormat: the content format of a bundle's data files.
+    ///   - holdsStandardOutput: standard output is written only by `commit()`, so that a run that
+    ///     fails leaves it empty, as it leaves no file (without `--lenient`, any error stops the
+    ///     write); otherwise records stream out as they are written.
     init(
         target: OutputTarget, format: FormatDescriptor, options: WriteOptions, stem: String, ownFolder: Bool,
-        registry: FormatRegistry, schema: DatasetSchema?, dataFormat: String?
+        registry: FormatRegistry, schema: DatasetSchema?, dataFormat: String?, holdsStandardOutput: Bool = false
     ) {
+        self.holdsStandardOutput = holdsStandardOutput
         self.target = target
         self.format = format
         self.options = options
@@ -161,6 +169,7 @@ final class OutputRouter {
             for key in writerOrder { try writers[key]?.writer.finish() }
             for sink in compressedSinks { try sink.finish() }
             try standardOutput?.flush()
+            try releaseStandardOutput()
             for key in writerOrder { try writers[key]?.file?.commit() }
         } catch {
             discard()
@@ -170,6 +179,8 @@ final class OutputRouter {
 
     /// Drops every temporary file; previous outputs stay as they were.
     func discard() {
+        if let held = heldStandardOutput { close(held) }
+        heldStandardOutput = nil
         for key in writerOrder { writers[key]?.file?.discard() }
         for folder in madeFolders.reversed() { _ = rmdir(folder) }  // only an empty folder goes
         madeFolders.removeAll()
@@ -207,7 +218,7 @@ final class OutputRouter {
         var path: String
         switch target {
         case .standardOutput:
-            let sink = standardOutput ?? FileDescriptorSink(descriptor: 1, name: "-")
+            let sink = try standardOutput ?? openStandardOutput()
             standardOutput = sink
             var options = self.options
             options.fileName = "-"
@@ -242,6 +253,41 @@ final class OutputRouter {
         } catch {
             file.discard()
             throw error
+        }
+    }
+
+    /// Standard output's sink: descriptor 1, or a held file when `holdsStandardOutput`.
+    private func openStandardOutput() throws -> FileDescriptorSink {
+        guard holdsStandardOutput else { return FileDescriptorSink(descriptor: 1, name: "-") }
+        let held = try TemporaryFiles.shared.createUnlinkedFile(kind: "stdout")
+        heldStandardOutput = held
+        return FileDescriptorSink(descriptor: held, name: "-")
+    }
+
+    /// Copies the held bytes to standard output (descriptor 1) and closes the held file.
+    /// - Throws: `FerryError(.outputUnwritable)` when reading them back or writing them fails.
+    private func releaseStandardOutput() throws {
+        guard let held = heldStandardOutput else { return }
+        defer {
+            close(held)
+            heldStandardOutput = nil
+        }
+        guard lseek(held, 0, SEEK_SET) == 0 else {
+            throw FerryError(.outputUnwritable, "cannot read back the held output: \(String(cString: strerror(errno)))",
+                             at: SourceLocation(file: "-"))
+        }
+        let out = FileDescriptorSink(descriptor: 1, name: "-", capacity: 0)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { chunk.deallocate() }
+        while true {
+            let n = read(held, chunk.baseAddress, chunk.count)
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else {
+                throw FerryError(.outputUnwritable, "cannot read back the held output: \(String(cString: strerror(errno)))",
+                                 at: SourceLocation(file: "-"))
+            }
+            if n == 0 { return }
+            try out.write(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
         }
     }
 

@@ -15,6 +15,7 @@ struct ConvertCommand: FerryCommand {
             A file of no known domain converts as plain records (schema-free), like Miller.
             The output is written to a temporary file and renamed into place only when complete: on an
             error nothing is written (--lenient writes the valid records) and the previous file stays.
+            Standard output too is written only once the run succeeds (--lenient: as records are written).
             An output that is an input, or that two inputs would write, is refused (exit 2) before anything is read.
             A folder that is not a bundle, an app Documents folder or a CSV folder of one dataset holds
             datasets: each file under it is converted on its own, and a folder output mirrors the tree.
