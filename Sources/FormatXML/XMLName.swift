@@ -5,6 +5,7 @@ enum XMLName {
     /// True when `text` is a non-empty NCName.
     static func isNCName(_ text: String) -> Bool {
         // ASCII keys (nearly all) are decided on their bytes; others by their scalars.
+        if let decided = text.utf8.withContiguousStorageIfAvailable(asciiDecision), let decided { return decided }
         var ascii = true
         var first = true
         for byte in text.utf8 {
@@ -25,6 +26,23 @@ enum XMLName {
             first = false
         }
         return !first
+    }
+
+    /// The answer for ASCII `bytes` from a table; nil when a byte is not ASCII.
+    private static func asciiDecision(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard let first = bytes.first else { return false }
+        guard first < 0x80 else { return nil }
+        var ok = asciiClass[Int(first)] == 2
+        for byte in bytes.dropFirst() {
+            guard byte < 0x80 else { return nil }
+            if asciiClass[Int(byte)] == 0 { ok = false }
+        }
+        return ok
+    }
+
+    /// Per ASCII byte: 2 a name start character, 1 a name character that cannot start a name, 0 neither.
+    private static let asciiClass: [UInt8] = (0..<128).map { byte in
+        isNameStart(UInt32(byte)) ? 2 : isNameOnly(UInt32(byte)) ? 1 : 0
     }
 
     private static func isNameStart(_ v: UInt32) -> Bool {

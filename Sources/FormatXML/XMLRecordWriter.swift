@@ -49,8 +49,10 @@ public final class XMLRecordWriter: RecordWriter {
     private var spools: [String: SpoolFile] = [:]
     // Appended to for every byte written, one access at a time (no closure that runs inside
     // an access touches them): no dynamic exclusivity checks, which cost more than the append.
-    @exclusivity(unchecked) private var buffer: [UInt8] = []
-    @exclusivity(unchecked) private var spoolBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var buffer = ByteBuffer(capacity: 64 * 1024)
+    /// Where the record being rendered starts in `buffer`: a record of a spooled collection is
+    /// rendered after what waits for the output, and taken off again.
+    private var renderStart = 0
     @exclusivity(unchecked) private var path: [String] = []
     private var currentRecord: Record?
     /// Where a text of `longTextThreshold` bytes or more goes while a record is rendered (the
@@ -76,7 +78,6 @@ public final class XMLRecordWriter: RecordWriter {
         self.options = options
         self.recordNames = recordNames
         for collection in options.collections where known.insert(collection).inserted { order.append(collection) }
-        buffer.reserveCapacity(64 * 1024)
         append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<dataset")
         if let domain = options.header.domain { try attribute("domain", domain) }
         if let version = options.header.schemaVersion { try attribute("schemaVersion", String(version)) }
@@ -118,14 +119,15 @@ public final class XMLRecordWriter: RecordWriter {
                 spool = try SpoolFile(kind: "xml-spool")
                 spools[collection] = spool
             }
-            swap(&buffer, &spoolBuffer)
+            let mark = buffer.count
+            renderStart = mark
             defer {
-                swap(&buffer, &spoolBuffer)
-                spoolBuffer.removeAll(keepingCapacity: true)
+                buffer.truncate(to: mark)
+                renderStart = 0
             }
             longTextTarget = { _ = try spool.append($0) }
             try renderRecord(object, name: recordName)
-            try spool.append(buffer)
+            _ = try spool.append(UnsafeRawBufferPointer(rebasing: buffer.bytes[mark...]))
         }
     }
 
@@ -146,7 +148,7 @@ public final class XMLRecordWriter: RecordWriter {
                 try closeCollection(collection)
             } else {
                 indent(1)
-                try startTag(collection, literal: false, depth: 1)
+                _ = try startTag(collection, literal: false, depth: 1)
                 append("/>")
                 newline()
             }
@@ -164,14 +166,13 @@ public final class XMLRecordWriter: RecordWriter {
     // MARK: - Rendering
 
     private func append(_ text: String) {
-        var text = text
-        text.withUTF8 { buffer.append(contentsOf: $0) }
+        buffer.append(text)
     }
 
     private func flushBuffer() throws {
         guard !buffer.isEmpty else { return }
-        try sink.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
+        try sink.write(buffer.bytes)
+        buffer.removeAll()
     }
 
     private func closeHeader() {
@@ -183,8 +184,16 @@ public final class XMLRecordWriter: RecordWriter {
 
     private func indent(_ depth: Int) {
         guard options.pretty else { return }
-        for _ in 0..<depth { buffer.append(0x20); buffer.append(0x20) }
+        let width = 2 * depth
+        if width <= Self.spaces.count {
+            Self.spaces.withUnsafeBufferPointer { buffer.append(UnsafeBufferPointer(rebasing: $0[..<width])) }
+        } else {
+            for _ in 0..<width { buffer.append(0x20) }
+        }
     }
+
+    /// Two spaces for each of the first 32 levels, appended in one piece.
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
 
     private func newline() {
         if options.pretty { buffer.append(0x0A) }
@@ -192,19 +201,20 @@ public final class XMLRecordWriter: RecordWriter {
 
     private func openCollection(_ collection: String) throws {
         indent(1)
-        try startTag(collection, literal: false, depth: 1)
+        _ = try startTag(collection, literal: false, depth: 1)
         buffer.append(UInt8(ascii: ">"))
         newline()
     }
 
     private func closeCollection(_ collection: String) throws {
         indent(1)
-        endTag(collection, literal: false)
+        endTag(XMLName.isNCName(collection) && collection != "item" ? collection : "field")
         newline()
     }
 
     /// `<name` for an XML-name key, `<field name="key"` for any other key and for `item`.
-    private func startTag(_ key: String, literal: Bool, depth: Int) throws {
+    /// - Returns: the element's name, for its end tag (`endTag(_:)`).
+    private func startTag(_ key: String, literal: Bool, depth: Int) throws -> String {
         guard depth < Self.maximumDepth else {
             throw FerryError(.tooDeep, "values nest deeper than XML's \(Self.maximumDepth) element levels",
                              at: fieldLocation())
@@ -212,15 +222,18 @@ public final class XMLRecordWriter: RecordWriter {
         buffer.append(UInt8(ascii: "<"))
         if literal || (key != "item" && XMLName.isNCName(key)) {
             append(key)
-        } else {
-            append("field")
-            try attribute("name", key)
+            return key
         }
+        append("field")
+        try attribute("name", key)
+        return "field"
     }
 
-    private func endTag(_ key: String, literal: Bool) {
-        append("</")
-        append(literal || (key != "item" && XMLName.isNCName(key)) ? key : "field")
+    /// `</name>`, `name` as `startTag` returned it.
+    private func endTag(_ name: String) {
+        buffer.append(UInt8(ascii: "<"))
+        buffer.append(UInt8(ascii: "/"))
+        append(name)
         buffer.append(UInt8(ascii: ">"))
     }
 
@@ -240,7 +253,7 @@ public final class XMLRecordWriter: RecordWriter {
     private func renderRecord(_ object: ValueObject, name: String) throws {
         path.removeAll(keepingCapacity: true)
         indent(2)
-        try startTag(name, literal: true, depth: 2)
+        _ = try startTag(name, literal: true, depth: 2)
         guard object.contains(where: { !$0.value.isNull }) else {
             append("/>")
             newline()
@@ -254,7 +267,7 @@ public final class XMLRecordWriter: RecordWriter {
             path.removeLast()
         }
         indent(2)
-        endTag(name, literal: true)
+        endTag(name)
         newline()
     }
 
@@ -283,7 +296,7 @@ public final class XMLRecordWriter: RecordWriter {
                 return
             }
             indent(depth)
-            try startTag(key, literal: isItem, depth: depth)
+            let name = try startTag(key, literal: isItem, depth: depth)
             buffer.append(UInt8(ascii: ">"))
             newline()
             for (index, element) in elements.enumerated() {
@@ -292,7 +305,7 @@ public final class XMLRecordWriter: RecordWriter {
                 path.removeLast()
             }
             indent(depth)
-            endTag(key, literal: isItem)
+            endTag(name)
             newline()
         case .object(let object):
             guard object.contains(where: { !$0.value.isNull }) else {
@@ -300,7 +313,7 @@ public final class XMLRecordWriter: RecordWriter {
                 return
             }
             indent(depth)
-            try startTag(key, literal: isItem, depth: depth)
+            let name = try startTag(key, literal: isItem, depth: depth)
             buffer.append(UInt8(ascii: ">"))
             newline()
             for member in object.members {
@@ -309,14 +322,14 @@ public final class XMLRecordWriter: RecordWriter {
                 path.removeLast()
             }
             indent(depth)
-            endTag(key, literal: isItem)
+            endTag(name)
             newline()
         }
     }
 
     private func marked(_ key: String, isItem: Bool, depth: Int, type: String) throws {
         indent(depth)
-        try startTag(key, literal: isItem, depth: depth)
+        _ = try startTag(key, literal: isItem, depth: depth)
         append(" type=\"")
         append(type)
         append("\"/>")
@@ -325,7 +338,7 @@ public final class XMLRecordWriter: RecordWriter {
 
     private func leaf(_ text: String, key: String, isItem: Bool, depth: Int) throws {
         indent(depth)
-        try startTag(key, literal: isItem, depth: depth)
+        let name = try startTag(key, literal: isItem, depth: depth)
         if text.isEmpty {
             append("/>")
         } else {
@@ -335,7 +348,7 @@ public final class XMLRecordWriter: RecordWriter {
             } else {
                 try escape(text, inAttribute: false)
             }
-            endTag(key, literal: isItem)
+            endTag(name)
         }
         newline()
     }
@@ -360,8 +373,8 @@ public final class XMLRecordWriter: RecordWriter {
                 if let bad = escape(UnsafeBufferPointer(rebasing: bytes[offset..<end]), inAttribute: false) {
                     throw unwritable(bad)
                 }
-                try buffer.withUnsafeBytes { try target($0) }
-                buffer.removeAll(keepingCapacity: true)
+                try target(UnsafeRawBufferPointer(rebasing: buffer.bytes[renderStart...]))
+                buffer.truncate(to: renderStart)
                 offset = end
             }
         }
@@ -386,7 +399,7 @@ public final class XMLRecordWriter: RecordWriter {
                 i += 1
                 continue
             }
-            if run < i { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
+            if run < i { buffer.append(UnsafeBufferPointer(rebasing: bytes[run..<i])) }
             run = i + 1
             switch b {
             case UInt8(ascii: "&"): append("&amp;")
@@ -405,7 +418,7 @@ public final class XMLRecordWriter: RecordWriter {
             }
             i += 1
         }
-        if run < n { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<n])) }
+        if run < n { buffer.append(UnsafeBufferPointer(rebasing: bytes[run..<n])) }
         return nil
     }
 }
