@@ -208,7 +208,7 @@ public final class XMLRecordWriter: RecordWriter {
 
     private func closeCollection(_ collection: String) throws {
         indent(1)
-        endTag(XMLName.isNCName(collection) && collection != "item" ? collection : "field")
+        endTag(!Self.isItem(collection) && XMLName.isNCName(collection) ? collection : "field")
         newline()
     }
 
@@ -220,13 +220,20 @@ public final class XMLRecordWriter: RecordWriter {
                              at: fieldLocation())
         }
         buffer.append(UInt8(ascii: "<"))
-        if literal || (key != "item" && XMLName.isNCName(key)) {
+        if literal || (!Self.isItem(key) && XMLName.isNCName(key)) {
             append(key)
             return key
         }
         append("field")
         try attribute("name", key)
         return "field"
+    }
+
+    /// True for the key `item`, which names list elements and so goes into `<field name="item">`
+    /// (the length first: most keys differ from it there, and String's `!=` takes its slow path
+    /// whenever two strings differ).
+    private static func isItem(_ key: String) -> Bool {
+        key.utf8.count == 4 && key == "item"
     }
 
     /// `</name>`, `name` as `startTag` returned it.
