@@ -59,6 +59,18 @@ struct ByteBlock {
         return Int((total &* JSONSyntax.lowBits) >> 56)
     }
 
+    /// The number of UTF-8 continuation bytes (`0x80...0xBF`, below -64 as signed bytes: one
+    /// comparison): the characters a block without a line feed adds to a column are its bytes
+    /// less these, as `JSONSyntax.position` counts them.
+    @inline(__always)
+    func continuationCount() -> Int {
+        let signed = unsafeBitCast(bytes, to: SIMD64<Int8>.self)
+        let w = Self.words(signed .< SIMD64(repeating: -64))
+        @inline(__always) func sum(_ word: UInt64) -> UInt64 { word & JSONSyntax.lowBits }
+        let total = sum(w.0) &+ sum(w.1) &+ sum(w.2) &+ sum(w.3) &+ sum(w.4) &+ sum(w.5) &+ sum(w.6) &+ sum(w.7)
+        return Int((total &* JSONSyntax.lowBits) >> 56)
+    }
+
     /// The mask of a comparison: each lane of `mask` is all ones or all zeros, so each byte's high
     /// bit is its lane; multiplying a word's high bits (at bits 7, 15, ..., 63) by 0x02040810204081
     /// moves bit `8k + 7` to bit `56 + k`, with no carries between them.
@@ -132,7 +144,15 @@ struct ByteBlock {
             i += size
         }
         guard newlines > 0 else {
-            return JSONSyntax.position(in: bytes, from: from, at: position, to: stop)
+            // One long line (a compact document): its whole blocks' characters counted a block
+            // at a time, a few times faster than `JSONSyntax.position`'s eight bytes at a time.
+            var column = position.column
+            var j = from
+            while j < i {
+                column += size - ByteBlock(UnsafeRawPointer(base + j)).continuationCount()
+                j += size
+            }
+            return JSONSyntax.position(in: bytes, from: i, at: TextPosition(line: position.line, column: column), to: stop)
         }
         var lineStart = i
         while base[lineStart - 1] != JSONSyntax.newline { lineStart -= 1 }

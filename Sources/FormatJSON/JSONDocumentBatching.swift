@@ -34,6 +34,8 @@ extension JSONDocumentReader: BatchRecordReader {
         var entries: [JSONDocumentBatch.Entry] = []
         // The buffer offset of the first element's first byte; spans are stored relative to it.
         var first: Int? = nil
+        // The line and column of `first`.
+        var firstPosition = TextPosition(line: 1, column: 1)
         let spanLimit = min(Self.batchBytes, maximumRecordSize / 4)
         let startOffset = input.offset
         // The collection array the spans are elements of: one a batch, since `next()` reads on
@@ -55,12 +57,14 @@ extension JSONDocumentReader: BatchRecordReader {
                     let end = try scanContainer(keeping: &first, limit: spanLimit)
                 {
                     let start = input.pos
-                    let position = input.position(at: start)
+                    // Only the batch's first element is placed here; the worker places the others
+                    // from it (`JSONDocumentBatch.parse(offering:)`), off the calling thread.
+                    if first == nil { firstPosition = input.position(at: start) }
                     let base = first ?? start
                     first = base
                     if spansCollection == nil { spansCollection = collection }
                     entries.append(.span(JSONDocumentBatch.Span(
-                        range: (start - base)..<(end - base), start: position, index: collection.index)))
+                        range: (start - base)..<(end - base), index: collection.index)))
                     input.pos = end
                     collection.index += 1
                     state = .afterElement(collection)
@@ -94,7 +98,8 @@ extension JSONDocumentReader: BatchRecordReader {
             bytes = input.copy(from..<upTo)
         }
         return JSONDocumentBatch(
-            bytes: bytes, entries: entries, collection: spansCollection?.name, depth: spansCollection?.inEnvelope == true ? 2 : 1,
+            bytes: bytes, start: firstPosition, entries: entries, collection: spansCollection?.name,
+            depth: spansCollection?.inEnvelope == true ? 2 : 1,
             isFinal: isFinal, location: options.inputLocation, maximumDepth: options.maximumDepth)
     }
 
@@ -112,7 +117,11 @@ extension JSONDocumentReader: BatchRecordReader {
     /// Skips JSON whitespace, reading more while keeping the bytes from `first` (when set) on.
     private func skipWhitespace(keeping first: inout Int?) throws {
         while true {
-            input.pos = input.withBytes { JSONSyntax.skipWhitespace(in: $0, from: input.pos, to: input.end) }
+            // Offsets read before the call: `input.pos` written from a closure reading it cost a
+            // runtime exclusivity check per element.
+            let from = input.pos
+            let end = input.end
+            input.pos = input.withBytes { JSONSyntax.skipWhitespace(in: $0, from: from, to: end) }
             if input.pos < input.end { return }
             let (shift, added) = try input.fill(keeping: first ?? input.pos)
             first = first.map { $0 - shift }
@@ -144,12 +153,11 @@ extension JSONDocumentReader: BatchRecordReader {
 final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
     // @unchecked: `parse(offering:)` writes `items` once, on one thread; `takeItems()` runs after it.
 
-    /// One element of the batch's collection array: its bytes (`range`, in `bytes`), the line
-    /// and column of its first byte, and its index in the array. The collection is the batch's
-    /// (`collection`), named once, not by every span.
+    /// One element of the batch's collection array: its bytes (`range`, in `bytes`) and its index
+    /// in the array. The collection is the batch's (`collection`), named once, not by every span;
+    /// the line and column of its first byte are counted by `parse(offering:)` from `start`.
     struct Span {
         var range: Range<Int>
-        var start: TextPosition
         var index: Int
     }
 
@@ -162,6 +170,8 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
     }
 
     private let bytes: [UInt8]
+    /// The line and column of `bytes[0]`, the first span's first byte (when there are spans).
+    private let start: TextPosition
     private let entries: [Entry]
     /// The collection whose array the spans are elements of (nil: a top-level array of none).
     private let collection: String?
@@ -173,10 +183,11 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
     private let maximumDepth: Int
     private var items: [RecordBatchItem] = []
 
-    init(bytes: [UInt8], entries: [Entry], collection: String?, depth: Int, isFinal: Bool, location: SourceLocation,
-        maximumDepth: Int)
+    init(bytes: [UInt8], start: TextPosition, entries: [Entry], collection: String?, depth: Int, isFinal: Bool,
+        location: SourceLocation, maximumDepth: Int)
     {
         self.bytes = bytes
+        self.start = start
         self.entries = entries
         self.collection = collection
         self.depth = depth
@@ -207,6 +218,9 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
         location.member = location.member?.separateCopy()
         let collection = self.collection?.separateCopy()
         bytes.withUnsafeBufferPointer { p in
+            // Each span's position, counted on from the last span's as the reader's cursor counts.
+            var position = start
+            var positionOffset = 0
             for entry in entries {
                 switch entry {
                 case .ready(let record):
@@ -215,15 +229,19 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
                     results.append(.failure(error))
                     return
                 case .span(let span):
+                    position = ByteBlock.advance(position, in: p, from: positionOffset, to: span.range.lowerBound)
+                    positionOffset = span.range.lowerBound
                     if let taker, let collection,
-                        let taken = taker.take(.jsonElement(UnsafeBufferPointer(rebasing: p[span.range]), start: span.start,
+                        let taken = taker.take(.jsonElement(UnsafeBufferPointer(rebasing: p[span.range]), start: position,
                             collection: collection, maximumDepth: maximumDepth - depth))
                     {
-                        results.append(.taken(takenRecord(span, collection: collection, location: location), taken.payload))
+                        results.append(.taken(
+                            takenRecord(span, at: position, collection: collection, location: location), taken.payload))
                         continue
                     }
                     do {
-                        results.append(.record(try record(span, collection: collection, in: p, location: location, stacks: stacks)))
+                        results.append(.record(
+                            try record(span, at: position, collection: collection, in: p, location: location, stacks: stacks)))
                     } catch {
                         results.append(.failure(error))
                         return
@@ -235,22 +253,22 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
     }
 
     /// The record of a span the taker took, as `record(_:...)` makes it but with a null value.
-    private func takenRecord(_ span: Span, collection: String, location: SourceLocation) -> Record {
+    private func takenRecord(_ span: Span, at start: TextPosition, collection: String, location: SourceLocation) -> Record {
         Record(
             collection: collection, documentID: nil, value: .null,
             location: SourceLocation(
-                file: location.file, member: location.member, line: span.start.line, column: span.start.column,
+                file: location.file, member: location.member, line: start.line, column: start.column,
                 collection: collection, recordIndex: span.index),
-            locator: JSONFieldLocator(bytes: bytes, window: span.range, start: span.start))
+            locator: JSONFieldLocator(bytes: bytes, window: span.range, start: start))
     }
 
     /// The record of `span`, or the error `next()` would throw reading it. Its locator is a window
     /// on the batch's bytes (as a JSON Lines record's is), not a copy of them.
-    private func record(_ span: Span, collection: String?, in p: UnsafeBufferPointer<UInt8>, location: SourceLocation,
-        stacks: JSONParseStacks) throws -> Record
+    private func record(_ span: Span, at start: TextPosition, collection: String?, in p: UnsafeBufferPointer<UInt8>,
+        location: SourceLocation, stacks: JSONParseStacks) throws -> Record
     {
         var parser = JSONParser(
-            bytes: p, range: span.range.lowerBound..<p.count, basePosition: span.start, location: location,
+            bytes: p, range: span.range.lowerBound..<p.count, basePosition: start, location: location,
             maximumDepth: maximumDepth, initialDepth: depth, isFinal: isFinal, stacks: stacks)
         let value: Value
         do {
@@ -259,7 +277,7 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
             // Only an error right at the end of the batch's look-ahead gets here: the bytes there
             // are all there is to describe it by.
             var last = JSONParser(
-                bytes: p, range: span.range.lowerBound..<p.count, basePosition: span.start, location: location,
+                bytes: p, range: span.range.lowerBound..<p.count, basePosition: start, location: location,
                 maximumDepth: maximumDepth, initialDepth: depth, isFinal: true, stacks: stacks)
             value = try last.parseValue()
             parser = last
@@ -269,10 +287,10 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
             throw FerryError(.internalError, "a JSON document's element ended where its scan did not", at: location)
         }
         let recordLocation = SourceLocation(
-            file: location.file, member: location.member, line: span.start.line, column: span.start.column,
+            file: location.file, member: location.member, line: start.line, column: start.column,
             collection: collection, recordIndex: span.index)
         return Record(
             collection: collection, documentID: nil, value: value, location: recordLocation,
-            locator: JSONFieldLocator(bytes: bytes, window: span.range, start: span.start))
+            locator: JSONFieldLocator(bytes: bytes, window: span.range, start: start))
     }
 }

@@ -75,6 +75,30 @@ import Testing
         }
     }
 
+    /// Long stretches with no line feed (a compact document), counted a block at a time, with
+    /// every byte value that is or is not a UTF-8 continuation byte.
+    @Test(arguments: [1, 2, 3])
+    func positionsOnLongLinesAgreeWithBytes(seed: UInt64) {
+        var random = SplitMix(seed: seed)
+        let pieces: [[UInt8]] = [[0x61], [0x20], [0x7F], [0x80], [0xBF], [0xC0], [0xFF], Array("é".utf8), Array("샤".utf8), Array("🍷".utf8)]
+        for round in 0..<200 {
+            var bytes: [UInt8] = []
+            let count = 1 + random.next(1500)
+            while bytes.count < count { bytes += pieces[random.next(pieces.count)] }
+            if round % 4 == 0 { bytes[random.next(bytes.count)] = 0x0A }
+            let from = random.next(bytes.count)
+            let to = from + random.next(bytes.count - from + 1)
+            let start = TextPosition(line: 2, column: 7)
+            bytes.withUnsafeBufferPointer { p in
+                #expect(ByteBlock.advance(start, in: p, from: from, to: to) == JSONSyntax.position(in: p, from: from, at: start, to: to),
+                        "seed \(seed) round \(round) \(from)..<\(to)")
+            }
+        }
+        var block = [UInt8](repeating: 0x61, count: 64)
+        for (offset, byte) in [(0, 0x80), (1, 0xBF), (2, 0xC0), (3, 0x7F), (63, 0x9F)] as [(Int, UInt8)] { block[offset] = byte }
+        block.withUnsafeBytes { #expect(ByteBlock($0.baseAddress!).continuationCount() == 3) }
+    }
+
     @Test func masksNameTheirBytes() {
         var bytes = [UInt8](repeating: 0x61, count: 64)
         for (offset, byte) in [(0, 0x22), (5, 0x7B), (6, 0x5D), (31, 0x0A), (63, 0x22), (40, 0x59)] as [(Int, UInt8)] {
