@@ -18,10 +18,9 @@ final class OutputRouter {
     private let ownFolder: Bool
     private var writers: [String: (writer: any RecordWriter, file: AtomicOutputFile?)] = [:]
     private var writerOrder: [String] = []
-    private var standardOutput: FileDescriptorSink?
-    /// With `holdsStandardOutput`: the unlinked temporary file standard output's bytes are held in
-    /// until `commit()` copies them out.
-    private var heldStandardOutput: Int32?
+    private var standardOutput: (any ByteSink)?
+    /// With `holdsStandardOutput`: standard output's bytes, held until `commit()` writes them.
+    private var heldStandardOutput: HeldStandardOutput?
     private let holdsStandardOutput: Bool
     private var compressedSinks: [CompressedFileSink] = []
     private var bundle: BundleOutput?
@@ -169,7 +168,7 @@ final class OutputRouter {
             for key in writerOrder { try writers[key]?.writer.finish() }
             for sink in compressedSinks { try sink.finish() }
             try standardOutput?.flush()
-            try releaseStandardOutput()
+            try heldStandardOutput?.release()
             for key in writerOrder { try writers[key]?.file?.commit() }
         } catch {
             discard()
@@ -179,8 +178,7 @@ final class OutputRouter {
 
     /// Drops every temporary file; previous outputs stay as they were.
     func discard() {
-        if let held = heldStandardOutput { close(held) }
-        heldStandardOutput = nil
+        heldStandardOutput?.discard()
         for key in writerOrder { writers[key]?.file?.discard() }
         for folder in madeFolders.reversed() { _ = rmdir(folder) }  // only an empty folder goes
         madeFolders.removeAll()
@@ -218,7 +216,7 @@ final class OutputRouter {
         var path: String
         switch target {
         case .standardOutput:
-            let sink = try standardOutput ?? openStandardOutput()
+            let sink = standardOutput ?? openStandardOutput()
             standardOutput = sink
             var options = self.options
             options.fileName = "-"
@@ -256,39 +254,12 @@ final class OutputRouter {
         }
     }
 
-    /// Standard output's sink: descriptor 1, or a held file when `holdsStandardOutput`.
-    private func openStandardOutput() throws -> FileDescriptorSink {
+    /// Standard output's sink: descriptor 1, or the held output when `holdsStandardOutput`.
+    private func openStandardOutput() -> any ByteSink {
         guard holdsStandardOutput else { return FileDescriptorSink(descriptor: 1, name: "-") }
-        let held = try TemporaryFiles.shared.createUnlinkedFile(kind: "stdout")
+        let held = HeldStandardOutput()
         heldStandardOutput = held
-        return FileDescriptorSink(descriptor: held, name: "-")
-    }
-
-    /// Copies the held bytes to standard output (descriptor 1) and closes the held file.
-    /// - Throws: `FerryError(.outputUnwritable)` when reading them back or writing them fails.
-    private func releaseStandardOutput() throws {
-        guard let held = heldStandardOutput else { return }
-        defer {
-            close(held)
-            heldStandardOutput = nil
-        }
-        guard lseek(held, 0, SEEK_SET) == 0 else {
-            throw FerryError(.outputUnwritable, "cannot read back the held output: \(String(cString: strerror(errno)))",
-                             at: SourceLocation(file: "-"))
-        }
-        let out = FileDescriptorSink(descriptor: 1, name: "-", capacity: 0)
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { chunk.deallocate() }
-        while true {
-            let n = read(held, chunk.baseAddress, chunk.count)
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else {
-                throw FerryError(.outputUnwritable, "cannot read back the held output: \(String(cString: strerror(errno)))",
-                                 at: SourceLocation(file: "-"))
-            }
-            if n == 0 { return }
-            try out.write(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
-        }
+        return held
     }
 
     /// The bundle writer, opened on first use: `-o x.tar` (compression from the ending), `-o x.zip`

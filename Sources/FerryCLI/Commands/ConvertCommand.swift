@@ -15,7 +15,8 @@ struct ConvertCommand: FerryCommand {
             A file of no known domain converts as plain records (schema-free), like Miller.
             The output is written to a temporary file and renamed into place only when complete: on an
             error nothing is written (--lenient writes the valid records) and the previous file stays.
-            Standard output too is written only once the run succeeds (--lenient: as records are written).
+            Standard output too is written only once the run succeeds (held in memory, past 16 MiB in
+            $TMPDIR; --lenient: as records are written).
             An output that is an input, or that two inputs would write, is refused (exit 2) before anything is read.
             A folder that is not a bundle, an app Documents folder or a CSV folder of one dataset holds
             datasets: each file under it is converted on its own, and a folder output mirrors the tree.
@@ -95,7 +96,9 @@ struct MigrateCommand: FerryCommand {
         discussion: """
             Runs the migration plan of the data's domain (SCHEMAS.md): lossy steps are warnings (errors with
             --strict); --lenient fixes what can be fixed and reports it. --dry-run reads, migrates and
-            validates, reports what would be written, and writes nothing.
+            validates, reports what would be written, and writes nothing. The output is complete or absent:
+            a file is renamed into place when complete, and standard output is written once the run
+            succeeds (held in memory, past 16 MiB in $TMPDIR; --lenient: as records are written).
             """,
         arguments: "INPUT...", argumentCount: 1...Int.max,
         options: [

@@ -12,7 +12,8 @@ struct HeadCommand: FerryCommand {
             Writes the first N records (default 10) of each collection to standard output, in the input's
             format unless --to names another, with the input's domain header: the same bytes as
             `ferry convert INPUT --limit N`; a bundle's records print as JSON. Like convert, the whole input is read and checked, so an
-            invalid input prints its errors and writes nothing (--lenient writes the valid records).
+            invalid input prints its errors and writes nothing (--lenient writes the valid records): the
+            records are held (in memory, past 16 MiB in $TMPDIR) until the run succeeds.
             """,
         arguments: "INPUT", argumentCount: 1...1,
         options: [
