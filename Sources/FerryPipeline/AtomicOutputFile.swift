@@ -15,9 +15,15 @@ import Glibc
 /// `/dev/null` or `/dev/full`, a FIFO) cannot be replaced by a rename without destroying it: it is
 /// written in place instead, and a write failure there (ENOSPC from `/dev/full`) is still
 /// `output-unwritable` (exit 5).
+///
+/// A destination that is a symbolic link is written where the link leads: the link stays a link
+/// (a rename onto the link's own path would replace it, and `-o /dev/stdout` would replace the
+/// system's `/dev/stdout`).
 public final class AtomicOutputFile {
-    /// The final path.
+    /// The final path, as given.
     public private(set) var path: String
+    /// Where the file goes: `path`, or the file a symbolic link at `path` leads to.
+    private var destination: String
     /// The temporary path being written.
     public let temporaryPath: String
     /// The sink writing the temporary file.
@@ -34,6 +40,7 @@ public final class AtomicOutputFile {
     /// - Throws: `FerryError(.outputUnwritable)` when the folder cannot take a new file.
     public init(path: String) throws {
         self.path = path
+        destination = Self.resolvingLink(path)
         var status = stat()
         let exists = stat(path, &status) == 0
         replacedMode = exists && (status.st_mode & S_IFMT) == S_IFREG ? status.st_mode & 0o7777 : nil
@@ -49,7 +56,7 @@ public final class AtomicOutputFile {
             return
         }
         inPlace = false
-        (temporaryPath, descriptor) = try TemporaryFiles.shared.createFile(beside: path, failure: "cannot create the output")
+        (temporaryPath, descriptor) = try TemporaryFiles.shared.createFile(beside: destination, failure: "cannot create the output")
         // `commit` syncs the file: its pages go to the disk as they are written, not all at the end.
         sink = FileDescriptorSink(descriptor: descriptor, name: path, startsWriteback: true)
     }
@@ -68,6 +75,17 @@ public final class AtomicOutputFile {
         var status = stat()
         replacedMode = stat(newPath, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? status.st_mode & 0o7777 : nil
         path = newPath
+        destination = Self.resolvingLink(newPath)
+    }
+
+    /// `path`, or, when it is a symbolic link that leads to an existing file, that file's path.
+    private static func resolvingLink(_ path: String) -> String {
+        var status = stat()
+        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) else {
+            return path
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Flushes, syncs and renames the temporary file into place.
@@ -84,7 +102,7 @@ public final class AtomicOutputFile {
             close(descriptor)
             finished = true
             if inPlace { return }
-            guard rename(temporaryPath, path) == 0 else {
+            guard rename(temporaryPath, destination) == 0 else {
                 let reason = String(cString: strerror(errno))
                 TemporaryFiles.shared.remove(temporaryPath)
                 throw FerryError(.outputUnwritable, "cannot put the output in place: \(reason)", at: SourceLocation(file: path))

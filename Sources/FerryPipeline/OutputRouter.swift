@@ -84,7 +84,7 @@ final class OutputRouter {
             // A second collection: the dataset's one file becomes the first of its folder's.
             let path = Self.base(of: folder) + "/" + stem + "/" + only + "." + (format.extensions.first ?? format.name)
             if file.path != path {
-                try makeFolder((path as NSString).deletingLastPathComponent)
+                try makeFolder(Self.parent(of: path))
                 try file.redirect(to: path)
             }
         }
@@ -223,7 +223,7 @@ final class OutputRouter {
             return (try writerFactory.makeWriter(sink, options: options), nil)
         case .file(let file):
             path = file
-            try makeFolder((path as NSString).deletingLastPathComponent)
+            try makeFolder(Self.parent(of: path))
         case .folder(let folder):
             var base = Self.base(of: folder)
             if perCollectionFiles, ownFolder, writers.isEmpty, names(key) {
@@ -237,7 +237,7 @@ final class OutputRouter {
             } else {
                 path = base + "/" + stem + "." + ext
             }
-            try makeFolder((path as NSString).deletingLastPathComponent)
+            try makeFolder(Self.parent(of: path))
         }
         let file = try AtomicOutputFile(path: path)
         var options = self.options
@@ -271,7 +271,7 @@ final class OutputRouter {
         case .standardOutput:
             throw FerryError(.usage, "a bundle cannot go to standard output; name it with -o FILE.tar or -o DIR/")
         case .file(let path):
-            try makeFolder((path as NSString).deletingLastPathComponent)
+            try makeFolder(Self.parent(of: path))
             destination = BundleWriter.Destination.forPath(path, container: ArchiveContainer(rawValue: format.name))
         case .folder(let folder):
             let base = Self.base(of: folder)
@@ -306,6 +306,14 @@ final class OutputRouter {
         var stem = URL(fileURLWithPath: Compression.forPath(input).innerPath).deletingPathExtension().lastPathComponent
         if stem.hasSuffix(".tar") { stem.removeLast(4) }
         return stem
+    }
+
+    /// The folder part of a file's `path`: `""` for a bare name, `/` for a file at the root. Split
+    /// by hand: Foundation's `deletingLastPathComponent` has trapped on some paths (`-o L`, L a
+    /// symbolic link).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// A folder output's path without its final `/` (`""` for the root), to which `/NAME` is added.
