@@ -164,7 +164,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryCLITests",
-            dependencies: ["FerryCore", "FerrySchemas", "FormatXML", "CLibXML2", "FerryPipeline", "FerryCLI", "ferry", "FerryTestSupport"],
+            dependencies: ["FerryCore", "FerrySchemas", "FormatXML", "FormatBundle", "FerryFormats", "FerryTypedPath", "CLibXML2", "FerryPipeline", "FerryCLI", "ferry", "FerryTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -55,11 +55,15 @@ extension Converter {
         return typedLane(source: source, processor: processor, output: output)
     }
 
-    /// The typed path making `output` of each record it takes.
+    /// The typed path making `output` of each record it takes. In a bundle, only the collections
+    /// whose records need no media catalog have routes (`RecordPreparer.typedRoute(for:)`), and
+    /// with media a record that may name one is left to the general path, which counts it
+    /// referenced and puts external-storage media back (`MediaInliner`).
     static func typedLane(source: DatasetSource, processor: DatasetProcessor?, output: LaneOutput) -> TypedLane? {
-        guard let processor, source.media.isEmpty, source.bundle == nil else { return nil }
+        guard let processor else { return nil }
         let columns = source.batchHeaderFields
-        return TypedLane(preparer: processor.preparer, output: output, csvColumns: columns)
+        return TypedLane(preparer: processor.preparer, output: output, csvColumns: columns,
+            declinesMediaNames: !source.media.isEmpty)
     }
 
     /// With a filter or a record selection, a second processor sees the kept records only, so

@@ -288,7 +288,7 @@ public struct Converter: Sendable {
                 progress?.recordDone()
                 return true
             }
-            let typed = request.usesTypedPath && applier == nil && inliner == nil && plainRecords && held == nil
+            let typed = request.usesTypedPath && applier == nil && plainRecords && held == nil
             var delivery = ParallelConversion.Delivery(
                 general: { try takePrepared($0, $1, rendered: $2) }, typed: takeTyped,
                 writeRendered: { try router?.writeRendered($0) })

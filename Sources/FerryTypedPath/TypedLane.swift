@@ -16,6 +16,9 @@ public final class TypedLane: Sendable {
     /// hashing it).
     private let routeList: [LaneRoute]
     private let options: DecodingOptions
+    /// `options` for CSV rows, whose scalars are text whatever the run's other records are (a
+    /// bundle's CSV member beside JSON ones: `Record.scalarsAreText`).
+    private let csvOptions: DecodingOptions
     /// What is made of a taken record: its output line, its CSV leaf stream (with the lane's key
     /// table set), its value, or nothing (validation).
     let output: LaneOutput
@@ -24,10 +27,19 @@ public final class TypedLane: Sendable {
     private let csvReadings: [String: CSVModelReading]
     /// The short-string caches of the lane's batches, reused from batch to batch.
     fileprivate let stringCaches = ShortStringCachePool()
+    /// The readings of CSV headers other than `csvColumns` (the CSV data members of a bundle),
+    /// made when a batch first meets one.
+    private let otherReadings = CSVHeaderReadings()
+    /// True when a record that may name a media file is left to the general path (a bundle with
+    /// media: `mayNameMedia(_:)`).
+    private let declinesMediaNames: Bool
 
     /// A lane for the records `preparer` prepares, making `output` of each; `csvColumns` is the
-    /// header of a CSV input. Nil when no collection of the source version has a typed route.
-    public init?(preparer: RecordPreparer, output: LaneOutput, csvColumns: [String]? = nil) {
+    /// header of a CSV input (other headers, met in a bundle's members, are read as they come);
+    /// `declinesMediaNames`: the input has media files, which a record may name (the general path
+    /// counts them referenced, and puts external-storage media back into the record). Nil when no
+    /// collection of the source version has a typed route.
+    public init?(preparer: RecordPreparer, output: LaneOutput, csvColumns: [String]? = nil, declinesMediaNames: Bool = false) {
         var routes: [String: LaneRoute] = [:]
         var routeList: [LaneRoute] = []
         for collection in preparer.sourceCollections {
@@ -38,19 +50,22 @@ public final class TypedLane: Sendable {
         }
         guard !routes.isEmpty else { return nil }
         let options = preparer.decodingOptions
+        var csvOptions = options
+        csvOptions.scalarsAsText = true
         var readings: [String: CSVModelReading] = [:]
         if let csvColumns {
             for (collection, route) in routes {
                 // The transcoder writes lines (or only checks them): for a route with no stage
                 // and no check, unless the writer takes values or leaf streams.
                 let transcodes = !route.route.migrates && !route.route.checks && output.takesLines
-                let reading = route.source.csvReading(csvColumns, transcodes ? route.route.targetCollection : nil, options)
+                let reading = route.source.csvReading(csvColumns, transcodes ? route.route.targetCollection : nil, csvOptions)
                 if reading.isUsable { readings[collection] = reading }
             }
         }
         self.routes = routes
         self.routeList = routeList
         self.options = options
+        self.csvOptions = csvOptions
         if case .csvLeaves(var leaves) = output {
             leaves.layout = CSVLeafLayout(models: routeList.map(\.route.targetModel), format: leaves.format)
             self.output = .csvLeaves(leaves)
@@ -59,6 +74,15 @@ public final class TypedLane: Sendable {
         }
         self.csvColumns = csvColumns
         self.csvReadings = readings
+        self.declinesMediaNames = declinesMediaNames
+    }
+
+    /// The reading of `columns` by `route`'s model, as `init` makes those of `csvColumns`.
+    private func csvReading(_ route: LaneRoute, _ columns: [String]) -> CSVModelReading {
+        // The transcoder writes lines (or only checks them): for a route with no stage and no
+        // check, unless the writer takes values or leaf streams.
+        let transcodes = !route.route.migrates && !route.route.checks && output.takesLines
+        return route.source.csvReading(columns, transcodes ? route.route.targetCollection : nil, csvOptions)
     }
 
     /// A taker for one batch of raw records, rendering into a buffer of its own.
@@ -73,16 +97,17 @@ public final class TypedLane: Sendable {
     {
         switch record {
         case .jsonLine(let bytes, let line, let defaultCollection):
-            guard !options.scalarsAsText, let scan = JSONRecordScan(bytes, strings: state.pointee.strings),
+            guard !options.scalarsAsText, !declinesMediaNames || !MediaNameScan.mayNameMedia(bytes), let scan = JSONRecordScan(bytes, strings: state.pointee.strings),
                   let (route, named) = self.route(of: scan, defaultCollection: defaultCollection, last: &state.pointee.lastLineRoute)
             else { return nil }
             return takeLine(scan, route, named: named, line: line, output: state.pointee.output, into: &state.pointee.buffer)
         case .csvRow(let row):
+            if declinesMediaNames, MediaNameScan.mayNameMedia(row) { return nil }
             return takeRow(row, output: state.pointee.output, cache: &state.pointee.routeCache, into: &state.pointee.buffer)
         case .jsonElement(let bytes, let start, let collection, let maximumDepth):
             // A `$collection` member does not name a document element's collection: the element
             // is left to the usual way, which reads it as it always has.
-            guard !options.scalarsAsText,
+            guard !options.scalarsAsText, !declinesMediaNames || !MediaNameScan.mayNameMedia(bytes),
                   let scan = JSONRecordScan(bytes, maximumDepth: maximumDepth, strings: state.pointee.strings),
                   !scan.namesCollection, let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute)
             else { return nil }
@@ -133,8 +158,7 @@ public final class TypedLane: Sendable {
     private func takeRow(_ row: RawCSVRow, output: LaneOutput, cache: inout LaneRouteCache, into rendered: inout ByteBuffer)
         -> (TypedPreparation, named: String?)?
     {
-        guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, &cache),
-              isInputHeader(row.columns)
+        guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, row.columns, &cache)
         else { return nil }
         if !route.route.migrates && !route.route.checks {
             guard route.route.hasReferences else {
@@ -177,15 +201,36 @@ public final class TypedLane: Sendable {
         return nil
     }
 
-    /// The route of `collection` and its model's reading of the CSV header, from `cache` when it
-    /// names the same collection (rows of one batch nearly always do: the dictionaries are then
-    /// not asked, the name not hashed).
+    /// The route of `collection` and its model's reading of the CSV header `columns`, from
+    /// `cache` when it is for the same collection and header (rows of one batch nearly always
+    /// are: the dictionaries are then not asked, the name not hashed).
     @inline(__always)
-    private func csvRoute(of collection: String, _ cache: inout LaneRouteCache) -> (LaneRoute, CSVModelReading)? {
-        if let cached = cache.route, let reading = cache.reading, cache.collection == collection { return (cached, reading) }
-        guard let route = routes[collection], let reading = csvReadings[collection] else { return nil }
-        cache = LaneRouteCache(collection: collection, route: route, reading: reading)
+    private func csvRoute(of collection: String, _ columns: [String], _ cache: inout LaneRouteCache)
+        -> (LaneRoute, CSVModelReading)?
+    {
+        if let cached = cache.route, let reading = cache.reading, cache.collection == collection,
+           Self.sameHeader(cache.columns, columns)
+        {
+            return (cached, reading)
+        }
+        guard let route = routes[collection] else { return nil }
+        let reading: CSVModelReading
+        if isInputHeader(columns) {
+            guard let input = csvReadings[collection] else { return nil }
+            reading = input
+        } else {
+            reading = otherReadings.reading(collection, columns) { csvReading(route, columns) }
+            guard reading.isUsable else { return nil }
+        }
+        cache = LaneRouteCache(collection: collection, columns: columns, route: route, reading: reading)
         return (route, reading)
+    }
+
+    /// True when `a` and `b` are the same header (rows share their header's array: usually one
+    /// comparison of addresses).
+    private static func sameHeader(_ a: [String], _ b: [String]) -> Bool {
+        let same = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+        return same || a == b
     }
 
     /// The preparation of a record taken whole; `singleLine`: the one line it stands on (a JSON
@@ -245,8 +290,7 @@ public final class TypedLane: Sendable {
     /// header's array, so the usual check is one comparison of addresses).
     private func isInputHeader(_ columns: [String]) -> Bool {
         guard let csvColumns else { return false }
-        let same = columns.withUnsafeBufferPointer { a in csvColumns.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
-        return same || columns == csvColumns
+        return Self.sameHeader(columns, csvColumns)
     }
 }
 
@@ -363,6 +407,8 @@ fileprivate struct LaneBatchState: ~Copyable {
 /// its model's reading of the header.
 fileprivate struct LaneRouteCache {
     var collection: String?
+    /// The header the reading is for (held: its address stays its own while cached).
+    var columns: [String] = []
     var route: LaneRoute?
     var reading: CSVModelReading?
 }

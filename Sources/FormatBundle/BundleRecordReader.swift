@@ -151,8 +151,9 @@ final class BundleRecordReader: RecordReader {
 }
 
 extension BundleRecordReader: BatchRecordReader {
-    /// Members are batched for worker threads only: with one job, `next()` reads them.
-    var takesRawRecords: Bool { false }
+    /// A member's raw records are offered as its own reader offers them (JSON Lines lines, CSV
+    /// rows, a JSON document's elements): worth batching with one job too.
+    var takesRawRecords: Bool { true }
 
     /// The next batch: at most `limit` records read here with the problems reported while they
     /// were read, or the problems reported while a member was opened followed by a batch that
@@ -263,10 +264,10 @@ final class BundleMemberBatch: RecordBatch, @unchecked Sendable {
         self.member = member
     }
 
-    /// Parses the member's batch the general way: no taker is offered (a bundle's records do not
-    /// take the typed path, with one job or more).
+    /// Parses the member's batch as its reader parses its own, offering its raw records to
+    /// `taker`; the records read already (`leading`) are not offered.
     func parse(offering taker: (any RawRecordTaker)?) {
-        member?.batch.parse(offering: nil)
+        member?.batch.parse(offering: taker)
     }
 }
 

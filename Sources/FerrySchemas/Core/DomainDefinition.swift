@@ -41,6 +41,13 @@ public protocol DomainDefinition: Sendable {
     /// The path stems (no extension) of the media files that belong to a record of an older
     /// layout (`ProfileImages/<id>`), for bundles that carry media beside the data. Default none.
     static func mediaStems(collection: String?, value: Value) -> [String]
+    /// True when records of `collection` at `version` may need a bundle's media catalog: they name
+    /// media files (`mediaPaths(of:)`) or their migration to the next version looks files up
+    /// (`MigrationContext.mediaFiles(withStem:)`). A bundle's records of a collection that needs
+    /// it at no version along their way take the general path, which checks them against the
+    /// catalog; the others may take the typed path. The default: true, so that a domain that says
+    /// nothing keeps its bundle records on the general path.
+    static func usesMediaCatalog(collection: String, version: Int) -> Bool
     /// The fields of a record of `collection` at `version` that name records of another
     /// collection by id, checked when the dataset has been read (`dangling-reference`). The
     /// default: none.
@@ -123,6 +130,8 @@ extension DomainDefinition {
     public static func mediaPaths(of model: any CollectionModel) -> [DomainMediaPath] { [] }
 
     public static func mediaStems(collection: String?, value: Value) -> [String] { [] }
+
+    public static func usesMediaCatalog(collection: String, version: Int) -> Bool { true }
 
     public static func references(collection: String, version: Int) -> [ReferenceRule] { [] }
 }

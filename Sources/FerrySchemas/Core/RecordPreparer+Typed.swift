@@ -192,8 +192,9 @@ extension RecordPreparer {
     public var sourceCollections: [String] { sourceSchema.models.map { $0.collection } }
 
     /// The typed route for records of `collection`, or nil when its records must go the general
-    /// path: an unknown collection, a stage with no step for it (lightweight), records whose media
-    /// are checked (bundles). Validation of an older version runs the newer versions' steps on each
+    /// path: an unknown collection, a stage with no step for it (lightweight), records that may
+    /// need the media catalog of a bundle (`DomainDefinition.usesMediaCatalog(collection:version:)`
+    /// at any version the record passes through, run or checked). Validation of an older version runs the newer versions' steps on each
     /// record for their checks (`ProcessingOptions.checksMigration`: the route's `checks`), each of
     /// which must have a step for the collection. Records that make references
     /// carry them (`TypedPreparation.references`). In a domain with Firestore layouts
@@ -202,9 +203,14 @@ extension RecordPreparer {
     /// `__collections__` or `subCollection` member, which no model reads) is not taken by the lane
     /// and goes the general path, which splits it.
     public func typedRoute(for collection: String) -> TypedRoute? {
-        guard options.media == nil, sourceModels[collection] != nil,
-              let model = sourceSchema.codableModel(forCollection: collection)
+        guard sourceModels[collection] != nil, let model = sourceSchema.codableModel(forCollection: collection)
         else { return nil }
+        let hasCatalog = options.media != nil
+        // Media are checked on the general path only (`checkMediaPaths`, the migration's look-ups).
+        func needsCatalog(_ collection: String, _ version: Int) -> Bool {
+            hasCatalog && definition.usesMediaCatalog(collection: collection, version: version)
+        }
+        if needsCatalog(collection, sourceVersion) { return nil }
         var typedStages: [TypedRoute.Stage] = []
         var current = collection
         var currentModel = model
@@ -221,6 +227,7 @@ extension RecordPreparer {
             }
             current = step.migration.targetModel.collection
             currentModel = step.migration.targetModel
+            if needsCatalog(current, stage.toMajor) { return nil }
         }
         // The checks run on the record as read (as `prepare` runs them), which is the record of
         // the target version only when no stage runs.
@@ -231,6 +238,7 @@ extension RecordPreparer {
             guard let step = stage.steps[checked] else { return nil }
             typedChecks.append(TypedRoute.Stage(step: step.migration, rules: step.rules, environment: step.environment))
             checked = step.migration.targetModel.collection
+            if needsCatalog(checked, stage.toMajor) { return nil }
         }
         return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model,
             targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer,

@@ -18,6 +18,10 @@ public enum NotesDomain: DomainDefinition {
 
     public static func claims(collection name: String) -> Bool { collections.contains(name) }
 
+    /// No record names a media file that is checked against a bundle's catalog: `imageData`
+    /// (external storage) is put back into the record before it is read (`MediaInliner`).
+    public static func usesMediaCatalog(collection: String, version: Int) -> Bool { false }
+
     /// `…TastingNotes` collections, `alcoholByVolume` or an object `look` mean V2; else V1.
     public static func detectVersion(collections: [String], sample: Value?) -> Int {
         if collections.contains(where: { $0.hasSuffix("TastingNotes") }) { return 2 }

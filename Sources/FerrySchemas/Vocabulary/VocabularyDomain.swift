@@ -21,6 +21,9 @@ public enum VocabularyDomain: DomainDefinition {
 
     public static var hasFirestoreLayouts: Bool { true }
 
+    /// No record names a media file.
+    public static func usesMediaCatalog(collection: String, version: Int) -> Bool { false }
+
     /// Its collections, the Firestore layouts' members and sub-collection paths (`wordBooks/b1/words`).
     public static func claims(collection name: String) -> Bool {
         switch name {

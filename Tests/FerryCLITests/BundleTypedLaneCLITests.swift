@@ -1,0 +1,172 @@
+import FerryCore
+import FerryFormats
+import FerrySchemas
+import FerryTestSupport
+import FerryTypedPath
+import FormatBundle
+import Foundation
+import Testing
+
+/// A bundle's data members offer their raw records to the typed lane as their own readers do
+/// (JSON Lines lines, CSV rows, JSON document elements), for the collections whose records need
+/// no media catalog (notes, vocabulary; pet-story's stay on the general path): every command
+/// gives the bytes, diagnostics and status of `--no-typed-path`, with 1, 2 and 3 jobs, for each
+/// domain at both versions, each data format and container, with duplicate ids, dangling
+/// references and bad values put into the members, and notes' media (external storage) present.
+@Suite struct BundleTypedLaneCLITests {
+    enum Container: String, CaseIterable, Sendable {
+        case tar, zip, folder
+    }
+
+    struct Cell: CustomTestStringConvertible, CustomStringConvertible, Sendable {
+        var domain: String
+        var version: Int
+        var format: String
+        var container: Container
+        var description: String { "\(domain) v\(version) \(format) \(container.rawValue)" }
+        var testDescription: String { description }
+    }
+
+    static let cells: [Cell] = ["notes", "pet-story", "vocabulary"].flatMap { domain in
+        [1, 2].flatMap { version in
+            ["jsonl", "json", "csv"].flatMap { format in
+                Container.allCases.map { Cell(domain: domain, version: version, format: format, container: $0) }
+            }
+        }
+    }
+
+    /// Text replacements made in the data members whose file name starts with the collection
+    /// ("" for every member), after the bundle was written from a dataset's valid records.
+    static func edits(_ domain: String, version: Int) -> [(collection: String, from: String, to: String)] {
+        switch domain {
+        case "notes":
+            return [("", "w-002", "w-001")]  // a duplicate id
+        case "pet-story":
+            // A member renamed (the stories tagging it dangle), a duplicate story id, a species
+            // or type no version knows.
+            return [("members", "m1", "mZ"), ("stories", "s14", "s7"), ("members", "cat", "dragon")]
+        default:
+            // A word book renamed (its words' books dangle), a duplicate word id, and at V2 a study
+            // state no version knows.
+            return [("wordBooks", "b1", "bZ"), ("words", "w10", "w5")] + (version == 2 ? [("words", "fail", "sometimes")] : [])
+        }
+    }
+
+    /// Writes the cell's bundle (`b/` as a folder, then `b.tar` or `b.zip` of it) with the
+    /// problems of `edits` in its members; returns its name.
+    static func makeBundle(_ cell: Cell, in box: Sandbox) throws -> String {
+        let source: String
+        switch cell.domain {
+        case "notes":
+            try box.copySample("notes-v1.json")
+            source = cell.version == 1 ? "notes-v1.json" : "notes-v2.jsonl"
+            if cell.version == 2 {
+                let migration = try box.ferry(["migrate", "notes-v1.json", "--to-version", "2", "--lenient", "-o", source, "--quiet"])
+                try #require(migration.status == 0, "\(migration.stderr)")
+            }
+        case "pet-story":
+            source = "in.jsonl"
+            try box.write(source, ReferencingRecordsCLITests.petStory(version: cell.version).text)
+        default:
+            source = "in.jsonl"
+            try box.write(source, ReferencingRecordsCLITests.vocabulary(version: cell.version).text)
+        }
+        // The valid records only: the problems come with the edits.
+        let making = try box.ferry(["convert", source, "--data-format", cell.format, "--to", "tar", "-o", "b/", "--lenient", "--quiet"])
+        // Exit 1: the records with problems are left out.
+        try #require(making.status <= 1 && box.exists("b/manifest.json"), "\(making.stderr)")
+        let members = try box.files(under: "b/data").filter { !$0.hasPrefix("media/") }
+        for edit in edits(cell.domain, version: cell.version) {
+            var edited = 0
+            for member in members where member.hasPrefix(edit.collection) {
+                let text = try box.text("b/data/\(member)")
+                guard text.contains(edit.from) else { continue }
+                try box.write("b/data/\(member)", text.replacingOccurrences(of: edit.from, with: edit.to))
+                edited += 1
+            }
+            try #require(edited > 0, "\(cell): no member holds \(edit.from)")
+        }
+        if box.exists("b/bagit.txt") { try box.rebag("b") }
+        let entries = try box.list("b")
+        let folder = box.url.appendingPathComponent("b")
+        switch cell.container {
+        case .folder:
+            return "b"
+        case .tar:
+            let run = try runTool("/usr/bin/env", ["tar", "-cf", "../b.tar"] + entries, in: folder)
+            try #require(run.status == 0, "\(run.output)")
+        case .zip:
+            let run = try runTool("/usr/bin/env", ["zip", "-q", "-r", "-X", "../b.zip"] + entries, in: folder)
+            try #require(run.status == 0, "\(run.output)")
+        }
+        return "b.\(cell.container.rawValue)"
+    }
+
+    @Test(arguments: cells) func bundlesGiveTheGeneralPathsResults(_ cell: Cell) throws {
+        if cell.container == .zip, toolOnPath("zip") == nil { return }
+        let box = try Sandbox()
+        let bundle = try Self.makeBundle(cell, in: box)
+        let validation = try expectSameAsGeneralPath(box, ["validate", bundle], cell)
+        #expect(validation.status == 1, "\(cell): \(validation.stderr)")
+        #expect(validation.errors.contains { $0.contains("[duplicate-id]") }, "\(cell)")
+        if cell.domain != "notes" {
+            #expect(validation.errors.contains { $0.contains("[dangling-reference]") }, "\(cell)")
+        }
+        let converted = try expectSameAsGeneralPath(box, ["convert", bundle, "--to", "jsonl", "--lenient", "-o", "OUT"], cell)
+        #expect(converted.status == 1, "\(cell): \(converted.stderr)")
+        _ = try expectSameAsGeneralPath(box, ["convert", bundle, "--to", "jsonl", "-o", "OUT"], cell)
+        _ = try expectSameAsGeneralPath(box, ["convert", bundle, "--to", cell.format == "csv" ? "json" : "csv", "--lenient", "-o", "OUT/"], cell)
+        if cell.version == 1 {
+            _ = try expectSameAsGeneralPath(box, ["migrate", bundle, "--to-version", "2", "--to", "jsonl", "--lenient", "-o", "OUT"], cell)
+        }
+    }
+
+    /// The records of a notes bundle's members are offered to the lane, with the media catalog
+    /// set, and taken, but for those naming a media file (`imageData` with external storage),
+    /// which go the general way to have their media put back.
+    @Test(arguments: ["jsonl", "csv", "json"]) func aNotesBundlesRecordsAreTakenByTheLane(_ format: String) throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json")
+        let making = try box.ferry(["convert", "notes-v1.json", "--data-format", format, "-o", "b.tar", "--quiet"])
+        try #require(making.status == 0, "\(making.stderr)")
+        let log = DiagnosticLog()
+        let bundle = try BundleReader(path: box.url.appendingPathComponent("b.tar").path, log: log)
+        let reader = try #require(
+            try bundle.makeRecordReader(registry: .builtIn, options: ReadOptions(), log: log) as? any BatchRecordReader)
+        #expect(reader.takesRawRecords)
+        var options = ProcessingOptions()
+        let media = bundle.mediaPaths.map { $0.hasPrefix("data/") ? String($0.dropFirst(5)) : $0 }
+        #expect(media.count == 2, "\(media)")
+        options.media = ListedMediaCatalog(paths: media)
+        let processor = try DatasetProcessor(domain: .notes, sourceVersion: 1, targetVersion: 1, options: options, log: log)
+        // Those naming media are declined anyway: a path is no base64 (`TypedLaneBundleTests`
+        // covers `declinesMediaNames`).
+        let lane = try #require(TypedLane(preparer: processor.preparer, output: .nothing))
+        var taken: [String] = []
+        var general: [String] = []
+        while let batch = try reader.nextBatch(limit: 128) {
+            let taker = lane.batch()
+            batch.parse(offering: taker)
+            taker.finishTaking()
+            for item in reader.items(from: batch) {
+                switch item {
+                case .taken(let record, let payload):
+                    #expect(record.location.member?.hasPrefix("data/") == true)
+                    taken.append("\(record.collection ?? "-") \(taker.preparation(of: payload)?.id ?? "-")")
+                case .record(let record):
+                    general.append("\(record.collection ?? "-") \(record.value.objectValue?["id"]?.stringValue ?? "-")")
+                case .problem(let diagnostic):
+                    Issue.record("\(diagnostic)")
+                case .failure(let error):
+                    Issue.record("\(error)")
+                }
+            }
+        }
+        #expect(log.diagnostics.filter { $0.severity != .note }.isEmpty, "\(log.diagnostics)")
+        // A JSON document's first element of each collection is read with the envelope (`next()`).
+        let first = format == "json" ? ["whiskeyNotes k-001", "cocktailNotes t-001"] : []
+        #expect(general == ["wineNotes w-001", "coffeeNotes c-001"] + first)
+        let rest = ["wineNotes w-002", "wineNotes -", "wineNotes w-004", "coffeeNotes c-002"]
+        #expect(taken == rest + (format == "json" ? [] : ["whiskeyNotes k-001", "cocktailNotes t-001"]))
+    }
+}
