@@ -247,6 +247,11 @@ public struct PipelineRunner: Sendable {
         let output = definition.output ?? PipelineDefinition.Output(path: "", format: nil)
         guard definition.output != nil || reportFile != nil else { return }
         if definition.output != nil, output.path.isEmpty { throw FerryError(.usage, "/output/path: the output path template is empty") }
+        // Inputs run in parallel, each to an output of its own: standard output cannot be one.
+        if definition.output != nil, output.path == "-" {
+            throw FerryError(.usage, "/output/path: '-' (standard output) cannot be a pipeline's output, which is one file per input; "
+                + "name a template such as 'out/{name}.{ext}', or use ferry convert for standard output")
+        }
         let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
         var jobs: [OutputPlan.Job] = []
         for input in inputs {
