@@ -23,14 +23,6 @@ extension FieldReader {
         }
     }
 
-    @inlinable
-    static func isStringType(_ type: FieldType?) -> Bool {
-        switch type {
-        case .string?, .url?: return true
-        default: return false
-        }
-    }
-
     /// True for every type whose value is a string (`admits(_:)` says which strings).
     @inlinable
     static func isTextType(_ type: FieldType?) -> Bool {
