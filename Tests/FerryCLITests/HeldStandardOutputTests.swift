@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// What `HeldStandardOutput` gives out: the bytes written, in order, from memory and, past its
-/// budget, from its temporary file; nothing after `discard()`; a clear error when the temporary
+/// budget, from its spool file; nothing after `discard()`; a clear error when the temporary
 /// file cannot be made.
 @Suite struct HeldStandardOutputTests {
     /// The bytes `held` releases, read back from a temporary file standing for standard output.
@@ -23,19 +23,12 @@ import Glibc
         return Array(try Data(contentsOf: url))
     }
 
-    static func unlinkedFile() throws -> Int32 {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("spill-\(UUID().uuidString)")
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_EXCL, 0o600)
-        unlink(url.path)
-        return descriptor
-    }
-
     @Test(arguments: [1 << 20, 8, 5, 1, 0])
     func everyByteComesOutInOrder(budget: Int) throws {
         var spills = 0
         let held = HeldStandardOutput(memoryBudget: budget) {
             spills += 1
-            return try Self.unlinkedFile()
+            return try SpoolFile(kind: "test")
         }
         for piece in ["abc", "", "defgh", "ij", String(repeating: "k", count: 3000)] {
             try held.write(piece)
@@ -49,7 +42,7 @@ import Glibc
     }
 
     @Test func aDiscardedOutputWritesNothing() throws {
-        let held = HeldStandardOutput(memoryBudget: 4, makeFile: Self.unlinkedFile)
+        let held = HeldStandardOutput(memoryBudget: 4) { try SpoolFile(kind: "test") }
         try held.write("abcdefgh")
         held.discard()
         #expect(try Self.released(held) == [])
