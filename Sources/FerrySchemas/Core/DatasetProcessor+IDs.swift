@@ -50,15 +50,17 @@ extension DatasetProcessor {
     /// collection usually come together).
     func idTable(for collection: String) -> IDTable {
         if let lastIDTable, lastIDCollection == collection { return lastIDTable }
-        let table: IDTable
-        if let existing = ids[collection] {
-            table = existing
-        } else {
-            table = IDTable()
-            ids[collection] = table
-        }
+        let table = storedIDTable(collection)
         lastIDCollection = collection
         lastIDTable = table
+        return table
+    }
+
+    /// The id table of `collection`, made empty when none was read yet.
+    func storedIDTable(_ collection: String) -> IDTable {
+        if let existing = ids[collection] { return existing }
+        let table = IDTable()
+        ids[collection] = table
         return table
     }
 

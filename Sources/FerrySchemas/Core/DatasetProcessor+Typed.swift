@@ -70,12 +70,7 @@ extension DatasetProcessor {
         if referenceTablesRoute !== route {
             // The tables of the collections the route's rules name, looked up once a run of
             // records of one route (not once a reference); made empty when none was read yet.
-            referenceTables = rules.map { rule in
-                if let table = ids[rule.collection] { return table }
-                let table = IDTable()
-                ids[rule.collection] = table
-                return table
-            }
+            referenceTables = rules.map { storedIDTable($0.collection) }
             referenceTablesRoute = route
         }
         var located: RecordContext?
