@@ -60,6 +60,15 @@ import Testing
         }
     }
 
+    /// `ByteBlock.advance` over `bytes[from..<to]` gives the position the byte-by-byte count gives.
+    static func expectAgreement(_ bytes: [UInt8], from: Int, to: Int, start: TextPosition, _ label: String,
+                                sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        bytes.withUnsafeBufferPointer { p in
+            #expect(ByteBlock.advance(start, in: p, from: from, to: to) == JSONSyntax.position(in: p, from: from, at: start, to: to),
+                    "\(label) \(from)..<\(to)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test(arguments: [7, 8, 9])
     func positionsAgreeWithBytes(seed: UInt64) {
         var random = SplitMix(seed: seed)
@@ -68,10 +77,7 @@ import Testing
             let from = random.next(bytes.count)
             let to = from + random.next(bytes.count - from + 1)
             let start = TextPosition(line: 3, column: 5)
-            bytes.withUnsafeBufferPointer { p in
-                #expect(ByteBlock.advance(start, in: p, from: from, to: to) == JSONSyntax.position(in: p, from: from, at: start, to: to),
-                        "seed \(seed) round \(round) \(from)..<\(to)")
-            }
+            Self.expectAgreement(bytes, from: from, to: to, start: start, "seed \(seed) round \(round)")
         }
     }
 
@@ -89,10 +95,7 @@ import Testing
             let from = random.next(bytes.count)
             let to = from + random.next(bytes.count - from + 1)
             let start = TextPosition(line: 2, column: 7)
-            bytes.withUnsafeBufferPointer { p in
-                #expect(ByteBlock.advance(start, in: p, from: from, to: to) == JSONSyntax.position(in: p, from: from, at: start, to: to),
-                        "seed \(seed) round \(round) \(from)..<\(to)")
-            }
+            Self.expectAgreement(bytes, from: from, to: to, start: start, "seed \(seed) round \(round)")
         }
         var block = [UInt8](repeating: 0x61, count: 64)
         for (offset, byte) in [(0, 0x80), (1, 0xBF), (2, 0xC0), (3, 0x7F), (63, 0x9F)] as [(Int, UInt8)] { block[offset] = byte }
