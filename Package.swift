@@ -58,7 +58,7 @@ let package = Package(
 
         .target(
             name: "FerryTypedPath",
-            dependencies: ["FerryCore", "FerrySchemas", "FormatJSON", "FormatCSV"],
+            dependencies: ["FerryCore", "FerrySchemas", "FormatJSON", "FormatCSV", "FormatXML"],
             swiftSettings: swiftSettings
         ),
 
@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryTypedPathTests",
-            dependencies: ["FerryCore", "FerrySchemas", "FerryTypedPath", "FormatJSON", "FormatCSV", "FerryTestSupport"],
+            dependencies: ["FerryCore", "FerrySchemas", "FerryTypedPath", "FormatJSON", "FormatCSV", "FormatXML", "FerryTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -42,6 +42,8 @@ public final class XMLRecordWriter: RecordWriter {
     private let sink: any ByteSink
     private let options: WriteOptions
     private let recordNames: [String: String]
+    /// The layout of elements (`options.pretty`).
+    private let text: XMLElementText
     private var order: [String] = []
     private var known: Set<String> = []
     private var headerClosed = false
@@ -59,9 +61,12 @@ public final class XMLRecordWriter: RecordWriter {
     /// output, or the collection's spool file), piece by piece, rather than gathered in `buffer`
     /// whole: a long value then costs about its own size, not two or three times it.
     private var longTextTarget: ((UnsafeRawBufferPointer) throws -> Void)?
-    /// The shortest text (UTF-8 bytes) that goes out piece by piece, and the piece size; tests
-    /// raise it to get the whole-buffer rendering to compare with.
-    var longTextThreshold = 64 * 1024
+    /// The shortest text (UTF-8 bytes) that goes out piece by piece rather than gathered with its
+    /// record, and the piece size; a renderer that means to make the same bytes in as little memory
+    /// leaves a record holding one to `write(_:)`.
+    public static let longTextSize = 64 * 1024
+    /// `longTextSize`, which tests raise to get the whole-buffer rendering to compare with.
+    var longTextThreshold = longTextSize
     private var finished = false
 
     /// - Parameters:
@@ -77,6 +82,7 @@ public final class XMLRecordWriter: RecordWriter {
         self.sink = sink
         self.options = options
         self.recordNames = recordNames
+        self.text = XMLElementText(pretty: options.pretty)
         for collection in options.collections where known.insert(collection).inserted { order.append(collection) }
         append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<dataset")
         if let domain = options.header.domain { try attribute("domain", domain) }
@@ -90,45 +96,77 @@ public final class XMLRecordWriter: RecordWriter {
     ///   `.outputUnwritable` from the sink or the spool file; `.internalError` after `finish()`.
     public func write(_ record: Record) throws {
         guard !finished else { throw FerryError(.internalError, "XMLRecordWriter.write after finish()") }
-        let collection = record.collection ?? options.collections.first ?? Self.defaultCollectionName
+        let collection = collectionName(record.collection)
         guard case .object(let object) = record.value else {
             throw FerryError(.typeError, "an XML record must be an object, not \(record.value.kindName)",
                              at: record.location)
         }
-        if known.insert(collection).inserted { order.append(collection) }
         currentRecord = record
         defer {
             currentRecord = nil
             longTextTarget = nil
         }
         let recordName = recordNames[collection] ?? Self.defaultRecordName
+        try place(collection, rendered: nil) { target in
+            longTextTarget = target
+            try renderRecord(object, name: recordName)
+        }
+    }
+
+    /// Writes a record element rendered ahead (`XMLFieldSink`'s `XMLRendering`: the element named
+    /// `recordElementName(for: collection)` at depth 2, with its indentation and line break), of
+    /// `collection` (nil: the writer's default), exactly as `write(_:)` writes the record.
+    /// - Throws: `.outputUnwritable` from the sink or the spool file; `.internalError` after `finish()`.
+    public func writeRendered(_ element: UnsafeRawBufferPointer, collection: String?) throws {
+        guard !finished else { throw FerryError(.internalError, "XMLRecordWriter.writeRendered after finish()") }
+        try place(collectionName(collection), rendered: element) { _ in buffer.append(element.assumingMemoryBound(to: UInt8.self)) }
+    }
+
+    /// The record element name of `collection`'s records (nil: the writer's default collection):
+    /// what `write(_:)` names them, and what a record rendered ahead must be named.
+    public func recordElementName(for collection: String?) -> String {
+        recordNames[collectionName(collection)] ?? Self.defaultRecordName
+    }
+
+    /// The collection element a record of `collection` goes into.
+    private func collectionName(_ collection: String?) -> String {
+        collection ?? options.collections.first ?? Self.defaultCollectionName
+    }
+
+    /// Puts a record of `collection` where it goes: `render` appends it to `buffer`, for the
+    /// output when its collection is the first (opened here with the first record), else for the
+    /// collection's spool file. `render` is handed where a long text goes piece by piece. A record
+    /// `rendered` ahead of a spooled collection goes to the spool file as it is.
+    private func place(_ collection: String, rendered: UnsafeRawBufferPointer?,
+        _ render: (_ longText: @escaping (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws
+    {
+        if known.insert(collection).inserted { order.append(collection) }
         if collection == order[0] {
             if !streamedOpen {
                 closeHeader()
                 streamedOpen = true
                 try openCollection(collection)
             }
-            longTextTarget = { [sink] in try sink.write($0) }
-            try renderRecord(object, name: recordName)
+            try render { [sink] in try sink.write($0) }
             if buffer.count >= 32 * 1024 { try flushBuffer() }
-        } else {
-            let spool: SpoolFile
-            if let existing = spools[collection] {
-                spool = existing
-            } else {
-                spool = try SpoolFile(kind: "xml-spool")
-                spools[collection] = spool
-            }
-            let mark = buffer.count
-            renderStart = mark
-            defer {
-                buffer.truncate(to: mark)
-                renderStart = 0
-            }
-            longTextTarget = { _ = try spool.append($0) }
-            try renderRecord(object, name: recordName)
-            _ = try spool.append(UnsafeRawBufferPointer(rebasing: buffer.bytes[mark...]))
+            return
         }
+        let spool: SpoolFile
+        if let existing = spools[collection] {
+            spool = existing
+        } else {
+            spool = try SpoolFile(kind: "xml-spool")
+            spools[collection] = spool
+        }
+        if let rendered { return _ = try spool.append(rendered) }
+        let mark = buffer.count
+        renderStart = mark
+        defer {
+            buffer.truncate(to: mark)
+            renderStart = 0
+        }
+        try render { _ = try spool.append($0) }
+        _ = try spool.append(UnsafeRawBufferPointer(rebasing: buffer.bytes[mark...]))
     }
 
     /// Writes the collections not yet complete, `</dataset>` and a final newline, then flushes
@@ -148,7 +186,7 @@ public final class XMLRecordWriter: RecordWriter {
                 try closeCollection(collection)
             } else {
                 indent(1)
-                _ = try startTag(collection, literal: false, depth: 1)
+                _ = try reported { () throws(XMLElementText.Problem) in try text.startTag(collection, literal: false, depth: 1, into: &buffer) }
                 append("/>")
                 newline()
             }
@@ -183,73 +221,36 @@ public final class XMLRecordWriter: RecordWriter {
     }
 
     private func indent(_ depth: Int) {
-        guard options.pretty else { return }
-        let width = 2 * depth
-        if width <= Self.spaces.count {
-            Self.spaces.withUnsafeBufferPointer { buffer.append(UnsafeBufferPointer(rebasing: $0[..<width])) }
-        } else {
-            for _ in 0..<width { buffer.append(0x20) }
-        }
+        text.indent(depth, into: &buffer)
     }
 
-    /// Two spaces for each of the first 32 levels, appended in one piece.
-    private static let spaces = [UInt8](repeating: 0x20, count: 64)
-
     private func newline() {
-        if options.pretty { buffer.append(0x0A) }
+        text.newline(into: &buffer)
     }
 
     private func openCollection(_ collection: String) throws {
-        indent(1)
-        _ = try startTag(collection, literal: false, depth: 1)
-        buffer.append(UInt8(ascii: ">"))
-        newline()
+        _ = try reported { () throws(XMLElementText.Problem) in try text.open(collection, isItem: false, depth: 1, into: &buffer) }
     }
 
     private func closeCollection(_ collection: String) throws {
-        indent(1)
-        endTag(!Self.isItem(collection) && XMLName.isNCName(collection) ? collection : "field")
-        newline()
-    }
-
-    /// `<name` for an XML-name key, `<field name="key"` for any other key and for `item`.
-    /// - Returns: the element's name, for its end tag (`endTag(_:)`).
-    private func startTag(_ key: String, literal: Bool, depth: Int) throws -> String {
-        guard depth < Self.maximumDepth else {
-            throw FerryError(.tooDeep, "values nest deeper than XML's \(Self.maximumDepth) element levels",
-                             at: fieldLocation())
-        }
-        buffer.append(UInt8(ascii: "<"))
-        if literal || (!Self.isItem(key) && XMLName.isNCName(key)) {
-            append(key)
-            return key
-        }
-        append("field")
-        try attribute("name", key)
-        return "field"
-    }
-
-    /// True for the key `item`, which names list elements and so goes into `<field name="item">`
-    /// (the length first: most keys differ from it there, and String's `!=` takes its slow path
-    /// whenever two strings differ).
-    private static func isItem(_ key: String) -> Bool {
-        key.utf8.count == 4 && key == "item"
-    }
-
-    /// `</name>`, `name` as `startTag` returned it.
-    private func endTag(_ name: String) {
-        buffer.append(UInt8(ascii: "<"))
-        buffer.append(UInt8(ascii: "/"))
-        append(name)
-        buffer.append(UInt8(ascii: ">"))
+        text.close(XMLElementText.elementName(collection), depth: 1, into: &buffer)
     }
 
     private func attribute(_ name: String, _ value: String) throws {
-        buffer.append(0x20)
-        append(name)
-        append("=\"")
-        try escape(value, inAttribute: true)
-        buffer.append(UInt8(ascii: "\""))
+        try reported { () throws(XMLElementText.Problem) in try XMLElementText.attribute(name, value, into: &buffer) }
+    }
+
+    /// What `body` returns; a problem it meets thrown as the writer's error, at the field being
+    /// written.
+    private func reported<T>(_ body: () throws(XMLElementText.Problem) -> T) throws -> T {
+        do {
+            return try body()
+        } catch .tooDeep {
+            throw FerryError(.tooDeep, "values nest deeper than XML's \(Self.maximumDepth) element levels",
+                             at: fieldLocation())
+        } catch .unwritable(let bad) {
+            throw unwritable(bad)
+        }
     }
 
     private func fieldLocation() -> SourceLocation {
@@ -259,23 +260,20 @@ public final class XMLRecordWriter: RecordWriter {
 
     private func renderRecord(_ object: ValueObject, name: String) throws {
         path.removeAll(keepingCapacity: true)
-        indent(2)
-        _ = try startTag(name, literal: true, depth: 2)
         guard object.contains(where: { !$0.value.isNull }) else {
+            text.indent(2, into: &buffer)
+            _ = try reported { () throws(XMLElementText.Problem) in try text.startTag(name, literal: true, depth: 2, into: &buffer) }
             append("/>")
             newline()
             return
         }
-        buffer.append(UInt8(ascii: ">"))
-        newline()
+        let tag = try reported { () throws(XMLElementText.Problem) in try text.open(name, isItem: true, depth: 2, into: &buffer) }
         for member in object.members {
             path.append(member.key)
             try render(member.value, key: member.key, isItem: false, depth: 3)
             path.removeLast()
         }
-        indent(2)
-        endTag(name)
-        newline()
+        text.close(tag, depth: 2, into: &buffer)
     }
 
     private func render(_ value: Value, key: String, isItem: Bool, depth: Int) throws {
@@ -302,69 +300,42 @@ public final class XMLRecordWriter: RecordWriter {
                 try marked(key, isItem: isItem, depth: depth, type: "list")
                 return
             }
-            indent(depth)
-            let name = try startTag(key, literal: isItem, depth: depth)
-            buffer.append(UInt8(ascii: ">"))
-            newline()
+            let name = try reported { () throws(XMLElementText.Problem) in try text.open(key, isItem: isItem, depth: depth, into: &buffer) }
             for (index, element) in elements.enumerated() {
                 path.append(String(index))
                 try render(element, key: "item", isItem: true, depth: depth + 1)
                 path.removeLast()
             }
-            indent(depth)
-            endTag(name)
-            newline()
+            text.close(name, depth: depth, into: &buffer)
         case .object(let object):
             guard object.contains(where: { !$0.value.isNull }) else {
                 try marked(key, isItem: isItem, depth: depth, type: "object")
                 return
             }
-            indent(depth)
-            let name = try startTag(key, literal: isItem, depth: depth)
-            buffer.append(UInt8(ascii: ">"))
-            newline()
+            let name = try reported { () throws(XMLElementText.Problem) in try text.open(key, isItem: isItem, depth: depth, into: &buffer) }
             for member in object.members {
                 path.append(member.key)
                 try render(member.value, key: member.key, isItem: false, depth: depth + 1)
                 path.removeLast()
             }
-            indent(depth)
-            endTag(name)
-            newline()
+            text.close(name, depth: depth, into: &buffer)
         }
     }
 
-    private func marked(_ key: String, isItem: Bool, depth: Int, type: String) throws {
-        indent(depth)
-        _ = try startTag(key, literal: isItem, depth: depth)
-        append(" type=\"")
-        append(type)
-        append("\"/>")
-        newline()
+    private func marked(_ key: String, isItem: Bool, depth: Int, type: StaticString) throws {
+        try reported { () throws(XMLElementText.Problem) in try text.marked(key, isItem: isItem, depth: depth, type: type, into: &buffer) }
     }
 
-    private func leaf(_ text: String, key: String, isItem: Bool, depth: Int) throws {
-        indent(depth)
-        let name = try startTag(key, literal: isItem, depth: depth)
-        if text.isEmpty {
-            append("/>")
-        } else {
-            buffer.append(UInt8(ascii: ">"))
-            if let target = longTextTarget, text.utf8.count >= longTextThreshold {
-                try escapeLong(text, to: target)
-            } else {
-                try escape(text, inAttribute: false)
-            }
-            endTag(name)
+    private func leaf(_ value: String, key: String, isItem: Bool, depth: Int) throws {
+        guard let target = longTextTarget, value.utf8.count >= longTextThreshold else {
+            return try reported { () throws(XMLElementText.Problem) in try text.leaf(value, key: key, isItem: isItem, depth: depth, into: &buffer) }
         }
+        indent(depth)
+        let name = try reported { () throws(XMLElementText.Problem) in try text.startTag(key, literal: isItem, depth: depth, into: &buffer) }
+        buffer.append(UInt8(ascii: ">"))
+        try escapeLong(value, to: target)
+        text.endTag(name, into: &buffer)
         newline()
-    }
-
-    /// Appends `text` escaped for element content or a double-quoted attribute value; refuses the
-    /// characters XML 1.0 section 2.2 excludes.
-    private func escape(_ text: String, inAttribute: Bool) throws {
-        var text = text
-        if let bad = text.withUTF8({ escape($0, inAttribute: inAttribute) }) { throw unwritable(bad) }
     }
 
     /// Appends `text` escaped for element content, going out to `longTextTarget` piece by piece:
@@ -377,7 +348,7 @@ public final class XMLRecordWriter: RecordWriter {
             while offset < bytes.count {
                 var end = min(offset + longTextThreshold, bytes.count)
                 while end < bytes.count && end > offset + 1 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
-                if let bad = escape(UnsafeBufferPointer(rebasing: bytes[offset..<end]), inAttribute: false) {
+                if let bad = XMLElementText.escape(UnsafeBufferPointer(rebasing: bytes[offset..<end]), inAttribute: false, into: &buffer) {
                     throw unwritable(bad)
                 }
                 try target(UnsafeRawBufferPointer(rebasing: buffer.bytes[renderStart...]))
@@ -391,41 +362,5 @@ public final class XMLRecordWriter: RecordWriter {
         let hex = String(bad, radix: 16, uppercase: true)
         return FerryError(.invalidValue, "U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex) cannot be written in XML 1.0",
                           at: fieldLocation())
-    }
-
-    /// Appends `bytes` escaped; the first character XML 1.0 excludes, if any (appending stops there).
-    private func escape(_ bytes: UnsafeBufferPointer<UInt8>, inAttribute: Bool) -> UInt32? {
-        var i = 0
-        var run = 0
-        let n = bytes.count
-        while i < n {
-            let b = bytes[i]
-            // Bytes written as they are go out in runs, one append each.
-            if b >= 0x20 && b != UInt8(ascii: "&") && b != UInt8(ascii: "<") && b != UInt8(ascii: ">") && b != 0xEF
-                && !(inAttribute && b == UInt8(ascii: "\"")) {
-                i += 1
-                continue
-            }
-            if run < i { buffer.append(UnsafeBufferPointer(rebasing: bytes[run..<i])) }
-            run = i + 1
-            switch b {
-            case UInt8(ascii: "&"): append("&amp;")
-            case UInt8(ascii: "<"): append("&lt;")
-            case UInt8(ascii: ">"): append("&gt;")
-            case 0x0D: append("&#13;")
-            case UInt8(ascii: "\"") where inAttribute: append("&quot;")
-            case 0x09 where inAttribute: append("&#9;")
-            case 0x0A where inAttribute: append("&#10;")
-            case 0x09, 0x0A: buffer.append(b)
-            case 0x00..<0x20:
-                return UInt32(b)
-            case 0xEF where i + 2 < n && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
-                return bytes[i + 2] == 0xBE ? 0xFFFE : 0xFFFF
-            default: buffer.append(b)
-            }
-            i += 1
-        }
-        if run < n { buffer.append(UnsafeBufferPointer(rebasing: bytes[run..<n])) }
-        return nil
     }
 }
