@@ -12,6 +12,10 @@ public enum RawRecord {
     /// limit less the containers around it). A `$collection` member does not name the record's
     /// collection here: a taker leaves such an element to the usual way.
     case jsonElement(UnsafeBufferPointer<UInt8>, start: TextPosition, collection: String, maximumDepth: Int)
+    /// A record a reader parses into a value before anything can read it (an XML record element:
+    /// libxml2 reads its bytes), as `next()` returns it, of a format whose scalars are text. Its
+    /// locator places its fields; an absent field has no place in it.
+    case parsedText(Record)
 }
 
 /// One CSV data row, its cells ready to read (issue 7's typed path).

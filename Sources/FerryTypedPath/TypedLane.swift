@@ -42,8 +42,10 @@ public final class TypedLane: Sendable {
     public init?(preparer: RecordPreparer, output: LaneOutput, csvColumns: [String]? = nil, declinesMediaNames: Bool = false) {
         var routes: [String: LaneRoute] = [:]
         var routeList: [LaneRoute] = []
+        var textOptions = preparer.decodingOptions
+        textOptions.scalarsAsText = true
         for collection in preparer.sourceCollections {
-            if let route = preparer.typedRoute(for: collection), let laneRoute = LaneRoute(route) {
+            if let route = preparer.typedRoute(for: collection), let laneRoute = LaneRoute(route, textOptions: textOptions) {
                 routes[collection] = laneRoute
                 routeList.append(laneRoute)
             }
@@ -115,8 +117,20 @@ public final class TypedLane: Sendable {
                 into: &state.pointee.buffer)
             else { return nil }
             return (preparation.onLine(JSONFieldLocator.idLine(in: bytes, start: start)), nil)
+        case .parsedText(let record):
+            guard !declinesMediaNames, let collection = record.collection,
+                  let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute),
+                  let preparation = takeInput(record.value, route, route.textValueReading, output: state.pointee.output,
+                      into: &state.pointee.buffer)
+            else { return nil }
+            // The id's line, found here on the parsing thread (the commit's `idLine(of:)` would
+            // look for it on the calling thread).
+            let line = record.locator.flatMap { $0.line(of: Self.idPointer) ?? $0.line(of: .root) } ?? record.location.line
+            return (line.map { preparation.onLine($0) } ?? preparation, nil)
         }
     }
+
+    private static let idPointer = JSONPointer(tokens: ["id"])
 
     /// The route of a document element's collection: `last`, the route of the batch's element
     /// before, when it is the same (a batch holds one collection's elements), else looked up.
@@ -160,21 +174,28 @@ public final class TypedLane: Sendable {
     {
         guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, row.columns, &cache)
         else { return nil }
+        return takeInput(row, route, reading, output: output, into: &rendered).map { ($0, nil) }
+    }
+
+    /// An input of text scalars (a CSV row, an XML record's value) taken whole by `route` through
+    /// `reading`, or nil.
+    @inline(__always)
+    private func takeInput<Input>(_ input: Input, _ route: LaneRoute, _ reading: ModelReading<Input>, output: LaneOutput,
+        into rendered: inout ByteBuffer) -> TypedPreparation?
+    {
         if !route.route.migrates && !route.route.checks {
             guard route.route.hasReferences else {
-                return reading.pass(row, route.route.targetCollection, output, &rendered).map { (preparation(of: $0, route), nil) }
+                return reading.pass(input, route.route.targetCollection, output, &rendered).map { preparation(of: $0, route) }
             }
-            return reading.passReferencing(row, route.route, output, &rendered).map {
-                (preparation(of: $0.0, route, references: $0.1), nil)
+            return reading.passReferencing(input, route.route, output, &rendered).map {
+                preparation(of: $0.0, route, references: $0.1)
             }
         }
         if let pair = route.pair {
-            return pair.migrateCSV(row, reading, output, &rendered).map {
-                (preparation(of: $0.0, route, references: $0.1), nil)
-            }
+            return pair.migrate(input, reading, output, &rendered).map { preparation(of: $0.0, route, references: $0.1) }
         }
-        guard let model = reading.decode(row) else { return nil }
-        return finish(model, route: route, output: output, scalarsAsText: true, into: &rendered).map { ($0, nil) }
+        guard let model = reading.decode(input) else { return nil }
+        return finish(model, route: route, output: output, scalarsAsText: true, into: &rendered)
     }
 
     /// The route of a scanned line's collection (its `$collection`, else `defaultCollection`),
@@ -441,9 +462,13 @@ private final class LaneRoute: @unchecked Sendable {
     /// The route's one stage (nil: none or several), whose new model the target codec checks and
     /// writes (specialized for it).
     let singleStage: (step: any CollectionMigration, environment: MigrationEnvironment, rules: FieldRulePlan)?
+    /// The reading of the source model from a record's parsed value of text scalars (an XML
+    /// record's), with the run's options and `scalarsAsText`.
+    let textValueReading: ModelReading<Value>
 
-    /// Nil when a model is one no schema lists (it has no codec).
-    init?(_ route: TypedRoute) {
+    /// Nil when a model is one no schema lists (it has no codec). `textOptions`: the run's
+    /// decoding options with `scalarsAsText` set.
+    init?(_ route: TypedRoute, textOptions: DecodingOptions) {
         guard let source = TypedModelCodec.codec(for: route.sourceModel),
               let target = TypedModelCodec.codec(for: route.targetModel)
         else { return nil }
@@ -453,6 +478,7 @@ private final class LaneRoute: @unchecked Sendable {
         sourceName = UnsafeBufferPointer(name)
         self.source = source
         self.target = target
+        textValueReading = source.textValueReading(textOptions)
         checks = route.checks
         singleStage = route.singleStage
         // A route that runs the migration's checks decodes and finishes its records, which runs

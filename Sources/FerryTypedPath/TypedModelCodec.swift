@@ -25,6 +25,9 @@ struct TypedModelCodec: Sendable {
     /// Plans the reading of the model's CSV rows under a header (`CSVRecordReading`), and for a
     /// route with no stage, the transcoding of its rows into lines of `passing` (`CSVLineTranscoder`).
     let csvReading: @Sendable (_ columns: [String], _ passing: String?, DecodingOptions) -> CSVModelReading
+    /// Plans the reading of the model from a record's parsed value of text scalars (an XML
+    /// record's: `ValueModelDecoding`); `DecodingOptions` must have `scalarsAsText` set.
+    let textValueReading: @Sendable (DecodingOptions) -> ModelReading<Value>
     /// Appends the output line of a record of the model in `collection` to the buffer; false (and
     /// nothing appended) when `model` is another type or the writer would refuse it
     /// (`JSONLinesRendering.render`).
@@ -60,6 +63,7 @@ struct TypedModelCodec: Sendable {
             csvReading: { columns, collection, options in
                 CSVModelReading(Model.self, columns: columns, passing: collection, options: options)
             },
+            textValueReading: { options in ModelReading(ValueModelDecoding<Model>(options: options)) },
             render: { model, collection, rendering, buffer in
                 guard let model = model as? Model else { return false }
                 return rendering.render(model, collection: collection, into: &buffer)

@@ -22,10 +22,21 @@ struct TypedPairCodec: Sendable {
     /// to report).
     let migrateJSON: @Sendable (JSONRecordScan, DecodingOptions, LaneOutput, _ into: inout ByteBuffer)
         -> (PassedRecord, [ModelReference])?
-    /// `migrateJSON` for a CSV row, read as the old model by the route's reading of its header
-    /// (`CSVModelReading.decodeThen`, nil when the header does not fit the model plainly).
-    let migrateCSV: @Sendable (RawCSVRow, CSVModelReading, LaneOutput, _ into: inout ByteBuffer)
+    /// Makes the new model of the old one standing at a pointer, checks and writes it (the target
+    /// codec's `passStep` for the step, with text scalars: a CSV row's or an XML element's).
+    private let passTextStep: @Sendable (_ old: UnsafeMutableRawPointer, _ id: String?, LaneOutput, _ into: inout ByteBuffer)
+        -> PassedRecord?
+    /// The route when its records name others (their references are captured), else nil.
+    private let referencing: TypedRoute?
+
+    /// `migrateJSON` for an input of text scalars (a CSV row, an XML record's value), read as the
+    /// old model by `reading` (`ModelReading.decodeThen`, nil when it does not fit the model
+    /// plainly).
+    func migrate<Input>(_ input: Input, _ reading: ModelReading<Input>, _ output: LaneOutput, _ buffer: inout ByteBuffer)
         -> (PassedRecord, [ModelReference])?
+    {
+        reading.decodeThen(input, referencing) { old, id in passTextStep(old, id, output, &buffer) }
+    }
 
     /// The codec of the one step of `route`; nil when the route runs no stage or several, or a
     /// model is one no schema lists. The old model is read and the new one checked and written by
@@ -52,10 +63,9 @@ struct TypedPairCodec: Sendable {
                     passStep(old, id, step, environment, rules, false, collection, output, &buffer)
                 }
             },
-            migrateCSV: { row, reading, output, buffer in
-                reading.decodeThen(row, referencing) { old, id in
-                    passStep(old, id, step, environment, rules, true, collection, output, &buffer)
-                }
-            })
+            passTextStep: { old, id, output, buffer in
+                passStep(old, id, step, environment, rules, true, collection, output, &buffer)
+            },
+            referencing: referencing)
     }
 }

@@ -25,9 +25,9 @@ extension XMLRecordReader: BatchRecordReader {
     /// Bytes read from the source at a time while cutting.
     static let readSize = 1 << 18
 
-    /// An XML document's records are not offered to a `RawRecordTaker`: with one job, batches
-    /// would gain nothing over `next()`.
-    public var takesRawRecords: Bool { false }
+    /// An XML document's records are offered to a `RawRecordTaker` once parsed
+    /// (`RawRecord.parsedText`), with one job too.
+    public var takesRawRecords: Bool { true }
 
     /// The records that follow, at most `limit`: a stretch of record elements for a worker to
     /// parse, after the records and problems the reader's own parser read before it; nil once
@@ -288,11 +288,22 @@ final class XMLBatch: RecordBatch, @unchecked Sendable {
         return items
     }
 
-    /// Parses the segment's records as `XMLRecordReader.next()` would; `taker` is not asked.
+    /// Parses the segment's records as `XMLRecordReader.next()` would, then offers each record of
+    /// a collection to `taker` (`RawRecord.parsedText`): one it takes is handed on with a null
+    /// value (freed here, on the parsing thread).
     func parse(offering taker: (any RawRecordTaker)?) {
         var results = ready
         ready = []
         if let segment { results.append(contentsOf: Self.parse(segment)) }
+        if let taker {
+            for index in results.indices {
+                guard case .record(var record) = results[index], record.collection != nil,
+                      let taken = taker.take(.parsedText(record))
+                else { continue }
+                record.value = .null
+                results[index] = .taken(record, taken.payload)
+            }
+        }
         items = results
     }
 
