@@ -114,6 +114,40 @@ public final class JSONDocumentWriter: RecordWriter {
         if out.bytes.count >= Self.flushThreshold { try flushOut() }
     }
 
+    /// How `writeElement(_:collection:)` wants a record's element rendered: pretty or compact
+    /// (`options.pretty`), and in the pretty form the levels of indentation its first line stands
+    /// at. Nil once the document is a top-level array, whose records have no collection.
+    public var renderedElementForm: (pretty: Bool, indent: Int)? {
+        mode == .array ? nil : (options.pretty, 2)
+    }
+
+    /// Writes a record of `collection` whose element (its value alone, as this writer writes it
+    /// at `renderedElementForm`) was rendered ahead, exactly as `write(_:)` writes the record:
+    /// the separator and line break before it, and its place in the document, are the writer's.
+    /// - Throws: the sink's and the spool file's write errors; `internalError` when the document
+    ///   is a top-level array.
+    public func writeElement(_ element: UnsafeBufferPointer<UInt8>, collection: String) throws {
+        guard !finished else { throw FerryError(.internalError, "record written after the JSON document was finished") }
+        if mode == .undecided { startDocument(envelope: true) }
+        guard mode == .envelope else {
+            throw FerryError(.internalError, "a rendered element of collection '\(collection)' cannot join a JSON array of records")
+        }
+        if known.insert(collection).inserted { order.append(collection) }
+        if open == nil, spools[collection] == nil, collection == order.first {
+            open = collection
+            startMember(collection)
+        }
+        if collection == open {
+            if openCount > 0 { out.bytes.append(JSONSyntax.comma) }
+            out.appendNewline(indent: 2)
+            out.bytes.append(element)
+            openCount += 1
+        } else {
+            try spool(collection: collection) { scratch in scratch.bytes.append(element) }
+        }
+        if out.bytes.count >= Self.flushThreshold { try flushOut() }
+    }
+
     /// Writes the spooled collections in their places, closes the document and flushes the sink.
     public func finish() throws {
         guard !finished else { return }
@@ -222,13 +256,18 @@ public final class JSONDocumentWriter: RecordWriter {
     // MARK: - Spooling
 
     private func spool(_ value: Value, collection: String) throws {
+        try spool(collection: collection) { scratch in try scratch.appendValue(value, indent: 2) }
+    }
+
+    /// Spools the element `append` writes (its first line indented at 2) after its separator.
+    private func spool(collection: String, _ append: (inout JSONSerializer) throws -> Void) throws {
         var spool = spools[collection] ?? Spool()
         spools[collection] = nil  // keep the buffer uniquely referenced while appending
         defer { spools[collection] = spool }
         scratch.bytes.removeAll()
         if spool.count > 0 { scratch.bytes.append(JSONSyntax.comma) }
         scratch.appendNewline(indent: 2)
-        try scratch.appendValue(value, indent: 2)
+        try append(&scratch)
         scratch.bytes.withBytes { spool.pending.append(contentsOf: $0) }
         spool.count += 1
         pendingTotal += scratch.bytes.count
