@@ -52,7 +52,8 @@ public final class JSONDocumentWriter: RecordWriter {
     private var pendingTotal = 0
     private var finished = false
 
-    private static let flushThreshold = 64 * 1024
+    /// As large as `FileDescriptorSink`'s buffer, so that a flush is written straight through, not copied into it.
+    private static let flushThreshold = 256 * 1024
     /// A spooled collection's encoded records move to the temporary file in pieces of this size...
     private let spoolSegmentSize: Int
     /// ...and all of them do when together they hold more than this.
