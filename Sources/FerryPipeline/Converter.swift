@@ -292,7 +292,10 @@ public struct Converter: Sendable {
             var delivery = ParallelConversion.Delivery(
                 general: { try takePrepared($0, $1, rendered: $2) }, typed: takeTyped,
                 writeRendered: { try router?.writeRendered($0) })
-            if let router { delivery.writeLeaves = { try router.writeLeaves($0, table: $1, collection: $2) } }
+            if let router {
+                delivery.writeLeaves = { try router.writeLeaves($0, table: $1, collection: $2) }
+                delivery.writeElement = { try router.writeElement($0, collection: $1) }
+            }
             if let processor = plan.processor { delivery.warm = { processor.warmIDs(of: $0) } }
             /// --jobs: the rest of the file being read (each of a folder's files in turn) is cut into
             /// batches prepared on worker threads, or taken by the typed path (`ParallelConversion`).
@@ -301,7 +304,8 @@ public struct Converter: Sendable {
                 // The lanes read this file's header (a folder's files each have their own).
                 let lane = typed ? Self.typedLane(request: request, source: source, processor: plan.processor, writes: router != nil) : nil
                 // For any other writer than one taking JSON Lines bytes rendered ahead: records carry values,
-                // or CSV leaf streams for CSV writers (a lane made for their cell format once one is open).
+                // or CSV leaf streams for CSV writers (a lane made for their cell format once one is
+                // open), or elements for a JSON document's (once it is open).
                 let valueLane = typed && router != nil ? Self.typedLane(source: source, processor: plan.processor, output: .values) : nil
                 var leafLane: (format: CSVCellFormat, lane: TypedLane?)? = nil
                 func csvLane() -> TypedLane? {
@@ -311,13 +315,22 @@ public struct Converter: Sendable {
                     leafLane = (format, lane)
                     return lane
                 }
+                var elementLane: (pretty: Bool, indent: Int, lane: TypedLane?)? = nil
+                func documentLane() -> TypedLane? {
+                    guard typed, let form = router?.documentElementForm else { return nil }
+                    if let elementLane, elementLane.pretty == form.pretty, elementLane.indent == form.indent { return elementLane.lane }
+                    let rendering = JSONLinesRendering.documentElement(pretty: form.pretty, indent: form.indent)
+                    let lane = Self.typedLane(source: source, processor: plan.processor, output: .documentElements(rendering))
+                    elementLane = (form.pretty, form.indent, lane)
+                    return lane
+                }
                 let parallel = ParallelConversion(
                     jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer },
                     hasLane: lane != nil || valueLane != nil,
                     // Taken records carry JSON Lines bytes for a JSON Lines writer that takes bytes
                     // rendered ahead (or nothing, when nothing is written), leaf streams for CSV
-                    // writers, values for the others.
-                    lane: { router == nil || router?.renderer != nil ? lane : csvLane() ?? valueLane },
+                    // writers, elements for a JSON document's, values for the others.
+                    lane: { router == nil || router?.renderer != nil ? lane : csvLane() ?? documentLane() ?? valueLane },
                     inline: inliner.map { inliner in { try inliner.inline($0) } })
                 try parallel?.run(delivery)
             }

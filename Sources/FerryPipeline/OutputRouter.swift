@@ -2,6 +2,7 @@ import FerryCore
 import FerrySchemas
 import FormatBundle
 import FormatCSV
+import FormatJSON
 import Foundation
 
 #if canImport(Glibc)
@@ -121,6 +122,32 @@ final class OutputRouter {
     /// The CSV writer `writeLeaves` wrote to last, and its destination: records of one collection
     /// usually come together, so most records need no look-up (a hash of the key).
     private var lastLeafWriter: (key: String, writer: any LeafStreamWriter)?
+
+    /// How the one JSON document writer every record goes to, once it is open, wants the typed
+    /// path to render records' elements (`JSONDocumentWriter.renderedElementForm`); nil for any
+    /// other output.
+    var documentElementForm: (pretty: Bool, indent: Int)? { documentWriter?.renderedElementForm }
+
+    /// Writes the record of `collection` whose JSON document element the typed path rendered,
+    /// exactly as `write(_:)` writes the record.
+    /// - Throws: what the writer throws; `internalError` when the output is not one JSON document.
+    func writeElement(_ element: UnsafeBufferPointer<UInt8>, collection: String) throws {
+        guard let writer = documentWriter else {
+            throw FerryError(.internalError, "a rendered JSON document element has no JSON document writer to take it")
+        }
+        try writer.writeElement(element, collection: collection)
+    }
+
+    /// The one writer of the output, once it is open, when it is a JSON document's; found once.
+    private var documentWriter: JSONDocumentWriter? {
+        if let foundDocumentWriter { return foundDocumentWriter }
+        guard !format.isContainer, !perCollectionFiles, writers.count == 1,
+              let writer = writers[""]?.writer as? JSONDocumentWriter
+        else { return nil }
+        foundDocumentWriter = writer
+        return writer
+    }
+    private var foundDocumentWriter: JSONDocumentWriter?
 
     /// The renderer of the one writer every record goes to, once it is open, when that writer
     /// renders records ahead (`PrerenderingWriter`); nil otherwise.

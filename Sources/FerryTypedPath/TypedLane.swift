@@ -290,7 +290,7 @@ public final class TypedLane: Sendable {
         switch output {
         case .nothing:
             break
-        case .lines(let rendering):
+        case .lines(let rendering), .documentElements(let rendering):
             let start = buffer.count
             // False when the writer would refuse the model (the general path then reports that).
             guard laneRoute.target.render(target, route.targetCollection, rendering, &buffer) else { return nil }
@@ -332,6 +332,9 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     private let state: UnsafeMutablePointer<LaneBatchState>
     /// The key table the batch's leaf streams index; nil for other outputs.
     public let leafTable: CSVLeafTable?
+    /// True when the batch renders JSON document elements, which are written one by one with
+    /// their collection (`LaneOutput.documentElements`).
+    public let rendersDocumentElements: Bool
 
     /// What the batch's records it took were made into, in input order.
     public var preparations: [TypedPreparation] { state.pointee.preparations }
@@ -346,6 +349,7 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
             needsEncoder = false
             leafTable = nil
         }
+        if case .documentElements = lane.output { rendersDocumentElements = true } else { rendersDocumentElements = false }
         state = .allocate(capacity: 1)
         state.initialize(to: LaneBatchState(strings: lane.stringCaches.take(), output: lane.output, needsEncoder: needsEncoder))
     }

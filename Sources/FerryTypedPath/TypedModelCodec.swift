@@ -125,7 +125,7 @@ struct TypedModelCodec: Sendable {
         switch output {
         case .nothing:
             break
-        case .lines(let rendering):
+        case .lines(let rendering), .documentElements(let rendering):
             let start = buffer.count
             guard rendering.render(model, collection: collection, into: &buffer) else { return nil }
             rendered = start..<buffer.count
@@ -186,15 +186,19 @@ public enum LaneOutput: Sendable {
     /// Each record's CSV leaf stream (`CSVLeafStream`), rendered into the batch's buffer with the
     /// cells encoded for the CSV writer that replays it (`CSVWriter.writeLeafStream(_:table:collection:)`).
     case csvLeaves(CSVLeafOutput)
-    /// Each record's canonical value after every stage, for any other writer (JSON documents,
-    /// XML, CSV until its writer is open): what the general path's commit would hand it.
+    /// Each record's element of its collection's array in a JSON document, rendered into the
+    /// batch's buffer (`JSONLinesRendering.documentElement(pretty:indent:)`) for the JSON document
+    /// writer that places it (`JSONDocumentWriter.writeElement(_:collection:)`).
+    case documentElements(JSONLinesRendering)
+    /// Each record's canonical value after every stage, for any other writer (XML, CSV or JSON
+    /// documents until their writer is open): what the general path's commit would hand it.
     case values
 
     /// True for `.nothing` and `.lines`: the outputs a CSV row's line can be transcoded for.
     var takesLines: Bool {
         switch self {
         case .nothing, .lines: return true
-        case .csvLeaves, .values: return false
+        case .csvLeaves, .documentElements, .values: return false
         }
     }
 }

@@ -35,17 +35,25 @@ public final class JSONDocumentWriter: RecordWriter {
     private var open: String?
     private var openCount = 0
 
-    private struct Spool {
-        var pending: [UInt8] = []
+    /// A collection's records waiting for their place. A class: the writer appends to its buffer
+    /// where it is, with no look-up and no copy-on-write check per record.
+    private final class Spool {
+        var pending = ByteBuffer(capacity: 0)
         var segments: [(offset: Int64, length: Int)] = []
         var count = 0
     }
     private var spools: [String: Spool] = [:]
+    /// The collection of the record written last in an envelope, and where its records go (nil:
+    /// the collection streaming out): records of one collection usually come together, and so
+    /// need no hashing of their collection's name.
+    private var lastCollection: String?
+    private var lastSpool: Spool?
     private var spoolFile: SpoolFile?
     private var pendingTotal = 0
     private var finished = false
 
-    private static let flushThreshold = 64 * 1024
+    /// As large as `FileDescriptorSink`'s buffer, so that a flush is written straight through, not copied into it.
+    private static let flushThreshold = 256 * 1024
     /// A spooled collection's encoded records move to the temporary file in pieces of this size...
     private let spoolSegmentSize: Int
     /// ...and all of them do when together they hold more than this.
@@ -99,17 +107,45 @@ public final class JSONDocumentWriter: RecordWriter {
                     .invalidValue, "a record without a collection cannot be placed in a JSON document of collections",
                     at: record.location)
             }
-            if known.insert(collection).inserted { order.append(collection) }
-            if open == nil, spools[collection] == nil, collection == order.first {
-                open = collection
-                startMember(collection)
-            }
-            if collection == open {
+            if let spool = destination(of: collection) {
+                try self.spool(record.value, collection: collection, into: spool)
+            } else {
                 try appendItem(record.value, first: openCount == 0, indent: 2)
                 openCount += 1
-            } else {
-                try spool(record.value, collection: collection)
             }
+        }
+        if out.bytes.count >= Self.flushThreshold { try flushOut() }
+    }
+
+    /// How `writeElement(_:collection:)` wants a record's element rendered: pretty or compact
+    /// (`options.pretty`), and in the pretty form the levels of indentation its first line stands
+    /// at. Nil once the document is a top-level array, whose records have no collection.
+    public var renderedElementForm: (pretty: Bool, indent: Int)? {
+        mode == .array ? nil : (options.pretty, 2)
+    }
+
+    /// Writes a record of `collection` whose element (its value alone, as this writer writes it
+    /// at `renderedElementForm`) was rendered ahead, exactly as `write(_:)` writes the record:
+    /// the separator and line break before it, and its place in the document, are the writer's.
+    /// - Throws: the sink's and the spool file's write errors; `internalError` when the document
+    ///   is a top-level array.
+    public func writeElement(_ element: UnsafeBufferPointer<UInt8>, collection: String) throws {
+        guard !finished else { throw FerryError(.internalError, "record written after the JSON document was finished") }
+        if mode == .undecided { startDocument(envelope: true) }
+        guard mode == .envelope else {
+            throw FerryError(.internalError, "a rendered element of collection '\(collection)' cannot join a JSON array of records")
+        }
+        if let spool = destination(of: collection) {
+            let start = spool.pending.count
+            if spool.count > 0 { spool.pending.append(JSONSyntax.comma) }
+            if options.pretty { spool.pending.append("\n    " as StaticString) }
+            spool.pending.append(element)
+            try spooled(spool, bytes: spool.pending.count - start, collection: collection)
+        } else {
+            if openCount > 0 { out.bytes.append(JSONSyntax.comma) }
+            out.appendNewline(indent: 2)
+            out.bytes.append(element)
+            openCount += 1
         }
         if out.bytes.count >= Self.flushThreshold { try flushOut() }
     }
@@ -136,7 +172,7 @@ public final class JSONDocumentWriter: RecordWriter {
                             try spoolFile.copy(offset: segment.offset, length: Int64(segment.length), to: sink)
                         }
                     }
-                    out.bytes.append(spool.pending)
+                    spool.pending.withBytes { out.bytes.append($0) }
                     closeMember(count: spool.count)
                     if out.bytes.count >= Self.flushThreshold { try flushOut() }
                 } else {
@@ -144,6 +180,7 @@ public final class JSONDocumentWriter: RecordWriter {
                 }
             }
             spools = [:]
+            lastSpool = nil
             spoolFile = nil
             if envelopeMembers > 0 { out.appendNewline(indent: 0) }
             out.bytes.append(JSONSyntax.closeBrace)
@@ -221,19 +258,43 @@ public final class JSONDocumentWriter: RecordWriter {
 
     // MARK: - Spooling
 
-    private func spool(_ value: Value, collection: String) throws {
-        var spool = spools[collection] ?? Spool()
-        spools[collection] = nil  // keep the buffer uniquely referenced while appending
-        defer { spools[collection] = spool }
+    /// Where a record of `collection` goes in an envelope: nil for the collection streaming out
+    /// (which it opens, when it is the first in canonical order and nothing of it is spooled),
+    /// else the collection's spool.
+    private func destination(of collection: String) -> Spool? {
+        if let lastCollection, lastCollection == collection { return lastSpool }
+        if known.insert(collection).inserted { order.append(collection) }
+        if open == nil, spools[collection] == nil, collection == order.first {
+            open = collection
+            startMember(collection)
+        }
+        var spool: Spool? = nil
+        if collection != open {
+            spool = spools[collection] ?? Spool()
+            spools[collection] = spool
+        }
+        lastCollection = collection
+        lastSpool = spool
+        return spool
+    }
+
+    /// Spools `value` as the next element of its collection (its first line indented at 2).
+    private func spool(_ value: Value, collection: String, into spool: Spool) throws {
         scratch.bytes.removeAll()
         if spool.count > 0 { scratch.bytes.append(JSONSyntax.comma) }
         scratch.appendNewline(indent: 2)
         try scratch.appendValue(value, indent: 2)
-        scratch.bytes.withBytes { spool.pending.append(contentsOf: $0) }
+        scratch.bytes.withBytes { spool.pending.append($0) }
+        try spooled(spool, bytes: scratch.bytes.count, collection: collection)
+    }
+
+    /// Counts an element of `bytes` just appended to `spool`, and moves pending bytes to the
+    /// temporary file past the segment size or the memory budget.
+    private func spooled(_ spool: Spool, bytes: Int, collection: String) throws {
         spool.count += 1
-        pendingTotal += scratch.bytes.count
+        pendingTotal += bytes
         if spool.pending.count >= spoolSegmentSize {
-            try park(&spool)
+            try park(spool)
         }
         if pendingTotal > spoolMemoryBudget {
             try parkAll(except: collection)
@@ -241,22 +302,19 @@ public final class JSONDocumentWriter: RecordWriter {
     }
 
     /// Moves a spool's pending bytes to the temporary file.
-    private func park(_ spool: inout Spool) throws {
+    private func park(_ spool: Spool) throws {
         guard !spool.pending.isEmpty else { return }
         let file = try spoolFile ?? SpoolFile(kind: "json-spool")
         spoolFile = file
-        let offset = try file.append(spool.pending)
+        let offset = try spool.pending.withBytes { try file.append(UnsafeRawBufferPointer($0)) }
         spool.segments.append((offset: offset, length: spool.pending.count))
         pendingTotal -= spool.pending.count
-        spool.pending.removeAll(keepingCapacity: false)
+        spool.pending.removeAll()
     }
 
     private func parkAll(except current: String) throws {
-        for name in Array(spools.keys) where name != current {
-            guard var spool = spools[name] else { continue }
-            spools[name] = nil
-            defer { spools[name] = spool }
-            try park(&spool)
+        for (name, spool) in spools where name != current {
+            try park(spool)
         }
     }
 

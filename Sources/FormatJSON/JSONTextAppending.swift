@@ -327,6 +327,18 @@ extension ByteBuffer {
         try serializer.appendValue(value, indent: 0, depth: depth)
     }
 
+    /// Appends `value` in the pretty form (`JSON.stringify(value, null, 2)`), exactly as
+    /// `JSONDocumentWriter` writes a value whose first line is already indented at `indent` levels.
+    /// - Parameter depth: how deep the value stands in the record the writer writes, as it counts
+    ///   it (0 for the record, 1 for one of its members; one more for each object or list around it).
+    /// - Throws: as `appendJSONValue(_:depth:)`. On a throw the buffer holds part of the value.
+    public mutating func appendPrettyJSONValue(_ value: Value, depth: Int, indent: Int) throws {
+        var serializer = JSONSerializer(pretty: true, capacity: 0)
+        swap(&serializer.bytes, &self)
+        defer { swap(&serializer.bytes, &self) }
+        try serializer.appendValue(value, indent: indent, depth: depth)
+    }
+
     /// Appends UTF-8 text escaped as `appendJSONQuoted(_:)` escapes it, without the quotes. The
     /// escaping is byte by byte, so a text split anywhere (inside a multi-byte character too) and
     /// appended piece by piece gives the same bytes as the whole.

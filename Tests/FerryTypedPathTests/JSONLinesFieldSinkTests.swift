@@ -5,7 +5,8 @@ import Testing
 
 @testable import FerryTypedPath
 
-/// Differential tests: `JSONLinesRendering` against `JSONLinesWriter` writing `model.value`.
+/// Differential tests: `JSONLinesRendering` against `JSONLinesWriter` writing `model.value` (and,
+/// as a JSON document's element, against `JSONDocumentWriter`: `JSONDocumentElementTests`).
 @Suite struct JSONLinesFieldSinkTests {
     // MARK: The general path and the typed one
 
@@ -42,6 +43,8 @@ import Testing
                 sourceLocation: sourceLocation)
             #expect(bytes == expected, sourceLocation: sourceLocation)
         }
+        // And as a JSON document's element, pretty and compact.
+        JSONDocumentElementTests.expectSameDocument(model, sourceLocation: sourceLocation)
     }
 
     // MARK: Material
