@@ -30,3 +30,30 @@ public struct RenderedRecords: Sendable {
         self.ranges = ranges
     }
 }
+
+/// A writer that places records whose elements were rendered ahead, from their models, by the
+/// typed path (`writeElement(_:collection:)`), each by its collection: a document's writer, whose
+/// records go into per-collection containers (a JSON document's arrays, an XML document's
+/// collection elements).
+public protocol RenderedElementWriter: RecordWriter {
+    /// How an element must be rendered for this writer now; nil when it takes none (a JSON
+    /// document that became a top-level array).
+    var renderedElementForm: RenderedElementForm? { get }
+
+    /// Writes a record of `collection` whose element was rendered ahead in `renderedElementForm`,
+    /// exactly as `write(_:)` writes the record (separators, indentation of what surrounds it,
+    /// its place among the collections are the writer's).
+    /// - Throws: the sink's and spool files' write errors; `internalError` when the writer takes
+    ///   no rendered element now.
+    func writeElement(_ element: UnsafeBufferPointer<UInt8>, collection: String) throws
+}
+
+/// The form of a record's element that a `RenderedElementWriter` takes.
+public enum RenderedElementForm: Equatable, Sendable {
+    /// An element of a JSON document collection's array: pretty with its first line at `indent`
+    /// levels of two spaces, or compact.
+    case jsonArrayElement(pretty: Bool, indent: Int)
+    /// An XML record element at depth 2, named `recordNames[collection]` (else `defaultName`),
+    /// indented or not (`pretty`), as `XMLRecordWriter` writes one.
+    case xmlRecordElement(pretty: Bool, recordNames: [String: String], defaultName: String)
+}

@@ -305,7 +305,7 @@ public struct Converter: Sendable {
                 let lane = typed ? Self.typedLane(request: request, source: source, processor: plan.processor, writes: router != nil) : nil
                 // For any other writer than one taking JSON Lines bytes rendered ahead: records carry values,
                 // or CSV leaf streams for CSV writers (a lane made for their cell format once one is
-                // open), or elements for a JSON document's (once it is open).
+                // open), or elements for a JSON or XML document's (once it is open).
                 let valueLane = typed && router != nil ? Self.typedLane(source: source, processor: plan.processor, output: .values) : nil
                 var leafLane: (format: CSVCellFormat, lane: TypedLane?)? = nil
                 func csvLane() -> TypedLane? {
@@ -315,13 +315,12 @@ public struct Converter: Sendable {
                     leafLane = (format, lane)
                     return lane
                 }
-                var elementLane: (pretty: Bool, indent: Int, lane: TypedLane?)? = nil
-                func documentLane() -> TypedLane? {
-                    guard typed, let form = router?.documentElementForm else { return nil }
-                    if let elementLane, elementLane.pretty == form.pretty, elementLane.indent == form.indent { return elementLane.lane }
-                    let rendering = JSONLinesRendering.documentElement(pretty: form.pretty, indent: form.indent)
-                    let lane = Self.typedLane(source: source, processor: plan.processor, output: .documentElements(rendering))
-                    elementLane = (form.pretty, form.indent, lane)
+                var elementLane: (form: RenderedElementForm, lane: TypedLane?)? = nil
+                func elementsLane() -> TypedLane? {
+                    guard typed, let form = router?.renderedElementForm else { return nil }
+                    if let elementLane, elementLane.form == form { return elementLane.lane }
+                    let lane = Self.typedLane(source: source, processor: plan.processor, output: LaneOutput(elementsIn: form))
+                    elementLane = (form, lane)
                     return lane
                 }
                 let parallel = ParallelConversion(
@@ -329,8 +328,8 @@ public struct Converter: Sendable {
                     hasLane: lane != nil || valueLane != nil,
                     // Taken records carry JSON Lines bytes for a JSON Lines writer that takes bytes
                     // rendered ahead (or nothing, when nothing is written), leaf streams for CSV
-                    // writers, elements for a JSON document's, values for the others.
-                    lane: { router == nil || router?.renderer != nil ? lane : csvLane() ?? documentLane() ?? valueLane },
+                    // writers, elements for a JSON or XML document's, values for the others.
+                    lane: { router == nil || router?.renderer != nil ? lane : csvLane() ?? elementsLane() ?? valueLane },
                     inline: inliner.map { inliner in { try inliner.inline($0) } })
                 try parallel?.run(delivery)
             }

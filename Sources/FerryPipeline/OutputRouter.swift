@@ -2,7 +2,6 @@ import FerryCore
 import FerrySchemas
 import FormatBundle
 import FormatCSV
-import FormatJSON
 import Foundation
 
 #if canImport(Glibc)
@@ -123,31 +122,31 @@ final class OutputRouter {
     /// usually come together, so most records need no look-up (a hash of the key).
     private var lastLeafWriter: (key: String, writer: any LeafStreamWriter)?
 
-    /// How the one JSON document writer every record goes to, once it is open, wants the typed
-    /// path to render records' elements (`JSONDocumentWriter.renderedElementForm`); nil for any
-    /// other output.
-    var documentElementForm: (pretty: Bool, indent: Int)? { documentWriter?.renderedElementForm }
+    /// How the one writer every record goes to, once it is open, wants the typed path to render
+    /// records' elements (`RenderedElementWriter`: a JSON document's, an XML document's); nil for
+    /// any other output.
+    var renderedElementForm: RenderedElementForm? { elementWriter?.renderedElementForm }
 
-    /// Writes the record of `collection` whose JSON document element the typed path rendered,
-    /// exactly as `write(_:)` writes the record.
-    /// - Throws: what the writer throws; `internalError` when the output is not one JSON document.
+    /// Writes the record of `collection` whose element the typed path rendered, exactly as
+    /// `write(_:)` writes the record.
+    /// - Throws: what the writer throws; `internalError` when the output's writer takes no elements.
     func writeElement(_ element: UnsafeBufferPointer<UInt8>, collection: String) throws {
-        guard let writer = documentWriter else {
-            throw FerryError(.internalError, "a rendered JSON document element has no JSON document writer to take it")
+        guard let writer = elementWriter else {
+            throw FerryError(.internalError, "a rendered element has no writer to take it")
         }
         try writer.writeElement(element, collection: collection)
     }
 
-    /// The one writer of the output, once it is open, when it is a JSON document's; found once.
-    private var documentWriter: JSONDocumentWriter? {
-        if let foundDocumentWriter { return foundDocumentWriter }
+    /// The one writer of the output, once it is open, when it places rendered elements; found once.
+    private var elementWriter: (any RenderedElementWriter)? {
+        if let foundElementWriter { return foundElementWriter }
         guard !format.isContainer, !perCollectionFiles, writers.count == 1,
-              let writer = writers[""]?.writer as? JSONDocumentWriter
+              let writer = writers[""]?.writer as? any RenderedElementWriter
         else { return nil }
-        foundDocumentWriter = writer
+        foundElementWriter = writer
         return writer
     }
-    private var foundDocumentWriter: JSONDocumentWriter?
+    private var foundElementWriter: (any RenderedElementWriter)?
 
     /// The renderer of the one writer every record goes to, once it is open, when that writer
     /// renders records ahead (`PrerenderingWriter`); nil otherwise.

@@ -101,9 +101,9 @@ struct ParallelConversion {
         var writeLeaves: (UnsafeBufferPointer<UInt8>, CSVLeafTable, _ collection: String) throws -> Void = { _, _, _ in
             throw FerryError(.internalError, "a CSV leaf stream has no writer to take it")
         }
-        /// Writes the rendered JSON document element of a kept record of the collection.
+        /// Writes the rendered element (JSON document, XML) of a kept record of the collection.
         var writeElement: (UnsafeBufferPointer<UInt8>, _ collection: String) throws -> Void = { _, _ in
-            throw FerryError(.internalError, "a JSON document element has no writer to take it")
+            throw FerryError(.internalError, "a rendered element has no writer to take it")
         }
         /// Called with a batch's typed records before they are handed over one by one (to bring
         /// what their commits look up into the cache; `DatasetProcessor.warmIDs`).
@@ -127,14 +127,14 @@ struct ParallelConversion {
     /// Hands a batch's items to `delivery` in order: problems to the log, general records with
     /// what `general(index, record)` gives. The lines of kept typed records that follow each other
     /// in the batch's buffer are written in one piece, before anything else is written; a kept
-    /// record's CSV leaf stream or JSON document element is written at once, as its value would be
+    /// record's CSV leaf stream or element (JSON document, XML) is written at once, as its value would be
     /// (a CSV writer may open then).
     private func deliver(_ items: [RecordBatchItem], lane: TypedLaneBatch?, _ delivery: Delivery,
         general: (Int, borrowing Record) throws -> Void) throws
     {
         if let lane, !lane.preparations.isEmpty { delivery.warm(lane.preparations) }
         let leafTable = lane?.leafTable
-        let rendersElements = lane?.rendersDocumentElements ?? false
+        let rendersElements = lane?.rendersElements ?? false
         var pending: Range<Int>? = nil
         func flush() throws {
             guard let run = pending, let lane else { return }

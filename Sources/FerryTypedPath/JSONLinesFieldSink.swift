@@ -39,13 +39,6 @@ public struct JSONLinesRendering: Sendable {
         JSONLinesRendering(form: .element(pretty: pretty, indent: indent))
     }
 
-    /// True for document elements (`documentElement(pretty:indent:)`), which are written one by
-    /// one with their collection, not appended to each other as lines are.
-    public var rendersDocumentElements: Bool {
-        if case .element = form { return true }
-        return false
-    }
-
     /// Appends the line for a record of `collection` (nil: none) holding `model`, LF included; for
     /// a document element, the element (`collection` is then the writer's to place it by).
     /// - Returns: false, with `buffer` as it was, when the model holds what the writer would refuse

@@ -285,26 +285,11 @@ public final class TypedLane: Sendable {
         if laneRoute.checks {
             guard route.passesChecks(model, scalarsAsText: scalarsAsText) else { return nil }
         }
-        var rendered: Range<Int>? = nil
-        var value: Value? = nil
-        switch output {
-        case .nothing:
-            break
-        case .lines(let rendering), .documentElements(let rendering):
-            let start = buffer.count
-            // False when the writer would refuse the model (the general path then reports that).
-            guard laneRoute.target.render(target, route.targetCollection, rendering, &buffer) else { return nil }
-            rendered = start..<buffer.count
-        case .csvLeaves(let leaves):
-            let start = buffer.count
-            guard laneRoute.target.renderLeaves(target, leaves, &buffer) else { return nil }
-            rendered = start..<buffer.count
-        case .values:
-            value = target.value
-        }
-        let id = model.recordID.flatMap { $0.isEmpty ? nil : $0 }
-        return TypedPreparation(route: route, id: id, rendered: rendered, value: value, singleLine: singleLine,
-            references: route.references(of: model))
+        // Nil when the writer would refuse the model (the general path then reports that).
+        guard let passed = laneRoute.target.passBoxed(target, model.recordID, route.targetCollection, output, &buffer)
+        else { return nil }
+        return TypedPreparation(route: route, id: passed.id, rendered: passed.rendered, value: passed.value,
+            singleLine: singleLine, references: route.references(of: model))
     }
 
     /// True when `columns` is the header the CSV readings were made for (the rows share the
@@ -332,9 +317,9 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     private let state: UnsafeMutablePointer<LaneBatchState>
     /// The key table the batch's leaf streams index; nil for other outputs.
     public let leafTable: CSVLeafTable?
-    /// True when the batch renders JSON document elements, which are written one by one with
-    /// their collection (`LaneOutput.documentElements`).
-    public let rendersDocumentElements: Bool
+    /// True when the batch renders elements, which are written one by one with their collection
+    /// (`LaneOutput.rendersElements`).
+    public let rendersElements: Bool
 
     /// What the batch's records it took were made into, in input order.
     public var preparations: [TypedPreparation] { state.pointee.preparations }
@@ -349,7 +334,7 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
             needsEncoder = false
             leafTable = nil
         }
-        if case .documentElements = lane.output { rendersDocumentElements = true } else { rendersDocumentElements = false }
+        rendersElements = lane.output.rendersElements
         state = .allocate(capacity: 1)
         state.initialize(to: LaneBatchState(strings: lane.stringCaches.take(), output: lane.output, needsEncoder: needsEncoder))
     }

@@ -28,13 +28,11 @@ struct TypedModelCodec: Sendable {
     /// Plans the reading of the model from a record's parsed value of text scalars (an XML
     /// record's: `ValueModelDecoding`); `DecodingOptions` must have `scalarsAsText` set.
     let textValueReading: @Sendable (DecodingOptions) -> ModelReading<Value>
-    /// Appends the output line of a record of the model in `collection` to the buffer; false (and
-    /// nothing appended) when `model` is another type or the writer would refuse it
-    /// (`JSONLinesRendering.render`).
-    let render: @Sendable (_ model: any CollectionModel, _ collection: String, JSONLinesRendering, _ into: inout ByteBuffer) -> Bool
-    /// Appends the CSV leaf stream of a record of the model to the buffer; false (and nothing
-    /// appended) when `model` is another type or the stream cannot be made (`CSVLeafOutput.render`).
-    let renderLeaves: @Sendable (_ model: any CollectionModel, CSVLeafOutput, _ into: inout ByteBuffer) -> Bool
+    /// `pass` for a boxed model of this type whose record's own id is `id`: its output for the
+    /// record of `collection` appended to the buffer (or its value); nil (nothing appended) when
+    /// `model` is another type or the writer would refuse it.
+    let passBoxed: @Sendable (_ model: any CollectionModel, _ id: String?, _ collection: String, LaneOutput,
+        _ into: inout ByteBuffer) -> PassedRecord?
     /// For a model a migration step made (`CollectionMigration.migrateUnchecked`): checks it against
     /// its rules (`MigrationEnvironment.checkedPlainly`, run specialized for the model), then
     /// `pass` with the source record's id (`scalarsAsText`: the record came from a text format
@@ -64,13 +62,9 @@ struct TypedModelCodec: Sendable {
                 CSVModelReading(Model.self, columns: columns, passing: collection, options: options)
             },
             textValueReading: { options in ModelReading(ValueModelDecoding<Model>(options: options)) },
-            render: { model, collection, rendering, buffer in
-                guard let model = model as? Model else { return false }
-                return rendering.render(model, collection: collection, into: &buffer)
-            },
-            renderLeaves: { model, leaves, buffer in
-                guard let model = model as? Model else { return false }
-                return leaves.render(model, into: &buffer)
+            passBoxed: { model, id, collection, output, buffer in
+                guard let model = model as? Model else { return nil }
+                return pass(model, id: id, collection, output, &buffer)
             },
             passMigrated: { new, id, environment, rules, scalarsAsText, collection, output, buffer in
                 guard let new = new as? Model,
@@ -126,6 +120,10 @@ struct TypedModelCodec: Sendable {
         case .nothing:
             break
         case .lines(let rendering), .documentElements(let rendering):
+            let start = buffer.count
+            guard rendering.render(model, collection: collection, into: &buffer) else { return nil }
+            rendered = start..<buffer.count
+        case .xmlElements(let rendering):
             let start = buffer.count
             guard rendering.render(model, collection: collection, into: &buffer) else { return nil }
             rendered = start..<buffer.count
@@ -190,15 +188,37 @@ public enum LaneOutput: Sendable {
     /// batch's buffer (`JSONLinesRendering.documentElement(pretty:indent:)`) for the JSON document
     /// writer that places it (`JSONDocumentWriter.writeElement(_:collection:)`).
     case documentElements(JSONLinesRendering)
+    /// Each record's XML record element, rendered into the batch's buffer (`XMLRendering`) for the
+    /// XML writer that places it (`XMLRecordWriter.writeElement(_:collection:)`).
+    case xmlElements(XMLRendering)
     /// Each record's canonical value after every stage, for any other writer (XML, CSV or JSON
     /// documents until their writer is open): what the general path's commit would hand it.
     case values
+
+    /// The output of elements in `form` for a `RenderedElementWriter`.
+    public init(elementsIn form: RenderedElementForm) {
+        switch form {
+        case .jsonArrayElement(let pretty, let indent):
+            self = .documentElements(JSONLinesRendering.documentElement(pretty: pretty, indent: indent))
+        case .xmlRecordElement(let pretty, let recordNames, let defaultName):
+            self = .xmlElements(XMLRendering(pretty: pretty, recordNames: recordNames, defaultName: defaultName))
+        }
+    }
+
+    /// True when each record's rendered bytes are an element its writer places by collection
+    /// (`RenderedElementWriter.writeElement(_:collection:)`).
+    public var rendersElements: Bool {
+        switch self {
+        case .documentElements, .xmlElements: return true
+        case .nothing, .lines, .csvLeaves, .values: return false
+        }
+    }
 
     /// True for `.nothing` and `.lines`: the outputs a CSV row's line can be transcoded for.
     var takesLines: Bool {
         switch self {
         case .nothing, .lines: return true
-        case .csvLeaves, .documentElements, .values: return false
+        case .csvLeaves, .documentElements, .xmlElements, .values: return false
         }
     }
 }

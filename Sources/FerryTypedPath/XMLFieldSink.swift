@@ -8,10 +8,24 @@ import FormatXML
 public struct XMLRendering: Sendable {
     /// The layout of the writer's elements.
     let text: XMLElementText
+    /// The record element name of each collection, and of any other.
+    let recordNames: [String: String]
+    let defaultName: String
 
-    /// A renderer for a writer with `pretty` set as given (`WriteOptions.pretty`).
-    public init(pretty: Bool) {
+    /// A renderer for a writer with `pretty` set as given (`WriteOptions.pretty`) naming the
+    /// records of `collection` `recordNames[collection]`, else `defaultName`
+    /// (`RenderedElementForm.xmlRecordElement`).
+    public init(pretty: Bool, recordNames: [String: String] = [:], defaultName: String = XMLRecordWriter.defaultRecordName) {
         text = XMLElementText(pretty: pretty)
+        self.recordNames = recordNames
+        self.defaultName = defaultName
+    }
+
+    /// Appends the record element of a record of `collection` holding `model` (`render(_:recordName:into:)`
+    /// with the collection's name).
+    @discardableResult
+    public func render<M: FieldCodable>(_ model: M, collection: String, into buffer: inout ByteBuffer) -> Bool {
+        render(model, recordName: recordNames[collection] ?? defaultName, into: &buffer)
     }
 
     /// Appends the record element `recordName` (the collection's record type, `WineTastingNote`)

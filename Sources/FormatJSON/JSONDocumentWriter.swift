@@ -17,7 +17,7 @@ import FerryCore
 /// and parked in an unlinked temporary file, then copied into place by `finish()`.
 ///
 /// A record's `documentID` is not written (domain codecs put ids in the value).
-public final class JSONDocumentWriter: RecordWriter {
+public final class JSONDocumentWriter: RenderedElementWriter {
     private let sink: any ByteSink
     private let options: WriteOptions
     private var out: JSONSerializer
@@ -120,8 +120,8 @@ public final class JSONDocumentWriter: RecordWriter {
     /// How `writeElement(_:collection:)` wants a record's element rendered: pretty or compact
     /// (`options.pretty`), and in the pretty form the levels of indentation its first line stands
     /// at. Nil once the document is a top-level array, whose records have no collection.
-    public var renderedElementForm: (pretty: Bool, indent: Int)? {
-        mode == .array ? nil : (options.pretty, 2)
+    public var renderedElementForm: RenderedElementForm? {
+        mode == .array ? nil : .jsonArrayElement(pretty: options.pretty, indent: 2)
     }
 
     /// Writes a record of `collection` whose element (its value alone, as this writer writes it

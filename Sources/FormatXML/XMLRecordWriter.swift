@@ -31,7 +31,7 @@ import FerryCore
 /// - 2-space indentation when `options.pretty` (the default), UTF-8, a final newline. Written by
 ///   hand rather than with `xmlTextWriter`, so that spooled records can be rendered at their final
 ///   indentation and the bytes are fixed here (Docs/xml.md "Writer").
-public final class XMLRecordWriter: RecordWriter {
+public final class XMLRecordWriter: RenderedElementWriter {
     /// The record element name used for collections that `recordNames` does not name.
     public static let defaultRecordName = "record"
     /// The collection element used for records that name no collection.
@@ -113,13 +113,19 @@ public final class XMLRecordWriter: RecordWriter {
         }
     }
 
-    /// Writes a record element rendered ahead (`XMLFieldSink`'s `XMLRendering`: the element named
-    /// `recordElementName(for: collection)` at depth 2, with its indentation and line break), of
-    /// `collection` (nil: the writer's default), exactly as `write(_:)` writes the record.
+    /// Elements rendered ahead are record elements at depth 2 named as `write(_:)` names them.
+    public var renderedElementForm: RenderedElementForm? {
+        .xmlRecordElement(pretty: options.pretty, recordNames: recordNames, defaultName: Self.defaultRecordName)
+    }
+
+    /// Writes a record element rendered ahead (`XMLRendering` in `renderedElementForm`: the
+    /// element named `recordElementName(for: collection)` at depth 2, with its indentation and
+    /// line break) exactly as `write(_:)` writes the record of `collection`.
     /// - Throws: `.outputUnwritable` from the sink or the spool file; `.internalError` after `finish()`.
-    public func writeRendered(_ element: UnsafeRawBufferPointer, collection: String?) throws {
-        guard !finished else { throw FerryError(.internalError, "XMLRecordWriter.writeRendered after finish()") }
-        try place(collectionName(collection), rendered: element) { _ in buffer.append(element.assumingMemoryBound(to: UInt8.self)) }
+    public func writeElement(_ element: UnsafeBufferPointer<UInt8>, collection: String) throws {
+        guard !finished else { throw FerryError(.internalError, "XMLRecordWriter.writeElement after finish()") }
+        let bytes = UnsafeRawBufferPointer(element)
+        try place(collectionName(collection), rendered: bytes) { _ in buffer.append(element) }
     }
 
     /// The record element name of `collection`'s records (nil: the writer's default collection):

@@ -23,7 +23,7 @@ import Testing
                     try writer.write(Record(collection: collection, value: model.value, location: FerryCore.SourceLocation()))
                     continue
                 }
-                #expect(writer.renderedElementForm?.pretty == pretty && writer.renderedElementForm?.indent == 2)
+                #expect(writer.renderedElementForm == .jsonArrayElement(pretty: pretty, indent: 2))
                 var buffer = ByteBuffer(capacity: 16)
                 buffer.append(Array("before".utf8))
                 guard rendering.render(model, collection: collection, into: &buffer) else {

@@ -49,7 +49,7 @@ import Testing
         #expect(rendering.render(note, collection: "wineTastingNotes", into: &buffer))
         var codecBuffer = ByteBuffer(capacity: 8)
         codecBuffer.append(Array("previous\n".utf8))
-        #expect(codec.render(note, "wineTastingNotes", rendering, &codecBuffer))
+        #expect(codec.passBoxed(note, note.id, "wineTastingNotes", .lines(rendering), &codecBuffer)?.id == note.id)
         let rendered = Array(codecBuffer.array.dropFirst(9))
         #expect(rendered == buffer.array)
         // Decoding the rendered line gives the note back, as the generic decode does.
@@ -64,7 +64,7 @@ import Testing
         let coffee = NotesV2.CoffeeTastingNote(
             id: "c1", title: "C", category: "", createdAt: note.createdAt, smells: [], tastes: [], think: "", rating: 1,
             isFavorite: false)
-        #expect(!codec.render(coffee, "coffeeTastingNotes", rendering, &codecBuffer))
+        #expect(codec.passBoxed(coffee, coffee.id, "coffeeTastingNotes", .lines(rendering), &codecBuffer) == nil)
         #expect(codecBuffer.count == 9 + rendered.count)
     }
 }

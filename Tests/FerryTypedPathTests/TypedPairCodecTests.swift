@@ -95,7 +95,7 @@ import Foundation
             guard let scan = JSONRecordScan(bytes), let old = source.decodeJSON(scan, DecodingOptions()),
                   let new = route.migrate(old)
             else { return false }
-            return target.render(new, route.targetCollection, rendering, &buffer)
+            return target.passBoxed(new, old.recordID, route.targetCollection, .lines(rendering), &buffer) != nil
         }
         return done ? String(decoding: buffer.array, as: UTF8.self) : nil
     }

@@ -34,7 +34,7 @@ import Testing
                 }
                 let boxed = Self.line(line) { scan, buffer in
                     guard let old = source.decodeJSON(scan, DecodingOptions()), let new = route.migrate(old) else { return false }
-                    return target.render(new, route.targetCollection, rendering, &buffer)
+                    return target.passBoxed(new, old.recordID, route.targetCollection, .lines(rendering), &buffer) != nil
                 }
                 if unboxed != boxed { mismatches.append("\(collection): \(String(decoding: line, as: UTF8.self))") }
                 compared += 1

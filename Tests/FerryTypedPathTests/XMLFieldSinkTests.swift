@@ -41,8 +41,8 @@ import Testing
                 continue
             }
             try buffer.withBytes { bytes in
-                try renderedWriter.writeRendered(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[8...]),
-                    collection: collection)
+                try renderedWriter.writeElement(UnsafeBufferPointer(rebasing: bytes[8...]),
+                    collection: collection ?? "first")
             }
         }
         try valueWriter.finish()
