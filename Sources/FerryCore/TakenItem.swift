@@ -24,6 +24,10 @@ public struct TakenItem: Sendable {
     public var detail: Int
     /// What makes the record.
     public var source: any TakenRecordSource
+    /// Where the source keeps the record it made ahead, on the thread that parsed the batch, when
+    /// the taker takes records (`RawRecordTaker.takesRecords`); -1: none. Kept by the source, not
+    /// here: an item is copied several times on its way, a record's dozen references with it.
+    public var ahead: Int = -1
 
     public init(payload: Int, collection: String?, recordIndex: Int, start: TextPosition, singleLine: Int,
         span: Range<Int>, detail: Int = 0, source: any TakenRecordSource)
@@ -41,11 +45,23 @@ public struct TakenItem: Sendable {
     /// The record as `next()` would give it but with a null value: its location (file, member,
     /// position, collection, index) and its locator are the usual ones.
     public var record: Record { source.record(of: self) }
+
+    /// The line of the record's `field` (a pointer relative to the record) as its locator gives
+    /// it, asked without making the record when the source can (`TakenRecordSource.line(of:in:)`).
+    public func line(of field: JSONPointer) -> Int? { source.line(of: field, in: self) }
 }
 
 /// What makes the records of the `TakenItem`s a reader gives (usually the batch holding their
 /// bytes, which their locators read).
 public protocol TakenRecordSource: AnyObject, Sendable {
-    /// The record of `item` (one this source gave), as `TakenItem.record` describes it.
+    /// The record of `item` (one this source gave), as `TakenItem.record` describes it (the one
+    /// made ahead, `TakenItem.ahead`, with the item's index).
     func record(of item: TakenItem) -> Record
+
+    /// `record(of: item).locator?.line(of: field)`, which a source may find without the record.
+    func line(of field: JSONPointer, in item: TakenItem) -> Int?
+}
+
+extension TakenRecordSource {
+    public func line(of field: JSONPointer, in item: TakenItem) -> Int? { record(of: item).locator?.line(of: field) }
 }

@@ -25,7 +25,7 @@ extension DatasetProcessor {
     /// typed path built no value for it.
     public func commitForOutput(typed: TypedPreparation, item: TakenItem) -> Record? {
         guard typed.value != nil else { return nil }
-        // The output record is located by the raw one: made once, here.
+        // The output record is located by the raw one: made here, or ahead by its source.
         return commitForOutput(typed: typed, record: item.record)
     }
 
@@ -63,7 +63,7 @@ extension DatasetProcessor {
             // As `duplicateError` for a plain record (at its own root, no pointer mapping).
             let table = idTable(for: route.targetCollection)
             let known = raw.singleLine
-            let line = typed.singleLine > 0 ? typed.singleLine : known > 0 ? known : DatasetProcessor.idLine(of: record())
+            let line = typed.singleLine > 0 ? typed.singleLine : known > 0 ? known : made.map(DatasetProcessor.idLine) ?? raw.idLine()
             let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: true, line: line,
                 collection: raw.collection, index: raw.index)
             {
@@ -161,6 +161,16 @@ private enum TypedCommitRecord {
         switch self {
         case .taken(let item): item.pointee.singleLine
         case .record: 0
+        }
+    }
+
+    /// `DatasetProcessor.idLine(of:)` of the record, which a taken item finds without making it.
+    func idLine() -> Int? {
+        switch self {
+        case .taken(let item):
+            // As `idLine(of:)` for a record with a locator and no single line.
+            return item.pointee.line(of: DatasetProcessor.idPointer) ?? item.pointee.line(of: .root) ?? item.pointee.start.line
+        case .record(let record): return DatasetProcessor.idLine(of: record.pointee)
         }
     }
 
