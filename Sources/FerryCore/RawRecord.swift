@@ -57,15 +57,6 @@ public protocol RawRecordTaker: Sendable {
     /// `RecordBatchItem.taken`), or nil to have the record parsed and processed the usual way.
     /// Must return nil for anything the usual way would report a problem about.
     func take(_ record: RawRecord) -> TakenRecord?
-
-    /// True when whoever receives the taken records needs the record of each (a writer that takes
-    /// values locates them by it): a batch then makes it on the thread that parses it
-    /// (`TakenItem.made`), not the calling thread.
-    var takesRecords: Bool { get }
-}
-
-extension RawRecordTaker {
-    public var takesRecords: Bool { false }
 }
 
 /// What a `RawRecordTaker` made of a raw record.

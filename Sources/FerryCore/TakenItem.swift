@@ -24,10 +24,6 @@ public struct TakenItem: Sendable {
     public var detail: Int
     /// What makes the record.
     public var source: any TakenRecordSource
-    /// Where the source keeps the record it made ahead, on the thread that parsed the batch, when
-    /// the taker takes records (`RawRecordTaker.takesRecords`); -1: none. Kept by the source, not
-    /// here: an item is copied several times on its way, a record's dozen references with it.
-    public var ahead: Int = -1
 
     public init(payload: Int, collection: String?, recordIndex: Int, start: TextPosition, singleLine: Int,
         span: Range<Int>, detail: Int = 0, source: any TakenRecordSource)
@@ -54,8 +50,7 @@ public struct TakenItem: Sendable {
 /// What makes the records of the `TakenItem`s a reader gives (usually the batch holding their
 /// bytes, which their locators read).
 public protocol TakenRecordSource: AnyObject, Sendable {
-    /// The record of `item` (one this source gave), as `TakenItem.record` describes it (the one
-    /// made ahead, `TakenItem.ahead`, with the item's index).
+    /// The record of `item` (one this source gave), as `TakenItem.record` describes it.
     func record(of item: TakenItem) -> Record
 
     /// `record(of: item).locator?.line(of: field)`, which a source may find without the record.

@@ -346,12 +346,6 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
         return TakenRecord(collection: named, payload: state.pointee.preparations.count - 1)
     }
 
-    /// True when the lane renders values, whose writer locates each by its record.
-    public var takesRecords: Bool {
-        if case .values = lane.output { return true }
-        return false
-    }
-
     /// Says the batch's records are all offered (its parse is done): a borrowed encoder goes back
     /// to the lane. Called on the thread that took them.
     public func finishTaking() {

@@ -130,12 +130,10 @@ struct CSVRowDecoder {
         if let taker, let source, !context.inferTypes, !context.namesCollections, let taken = offer(scanner, row, to: taker) {
             let locator = CSVRowLocator(source: source, start: scanner.rowStart, line: scanner.rowLine,
                                         firstLineCells: scanner.firstLineCells)
-            var item = TakenItem(
+            return .taken(TakenItem(
                 payload: taken.payload, collection: context.collection, recordIndex: 0,
                 start: TextPosition(line: scanner.rowLine, column: 1), singleLine: locator.singleLine ?? 0,
-                span: scanner.rowStart..<scanner.rowStart, detail: scanner.firstLineCells, source: source)
-            if taker.takesRecords { source.makeAhead(&item) }
-            return .taken(item)
+                span: scanner.rowStart..<scanner.rowStart, detail: scanner.firstLineCells, source: source))
         }
         if fields > valueCapacity { growValues(fields) }
         for k in 0..<fields {

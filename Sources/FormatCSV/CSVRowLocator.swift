@@ -1,8 +1,7 @@
 import FerryCore
 
 /// The bytes of a batch of CSV rows (`CSVBatch`), shared by the locators of its records.
-final class CSVRowSource: @unchecked Sendable {
-    // @unchecked: `ahead` is appended to while the batch is parsed, on one thread, and read after.
+final class CSVRowSource: Sendable {
     /// Whole rows; `bytes[0]` is at absolute offset `base`.
     let bytes: [UInt8]
     let base: Int
@@ -14,8 +13,6 @@ final class CSVRowSource: @unchecked Sendable {
 
     /// The input's location with the collection set (`CSVRowContext.inputLocation`).
     let location: SourceLocation
-    /// The records made ahead (`TakenItem.ahead`), without their index.
-    private(set) var ahead: [Record] = []
 
     init(bytes: [UInt8], base: Int, delimiter: UInt8, layout: CSVFlattening.Layout, fields: Int, location: SourceLocation) {
         self.bytes = bytes
@@ -31,21 +28,10 @@ extension CSVRowSource: TakenRecordSource {
     /// The record of a row the typed path took (`CSVRowOutcome.taken`), as `CSVRowDecoder` makes
     /// that of a row it decodes but with a null value and a `CSVRowLocator`.
     func record(of item: TakenItem) -> Record {
-        if item.ahead >= 0 {
-            var record = ahead[item.ahead]
-            record.location.recordIndex = item.recordIndex
-            return record
-        }
         let locator = CSVRowLocator(source: self, start: item.span.lowerBound, line: item.start.line, firstLineCells: item.detail)
         var location = location.at(item.start)
         location.recordIndex = item.recordIndex
         return Record(collection: item.collection, value: .null, location: location, locator: locator)
-    }
-
-    /// Makes the record of `item` now (on the thread parsing the batch) and keeps it for `record(of:)`.
-    func makeAhead(_ item: inout TakenItem) {
-        ahead.append(record(of: item))
-        item.ahead = ahead.count - 1
     }
 
     /// The line of a cell of the row, from its locator alone.

@@ -182,8 +182,6 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
     private let location: SourceLocation
     private let maximumDepth: Int
     private var items: [RecordBatchItem] = []
-    /// The records of taken elements made ahead (`TakenItem.ahead`).
-    private var ahead: [Record] = []
 
     init(bytes: [UInt8], start: TextPosition, entries: [Entry], collection: String?, depth: Int, isFinal: Bool,
         location: SourceLocation, maximumDepth: Int)
@@ -237,15 +235,9 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
                         let taken = taker.take(.jsonElement(UnsafeBufferPointer(rebasing: p[span.range]), start: position,
                             collection: collection, maximumDepth: maximumDepth - depth))
                     {
-                        var item = TakenItem(
+                        results.append(.taken(TakenItem(
                             payload: taken.payload, collection: collection, recordIndex: span.index, start: position,
-                            singleLine: 0, span: span.range, source: self)
-                        // Made here, on the worker, for a writer that takes values.
-                        if taker.takesRecords {
-                            ahead.append(record(of: item))
-                            item.ahead = ahead.count - 1
-                        }
-                        results.append(.taken(item))
+                            singleLine: 0, span: span.range, source: self)))
                         continue
                     }
                     do {
@@ -263,8 +255,7 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
 
     /// The record of a span the taker took, as `record(_:...)` makes it but with a null value.
     func record(of item: TakenItem) -> Record {
-        if item.ahead >= 0 { return ahead[item.ahead] }
-        return Record(
+        Record(
             collection: item.collection, documentID: nil, value: .null,
             location: SourceLocation(
                 file: location.file, member: location.member, line: item.start.line, column: item.start.column,

@@ -25,7 +25,7 @@ extension DatasetProcessor {
     /// typed path built no value for it.
     public func commitForOutput(typed: TypedPreparation, item: TakenItem) -> Record? {
         guard typed.value != nil else { return nil }
-        // The output record is located by the raw one: made here, or ahead by its source.
+        // The output record is located by the raw one: made here, on the calling thread.
         return commitForOutput(typed: typed, record: item.record)
     }
 
