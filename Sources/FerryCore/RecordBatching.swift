@@ -52,9 +52,9 @@ extension RecordBatch {
 public enum RecordBatchItem: Sendable {
     /// A record, as `next()` returns it.
     case record(Record)
-    /// A record the `RawRecordTaker` took: the record as `next()` would return it but with a
-    /// null value (its location and locator are the usual ones), and what the taker made of it.
-    case taken(Record, Int)
+    /// A record the `RawRecordTaker` took: what the calling thread needs of it, and what the taker
+    /// made of it (`TakenItem.payload`); its record is made only when asked (`TakenItem.record`).
+    case taken(TakenItem)
     /// A problem that `next()` would have reported to the log at this point (a line that is not
     /// JSON), for the caller to report.
     case problem(Diagnostic)

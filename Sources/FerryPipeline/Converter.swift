@@ -273,17 +273,19 @@ public struct Converter: Sendable {
             /// filter: see `typedLane`). True when the commit keeps the record: a rendered line or
             /// leaf stream is then written (`writeRendered`, `writeLeaves`); a value is written
             /// here, as `emit` writes it.
-            func takeTyped(_ record: Record, _ typed: TypedPreparation) throws -> Bool {
-                countRaw(record)
+            func takeTyped(_ item: TakenItem, _ typed: TypedPreparation) throws -> Bool {
+                // As `countRaw` counts a record of its own (not one document of a streamed collection).
+                _ = rawCounts.postIncrement(item.collection ?? "")
+                streamedCollection = nil
                 guard let processor = plan.processor else { return false }
                 if typed.value != nil {
-                    guard let output = processor.commitForOutput(typed: typed, record: record) else { return false }
+                    guard let output = processor.commitForOutput(typed: typed, item: item) else { return false }
                     counts.add(output.collection)
                     progress?.recordDone()
                     try router?.write(output)
                     return true
                 }
-                guard processor.commit(typed: typed, record: record) else { return false }
+                guard processor.commit(typed: typed, item: item) else { return false }
                 counts.add(typed.route.targetCollection)
                 progress?.recordDone()
                 return true

@@ -94,7 +94,7 @@ struct ParallelConversion {
         /// worker frees them: the calling thread copies neither.
         let general: (borrowing Record, borrowing PreparedRecord, RenderedRecords?) throws -> Void
         /// A record the typed path took; true when the commit keeps it (its line is then written).
-        let typed: (Record, TypedPreparation) throws -> Bool
+        let typed: (TakenItem, TypedPreparation) throws -> Bool
         /// Writes output lines the typed path rendered (one or more records' lines in a row).
         let writeRendered: (UnsafeBufferPointer<UInt8>) throws -> Void
         /// Writes the CSV leaf stream (indexing the table) of a kept record of the collection.
@@ -145,9 +145,9 @@ struct ParallelConversion {
         try items.withUnsafeBufferPointer { items in
             for index in items.indices {
                 switch items[index] {
-                case .taken(let record, let payload):
-                    guard let lane, let preparation = lane.preparation(of: payload),
-                          try delivery.typed(record, preparation), let range = preparation.rendered
+                case .taken(let item):
+                    guard let lane, let preparation = lane.preparation(of: item.payload),
+                          try delivery.typed(item, preparation), let range = preparation.rendered
                     else { continue }
                     if let leafTable {
                         let collection = preparation.route.targetCollection

@@ -228,12 +228,20 @@ extension BundleRecordReader: BatchRecordReader {
         guard let batch = batch as? BundleMemberBatch else { return [] }
         var items = batch.leading
         guard let (reader, inner, step) = batch.member else { return items }
+        // The stamping source of the member batch's taken records (one for each source met).
+        var stamping: BundleTakenSource? = nil
         for item in reader.items(from: inner) {
             switch item {
             case .record(let record):
                 items.append(.record(stamped(record, step)))
-            case .taken(let record, let payload):
-                items.append(.taken(stamped(record, step), payload))
+            case .taken(var taken):
+                if stamping == nil || stamping?.base !== taken.source {
+                    stamping = BundleTakenSource(base: taken.source, file: bundle.path, step: step)
+                }
+                // The record made when asked is stamped by `stamping`, as `stamped(_:_:)` stamps one.
+                taken.collection = taken.collection ?? step.collection
+                taken.source = stamping!
+                items.append(.taken(taken))
             case .problem(var diagnostic):
                 if BundleReader.echoesCut(diagnostic, lastLine: cutLine(of: step.member)) { continue }
                 stamp(&diagnostic.location, member: step.member)
@@ -291,5 +299,36 @@ final class HeldDiagnostics: @unchecked Sendable {
     func release() -> [Diagnostic] {
         defer { held = nil }
         return held ?? []
+    }
+}
+
+/// Makes the records of a member's taken items as the bundle gives them: the member's record,
+/// stamped as `BundleRecordReader` stamps those it reads (file, member, scalars as text, the
+/// member's collection for a record of none).
+final class BundleTakenSource: TakenRecordSource {
+    let base: any TakenRecordSource
+    let file: String
+    let member: String
+    let collection: String?
+    let scalarsAreText: Bool
+
+    init(base: any TakenRecordSource, file: String, step: BundleRecordReader.Step) {
+        self.base = base
+        self.file = file
+        member = step.member
+        collection = step.collection
+        scalarsAreText = step.scalarsAreText
+    }
+
+    func record(of item: TakenItem) -> Record {
+        var record = base.record(of: item)
+        record.location.file = file
+        record.location.member = member
+        record.scalarsAreText = scalarsAreText
+        if record.collection == nil {
+            record.collection = collection
+            if record.location.collection == nil { record.location.collection = collection }
+        }
+        return record
     }
 }

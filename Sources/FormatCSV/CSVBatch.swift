@@ -81,9 +81,9 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         case .record(var record):
             record.location.recordIndex = index
             items.append(.record(record))
-        case .taken(var record, let payload):
-            record.location.recordIndex = index
-            items.append(.taken(record, payload))
+        case .taken(var item):
+            item.recordIndex = index
+            items.append(.taken(item))
         case .failure(let error):
             items.append(.failure(error))
             index += 1
@@ -104,7 +104,7 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
         scanner.endsAtCut = endsAtCut
         var decoder = CSVRowDecoder(context: context)
         let source = CSVRowSource(bytes: bytes, base: base, delimiter: delimiter, layout: context.layout,
-                                  fields: context.expectedFields ?? 0)
+                                  fields: context.expectedFields ?? 0, location: context.inputLocation)
         defer {
             scanner.deallocate()
             decoder.deallocate()

@@ -86,9 +86,9 @@ extension CSVReader: BatchRecordReader {
                 case .record(var record):
                     numberInCollection(&record)
                     items[k] = .record(record)
-                case .taken(var record, let payload):
-                    numberInCollection(&record)
-                    items[k] = .taken(record, payload)
+                case .taken(var item):
+                    item.recordIndex = nextIndex(in: item.collection)
+                    items[k] = .taken(item)
                 case .problem, .failure:
                     continue
                 }
@@ -104,9 +104,9 @@ extension CSVReader: BatchRecordReader {
             case .record(var record):
                 record.location.recordIndex = record.location.recordIndex.map { $0 + shift }
                 items[k] = .record(record)
-            case .taken(var record, let payload):
-                record.location.recordIndex = record.location.recordIndex.map { $0 + shift }
-                items[k] = .taken(record, payload)
+            case .taken(var item):
+                item.recordIndex += shift
+                items[k] = .taken(item)
             case .problem, .failure:
                 continue
             }

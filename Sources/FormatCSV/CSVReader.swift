@@ -384,8 +384,14 @@ public final class CSVReader: ColumnRecordReader {
             case .problem(let diagnostic):
                 dataIndex += 1
                 log.report(diagnostic)
-            case .record(var record), .taken(var record, _):
-                // (`.taken` never comes here: rows read one by one are not offered to a taker.)
+            case .taken(let item):
+                // Never comes here (rows read one by one are not offered to a taker): as a record.
+                var record = item.record
+                record.location.recordIndex = dataIndex + indexShift
+                dataIndex += 1
+                if recordsNameCollections { numberInCollection(&record) }
+                return record
+            case .record(var record):
                 record.location.recordIndex = dataIndex + indexShift
                 dataIndex += 1
                 if recordsNameCollections { numberInCollection(&record) }
@@ -400,10 +406,15 @@ public final class CSVReader: ColumnRecordReader {
 
     /// Gives `record` the next index of its collection (a `$collection` file).
     func numberInCollection(_ record: inout Record) {
-        let key = record.collection ?? ""
+        record.location.recordIndex = nextIndex(in: record.collection)
+    }
+
+    /// The next record index in `collection` (each collection of a `$collection` file counts its own).
+    func nextIndex(in collection: String?) -> Int {
+        let key = collection ?? ""
         let index = collectionIndexes[key, default: 0]
         collectionIndexes[key] = index + 1
-        record.location.recordIndex = index
+        return index
     }
 
     /// What the next row gives, nil at the end of the input.

@@ -9,9 +9,8 @@ enum CSVRowOutcome: @unchecked Sendable {
     case problem(Diagnostic)
     /// A record, its `recordIndex` still unset.
     case record(Record)
-    /// A record a `RawRecordTaker` took (`--jobs` batches only): the record with a null value,
-    /// its `recordIndex` still unset, and what the taker made of the row.
-    case taken(Record, Int)
+    /// A record a `RawRecordTaker` took (`--jobs` batches only), its `recordIndex` still unset.
+    case taken(TakenItem)
     /// What stops reading: bytes that are not UTF-8, a row past the size limit.
     case failure(any Error)
 }
@@ -131,9 +130,10 @@ struct CSVRowDecoder {
         if let taker, let source, !context.inferTypes, !context.namesCollections, let taken = offer(scanner, row, to: taker) {
             let locator = CSVRowLocator(source: source, start: scanner.rowStart, line: scanner.rowLine,
                                         firstLineCells: scanner.firstLineCells)
-            let record = Record(collection: context.collection, value: .null,
-                                location: context.location(TextPosition(line: scanner.rowLine, column: 1)), locator: locator)
-            return .taken(record, taken.payload)
+            return .taken(TakenItem(
+                payload: taken.payload, collection: context.collection, recordIndex: 0,
+                start: TextPosition(line: scanner.rowLine, column: 1), singleLine: locator.singleLine ?? 0,
+                span: scanner.rowStart..<scanner.rowStart, detail: scanner.firstLineCells, source: source))
         }
         if fields > valueCapacity { growValues(fields) }
         for k in 0..<fields {

@@ -11,12 +11,32 @@ final class CSVRowSource: Sendable {
     /// The cells of every row the typed path takes: the header's.
     let fields: Int
 
-    init(bytes: [UInt8], base: Int, delimiter: UInt8, layout: CSVFlattening.Layout, fields: Int) {
+    /// The input's location with the collection set (`CSVRowContext.inputLocation`).
+    let location: SourceLocation
+
+    init(bytes: [UInt8], base: Int, delimiter: UInt8, layout: CSVFlattening.Layout, fields: Int, location: SourceLocation) {
         self.bytes = bytes
         self.base = base
         self.delimiter = delimiter
         self.layout = layout
         self.fields = fields
+        self.location = location
+    }
+}
+
+extension CSVRowSource: TakenRecordSource {
+    /// The record of a row the typed path took (`CSVRowOutcome.taken`), as `CSVRowDecoder` makes
+    /// that of a row it decodes but with a null value and a `CSVRowLocator`.
+    func record(of item: TakenItem) -> Record {
+        let locator = CSVRowLocator(source: self, start: item.span.lowerBound, line: item.start.line, firstLineCells: item.detail)
+        var location = location.at(item.start)
+        location.recordIndex = item.recordIndex
+        return Record(collection: item.collection, value: .null, location: location, locator: locator)
+    }
+
+    /// The line of a cell of the row, from its locator alone.
+    func line(of field: JSONPointer, in item: TakenItem) -> Int? {
+        CSVRowLocator(source: self, start: item.span.lowerBound, line: item.start.line, firstLineCells: item.detail).line(of: field)
     }
 }
 

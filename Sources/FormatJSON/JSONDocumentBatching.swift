@@ -150,7 +150,7 @@ extension JSONDocumentReader: BatchRecordReader {
 
 /// Records cut from a JSON document by `JSONDocumentReader.nextBatch(limit:)`: elements of a
 /// collection array to parse on any thread, or records the reader read itself.
-final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
+final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendable {
     // @unchecked: `parse(offering:)` writes `items` once, on one thread; `takeItems()` runs after it.
 
     /// One element of the batch's collection array: its bytes (`range`, in `bytes`) and its index
@@ -235,8 +235,9 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
                         let taken = taker.take(.jsonElement(UnsafeBufferPointer(rebasing: p[span.range]), start: position,
                             collection: collection, maximumDepth: maximumDepth - depth))
                     {
-                        results.append(.taken(
-                            takenRecord(span, at: position, collection: collection, location: location), taken.payload))
+                        results.append(.taken(TakenItem(
+                            payload: taken.payload, collection: collection, recordIndex: span.index, start: position,
+                            singleLine: 0, span: span.range, source: self)))
                         continue
                     }
                     do {
@@ -253,13 +254,13 @@ final class JSONDocumentBatch: RecordBatch, @unchecked Sendable {
     }
 
     /// The record of a span the taker took, as `record(_:...)` makes it but with a null value.
-    private func takenRecord(_ span: Span, at start: TextPosition, collection: String, location: SourceLocation) -> Record {
+    func record(of item: TakenItem) -> Record {
         Record(
-            collection: collection, documentID: nil, value: .null,
+            collection: item.collection, documentID: nil, value: .null,
             location: SourceLocation(
-                file: location.file, member: location.member, line: start.line, column: start.column,
-                collection: collection, recordIndex: span.index),
-            locator: JSONFieldLocator(bytes: bytes, window: span.range, start: start))
+                file: location.file, member: location.member, line: item.start.line, column: item.start.column,
+                collection: item.collection, recordIndex: item.recordIndex),
+            locator: JSONFieldLocator(bytes: bytes, window: item.span, start: item.start))
     }
 
     /// The record of `span`, or the error `next()` would throw reading it. Its locator is a window

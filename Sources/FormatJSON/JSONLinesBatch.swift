@@ -1,7 +1,7 @@
 import FerryCore
 
 /// Lines cut from a JSON Lines input by `JSONLinesReader.nextBatch(limit:)`, parsed on any thread.
-final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
+final class JSONLinesBatch: RecordBatch, TakenRecordSource, @unchecked Sendable {
     // @unchecked: `parse()` writes `parsed` once, on one thread; readers wait for it first.
 
     /// One line: its bytes in `bytes` (without the line break), its 1-based number, and whether
@@ -46,8 +46,9 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
     /// What line `index` held, once (the batch lets go of it, so the caller owns the value).
     func take(_ index: Int) -> Parsed {
         guard index < parsed.count else { return .blank }
-        let result = parsed[index]
-        parsed[index] = .blank
+        // Swapped out: neither copied (its strings and value counted) nor destroyed in the array.
+        var result = Parsed.blank
+        swap(&result, &parsed[index])
         return result
     }
 
@@ -92,5 +93,21 @@ final class JSONLinesBatch: RecordBatch, @unchecked Sendable {
             }
         }
         parsed = results
+    }
+}
+
+extension JSONLinesBatch {
+    /// The record of a line taken whole, as `JSONLinesReader` makes that of a parsed line (with a
+    /// null value); its locator reads the line in `bytes`.
+    func record(of item: TakenItem) -> Record {
+        let line = item.start.line
+        let locator: any FieldLocating = JSONLineLocator(buffer: bytes, range: item.span, line: line)
+            ?? JSONFieldLocator(bytes: Array(bytes[item.span]), start: TextPosition(line: line, column: 1))
+        return Record(
+            collection: item.collection, value: .null,
+            location: SourceLocation(
+                file: location.file, member: location.member, line: line, column: 1, collection: item.collection,
+                recordIndex: item.recordIndex),
+            locator: locator)
     }
 }

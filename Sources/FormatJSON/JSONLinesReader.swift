@@ -199,8 +199,9 @@ public final class JSONLinesReader: BatchRecordReader {
         return items
     }
 
-    /// Appends the item of a line the `RawRecordTaker` took, as `record(from:...)` makes the record
-    /// of a parsed line (with a null value), built in place; nothing for the header line.
+    /// Appends the item of a line the `RawRecordTaker` took (its record, made when asked, is the
+    /// one `record(from:...)` makes of a parsed line, with a null value); nothing for the header
+    /// line.
     @inline(__always)
     private func appendTaken(_ taken: TakenRecord, line: JSONLinesBatch.Line, in batch: JSONLinesBatch,
         to items: inout [RecordBatchItem])
@@ -216,16 +217,9 @@ public final class JSONLinesReader: BatchRecordReader {
         sawContent = true
         let collection = taken.collection ?? options.collection
         let index = takeRecordIndex(in: collection)
-        let locator: any FieldLocating = JSONLineLocator(buffer: batch.bytes, range: range, line: line.number)
-            ?? JSONFieldLocator(bytes: Array(batch.bytes[range]), start: TextPosition(line: line.number, column: 1))
-        items.append(.taken(
-            Record(
-                collection: collection, value: .null,
-                location: SourceLocation(
-                    file: options.fileName, member: options.member, line: line.number, column: 1,
-                    collection: collection, recordIndex: index),
-                locator: locator),
-            taken.payload))
+        items.append(.taken(TakenItem(
+            payload: taken.payload, collection: collection, recordIndex: index,
+            start: TextPosition(line: line.number, column: 1), singleLine: line.number, span: range, source: batch)))
     }
 
     /// The header the bytes of a line hold, if they parse as one.

@@ -252,8 +252,9 @@ final class XMLBatchCutting {
 
 /// Records cut from an XML document by `XMLRecordReader.nextBatch(limit:)`: records and
 /// problems the reader read itself, then a stretch of record elements to parse on any thread.
-final class XMLBatch: RecordBatch, @unchecked Sendable {
-    // @unchecked: `parse(offering:)` writes `items` once, on one thread; `takeItems()` runs after it.
+final class XMLBatch: RecordBatch, TakenRecordSource, @unchecked Sendable {
+    // @unchecked: `parse(offering:)` writes `items` and `takenRecords` once, on one thread;
+    // `takeItems()` and `record(of:)` run after it.
 
     /// Record elements of one collection with only whitespace between them, and where they stand.
     struct Segment {
@@ -301,11 +302,23 @@ final class XMLBatch: RecordBatch, @unchecked Sendable {
                       let taken = taker.take(.parsedText(record))
                 else { continue }
                 record.value = .null
-                results[index] = .taken(record, taken.payload)
+                let location = record.location
+                results[index] = .taken(TakenItem(
+                    payload: taken.payload, collection: record.collection, recordIndex: location.recordIndex ?? 0,
+                    start: TextPosition(line: location.line ?? 0, column: location.column ?? 0), singleLine: 0,
+                    span: 0..<0, detail: takenRecords.count, source: self))
+                takenRecords.append(record)
             }
         }
         items = results
     }
+
+    /// The records of the items taken, with null values, for `record(of:)` (an item's `detail`
+    /// is its index here): an XML record is parsed whole before it is offered, so it is kept as
+    /// made rather than made again.
+    private var takenRecords: [Record] = []
+
+    func record(of item: TakenItem) -> Record { takenRecords[item.detail] }
 
     private static func parse(_ segment: Segment) -> [RecordBatchItem] {
         // The batch's records hold their own copy of the file's path and the collection's name

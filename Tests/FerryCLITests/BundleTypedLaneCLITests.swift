@@ -150,7 +150,8 @@ import Testing
             taker.finishTaking()
             for item in reader.items(from: batch) {
                 switch item {
-                case .taken(let record, let payload):
+                case .taken(let item):
+                    let (record, payload) = (item.record, item.payload)
                     #expect(record.location.member?.hasPrefix("data/") == true)
                     taken.append("\(record.collection ?? "-") \(taker.preparation(of: payload)?.id ?? "-")")
                 case .record(let record):

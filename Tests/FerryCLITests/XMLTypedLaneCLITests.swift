@@ -146,9 +146,12 @@ import Testing
             taker.finishTaking()
             for item in reader.items(from: batch) {
                 switch item {
-                case .taken(let record, let payload):
+                case .taken(let item):
+                    let record = item.record
                     #expect(record.value == .null)
-                    let preparation = try #require(taker.preparation(of: payload))
+                    #expect(record.location.recordIndex == item.recordIndex && record.location.line == item.start.line)
+                    #expect(record.locator?.position(of: JSONPointer(tokens: ["rating"])) != nil)
+                    let preparation = try #require(taker.preparation(of: item.payload))
                     // The id's line, found while taking: the element's line, 16 lines a note from line 4.
                     let index = taken.count + general.count
                     #expect(preparation.singleLine == 5 + 16 * index, "\(preparation.id ?? "-")")

@@ -70,7 +70,8 @@ enum CSVDifferential {
                                       diagnostics: &diagnostics)
                         items.append(.general(index: record.location.recordIndex ?? -1, location: "\(record.location)",
                                               model: model, diagnostics: diagnostics))
-                    case .taken(let record, let payload):
+                    case .taken(let item):
+                        let (record, payload) = (item.record, item.payload)
                         #expect(record.value == .null)
                         items.append(.typed(index: record.location.recordIndex ?? -1, location: "\(record.location)",
                                             model: taker?.models[payload] as Any))

@@ -67,7 +67,8 @@ import Testing
                     case .record(let record):
                         items.append("record " + describe(record, columns: columns))
                         values[record.location.line ?? 0] = record.value
-                    case .taken(let record, let payload):
+                    case .taken(let item):
+                        let (record, payload) = (item.record, item.payload)
                         #expect(record.value == .null)
                         items.append("taken " + describe(record, columns: columns) + " taken at \(payload)")
                     case .problem(let diagnostic):
@@ -143,7 +144,7 @@ import Testing
                 for item in reader.items(from: batch) {
                     switch item {
                     case .record(let record): found[record.location.recordIndex ?? -1] = (try #require(record.locator), false)
-                    case .taken(let record, _): found[record.location.recordIndex ?? -1] = (try #require(record.locator), true)
+                    case .taken(let item): let record = item.record; found[record.location.recordIndex ?? -1] = (try #require(record.locator), true)
                     default: Issue.record("unexpected \(item)")
                     }
                 }

@@ -57,7 +57,8 @@ import Testing
                     case .failure(let error):
                         events.list.append("failure \(error)")
                         break reading
-                    case .taken(let record, _):
+                    case .taken(let item):
+                        let record = item.record
                         events.list.append("taken " + Self.describe(record, columns: reader.headerFields))
                     }
                 }

@@ -48,7 +48,8 @@ import Testing
             batch.parse(offering: recorder)
             for item in reader.items(from: batch) {
                 switch item {
-                case .taken(let record, let payload):
+                case .taken(let item):
+                    let (record, payload) = (item.record, item.payload)
                     items.append("taken \(payload) \(record.collection ?? "-") \(record.location.recordIndex ?? -1) "
                         + "\(record.location.line ?? -1):\(record.location.column ?? -1) \(record.value)")
                 case .record(let record):

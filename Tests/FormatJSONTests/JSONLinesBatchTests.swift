@@ -46,7 +46,7 @@ import Testing
                 case .record(let record): events.list.append(Self.describe(record))
                 case .problem(let diagnostic): log.report(diagnostic)
                 case .failure(let error): throw error
-                case .taken(let record, _): events.list.append("taken " + Self.describe(record))
+                case .taken(let item): let record = item.record; events.list.append("taken " + Self.describe(record))
                 }
             }
         }
@@ -134,7 +134,8 @@ import Testing
                 case .record(let record): events.list.append(Self.describe(record))
                 case .problem(let diagnostic): log.report(diagnostic)
                 case .failure(let error): throw error
-                case .taken(let record, let payload):
+                case .taken(let item):
+                    let (record, payload) = (item.record, item.payload)
                     #expect(record.value == .null)
                     #expect(payload == record.location.line)
                     events.list.append("taken " + Self.describe(record))

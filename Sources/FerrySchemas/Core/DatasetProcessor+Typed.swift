@@ -5,19 +5,34 @@ extension DatasetProcessor {
     /// The commit of a record the typed path took (`TypedPreparation`, issue 7): what `commit(_:)`
     /// does for a record the general path finds no problem in (its id checked and recorded, its
     /// output index taken), without building its context or output record unless its id is a
-    /// duplicate. `record` is the raw record as the reader numbered it. Returns false when the
-    /// record is dropped (a duplicate id, reported).
-    public func commit(typed: TypedPreparation, record: Record) -> Bool {
-        commitTyped(typed, record: record) != nil
+    /// duplicate or it names an id not read yet. `item` is the raw record as the reader numbered
+    /// it; its record is made only for a diagnostic. Returns false when the record is dropped (a
+    /// duplicate id, reported).
+    public func commit(typed: TypedPreparation, item: TakenItem) -> Bool {
+        // Through a pointer: the item is not copied into the closures that may make its record.
+        withUnsafePointer(to: item) { commitTyped(typed, .taken($0)) } != nil
     }
 
-    /// `commit(typed:record:)` for a run whose writer takes values: the output record the general
+    /// `commit(typed:item:)` for a raw record at hand (one read record by record).
+    public func commit(typed: TypedPreparation, record: Record) -> Bool {
+        withUnsafePointer(to: record) { commitTyped(typed, .record($0)) } != nil
+    }
+
+    /// `commit(typed:item:)` for a run whose writer takes values: the output record the general
     /// path's commit gives for it (`typed.value` in the target collection, with the output's record
     /// index, the record's location and its locator, mapped back through the stages as
     /// `commit(_:)` maps it), or nil when the record is dropped (a duplicate id, reported) or the
     /// typed path built no value for it.
+    public func commitForOutput(typed: TypedPreparation, item: TakenItem) -> Record? {
+        guard typed.value != nil else { return nil }
+        // The output record is located by the raw one: made here, on the calling thread.
+        return commitForOutput(typed: typed, record: item.record)
+    }
+
+    /// `commitForOutput(typed:item:)` for a raw record at hand.
     public func commitForOutput(typed: TypedPreparation, record: Record) -> Record? {
-        guard let value = typed.value, let index = commitTyped(typed, record: record) else { return nil }
+        guard let value = typed.value, let index = withUnsafePointer(to: record, { commitTyped(typed, .record($0)) })
+        else { return nil }
         let route = typed.route
         let context = RecordContext(record: record, options: decodingOptions)
         var location = context.locationWithoutField()
@@ -30,34 +45,44 @@ extension DatasetProcessor {
         return Record(collection: route.targetCollection, value: value, location: location, locator: locator)
     }
 
-    /// Checks and records a typed record's id and takes its output index (nil: dropped).
-    private func commitTyped(_ typed: TypedPreparation, record: Record) -> Int? {
+    /// Checks and records a typed record's id and takes its output index (nil: dropped). The raw
+    /// record of a taken item is made only when a diagnostic, or a line its item does not know,
+    /// needs it.
+    private func commitTyped(_ typed: TypedPreparation, _ raw: TypedCommitRecord) -> Int? {
         let route = typed.route
-        var context: RecordContext { RecordContext(record: record, options: decodingOptions) }
-        if !timeZoneNoted { noteTimeZoneIfNeeded(collection: route.sourceCollection, context: context) }
+        var made: Record? = nil
+        func record() -> Record {
+            if let made { return made }
+            let record = raw.make()
+            made = record
+            return record
+        }
+        func context() -> RecordContext { RecordContext(record: record(), options: decodingOptions) }
+        if !timeZoneNoted { noteTimeZoneIfNeeded(collection: route.sourceCollection, context: context()) }
         if let id = typed.id {
             // As `duplicateError` for a plain record (at its own root, no pointer mapping).
             let table = idTable(for: route.targetCollection)
-            let line = typed.singleLine > 0 ? typed.singleLine : DatasetProcessor.idLine(of: record)
+            let known = raw.singleLine
+            let line = typed.singleLine > 0 ? typed.singleLine : known > 0 ? known : made.map(DatasetProcessor.idLine) ?? raw.idLine()
             let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: true, line: line,
-                collection: record.collection, index: record.location.recordIndex)
+                collection: raw.collection, index: raw.index)
             {
-                var recordPointer = DatasetProcessor.idLocation(context, nil).field ?? .root
+                var recordPointer = DatasetProcessor.idLocation(context(), nil).field ?? .root
                 if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
                 return recordPointer
             }
             if let first {
                 // The lane's record holds no value to take the id from: it is the typed one.
-                var location = DatasetProcessor.idLocation(context, nil)
+                var location = DatasetProcessor.idLocation(context(), nil)
                 location.recordID = id
                 report([Self.duplicate(id: id, in: route.sourceCollection, first: first, at: location)])
                 // As `commit(_:)`: a duplicate's references are still checked.
-                if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
+                if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context()) }
                 return nil
             }
         }
         // Most records name none: no call then.
-        if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context) }
+        if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context()) }
         return counts.postIncrement(route.targetCollection)
     }
 
@@ -74,17 +99,22 @@ extension DatasetProcessor {
             referenceTablesRoute = route
         }
         var located: RecordContext?
-        for reference in typed.references {
-            // The rule (three strings to count) is taken only for the rare id not read yet.
-            guard !referenceTables[reference.rule].isKnown(reference.id, key: reference.key) else { continue }
-            let rule = rules[reference.rule]
-            let recordContext = located ?? context()
-            located = recordContext
-            let pending = PendingReference(rule: rule, id: reference.id, index: reference.index, context: recordContext)
-            // The raw record the lane took holds no value: its id is the typed one.
-            var location = pending.location
-            location.recordID = typed.id
-            holdUnsettled(UnsettledReference(pending, at: location))
+        let tables = referenceTables
+        // Through a buffer: each reference is read in place, not copied (its id counted) first.
+        typed.references.withUnsafeBufferPointer { references in
+            for k in references.indices {
+                guard !tables[references[k].rule].isKnown(references[k].id, key: references[k].key) else { continue }
+                // The rule (three strings to count) is taken only for the rare id not read yet.
+                let reference = references[k]
+                let rule = rules[reference.rule]
+                let recordContext = located ?? context()
+                located = recordContext
+                let pending = PendingReference(rule: rule, id: reference.id, index: reference.index, context: recordContext)
+                // The raw record the lane took holds no value: its id is the typed one.
+                var location = pending.location
+                location.recordID = typed.id
+                holdUnsettled(UnsettledReference(pending, at: location))
+            }
         }
     }
 
@@ -103,5 +133,51 @@ extension DatasetProcessor {
         guard let collection = documents.last?.targetCollection else { return }
         let table = idTable(for: collection)
         warmSink ^= table.warm(documents.lazy.compactMap { $0.targetCollection == collection ? $0.id.map(IDTable.Key.init) : nil })
+    }
+}
+
+/// The raw record of a typed commit: a taken item, whose record is made only when asked, or a
+/// record at hand. Points at the caller's: valid during the commit only.
+private enum TypedCommitRecord {
+    case taken(UnsafePointer<TakenItem>)
+    case record(UnsafePointer<Record>)
+
+    var collection: String? {
+        switch self {
+        case .taken(let item): item.pointee.collection
+        case .record(let record): record.pointee.collection
+        }
+    }
+
+    var index: Int? {
+        switch self {
+        case .taken(let item): item.pointee.recordIndex
+        case .record(let record): record.pointee.location.recordIndex
+        }
+    }
+
+    /// The line every field stands on when known without the record (0: not known).
+    var singleLine: Int {
+        switch self {
+        case .taken(let item): item.pointee.singleLine
+        case .record: 0
+        }
+    }
+
+    /// `DatasetProcessor.idLine(of:)` of the record, which a taken item finds without making it.
+    func idLine() -> Int? {
+        switch self {
+        case .taken(let item):
+            // As `idLine(of:)` for a record with a locator and no single line.
+            return item.pointee.line(of: DatasetProcessor.idPointer) ?? item.pointee.line(of: .root) ?? item.pointee.start.line
+        case .record(let record): return DatasetProcessor.idLine(of: record.pointee)
+        }
+    }
+
+    func make() -> Record {
+        switch self {
+        case .taken(let item): item.pointee.record
+        case .record(let record): record.pointee
+        }
     }
 }
