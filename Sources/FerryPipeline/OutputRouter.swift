@@ -348,7 +348,16 @@ final class OutputRouter {
     }
 
     private func makeFolder(_ path: String) throws {
-        guard !path.isEmpty else { return }
+        madeFolders.append(contentsOf: try Self.makeFolders(path))
+    }
+
+    /// Makes the folder `path` and its missing ancestors, as `mkdir -p` does: a folder that another
+    /// run (a pipeline's datasets are converted in parallel) makes meanwhile is taken as made, where
+    /// Foundation's `createDirectory(withIntermediateDirectories:)` failed on that race now and then.
+    /// - Returns: the folders this call made, outermost first.
+    /// - Throws: `FerryError(.outputUnwritable)` when one cannot be made or is not a folder.
+    static func makeFolders(_ path: String) throws -> [String] {
+        guard !path.isEmpty else { return [] }
         var missing: [String] = []
         var ancestor = path
         while !ancestor.isEmpty, ancestor != "/", !FileManager.default.fileExists(atPath: ancestor) {
@@ -357,11 +366,18 @@ final class OutputRouter {
             guard let slash = ancestor.lastIndex(of: "/") else { break }
             ancestor = String(ancestor[..<slash])
         }
-        madeFolders.append(contentsOf: missing.reversed())
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw FerryError(.outputUnwritable, "cannot create the folder: \(error.localizedDescription)", at: SourceLocation(file: path))
+        var made: [String] = []
+        for folder in missing.reversed() {
+            if mkdir(folder, 0o777) == 0 {
+                made.append(folder)
+                continue
+            }
+            let failure = errno
+            var isFolder: ObjCBool = false
+            if failure == EEXIST, FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue { continue }
+            let reason = failure == EEXIST ? "a file of that name is in the way" : String(cString: strerror(failure))
+            throw FerryError(.outputUnwritable, "cannot create the folder: \(reason)", at: SourceLocation(file: folder))
         }
+        return made
     }
 }
