@@ -139,12 +139,8 @@ final class OutputRouter {
 
     /// The one writer of the output, once it is open, when it places rendered elements; found once.
     private var elementWriter: (any RenderedElementWriter)? {
-        if let foundElementWriter { return foundElementWriter }
-        guard !format.isContainer, !perCollectionFiles, writers.count == 1,
-              let writer = writers[""]?.writer as? any RenderedElementWriter
-        else { return nil }
-        foundElementWriter = writer
-        return writer
+        if foundElementWriter == nil { foundElementWriter = onlyWriter as? any RenderedElementWriter }
+        return foundElementWriter
     }
     private var foundElementWriter: (any RenderedElementWriter)?
 
@@ -172,14 +168,16 @@ final class OutputRouter {
     /// The one writer of the output, once it is open, when it takes bytes rendered ahead (JSON
     /// Lines); found once, as a protocol cast per record costs more than the write.
     private var prerenderingWriter: (any PrerenderingWriter)? {
-        if let foundPrerenderingWriter { return foundPrerenderingWriter }
-        guard !format.isContainer, !perCollectionFiles, writers.count == 1,
-              let writer = writers[""]?.writer as? any PrerenderingWriter
-        else { return nil }
-        foundPrerenderingWriter = writer
-        return writer
+        if foundPrerenderingWriter == nil { foundPrerenderingWriter = onlyWriter as? any PrerenderingWriter }
+        return foundPrerenderingWriter
     }
     private var foundPrerenderingWriter: (any PrerenderingWriter)?
+
+    /// The one writer every record goes to (no container, no file per collection), once it is open.
+    private var onlyWriter: (any RecordWriter)? {
+        guard !format.isContainer, !perCollectionFiles, writers.count == 1 else { return nil }
+        return writers[""]?.writer
+    }
 
     /// Finishes every writer and renames every file into place.
     /// - Parameter media: for a bundle output, the input bundle whose media to copy in (`only`:

@@ -125,12 +125,9 @@ public final class TypedLane: Sendable {
             else { return nil }
             // The id's line, found here on the parsing thread (the commit's `idLine(of:)` would
             // look for it on the calling thread).
-            let line = record.locator.flatMap { $0.line(of: Self.idPointer) ?? $0.line(of: .root) } ?? record.location.line
-            return (line.map { preparation.onLine($0) } ?? preparation, nil)
+            return (DatasetProcessor.idLine(of: record).map { preparation.onLine($0) } ?? preparation, nil)
         }
     }
-
-    private static let idPointer = JSONPointer(tokens: ["id"])
 
     /// The route of a document element's collection: `last`, the route of the batch's element
     /// before, when it is the same (a batch holds one collection's elements), else looked up.

@@ -119,19 +119,13 @@ public final class XMLRecordWriter: RenderedElementWriter {
     }
 
     /// Writes a record element rendered ahead (`XMLRendering` in `renderedElementForm`: the
-    /// element named `recordElementName(for: collection)` at depth 2, with its indentation and
+    /// element named as `write(_:)` names the collection's records, at depth 2, with its indentation and
     /// line break) exactly as `write(_:)` writes the record of `collection`.
     /// - Throws: `.outputUnwritable` from the sink or the spool file; `.internalError` after `finish()`.
     public func writeElement(_ element: UnsafeBufferPointer<UInt8>, collection: String) throws {
         guard !finished else { throw FerryError(.internalError, "XMLRecordWriter.writeElement after finish()") }
         let bytes = UnsafeRawBufferPointer(element)
         try place(collectionName(collection), rendered: bytes) { _ in buffer.append(element) }
-    }
-
-    /// The record element name of `collection`'s records (nil: the writer's default collection):
-    /// what `write(_:)` names them, and what a record rendered ahead must be named.
-    public func recordElementName(for collection: String?) -> String {
-        recordNames[collectionName(collection)] ?? Self.defaultRecordName
     }
 
     /// The collection element a record of `collection` goes into.

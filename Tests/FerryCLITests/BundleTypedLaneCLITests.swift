@@ -52,25 +52,28 @@ import Testing
         }
     }
 
+    /// Writes a dataset of `domain` at `version` into `box` and returns its name: the notes
+    /// sample (migrated for V2), or `ReferencingRecordsCLITests`' pet-story or vocabulary records.
+    static func writeSource(domain: String, version: Int, in box: Sandbox) throws -> String {
+        switch domain {
+        case "notes":
+            try box.copySample("notes-v1.json")
+            guard version == 2 else { return "notes-v1.json" }
+            let migration = try box.ferry(["migrate", "notes-v1.json", "--to-version", "2", "--lenient", "-o", "notes-v2.jsonl", "--quiet"])
+            try #require(migration.status == 0, "\(migration.stderr)")
+            return "notes-v2.jsonl"
+        case "pet-story":
+            try box.write("in.jsonl", ReferencingRecordsCLITests.petStory(version: version).text)
+        default:
+            try box.write("in.jsonl", ReferencingRecordsCLITests.vocabulary(version: version).text)
+        }
+        return "in.jsonl"
+    }
+
     /// Writes the cell's bundle (`b/` as a folder, then `b.tar` or `b.zip` of it) with the
     /// problems of `edits` in its members; returns its name.
     static func makeBundle(_ cell: Cell, in box: Sandbox) throws -> String {
-        let source: String
-        switch cell.domain {
-        case "notes":
-            try box.copySample("notes-v1.json")
-            source = cell.version == 1 ? "notes-v1.json" : "notes-v2.jsonl"
-            if cell.version == 2 {
-                let migration = try box.ferry(["migrate", "notes-v1.json", "--to-version", "2", "--lenient", "-o", source, "--quiet"])
-                try #require(migration.status == 0, "\(migration.stderr)")
-            }
-        case "pet-story":
-            source = "in.jsonl"
-            try box.write(source, ReferencingRecordsCLITests.petStory(version: cell.version).text)
-        default:
-            source = "in.jsonl"
-            try box.write(source, ReferencingRecordsCLITests.vocabulary(version: cell.version).text)
-        }
+        let source = try writeSource(domain: cell.domain, version: cell.version, in: box)
         // The valid records only: the problems come with the edits.
         let making = try box.ferry(["convert", source, "--data-format", cell.format, "--to", "tar", "-o", "b/", "--lenient", "--quiet"])
         // Exit 1: the records with problems are left out.

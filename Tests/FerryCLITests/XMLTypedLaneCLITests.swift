@@ -44,22 +44,7 @@ import Testing
 
     /// Writes the cell's XML document (`in.xml`) with the problems of `edits`.
     static func makeDocument(_ cell: Cell, in box: Sandbox) throws {
-        let source: String
-        switch cell.domain {
-        case "notes":
-            try box.copySample("notes-v1.json")
-            source = cell.version == 1 ? "notes-v1.json" : "notes-v2.jsonl"
-            if cell.version == 2 {
-                let migration = try box.ferry(["migrate", "notes-v1.json", "--to-version", "2", "--lenient", "-o", source, "--quiet"])
-                try #require(migration.status == 0, "\(migration.stderr)")
-            }
-        case "pet-story":
-            source = "in.jsonl"
-            try box.write(source, ReferencingRecordsCLITests.petStory(version: cell.version).text)
-        default:
-            source = "in.jsonl"
-            try box.write(source, ReferencingRecordsCLITests.vocabulary(version: cell.version).text)
-        }
+        let source = try BundleTypedLaneCLITests.writeSource(domain: cell.domain, version: cell.version, in: box)
         let making = try box.ferry(["convert", source, "--to", "xml", "-o", "clean.xml", "--lenient", "--quiet"])
         try #require(making.status <= 1 && box.exists("clean.xml"), "\(making.stderr)")
         var text = try box.text("clean.xml")

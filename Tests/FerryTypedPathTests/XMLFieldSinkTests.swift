@@ -20,7 +20,11 @@ import Testing
         let valueWriter = try XMLRecordWriter(valueSink, options: options, recordNames: names)
         let renderedSink = MemorySink()
         let renderedWriter = try XMLRecordWriter(renderedSink, options: options, recordNames: names)
-        let rendering = XMLRendering(pretty: pretty)
+        guard case .xmlRecordElement(_, let recordNames, let defaultName)? = renderedWriter.renderedElementForm else {
+            Issue.record("the XML writer takes no rendered elements")
+            return ("", nil)
+        }
+        let rendering = XMLRendering(pretty: pretty, recordNames: recordNames, defaultName: defaultName)
         var refused = false
         for (collection, model) in records {
             // What the writer refuses (a control character in a generated text) the renderer
@@ -28,7 +32,7 @@ import Testing
             let record = Record(collection: collection, value: model.value, location: FerryCore.SourceLocation())
             guard (try? XMLRecordWriter(MemorySink(), options: options, recordNames: names).write(record)) != nil else {
                 var scratch = ByteBuffer(capacity: 64)
-                #expect(!rendering.render(model, recordName: renderedWriter.recordElementName(for: collection), into: &scratch))
+                #expect(!rendering.render(model, collection: collection ?? "first", into: &scratch))
                 let left = scratch.count
                 #expect(left == 0)
                 continue
@@ -36,7 +40,7 @@ import Testing
             try valueWriter.write(Record(collection: collection, value: model.value, location: FerryCore.SourceLocation()))
             var buffer = ByteBuffer(capacity: 64)
             buffer.append(Array("previous".utf8))
-            guard rendering.render(model, recordName: renderedWriter.recordElementName(for: collection), into: &buffer) else {
+            guard rendering.render(model, collection: collection ?? "first", into: &buffer) else {
                 refused = true
                 continue
             }

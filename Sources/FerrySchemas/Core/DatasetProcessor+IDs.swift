@@ -75,7 +75,7 @@ extension DatasetProcessor {
     /// The line of the `/id` of a record standing at its own root, as `location(of: /id)` finds
     /// it (the id's position, else the record's, else the record's line), without building the
     /// record's pointer.
-    static func idLine(of record: Record) -> Int? {
+    public static func idLine(of record: Record) -> Int? {
         // Asked in place first: the usual record stands on one line (no copy of its locator).
         if let single = record.locator?.singleLine { return single }
         guard let locator = record.locator else { return record.location.line }
