@@ -102,7 +102,7 @@ struct CSVCursor: RecordCursor {
 
     var wholeValue: Value { value(of: CSVItem(node: origin)) }
 
-    mutating func start(fields: [FieldSchema]) {
+    mutating func start(fields: UnsafeBufferPointer<FieldSchema>) {
         guard isObject else { return }
         let frame = frame.pointee
         if let map = frame.map, map.maps(origin, fields: CSVFieldMap.address(of: fields)) {
@@ -165,7 +165,7 @@ struct CSVCursor: RecordCursor {
         return nil
     }
 
-    func irregularKeys(fields: [FieldSchema]) -> [String]? {
+    func irregularKeys(fields: UnsafeBufferPointer<FieldSchema>) -> [String]? {
         guard isObject, isIrregular else { return nil }
         let frame = frame.pointee
         let node = frame.nodes[origin]

@@ -72,8 +72,8 @@ final class CSVFieldMap: @unchecked Sendable {
 
     /// The storage address of `fields`, as the map compares it.
     @inline(__always)
-    static func address(of fields: [FieldSchema]) -> UnsafeRawPointer? {
-        fields.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    static func address(of fields: UnsafeBufferPointer<FieldSchema>) -> UnsafeRawPointer? {
+        UnsafeRawPointer(fields.baseAddress)
     }
 
     private struct Builder {
@@ -97,7 +97,7 @@ final class CSVFieldMap: @unchecked Sendable {
             let object = tree.nodes[node]
             guard object.kind == .object, mappedFields[node] == nil else { return }
             types.append(type)
-            mappedFields[node] = CSVFieldMap.address(of: type.fields)
+            mappedFields[node] = CSVFieldMap.address(of: type.fieldTable)
             fieldStart[node] = fieldChildren.count
             fieldChildren.append(contentsOf: repeatElement(-1, count: type.fields.count))
             var stray: [Int] = []

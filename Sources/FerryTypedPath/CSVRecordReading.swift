@@ -41,7 +41,7 @@ public final class CSVRecordReading<T: FieldCodable>: Sendable {
     public func decode(_ row: RawCSVRow) -> T? {
         guard row.cells.count == columnCount, CSVCursor.isUTF8(row.cells) else { return nil }
         return CSVCursor.withCursor(tree: tree, map: map, cells: row.cells, scalarsAsText: true) { cursor -> T? in
-            var reader = ModelReader(cursor, type: T.recordType, at: context)
+            var reader = ModelReader(cursor, model: T.self, at: context)
             let model = T(from: &reader)
             guard reader.diagnostics.isEmpty else { return nil }
             var problems: [Diagnostic] = []

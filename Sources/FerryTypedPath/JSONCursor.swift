@@ -134,7 +134,7 @@ struct JSONCursor: RecordCursor {
 
     var wholeValue: Value { value(of: origin) }
 
-    mutating func start(fields: [FieldSchema]) {
+    mutating func start(fields: UnsafeBufferPointer<FieldSchema>) {
         guard isObject, json.allowsContainer(atLevel: level) else {
             isWellFormed = false
             return
@@ -182,18 +182,16 @@ struct JSONCursor: RecordCursor {
     /// The index in `fields` of the field `member` names; nil when none does. Members usually
     /// come in canonical order: the field at `hint` (the one after the previous member's) is
     /// tried first.
-    private func fieldIndex(of member: Member, in fields: [FieldSchema], hint: inout Int) -> Int? {
-        fields.withUnsafeBufferPointer { fields in
-            if hint < fields.count, keyIs(member, fields[hint].name) {
-                hint += 1
-                return hint - 1
-            }
-            for i in fields.indices where keyIs(member, fields[i].name) {
-                hint = i + 1
-                return i
-            }
-            return nil
+    private func fieldIndex(of member: Member, in fields: UnsafeBufferPointer<FieldSchema>, hint: inout Int) -> Int? {
+        if hint < fields.count, keyIs(member, fields[hint].name) {
+            hint += 1
+            return hint - 1
         }
+        for i in fields.indices where keyIs(member, fields[i].name) {
+            hint = i + 1
+            return i
+        }
+        return nil
     }
 
     /// True when `member`'s key is `name`.
@@ -273,7 +271,7 @@ struct JSONCursor: RecordCursor {
         return nil
     }
 
-    func irregularKeys(fields: [FieldSchema]) -> [String]? {
+    func irregularKeys(fields: UnsafeBufferPointer<FieldSchema>) -> [String]? {
         isIrregular ? (0..<count).map { key(of: member(at: $0)) } : nil
     }
 

@@ -87,11 +87,10 @@ struct JSONFieldSource: FieldSource {
         _ make: (UnsafeBufferPointer<FieldSchema>, UnsafePointer<TimeZone>) -> JSONFieldSource,
         accept: (inout JSONFieldSource) -> Bool
     ) -> T? {
-        T.recordType.fields.withUnsafeBufferPointer { fields -> T? in
-            var source = make(fields, timeZone)
-            let model = T(from: &source)
-            return accept(&source) ? model : nil
-        }
+        // The table, not `fields`: no reference counted per object read.
+        var source = make(T.recordType.fieldTable, timeZone)
+        let model = T(from: &source)
+        return accept(&source) ? model : nil
     }
 
     /// The time zone of calendar-day rules (`DecodingOptions.timeZone`).

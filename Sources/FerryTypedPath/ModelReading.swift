@@ -119,7 +119,7 @@ struct ValueModelDecoding<T: FieldCodableCollection>: InputModelDecoding {
     }
 
     func decode(_ value: Value) -> T? {
-        var reader = ModelReader(ValueCursor(value), type: T.recordType, at: context)
+        var reader = ModelReader(ValueCursor(value), model: T.self, at: context)
         let model = T(from: &reader)
         guard reader.diagnostics.isEmpty else { return nil }
         var problems: [Diagnostic] = []

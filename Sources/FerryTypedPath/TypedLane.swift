@@ -102,7 +102,11 @@ public final class TypedLane: Sendable {
             guard !options.scalarsAsText, !declinesMediaNames || !MediaNameScan.mayNameMedia(bytes), let scan = JSONRecordScan(bytes, strings: state.pointee.strings),
                   let (route, named) = self.route(of: scan, defaultCollection: defaultCollection, last: &state.pointee.lastLineRoute)
             else { return nil }
-            return takeLine(scan, route, named: named, line: line, output: state.pointee.output, into: &state.pointee.buffer)
+            // The route borrowed (`Unmanaged`), here and below: a retain per record would write
+            // the route's reference count from every worker thread.
+            return route._withUnsafeGuaranteedRef {
+                takeLine(scan, $0, named: named, line: line, output: state.pointee.output, into: &state.pointee.buffer)
+            }
         case .csvRow(let row):
             if declinesMediaNames, MediaNameScan.mayNameMedia(row) { return nil }
             return takeRow(row, output: state.pointee.output, cache: &state.pointee.routeCache, into: &state.pointee.buffer)
@@ -113,15 +117,17 @@ public final class TypedLane: Sendable {
                   let scan = JSONRecordScan(bytes, maximumDepth: maximumDepth, strings: state.pointee.strings),
                   !scan.namesCollection, let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute)
             else { return nil }
-            guard let (preparation, _) = takeLine(scan, route, named: nil, line: 0, output: state.pointee.output,
-                into: &state.pointee.buffer)
+            guard let (preparation, _) = route._withUnsafeGuaranteedRef({
+                takeLine(scan, $0, named: nil, line: 0, output: state.pointee.output, into: &state.pointee.buffer)
+            })
             else { return nil }
             return (preparation.onLine(JSONFieldLocator.idLine(in: bytes, start: start)), nil)
         case .parsedText(let record):
             guard !declinesMediaNames, let collection = record.collection,
                   let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute),
-                  let preparation = takeInput(record.value, route, route.textValueReading, output: state.pointee.output,
-                      into: &state.pointee.buffer)
+                  let preparation = route._withUnsafeGuaranteedRef({
+                      takeInput(record.value, $0, $0.textValueReading, output: state.pointee.output, into: &state.pointee.buffer)
+                  })
             else { return nil }
             // The id's line, found here on the parsing thread (the commit's `idLine(of:)` would
             // look for it on the calling thread).
@@ -132,13 +138,13 @@ public final class TypedLane: Sendable {
     /// The route of a document element's collection: `last`, the route of the batch's element
     /// before, when it is the same (a batch holds one collection's elements), else looked up.
     @inline(__always)
-    private func elementRoute(of collection: String, last: inout Unmanaged<LaneRoute>?) -> LaneRoute? {
+    private func elementRoute(of collection: String, last: inout Unmanaged<LaneRoute>?) -> Unmanaged<LaneRoute>? {
         if let last, last._withUnsafeGuaranteedRef({ $0.route.sourceCollection == collection }) {
-            return last.takeUnretainedValue()
+            return last
         }
         guard let route = routes[collection] else { return nil }
         last = Unmanaged.passUnretained(route)
-        return route
+        return last
     }
 
     /// A scanned JSON Lines line of `route` (standing on `line`) taken whole, or nil.
@@ -201,20 +207,19 @@ public final class TypedLane: Sendable {
     /// last, is tried first (a collection's records come in runs), its name compared as bytes.
     @inline(__always)
     private func route(of scan: JSONRecordScan, defaultCollection: String?, last: inout Unmanaged<LaneRoute>?)
-        -> (LaneRoute, named: String?)?
+        -> (Unmanaged<LaneRoute>, named: String?)?
     {
+        // The lane holds its routes as long as its batches live.
         guard scan.namesCollection else {
             guard let defaultCollection, let route = routes[defaultCollection] else { return nil }
-            return (route, nil)
+            return (Unmanaged.passUnretained(route), nil)
         }
         if let last, last._withUnsafeGuaranteedRef({ scan.collectionIs($0.sourceName) }) {
-            let route = last.takeUnretainedValue()
-            return (route, route.route.sourceCollection)
+            return (last, last._withUnsafeGuaranteedRef { $0.route.sourceCollection })
         }
         for route in routeList where scan.collectionIs(route.sourceName) {
-            // The lane holds its routes as long as its batches live.
             last = Unmanaged.passUnretained(route)
-            return (route, route.route.sourceCollection)
+            return (Unmanaged.passUnretained(route), route.route.sourceCollection)
         }
         return nil
     }

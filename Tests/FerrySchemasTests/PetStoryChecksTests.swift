@@ -110,7 +110,7 @@ import Testing
     /// Failing checks the source saw, and `invalid-value` errors the reader reported, for `object`.
     func checkCount<M: FieldCodable>(_ type: M.Type, _ object: ValueObject, _ options: DecodingOptions) -> (Int, Int) {
         let context = RecordContext(record: makeRecord("c", 0, .object(object)), options: options)
-        var source = CheckWatcher(reader: FieldReader(.object(object), type: M.recordType, at: context))
+        var source = CheckWatcher(reader: FieldReader(.object(object), model: M.self, at: context))
         _ = M(from: &source)
         var diagnostics: [Diagnostic] = []
         source.reader.finish(into: &diagnostics)

@@ -49,7 +49,12 @@ extension DatasetProcessor {
     /// record of a taken item is made only when a diagnostic, or a line its item does not know,
     /// needs it.
     private func commitTyped(_ typed: TypedPreparation, _ raw: TypedCommitRecord) -> Int? {
-        let route = typed.route
+        // The route borrowed: the workers use it too, and a count written here per record would
+        // move its cache line between the cores.
+        typed.borrowingRoute { commitTyped(typed, raw, route: $0) }
+    }
+
+    private func commitTyped(_ typed: TypedPreparation, _ raw: TypedCommitRecord, route: TypedRoute) -> Int? {
         var made: Record? = nil
         func record() -> Record {
             if let made { return made }

@@ -7,9 +7,9 @@ import Foundation
 public typealias FieldReader = ModelReader<ValueCursor>
 
 extension FieldReader {
-    /// Starts reading `value` as a `type`; a non-object is a `type-error`.
-    public init(_ value: Value, type: RecordType, at context: RecordContext) {
-        self.init(ValueCursor(value), type: type, at: context)
+    /// Starts reading `value` as a `model`; a non-object is a `type-error`.
+    public init<T: FieldCodable>(_ value: Value, model: T.Type, at context: RecordContext) {
+        self.init(ValueCursor(value), model: model, at: context)
     }
 
     /// The text of a string that fits a plain or non-empty string type without any check that
@@ -263,14 +263,14 @@ extension FieldReader {
         return data
     }
 
-    /// Reads a Firestore Timestamp of a field of `type`; nil (reported) otherwise.
+    /// Reads a Firestore Timestamp of a field of the type named `typeName`; nil (reported) otherwise.
     @usableFromInline
-    static func timestamp(_ value: Value, in type: RecordType, at fieldContext: RecordContext,
+    static func timestamp(_ value: Value, in typeName: @autoclosure () -> String, at fieldContext: RecordContext,
         into diagnostics: inout [Diagnostic]) -> FirestoreTimestamp?
     {
         let context = fieldContext
         if value == .string("") {
-            diagnostics.append(.error(.missingField, "\(fieldContext.displayName) is empty (required in \(type.name))",
+            diagnostics.append(.error(.missingField, "\(fieldContext.displayName) is empty (required in \(typeName()))",
                 at: fieldContext.location()))
             return nil
         }

@@ -118,7 +118,7 @@ extension FieldCodable {
 
     /// The general path: reads `value` with a `FieldReader`, reporting every problem.
     public init(value: Value, at context: RecordContext, diagnostics: inout [Diagnostic]) {
-        var reader = FieldReader(value, type: Self.recordType, at: context)
+        var reader = FieldReader(value, model: Self.self, at: context)
         self.init(from: &reader)
         reader.finish(into: &diagnostics)
     }

@@ -31,8 +31,12 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     @usableFromInline let rootContext: RecordContext
     /// The members and elements entered from `rootContext` down to the object read now.
     @usableFromInline var steps = PathSteps()
-    /// The type of the object read now (the started one's, or a nested object's while it is read).
-    @usableFromInline var _type: RecordType
+    /// The type of the object read now (the started one's, or a nested object's while it is
+    /// read), by pointer (`RecordType.table`: taken with no reference counted, as worker threads
+    /// read records side by side).
+    @usableFromInline var _table: RecordType.Table
+    /// The fields of the object read now.
+    @inlinable var _fields: UnsafeBufferPointer<FieldSchema> { _table.fields }
     /// `rootContext.options.scalarsAsText`, read by most fields.
     @usableFromInline let scalarsAsText: Bool
     /// The problems found so far (a nested object's included).
@@ -55,18 +59,18 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         steps.isEmpty ? rootContext : nestedContext()
     }
 
-    /// The record type of the object read now.
-    public var type: RecordType { _type }
+    /// The name of the record type of the object read now.
+    public var typeName: String { _table.name }
 
-    /// Starts reading the object `cursor` walks as a `type`; a non-object is a `type-error`.
+    /// Starts reading the object `cursor` walks as a `model`; a non-object is a `type-error`.
     @inlinable
-    public init(_ cursor: Cursor, type: RecordType, at context: RecordContext) {
+    public init<T: FieldCodable>(_ cursor: Cursor, model: T.Type, at context: RecordContext) {
         self._cursor = cursor
         self.rootContext = context
-        self._type = type
+        self._table = T.recordType.table
         self.scalarsAsText = context.options.scalarsAsText
         if cursor.isObject {
-            self._cursor.start(fields: type.fields)
+            self._cursor.start(fields: _fields)
         } else {
             reportNotAnObject()
         }
@@ -89,7 +93,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     @usableFromInline
     mutating func reportNotAnObject() {
         diagnostics.append(
-            .error(.typeError, "\(context.displayName): expected an object (\(type.name)), found \(_cursor.wholeValue.shortDescription)",
+            .error(.typeError, "\(context.displayName): expected an object (\(typeName)), found \(_cursor.wholeValue.shortDescription)",
                 at: context.location()))
     }
 
@@ -106,7 +110,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// the diagnostics over. `ignoring` lists members the caller handled itself.
     @inlinable
     public mutating func finish(into output: inout [Diagnostic], ignoring: Set<String> = []) {
-        if let keys = _cursor.irregularKeys(fields: _type.fields) { reportIrregular(keys, ignoring: ignoring) }
+        if let keys = _cursor.irregularKeys(fields: _fields) { reportIrregular(keys, ignoring: ignoring) }
         if !diagnostics.isEmpty {
             output.append(contentsOf: diagnostics)
             diagnostics.removeAll()
@@ -121,13 +125,13 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         var seen: Set<String> = []
         for key in keys {
             if key == "$collection" || ignoring.contains(key) { continue }
-            if type.field(named: key) == nil {
+            if !_fields.contains(where: { $0.name == key }) {
                 diagnostics.append(
-                    .error(.unknownField, "unknown field \(quoted: key) in \(type.name)",
+                    .error(.unknownField, "unknown field \(quoted: key) in \(typeName)",
                         at: context.location(of: JSONPointer(tokens: [key]))))
             } else if !seen.insert(key).inserted {
                 diagnostics.append(
-                    .error(.invalidValue, "field \(quoted: key) appears twice in \(type.name)",
+                    .error(.invalidValue, "field \(quoted: key) appears twice in \(typeName)",
                         at: context.location(of: JSONPointer(tokens: [key]))))
             }
         }
@@ -135,17 +139,17 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
 
     // MARK: Field lookup
 
-    /// The index in `type.fields` of the field `name`, or nil when the type has none (then the
+    /// The index in `_fields` of the field `name`, or nil when the type has none (then the
     /// field reads as a required plain string). Fields are usually asked for in canonical order:
     /// the one after the previous is tried first.
     @inlinable
     mutating func fieldIndex(_ name: String) -> Int? {
-        let count = _type.fields.count
-        if fieldHint < count, _type.fields[fieldHint].name == name {
+        let count = _fields.count
+        if fieldHint < count, _fields[fieldHint].name == name {
             fieldHint += 1
             return fieldHint - 1
         }
-        for i in 0..<count where _type.fields[i].name == name {
+        for i in 0..<count where _fields[i].name == name {
             fieldHint = i + 1
             return i
         }
@@ -157,7 +161,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     @usableFromInline
     func schema(at index: Int?, _ name: String) -> FieldSchema {
         guard let index else { return FieldSchema(name, .string) }
-        return _type.fields[index]
+        return _fields[index]
     }
 
     /// The index of a field in `type.fields` (nil when the type has none) and its item; nil item
@@ -170,13 +174,13 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         return (index, item(of: name, at: index, quietWhenMissing: quietWhenMissing))
     }
 
-    /// The item of the field `name` found at `index` of `type.fields` (see `locate`).
+    /// The item of the field `name` found at `index` of `_fields` (see `locate`).
     @inlinable
     mutating func item(of name: String, at index: Int?, quietWhenMissing: Bool) -> Cursor.Item? {
         guard _cursor.isObject else { return nil }
         let item = _cursor.member(name, field: index)
         guard let item, !_cursor.isNull(item) else {
-            let isRequired = index.map { _type.fields[$0].isRequired } ?? true
+            let isRequired = index.map { _fields[$0].isRequired } ?? true
             if isRequired && !quietWhenMissing { reportMissing(name, isNull: item != nil) }
             return nil
         }
@@ -192,7 +196,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     @usableFromInline @discardableResult
     mutating func reportMissingUnlessEmptyCell(_ name: String, at index: Int?) -> Bool {
         // An optional with a default (vocabulary V1's strings) is "" when absent, in any format.
-        guard _cursor.isObject, let index, _type.fields[index].isRequired else { return false }
+        guard _cursor.isObject, let index, _fields[index].isRequired else { return false }
         if let item = _cursor.member(name, field: index), _cursor.isNull(item) { return false }
         if _cursor.hasPlace(name, field: index) ?? context.hasPlace(ofMember: name) { return true }
         reportMissing(name, isNull: false)
@@ -204,7 +208,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     mutating func reportMissing(_ name: String, isNull: Bool) {
         let fieldContext = context.appending(name)
         let what = isNull ? "is null" : "is missing"
-        diagnostics.append(.error(.missingField, "\(fieldContext.displayName) \(what) (required in \(type.name))",
+        diagnostics.append(.error(.missingField, "\(fieldContext.displayName) \(what) (required in \(typeName))",
             at: fieldContext.location()))
     }
 
@@ -223,7 +227,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     @inlinable
     public mutating func string(_ name: String) -> String {
         let index = fieldIndex(name)
-        let fieldType = index.map { _type.fields[$0].type } ?? .string
+        let fieldType = index.map { _fields[$0].type } ?? .string
         // Every string type: an unquoted empty cell is "" (SCHEMAS.md "Formats: CSV"), so a
         // `nonEmptyString` or `enumeration` field breaks the same rule as a quoted "" or `<x/>`.
         let quiet = scalarsAsText && index != nil && FieldReader.isTextType(fieldType)
@@ -241,7 +245,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     public mutating func optionalString(_ name: String) -> String? {
         let (index, item) = locate(name)
         guard let item else { return nil }
-        return checkedString(item, index.map { _type.fields[$0].type } ?? .string, name)
+        return checkedString(item, index.map { _fields[$0].type } ?? .string, name)
     }
 
     /// The text of a string item that fits `fieldType`, else nil (reported).
@@ -292,8 +296,8 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     public mutating func optionalDouble(_ name: String) -> Double? {
         let (index, item) = locate(name)
         guard let item else { return nil }
-        let range = index.flatMap { _type.fields[$0].range }
-        let step = index.flatMap { _type.fields[$0].step }
+        let range = index.flatMap { _fields[$0].range }
+        let step = index.flatMap { _fields[$0].step }
         if let number = _cursor.plainDouble(item, range: range, step: step, scalarsAsText: scalarsAsText) {
             return number
         }
@@ -393,7 +397,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     public mutating func timestamp(_ name: String) -> FirestoreTimestamp? {
         let (value, fieldContext) = member(name)
         guard let value else { return nil }
-        return FieldReader.timestamp(value, in: _type, at: fieldContext, into: &diagnostics)
+        return FieldReader.timestamp(value, in: _table.name, at: fieldContext, into: &diagnostics)
     }
 
     // MARK: Nested values
@@ -459,22 +463,22 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     @inlinable
     mutating func readNested<T: FieldCodable>(_ model: T.Type, at item: Cursor.Item) -> T {
         var cursor = _cursor.cursor(at: item)
-        var type = T.recordType
+        let parentTable = _table
+        _table = T.recordType.table
         swap(&_cursor, &cursor)
-        swap(&_type, &type)
         let parentHint = fieldHint
         let parentStart = objectStart
         fieldHint = 0
         objectStart = diagnostics.count
         if _cursor.isObject {
-            _cursor.start(fields: _type.fields)
+            _cursor.start(fields: _fields)
         } else {
             reportNotAnObject()
         }
         let model = T(from: &self)
-        if let keys = _cursor.irregularKeys(fields: _type.fields) { reportIrregular(keys, ignoring: []) }
+        if let keys = _cursor.irregularKeys(fields: _fields) { reportIrregular(keys, ignoring: []) }
         swap(&_cursor, &cursor)
-        swap(&_type, &type)
+        _table = parentTable
         fieldHint = parentHint
         objectStart = parentStart
         return model
@@ -485,7 +489,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     public static func read<T: FieldCodable>(_ type: T.Type, _ cursor: Cursor, at context: RecordContext,
         into diagnostics: inout [Diagnostic]) -> T
     {
-        var reader = ModelReader(cursor, type: T.recordType, at: context)
+        var reader = ModelReader(cursor, model: T.self, at: context)
         let model = T(from: &reader)
         reader.finish(into: &diagnostics)
         return model

@@ -22,14 +22,14 @@ public protocol RecordCursor {
     var wholeValue: Value { get }
 
     /// Gets ready to be asked for the fields of `fields` (a record type's, in canonical order).
-    mutating func start(fields: [FieldSchema])
+    mutating func start(fields: UnsafeBufferPointer<FieldSchema>)
     /// The first member named `name` (`field`: its index in the `start(fields:)` list, nil when the
     /// type has none); nil when absent. Models ask for their fields in canonical order: a cursor
     /// tries the member after the previous one first.
     mutating func member(_ name: String, field: Int?) -> Item?
     /// The keys of the members in input order when some member is not a field or a field appears
     /// twice (the reader reports those), else nil.
-    func irregularKeys(fields: [FieldSchema]) -> [String]?
+    func irregularKeys(fields: UnsafeBufferPointer<FieldSchema>) -> [String]?
 
     /// Whether the object holds a place for the member `name` that `member(_:field:)` found
     /// absent: true for a CSV column whose cell is empty (an absent required string is then `""`,

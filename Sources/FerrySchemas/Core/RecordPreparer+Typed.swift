@@ -144,10 +144,12 @@ public typealias FieldCodableCollection = CollectionModel & FieldCodable
 /// a batch keeps its records' preparations in one array (`TypedLaneBatch`), with no object
 /// allocated and counted per record.
 public struct TypedPreparation: Sendable {
-    /// The record's route. Unowned: the lane holds the routes for the whole run, and a counted
+    /// The record's route. Not counted: the lane holds the routes for the whole run, and a counted
     /// reference here would be counted up and down by the worker and the calling thread for every
-    /// record (one shared cache line bouncing between the cores).
-    public unowned(unsafe) let route: TypedRoute
+    /// record (one shared cache line bouncing between the cores); `borrowingRoute(_:)` uses it
+    /// without a count.
+    public var route: TypedRoute { routeReference.takeUnretainedValue() }
+    private let routeReference: Unmanaged<TypedRoute>
     /// The record's own id (non-empty), nil when it has none.
     public let id: String?
     /// `id` as the id table looks it up, built here (on the worker thread that prepares the
@@ -167,16 +169,22 @@ public struct TypedPreparation: Sendable {
     /// The references the record makes (`TypedRoute.references(of:)`), checked on commit.
     public let references: [ModelReference]
 
-    public init(route: TypedRoute, id: String?, rendered: Range<Int>?, value: Value? = nil, singleLine: Int = 0,
+    public init(route: borrowing TypedRoute, id: String?, rendered: Range<Int>?, value: Value? = nil, singleLine: Int = 0,
         references: [ModelReference] = [])
     {
-        self.route = route
+        self.routeReference = Unmanaged.passUnretained(route)
         self.references = references
         self.id = id
         self.idKey = id.map(IDTable.Key.init)
         self.rendered = rendered
         self.value = value
         self.singleLine = singleLine
+    }
+
+    /// `body`'s result on the record's route, borrowed (no reference counted).
+    @inline(__always)
+    public func borrowingRoute<R>(_ body: (TypedRoute) -> R) -> R {
+        routeReference._withUnsafeGuaranteedRef(body)
     }
 
     /// The same preparation with its id's line (`singleLine`) set to `line`.

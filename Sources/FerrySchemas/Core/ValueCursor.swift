@@ -34,7 +34,7 @@ public struct ValueCursor: RecordCursor {
         }
     }
 
-    public mutating func start(fields: [FieldSchema]) {
+    public mutating func start(fields: UnsafeBufferPointer<FieldSchema>) {
         guard isObject else { return }
         if let present = Self.presentFields(members, fields) {
             presentFields = present
@@ -45,7 +45,7 @@ public struct ValueCursor: RecordCursor {
 
     /// The fields present as members, one bit per index in `fields`, when every member is one of
     /// `fields` and none appears twice; nil otherwise (irregular).
-    private static func presentFields(_ members: [ValueObject.Member], _ fields: [FieldSchema]) -> UInt64? {
+    private static func presentFields(_ members: [ValueObject.Member], _ fields: UnsafeBufferPointer<FieldSchema>) -> UInt64? {
         guard fields.count <= 64 else { return nil }
         var seen: UInt64 = 0
         var hint = 0
@@ -95,7 +95,7 @@ public struct ValueCursor: RecordCursor {
         return nil
     }
 
-    public func irregularKeys(fields: [FieldSchema]) -> [String]? {
+    public func irregularKeys(fields: UnsafeBufferPointer<FieldSchema>) -> [String]? {
         isObject && isIrregular ? members.map(\.key) : nil
     }
 
