@@ -177,15 +177,12 @@ public struct Converter: Sendable {
         let inliner = Self.inliner(for: source, plan: plan)
         var references = MediaReferences(media: source.media)  // by any record read: for verification
         var keptReferences = MediaReferences(media: source.media)  // by records written: what a filtered bundle keeps
-        var rawCounts = KeyedCounter()
-        // The collection a reader streams document by document (`Record.nesting`) counts as the
-        // one record it was read as before: its documents share its location.
-        var streamedCollection: SourceLocation?
+        let tally = RecordTally(order: plan.collections)
         func countRaw(_ record: Record) {
-            if record.nesting == nil || record.location != streamedCollection {
-                _ = rawCounts.postIncrement(record.collection ?? "")
+            if record.nesting == nil || record.location != tally.streamedCollection {
+                _ = tally.read.postIncrement(record.collection ?? "")
             }
-            streamedCollection = record.nesting == nil ? nil : record.location
+            tally.streamedCollection = record.nesting == nil ? nil : record.location
         }
         let recheck = try Self.referenceRecheck(
             dropping: filter != nil ? "filtering (--where)" : request.selection?.keepsEveryRecord == false ? "selecting records (--skip, --limit, --sample)" : nil,
@@ -204,10 +201,9 @@ public struct Converter: Sendable {
             processor.holdsUnsettledReferences = true
             return HeldRecords(processor: processor)
         }
-        var counts = CollectionCounter(order: plan.collections)
         /// Writes a record the filter and the selection kept (`rendered`: its bytes made ahead).
         func write(_ record: Record, rendered: (bytes: [UInt8], range: Range<Int>)? = nil) throws {
-            counts.add(record.collection)
+            tally.kept.add(record.collection)
             progress?.recordDone()
             keptReferences.collect(record)
             _ = recheck?.processor.process(record)
@@ -275,18 +271,18 @@ public struct Converter: Sendable {
             /// here, as `emit` writes it.
             func takeTyped(_ item: TakenItem, _ typed: TypedPreparation) throws -> Bool {
                 // As `countRaw` counts a record of its own (not one document of a streamed collection).
-                _ = rawCounts.postIncrement(item.collection ?? "")
-                streamedCollection = nil
+                _ = tally.read.postIncrement(item.collection ?? "")
+                tally.streamedCollection = nil
                 guard let processor = plan.processor else { return false }
                 if typed.value != nil {
                     guard let output = processor.commitForOutput(typed: typed, item: item) else { return false }
-                    counts.add(output.collection)
+                    tally.kept.add(output.collection)
                     progress?.recordDone()
                     try router?.write(output)
                     return true
                 }
                 guard processor.commit(typed: typed, item: item) else { return false }
-                counts.add(typed.route.targetCollection)
+                typed.borrowingRoute { tally.kept.add($0.targetCollection) }
                 progress?.recordDone()
                 return true
             }
@@ -368,12 +364,12 @@ public struct Converter: Sendable {
             let referenced = references.referenced.union(inliner?.referenced ?? [])
             // A bundle cut short lacks what its manifest lists: no follow-on errors for that.
             if let bundle = source.bundle, !cutShort {
-                bundle.verify(referencedMedia: Set(referenced.compactMap { source.media[$0] }), recordCounts: rawCounts.counts, log: log)
+                bundle.verify(referencedMedia: Set(referenced.compactMap { source.media[$0] }), recordCounts: tally.read.counts, log: log)
             }
-            result.collections = counts.counts
-            result.recordsRead = rawCounts.counts.values.reduce(0, +)
+            result.collections = tally.kept.counts
+            result.recordsRead = tally.read.counts.values.reduce(0, +)
             if cutShort || source.bundle?.isCutShort == true, request.processing.mode == .lenient,
-               counts.counts.allSatisfy({ $0.count == 0 }), let router
+               tally.kept.counts.allSatisfy({ $0.count == 0 }), let router
             {
                 // Nothing before the cut could be kept (a zip is read from its directory at the
                 // end: a cut one gives no member): no output is better than an empty one.
@@ -411,7 +407,7 @@ public struct Converter: Sendable {
             result.output = router.map { r in r.paths.isEmpty ? "-" : r.paths.joined(separator: ", ") }
         } catch {
             router?.discard()
-            result.collections = counts.counts
+            result.collections = tally.kept.counts
             throw error
         }
     }
