@@ -10,10 +10,12 @@
 # notes V1 -> V2 mapping on JSON Lines), `xmllint --stream --noout` (the XML parse floor), bsdtar
 # (reading every member of the tar bundle: `bsdtar -xOf`).
 # Uses from run.sh: FERRY, DATA, OUT, JOBS, RUNS, measure, median, JQ_MIGRATE. Environment:
-# MATRIX_RECORDS (default 20000: records of each domain's main collection at 1x; 4x is generated
+# MATRIX_RECORDS (default 50000: records of each domain's main collection at 1x; 4x is generated
 # with four times as many), MATRIX_RUNS (default RUNS).
 MX="$DATA/matrix"
-MN=${MATRIX_RECORDS:-20000}
+# 50,000 rather than fewer: at 20,000 the smallest cells take 0.03-0.07 s, where a run's start and
+# the machine's noise move a cell's rate and its 4x ratio by 20-40% from run to run.
+MN=${MATRIX_RECORDS:-50000}
 MRUNS=${MATRIX_RUNS:-$RUNS}
 VENV=bench/.venv
 
