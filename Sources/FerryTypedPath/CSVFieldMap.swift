@@ -97,7 +97,7 @@ final class CSVFieldMap: @unchecked Sendable {
             let object = tree.nodes[node]
             guard object.kind == .object, mappedFields[node] == nil else { return }
             types.append(type)
-            mappedFields[node] = CSVFieldMap.address(of: type.fieldTable)
+            mappedFields[node] = CSVFieldMap.address(of: type.table.fields)
             fieldStart[node] = fieldChildren.count
             fieldChildren.append(contentsOf: repeatElement(-1, count: type.fields.count))
             var stray: [Int] = []

@@ -88,7 +88,7 @@ struct JSONFieldSource: FieldSource {
         accept: (inout JSONFieldSource) -> Bool
     ) -> T? {
         // The table, not `fields`: no reference counted per object read.
-        var source = make(T.recordType.fieldTable, timeZone)
+        var source = make(T.recordType.table.fields, timeZone)
         let model = T(from: &source)
         return accept(&source) ? model : nil
     }

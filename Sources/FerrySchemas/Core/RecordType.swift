@@ -1,19 +1,16 @@
 /// A record type (`WineTastingNote`) or a nested object type (`Taste`): its fields in canonical order.
 ///
-/// `@unchecked Sendable`: `fieldTable` points into storage this type owns and never changes.
+/// `@unchecked Sendable`: `table` points into storage this type owns and never changes.
 public struct RecordType: @unchecked Sendable, Hashable {
     /// The type's name as SCHEMAS.md writes it; XML names record elements after it.
     public let name: String
     /// The fields in canonical order (writers emit this order).
     public let fields: [FieldSchema]
-    /// `fields` again, in storage of their own that stays put while any copy of this type lives
-    /// (a model's `recordType` is a stored constant: for the whole run). Readers on worker
-    /// threads take a model's fields through this pointer, which counts no reference: `fields`
-    /// copied for every record by two threads would write the array's reference count from both
-    /// cores, its cache line moving between them each time.
-    public var fieldTable: UnsafeBufferPointer<FieldSchema> { table.fields }
-    /// The name and the fields where they stay while any copy of this type lives (as
-    /// `fieldTable`), for a reader that keeps the type it reads as two pointers.
+    /// `name` and `fields` again, in storage of their own that stays put while any copy of this
+    /// type lives (a model's `recordType` is a stored constant: for the whole run). Readers on
+    /// worker threads hold a model's type as these two pointers, which count no reference:
+    /// `fields` copied for every record by two threads would write the array's reference count
+    /// from both cores, its cache line moving between them each time.
     public let table: Table
     private let tableStorage: FieldTableStorage
 
@@ -57,7 +54,7 @@ public struct RecordType: @unchecked Sendable, Hashable {
     public var fieldNames: [String] { fields.map(\.name) }
 }
 
-/// The storage of `RecordType.fieldTable`, freed with the last copy of its type.
+/// The storage of `RecordType.table`, freed with the last copy of its type.
 private final class FieldTableStorage: @unchecked Sendable {
     // @unchecked: written once, in `init`.
     let table: UnsafeMutableBufferPointer<FieldSchema>
