@@ -441,7 +441,8 @@ private final class LaneRoute: @unchecked Sendable {
     let takeJSON: (@Sendable (JSONRecordScan, DecodingOptions, String, LaneOutput, inout ByteBuffer) -> PassedRecord?)?
     /// For a route with one stage (and no checks): takes a JSON Lines line or a CSV row whole, the
     /// step run on the old model and the new one checked and written, with the references the
-    /// records make, in calls specialized for the two models (`TypedPairCodec`); nil for others
+    /// records make, in calls specialized for the two models (`TypedPairCodec`); for a route with
+    /// one check stage and no stage, the same with the old model written; nil for others
     /// (decoded, migrated by `TypedRoute.migrate(_:)` on boxed models and rendered by the target
     /// codec).
     let pair: TypedPairCodec?
@@ -472,13 +473,13 @@ private final class LaneRoute: @unchecked Sendable {
         textValueReading = source.textValueReading(textOptions)
         checks = route.checks
         singleStage = route.singleStage
-        // A route that runs the migration's checks decodes and finishes its records, which runs
-        // them (`TypedRoute.passesChecks` on the boxed model: a check specialized for the step's
-        // models through `CollectionMigration.accept` was not specialized, see Docs/performance.md).
+        // A route that runs the migration's checks: its one check stage run by `pair`, specialized
+        // for the two models; with several, its records are decoded and finished, which runs them
+        // (`TypedRoute.passesChecks` on the boxed model).
         guard !route.checks else {
             referencing = nil
             takeJSON = nil
-            pair = nil
+            pair = TypedPairCodec.checking(for: route)
             return
         }
         referencing = ReferencingCodec.codec(for: route)

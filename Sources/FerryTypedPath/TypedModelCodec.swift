@@ -46,6 +46,16 @@ struct TypedModelCodec: Sendable {
     /// (`CollectionMigration.migrateUnchecked(_:into:in:)`).
     let passStep: @Sendable (_ old: UnsafeMutableRawPointer, _ id: String?, _ step: any CollectionMigration, MigrationEnvironment,
         FieldRulePlan, _ scalarsAsText: Bool, _ collection: String, LaneOutput, _ into: inout ByteBuffer) -> PassedRecord?
+    /// `pass` for the model at `model` (an initialized model of this type, left as it is) whose
+    /// record's own id is `id`.
+    let passAt: @Sendable (_ model: UnsafeMutableRawPointer, _ id: String?, _ collection: String, LaneOutput,
+        _ into: inout ByteBuffer) -> PassedRecord?
+    /// True when `step` makes a model of the source model at `old` (an initialized
+    /// `step.sourceModel`, left as it was; this codec's model must be `step.targetModel`) that
+    /// passes `MigrationEnvironment.passesPlainly` against the rules: `TypedRoute.passesChecks`
+    /// for one check stage, the new model made, checked and freed here, unboxed.
+    let checkStep: @Sendable (_ old: UnsafeMutableRawPointer, _ step: any CollectionMigration, MigrationEnvironment,
+        FieldRulePlan) -> Bool
 
     /// The codec of `Model`; specialized for it where called with a concrete type.
     static func make<Model: FieldCodableCollection>(_ type: Model.Type) -> TypedModelCodec {
@@ -81,6 +91,18 @@ struct TypedModelCodec: Sendable {
                     // Checked and written as it is.
                     guard environment.passesPlainly(new, rules: rules) else { return nil }
                     return pass(new, id: id, collection, output, &buffer)
+                }
+            },
+            passAt: { model, id, collection, output, buffer in
+                pass(model.assumingMemoryBound(to: Model.self).pointee, id: id, collection, output, &buffer)
+            },
+            checkStep: { old, step, environment, rules in
+                withUnsafeTemporaryAllocation(of: Model.self, capacity: 1) { slot -> Bool in
+                    guard let room = slot.baseAddress,
+                          step.migrateUnchecked(old, into: UnsafeMutableRawPointer(room), in: environment)
+                    else { return false }
+                    let new = room.move()
+                    return environment.passesPlainly(new, rules: rules)
                 }
             })
     }

@@ -68,4 +68,31 @@ struct TypedPairCodec: Sendable {
             },
             referencing: referencing)
     }
+
+    /// The codec of a route that runs one check stage and no stage of its own (the validation of
+    /// an older version): the record is read as its source model, the check stage's step makes
+    /// the new model, which is checked and freed (`TypedRoute.passesChecks`), and the source
+    /// model is written, all in calls specialized for the two models (the check on the boxed
+    /// model looked up generic metadata at run time for every record, in every worker at once).
+    /// Nil when the route migrates, runs no check stage or several, or a model has no codec.
+    static func checking(for route: TypedRoute) -> TypedPairCodec? {
+        guard !route.migrates, let (step, environment, rules) = route.singleCheckStage,
+              ObjectIdentifier(step.sourceModel) == ObjectIdentifier(route.sourceModel),
+              let source = TypedModelCodec.codec(for: route.sourceModel),
+              let checked = TypedModelCodec.codec(for: step.targetModel)
+        else { return nil }
+        let (decode, checkStep, passAt) = (source.decodeJSONThen, checked.checkStep, source.passAt)
+        let referencing = route.hasReferences ? route : nil
+        let collection = route.targetCollection
+        return TypedPairCodec(
+            migrateJSON: { scan, options, output, buffer in
+                decode(scan, options, referencing) { old, id in
+                    checkStep(old, step, environment, rules) ? passAt(old, id, collection, output, &buffer) : nil
+                }
+            },
+            passTextStep: { old, id, output, buffer in
+                checkStep(old, step, environment, rules) ? passAt(old, id, collection, output, &buffer) : nil
+            },
+            referencing: referencing)
+    }
 }

@@ -105,6 +105,15 @@ public final class TypedRoute: Sendable {
         return (stage.step, stage.environment, stage.rules)
     }
 
+    /// When exactly one check stage runs (`checks`): its step, what the step's records share, and
+    /// the rules of its new model, so that a caller can run the check specialized for its models
+    /// (`CollectionMigration.migrateUnchecked(_:into:in:)`, then
+    /// `MigrationEnvironment.passesPlainly`); nil for none or several (`passesChecks` runs those).
+    public var singleCheckStage: (step: any CollectionMigration, environment: MigrationEnvironment, rules: FieldRulePlan)? {
+        guard checkStages.count == 1, let stage = checkStages.first else { return nil }
+        return (stage.step, stage.environment, stage.rules)
+    }
+
     /// The record after every stage's step when each migrates it plainly
     /// (`MigrationStep.migratePlainly`; `scalarsAsText`: the record came from a text format such
     /// as CSV); nil otherwise (the record then takes the general path,
