@@ -16,10 +16,12 @@ import Darwin
 public final class SpoolFile {
     private let descriptor: Int32
     private let sink: FileDescriptorSink
+    // One thread uses it at a time: its state is not checked for exclusive access at run time
+    // (`@exclusivity(unchecked)`; each check cost about 65 instructions, several a record).
     /// Bytes appended so far: the offset of the next append.
-    public private(set) var size: Int64 = 0
+    @exclusivity(unchecked) public private(set) var size: Int64 = 0
     /// The buffer `copy` reads through, made on first use and kept for the next copy.
-    private var copyBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var copyBuffer: [UInt8] = []
     /// The most `copy` reads at a time (256 KiB).
     private static let copyChunk = 256 * 1024
     private static let name = "temporary spool file"

@@ -15,7 +15,9 @@ final class DatasetSource {
     /// The data format's name in a sentence (`FormatDescriptor.title`: `JSON`, `CSV`), of the
     /// first file of a folder, of the bundle's format for a bundle.
     let formatTitle: String
-    private var bundleDescription: String?
+    // One thread uses it at a time: its state is not checked for exclusive access at run time
+    // (`@exclusivity(unchecked)`; each check cost about 65 instructions, several a record).
+    @exclusivity(unchecked) private var bundleDescription: String?
     /// True when every data format of the input gives scalars as text (`FormatDescriptor.scalarsAreText`:
     /// CSV, XML), whether it is a file, a folder of such files or a bundle holding them: a
     /// domain's records are then typed by the schema the same way for all three. Where formats
@@ -24,26 +26,26 @@ final class DatasetSource {
     let scalarsAreText: Bool
     /// Collections known before reading: the file stems of a folder input (less those of files
     /// whose records name their own collections, once read).
-    private(set) var declaredCollections: [String]
+    @exclusivity(unchecked) private(set) var declaredCollections: [String]
     /// The collection taken from a one-collection file's name (`wineTastingNotes.csv`), not from
     /// `--collection`: it names a domain's collection, and is dropped again for schema-free data,
     /// which then converts as plain records (a top-level array), like Miller.
-    private(set) var derivedCollection: String?
+    @exclusivity(unchecked) private(set) var derivedCollection: String?
     /// The bundle being read, when the input is one (a tar, a bundle folder, an app Documents folder).
     let bundle: BundleReader?
     /// The bundle's media files: dataset-root paths as records name them (`media/Stories/s1/m1.jpg`)
     /// mapped to the bundle's member paths (`Stories/s1/m1.jpg` in a Documents folder).
     let media: [String: String]
 
-    private var parts: [Part]
-    private var current: (any RecordReader)?
+    @exclusivity(unchecked) private var parts: [Part]
+    @exclusivity(unchecked) private var current: (any RecordReader)?
     private let registry: FormatRegistry
     private let options: ReadOptions
     private let log: DiagnosticLog
-    private var mergedHeader = DatasetHeader()
+    @exclusivity(unchecked) private var mergedHeader = DatasetHeader()
     private let progress: ProgressMeter?
     /// The input when it is one compressed data file: its stream may stop early.
-    private var cut: CutCompressedInput?
+    @exclusivity(unchecked) private var cut: CutCompressedInput?
 
     struct Part {
         var path: String
@@ -64,9 +66,9 @@ final class DatasetSource {
         }
     }
     /// Header-line readers (CSV) started before the domain was known, with where their file is.
-    private var uncheckedHeaders: [(any ColumnRecordReader, SourceLocation)] = []
+    @exclusivity(unchecked) private var uncheckedHeaders: [(any ColumnRecordReader, SourceLocation)] = []
     /// Whether the records of the file being read have text scalars (its format's).
-    private var currentScalarsAreText = false
+    @exclusivity(unchecked) private var currentScalarsAreText = false
 
     /// Checks the header of a file or bundle member just started, now or once the domain is known:
     /// the problems to report now (a bundle's reader reports them in turn with its records).
@@ -87,10 +89,10 @@ final class DatasetSource {
 
     /// The files and bundle members of the input read by a format whose records are columns
     /// (`FormatDescriptor.hasHeaderColumns`): their field diagnostics name the column.
-    private(set) var columnSources = ColumnSources()
+    @exclusivity(unchecked) private(set) var columnSources = ColumnSources()
 
     /// Where each column's header cell stands in the last CSV file read (empty for other formats).
-    private(set) var columnPositions: [String: TextPosition] = [:]
+    @exclusivity(unchecked) private(set) var columnPositions: [String: TextPosition] = [:]
 
     private func noteColumnPositions() {
         guard let columns = current as? any ColumnRecordReader else { return }
@@ -98,7 +100,7 @@ final class DatasetSource {
         lastColumnNames = columns.headerCells.map(\.name)
     }
 
-    private var lastColumnNames: [String]?
+    @exclusivity(unchecked) private var lastColumnNames: [String]?
 
     /// The header names of the CSV file being read (or last read), in order; nil for other formats.
     var columnNames: [String]? {
@@ -306,7 +308,7 @@ final class DatasetSource {
 
     /// How many files (a folder's, or the one file) `next()` has started reading: a new count
     /// means a new `batchReader`.
-    private(set) var partsStarted = 0
+    @exclusivity(unchecked) private(set) var partsStarted = 0
 
     /// The next record of the input, moving through a folder's files in collection order.
     func next() throws -> Record? {

@@ -10,11 +10,13 @@ import FerryCore
 /// behind, even after a crash); this type holds only the CSV framing and the second pass's reading.
 final class CSVSpool {
     private let file: SpoolFile
+    // One thread uses it at a time: its state is not checked for exclusive access at run time
+    // (`@exclusivity(unchecked)`; each check cost about 65 instructions, several a record).
     /// True once `rewind()` started the second pass: before it nothing is read.
-    private var reading = false
+    @exclusivity(unchecked) private var reading = false
     /// Bytes read back and not yet handed out start at `readStart`.
-    private var readBuffer = ByteBuffer(capacity: 0)
-    private var readStart = 0
+    @exclusivity(unchecked) private var readBuffer = ByteBuffer(capacity: 0)
+    @exclusivity(unchecked) private var readStart = 0
     /// How much the second pass reads at a time.
     private static let blockSize = 1 << 20
 
@@ -85,7 +87,7 @@ final class CSVSpool {
     static let largeRecordSize = 1 << 20
 
     /// The file offset of `readBuffer`'s first byte.
-    private var readBufferOffset: Int64 = 0
+    @exclusivity(unchecked) private var readBufferOffset: Int64 = 0
 
     /// The next record, valid until the next call; nil at the end.
     func next() throws -> Spooled? {

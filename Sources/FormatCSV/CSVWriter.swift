@@ -40,21 +40,23 @@ public final class CSVWriter: RecordWriter {
     private let sink: any ByteSink
     private let options: WriteOptions
     private let spool: CSVSpool
+    // One thread uses it at a time: its state is not checked for exclusive access at run time
+    // (`@exclusivity(unchecked)`; each check cost about 65 instructions, several a record).
     /// The merged shape of the records of the collection written last (`select(collection:nextID:)`).
-    var shape: CSVShape
+    @exclusivity(unchecked) var shape: CSVShape
     /// Each collection's shape, in the order first met; its root's id marks an empty record.
-    private var shapes: [(collection: String?, shape: CSVShape)] = []
+    @exclusivity(unchecked) private var shapes: [(collection: String?, shape: CSVShape)] = []
     /// The collection `shape` belongs to.
-    private var shapeCollection: String?
+    @exclusivity(unchecked) private var shapeCollection: String?
     /// The id the next node of `shape` gets.
-    var nodeCount = 1
-    private var recordCount = 0
+    @exclusivity(unchecked) var nodeCount = 1
+    @exclusivity(unchecked) private var recordCount = 0
     private let encoder: CSVCellEncoder
     /// How this writer encodes its cells: a leaf stream's cells must have been encoded the same
     /// way (`writeLeafStream(_:table:collection:)`).
     public let cellFormat: CSVCellFormat
     /// The key table of the leaf streams replayed so far (`CSVShape.byKeyIndex` indexes it).
-    var leafTable: CSVLeafTable?
+    @exclusivity(unchecked) var leafTable: CSVLeafTable?
     /// Records spooled and not yet handed to the spool file: per cell, the varint node id and the
     /// cell as `CSVCellEncoder` writes it (a value with no CSV form, NaN, is marked invalid there
     /// and thrown at `finish()` where the rows are written, as a row in its place would have).
@@ -63,12 +65,12 @@ public final class CSVWriter: RecordWriter {
     /// in the second.
     private static let blockSize = 64 * 1024
     /// Where the record being spooled starts in `pending` (`CSVSpool.beginRecord`).
-    private var recordStart = 0
+    @exclusivity(unchecked) private var recordStart = 0
     /// Set while part of the record being spooled is in the spool file already (a long string
     /// streamed there): the file offset of its length field and how many of its bytes went.
-    private var flushedRecord: (offset: Int64, bytes: Int)?
+    @exclusivity(unchecked) private var flushedRecord: (offset: Int64, bytes: Int)?
     /// Where a long string's cell is rendered piece by piece on its way to the spool.
-    private var scratch = ByteBuffer(capacity: 0)
+    @exclusivity(unchecked) private var scratch = ByteBuffer(capacity: 0)
 
     /// - Throws: `FerryError(.outputUnwritable)` when the temporary spool file cannot be created.
     public init(_ sink: any ByteSink, options: WriteOptions = WriteOptions()) throws {

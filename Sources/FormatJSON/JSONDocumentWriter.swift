@@ -20,37 +20,39 @@ import FerryCore
 public final class JSONDocumentWriter: RenderedElementWriter {
     private let sink: any ByteSink
     private let options: WriteOptions
-    private var out: JSONSerializer
-    private var scratch: JSONSerializer
+    // One thread uses it at a time: its state is not checked for exclusive access at run time
+    // (`@exclusivity(unchecked)`; each check cost about 65 instructions, several a record).
+    @exclusivity(unchecked) private var out: JSONSerializer
+    @exclusivity(unchecked) private var scratch: JSONSerializer
 
     private enum Mode { case undecided, array, envelope }
-    private var mode = Mode.undecided
-    private var arrayCount = 0
-    private var envelopeMembers = 0
+    @exclusivity(unchecked) private var mode = Mode.undecided
+    @exclusivity(unchecked) private var arrayCount = 0
+    @exclusivity(unchecked) private var envelopeMembers = 0
 
     /// Canonical collection order: `options.collections`, then others as first seen.
-    private var order: [String]
-    private var known: Set<String>
+    @exclusivity(unchecked) private var order: [String]
+    @exclusivity(unchecked) private var known: Set<String>
     /// The collection streaming straight out, and how many records it has.
-    private var open: String?
-    private var openCount = 0
+    @exclusivity(unchecked) private var open: String?
+    @exclusivity(unchecked) private var openCount = 0
 
     /// A collection's records waiting for their place. A class: the writer appends to its buffer
     /// where it is, with no look-up and no copy-on-write check per record.
     private final class Spool {
-        var pending = ByteBuffer(capacity: 0)
-        var segments: [(offset: Int64, length: Int)] = []
-        var count = 0
+        @exclusivity(unchecked) var pending = ByteBuffer(capacity: 0)
+        @exclusivity(unchecked) var segments: [(offset: Int64, length: Int)] = []
+        @exclusivity(unchecked) var count = 0
     }
-    private var spools: [String: Spool] = [:]
+    @exclusivity(unchecked) private var spools: [String: Spool] = [:]
     /// The collection of the record written last in an envelope, and where its records go (nil:
     /// the collection streaming out): records of one collection usually come together, and so
     /// need no hashing of their collection's name.
-    private var lastCollection: String?
-    private var lastSpool: Spool?
-    private var spoolFile: SpoolFile?
-    private var pendingTotal = 0
-    private var finished = false
+    @exclusivity(unchecked) private var lastCollection: String?
+    @exclusivity(unchecked) private var lastSpool: Spool?
+    @exclusivity(unchecked) private var spoolFile: SpoolFile?
+    @exclusivity(unchecked) private var pendingTotal = 0
+    @exclusivity(unchecked) private var finished = false
 
     /// As large as `FileDescriptorSink`'s buffer, so that a flush is written straight through, not copied into it.
     private static let flushThreshold = 256 * 1024

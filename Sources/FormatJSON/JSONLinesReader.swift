@@ -16,20 +16,22 @@ import FerryCore
 /// records of its collection from 0, and its locator rescans a copy of the line (for a line a
 /// `RawRecordTaker` took, the line where it stands in its batch: `JSONLineLocator`).
 public final class JSONLinesReader: BatchRecordReader {
+    // One thread uses it at a time: its state is not checked for exclusive access at run time
+    // (`@exclusivity(unchecked)`; each check cost about 65 instructions, several a record).
     /// What the header line said, if there was one.
-    public private(set) var header = DatasetHeader()
+    @exclusivity(unchecked) public private(set) var header = DatasetHeader()
 
     private let input: ChunkedInput
     private let options: ReadOptions
     private let log: DiagnosticLog
     private let maximumLineSize: Int
-    private var started = false
-    private var sawContent = false
-    private var lineNumber = 0
-    private var counts = KeyedCounter()
-    private var unnamedCount = 0
+    @exclusivity(unchecked) private var started = false
+    @exclusivity(unchecked) private var sawContent = false
+    @exclusivity(unchecked) private var lineNumber = 0
+    @exclusivity(unchecked) private var counts = KeyedCounter()
+    @exclusivity(unchecked) private var unnamedCount = 0
     /// The bytes of the last batch cut (`nextBatch(limit:)`).
-    private var lastBatchSize = 0
+    @exclusivity(unchecked) private var lastBatchSize = 0
     /// The parser's container stacks, reused for every line.
     private let stacks = JSONParseStacks(cachesStrings: true)
 

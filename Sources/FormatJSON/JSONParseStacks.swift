@@ -14,11 +14,13 @@ final class JSONParseStacks {
         var start: Int
     }
 
-    var frames = UnsafeStack<Frame>()
+    // One thread uses it at a time: its state is not checked for exclusive access at run time
+    // (`@exclusivity(unchecked)`; each check cost about 65 instructions, several a record).
+    @exclusivity(unchecked) var frames = UnsafeStack<Frame>()
     /// Members of the open objects; the last one of an object being filled holds its key and a
     /// placeholder value until its value is parsed.
-    var members = UnsafeStack<ValueObject.Member>()
-    var elements = UnsafeStack<Value>()
+    @exclusivity(unchecked) var members = UnsafeStack<ValueObject.Member>()
+    @exclusivity(unchecked) var elements = UnsafeStack<Value>()
     /// Strings of up to 15 bytes seen lately (nil: none kept, for one-off parsers).
     let strings: ShortStringCache?
 

@@ -26,8 +26,10 @@ import FerryCore
 ///   declares entities throws `unsafe-xml` (Docs/xml.md "Safety"). Nesting deeper than libxml2's
 ///   256 elements (or `options.maximumDepth`) throws `too-deep`.
 public final class XMLRecordReader: RecordReader {
+    // One thread uses it at a time: its state is not checked for exclusive access at run time
+    // (`@exclusivity(unchecked)`; each check cost about 65 instructions, several a record).
     /// From the `<dataset>` element's `domain` and `schemaVersion` attributes.
-    public private(set) var header = DatasetHeader()
+    @exclusivity(unchecked) public private(set) var header = DatasetHeader()
 
     /// The longest text, in UTF-8 bytes, of one element (`too-large` beyond it): 64 MiB.
     public static let maximumTextBytes = 64 * 1024 * 1024
@@ -89,7 +91,7 @@ public final class XMLRecordReader: RecordReader {
     /// `options.inputLocation`, made once: each record's location starts from it.
     private let inputLocation: SourceLocation
     private let log: DiagnosticLog
-    var parser: XMLSafeParser?
+    @exclusivity(unchecked) var parser: XMLSafeParser?
     // The state the SAX callbacks change on every element is `@exclusivity(unchecked)`: the
     // callbacks run one at a time on the reading thread and never hold two accesses to one
     // property, and the dynamic checks cost more than the rest of an event's work.
@@ -99,25 +101,25 @@ public final class XMLRecordReader: RecordReader {
     @exclusivity(unchecked) var queueHead = 0
     /// Records and problems in input order instead of `queue` and the log, while batches are
     /// cut or parsed (`XMLRecordReader+Batching`); nil otherwise.
-    var collected: [RecordBatchItem]?
+    @exclusivity(unchecked) var collected: [RecordBatchItem]?
     /// The batch cutting's state, once `nextBatch` was called.
-    var cutting: XMLBatchCutting?
+    @exclusivity(unchecked) var cutting: XMLBatchCutting?
     /// What a batch's parse threw: reading cannot go on after it.
-    var batchFailure: (any Error)?
+    @exclusivity(unchecked) var batchFailure: (any Error)?
 
     @exclusivity(unchecked) var depth = 0
     @exclusivity(unchecked) var collection: String?
-    var counts: [String: Int] = [:]
+    @exclusivity(unchecked) var counts: [String: Int] = [:]
     /// Where the root element's `<` is.
-    var rootPosition = TextPosition(line: 1, column: 1)
+    @exclusivity(unchecked) var rootPosition = TextPosition(line: 1, column: 1)
     /// The open collection element's start tag as a batch's parser reads it (its name, and the
     /// `name` attribute of `<field>`), and where its `<` is; nil when batches cannot rebuild it.
-    var collectionTag: (bytes: [UInt8], position: TextPosition)?
+    @exclusivity(unchecked) var collectionTag: (bytes: [UInt8], position: TextPosition)?
     @exclusivity(unchecked) private var recordIndex = 0
     @exclusivity(unchecked) private var frames: [Frame] = []
     @exclusivity(unchecked) private var top = -1
     @exclusivity(unchecked) private var openText = OpenText()
-    private var recordProblem: Diagnostic?
+    @exclusivity(unchecked) private var recordProblem: Diagnostic?
     /// Where each element of the record being built starts (`XMLFieldLocator`); its pointer is
     /// only built when a diagnostic asks.
     @exclusivity(unchecked) private var fieldElements: [XMLFieldLocator.Element] = []

@@ -44,30 +44,32 @@ public final class XMLRecordWriter: RenderedElementWriter {
     private let recordNames: [String: String]
     /// The layout of elements (`options.pretty`).
     private let text: XMLElementText
-    private var order: [String] = []
-    private var known: Set<String> = []
-    private var headerClosed = false
-    private var streamedOpen = false
-    private var spools: [String: SpoolFile] = [:]
+    // One thread uses it at a time: its state is not checked for exclusive access at run time
+    // (`@exclusivity(unchecked)`; each check cost about 65 instructions, several a record).
+    @exclusivity(unchecked) private var order: [String] = []
+    @exclusivity(unchecked) private var known: Set<String> = []
+    @exclusivity(unchecked) private var headerClosed = false
+    @exclusivity(unchecked) private var streamedOpen = false
+    @exclusivity(unchecked) private var spools: [String: SpoolFile] = [:]
     // Appended to for every byte written, one access at a time (no closure that runs inside
     // an access touches them): no dynamic exclusivity checks, which cost more than the append.
     @exclusivity(unchecked) private var buffer = ByteBuffer(capacity: 64 * 1024)
     /// Where the record being rendered starts in `buffer`: a record of a spooled collection is
     /// rendered after what waits for the output, and taken off again.
-    private var renderStart = 0
+    @exclusivity(unchecked) private var renderStart = 0
     @exclusivity(unchecked) private var path: [String] = []
-    private var currentRecord: Record?
+    @exclusivity(unchecked) private var currentRecord: Record?
     /// Where a text of `longTextThreshold` bytes or more goes while a record is rendered (the
     /// output, or the collection's spool file), piece by piece, rather than gathered in `buffer`
     /// whole: a long value then costs about its own size, not two or three times it.
-    private var longTextTarget: ((UnsafeRawBufferPointer) throws -> Void)?
+    @exclusivity(unchecked) private var longTextTarget: ((UnsafeRawBufferPointer) throws -> Void)?
     /// The shortest text (UTF-8 bytes) that goes out piece by piece rather than gathered with its
     /// record, and the piece size; a renderer that means to make the same bytes in as little memory
     /// leaves a record holding one to `write(_:)`.
     public static let longTextSize = 64 * 1024
     /// `longTextSize`, which tests raise to get the whole-buffer rendering to compare with.
-    var longTextThreshold = longTextSize
-    private var finished = false
+    @exclusivity(unchecked) var longTextThreshold = longTextSize
+    @exclusivity(unchecked) private var finished = false
 
     /// - Parameters:
     ///   - sink: where the document goes.

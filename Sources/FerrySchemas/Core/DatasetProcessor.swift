@@ -40,18 +40,18 @@ public final class DatasetProcessor {
     /// record is held): checked again after the last record.
     @exclusivity(unchecked) private var pendingReferences: [UnsettledReference] = []
     /// The ids read but not kept whose referring records were said to be dropped (`--lenient`).
-    private var reportedDrops: Set<ReferencedID> = []
+    @exclusivity(unchecked) private var reportedDrops: Set<ReferencedID> = []
     /// Set by a caller that holds back the records naming ids not read yet (`--lenient`: a
     /// record kept must have every reference settled). Then `unresolvedReferences` lists them for
     /// each record `commit` returns, and an id counts as read (`isRead`) only once its record is
     /// kept, so a record naming one that was dropped is dropped too. Off: nothing is listed.
-    public var holdsUnsettledReferences = false
+    @exclusivity(unchecked) public var holdsUnsettledReferences = false
     /// True when some record of the source version names records of another collection
     /// (`DomainDefinition.references`): only then can a reference be unsettled.
     public var makesReferences: Bool { !preparer.referenceRules.isEmpty }
     /// With `holdsUnsettledReferences`, one list per record the last `commit` returned: the ids
     /// it names that were not read then (empty for most records).
-    public private(set) var unresolvedReferences: [[ReferencedID]] = []
+    @exclusivity(unchecked) public private(set) var unresolvedReferences: [[ReferencedID]] = []
     @exclusivity(unchecked) private var reportedCollections: Set<String> = []
     @exclusivity(unchecked) private var reportedNotes: Set<String> = []
     @exclusivity(unchecked) var timeZoneNoted = false
