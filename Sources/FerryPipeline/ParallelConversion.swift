@@ -150,14 +150,14 @@ struct ParallelConversion {
                           try delivery.typed(item, preparation), let range = preparation.rendered
                     else { continue }
                     if let leafTable {
-                        let collection = preparation.route.targetCollection
+                        let collection = preparation.borrowingRoute { $0.targetCollection }
                         try lane.withRendered {
                             try delivery.writeLeaves(UnsafeBufferPointer(rebasing: $0[range]), leafTable, collection)
                         }
                         continue
                     }
                     if rendersElements {
-                        let collection = preparation.route.targetCollection
+                        let collection = preparation.borrowingRoute { $0.targetCollection }
                         try lane.withRendered { try delivery.writeElement(UnsafeBufferPointer(rebasing: $0[range]), collection) }
                         continue
                     }
@@ -205,8 +205,9 @@ struct ParallelConversion {
         let batch: any RecordBatch
         /// The typed path's taker for this batch, holding the lines it rendered.
         let lane: TypedLaneBatch?
-        /// The number of the worker that runs every job of this batch.
-        let worker: Int
+        /// The number of the worker that runs every job of this batch: the first free one takes its
+        /// parse and notes its number here, before leaving `parsed`.
+        var worker = 0
         /// True when the worker prepares the records right after parsing them, in the same job
         /// (`RecordBatch.itemsAsParsed`): the calling thread then takes the items and delivers
         /// them, with no hand-over to the worker and back between parsing and preparing.
@@ -219,10 +220,9 @@ struct ParallelConversion {
         /// Per item, the output rendered ahead (nil: none).
         var rendered: [RenderedRecords?] = []
 
-        init(batch: any RecordBatch, lane: TypedLaneBatch?, worker: Int, preparesWithParse: Bool) {
+        init(batch: any RecordBatch, lane: TypedLaneBatch?, preparesWithParse: Bool) {
             self.batch = batch
             self.lane = lane
-            self.worker = worker
             self.preparesWithParse = preparesWithParse
         }
 
@@ -275,7 +275,6 @@ struct ParallelConversion {
         let depth = jobs * Self.batchesPerJob
         var window: [Slot] = []
         var staged = 0  // slots at the front of `window` whose records are being prepared
-        var taken = 0  // batches taken, which numbers the worker of the next
         var exhausted = false
         // What ended the reading, thrown once the batches read before it are delivered.
         var readingError: (any Error)?
@@ -295,13 +294,15 @@ struct ParallelConversion {
                 }
                 // Records put back together on this thread (`inline`) are prepared once it has.
                 let preparesWithParse = inline == nil && batch.itemsAsParsed != nil
-                let slot = Slot(batch: batch, lane: lane()?.batch(), worker: taken % jobs, preparesWithParse: preparesWithParse)
-                taken += 1
+                let slot = Slot(batch: batch, lane: lane()?.batch(), preparesWithParse: preparesWithParse)
                 slot.parsed.enter()
                 // Asked when the batch is cut: a writer not open yet renders nothing ahead, and
                 // the calling thread then writes those records itself.
                 let renderer = preparesWithParse ? self.renderer() : nil
-                pool.submit(to: slot.worker, urgent: false) {
+                // Parsed by the first worker free, so that a slower worker holds back no batch
+                // behind it; the batch's other jobs then go to the same worker.
+                pool.submitToAny { worker in
+                    slot.worker = worker
                     slot.parse()
                     if preparesWithParse, let items = slot.batch.itemsAsParsed { slot.prepare(items, preparer, renderer) }
                     slot.parsed.leave()

@@ -10,26 +10,54 @@ import Foundation
 /// bins, which every larger request then consolidates: with a shared queue that was about a
 /// tenth of the CPU of `--jobs 2` on JSON documents, and the records' memory moved between cores.
 final class WorkerPool: @unchecked Sendable {
-    // @unchecked: a worker's queues and `stopping` are guarded by its `condition`.
-    private final class Worker: @unchecked Sendable {
-        let condition = NSCondition()
+    // @unchecked: the queues and `stopping` are guarded by `condition`.
+    private struct Worker {
         var urgent = JobQueue()
         var normal = JobQueue()
-        var stopping = false
+    }
 
-        func run() {
+    /// One lock for the pool: every worker waits on it for its own jobs or a shared one.
+    private let condition = NSCondition()
+    private var workers: [Worker]
+    /// Jobs for whichever worker is free first (`submitToAny`), each handed that worker's number.
+    private var shared: [@Sendable (Int) -> Void] = []
+    private var sharedHead = 0
+    private var stopping = false
+
+    /// Runs worker `index`: its urgent jobs, then its others, then shared ones, until stopped with
+    /// nothing left.
+    private func run(_ index: Int) {
+        while true {
+            condition.lock()
+            var job: (@Sendable () -> Void)? = nil
+            var sharedJob: (@Sendable (Int) -> Void)? = nil
             while true {
-                condition.lock()
-                while urgent.isEmpty, normal.isEmpty, !stopping { condition.wait() }
-                let job = urgent.take() ?? normal.take()
-                condition.unlock()
-                guard let job else { return }
+                if let next = workers[index].urgent.take() ?? workers[index].normal.take() {
+                    job = next
+                    break
+                }
+                if sharedHead < shared.count {
+                    sharedJob = shared[sharedHead]
+                    sharedHead += 1
+                    if sharedHead == shared.count {
+                        shared.removeAll(keepingCapacity: true)
+                        sharedHead = 0
+                    }
+                    break
+                }
+                if stopping { break }
+                condition.wait()
+            }
+            condition.unlock()
+            if let job {
                 job()
+            } else if let sharedJob {
+                sharedJob(index)
+            } else {
+                return
             }
         }
     }
-
-    private let workers: [Worker]
 
     /// Jobs in order. A job taken is dropped at once, with what it holds (a batch's records): the
     /// queue may never run empty on a long input, so it must not keep the jobs it handed out.
@@ -59,9 +87,9 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Starts `threads` workers (at least one), numbered from 0.
     init(threads: Int) {
-        workers = (0..<max(threads, 1)).map { _ in Worker() }
-        for worker in workers {
-            let thread = Thread { worker.run() }
+        workers = Array(repeating: Worker(), count: max(threads, 1))
+        for index in workers.indices {
+            let thread = Thread { [self] in run(index) }
             thread.stackSize = 1 << 20
             thread.start()
         }
@@ -71,22 +99,28 @@ final class WorkerPool: @unchecked Sendable {
     var count: Int { workers.count }
 
     /// Queues `job` for worker `index` (taken modulo `count`), which runs its jobs one at a time:
-    /// `urgent` ones before the others, each kind in the order queued.
+    /// `urgent` ones before the others, each kind in the order queued, and both before shared ones.
     func submit(to index: Int, urgent isUrgent: Bool, _ job: @escaping @Sendable () -> Void) {
-        let worker = workers[index % workers.count]
-        worker.condition.lock()
-        if isUrgent { worker.urgent.append(job) } else { worker.normal.append(job) }
-        worker.condition.signal()
-        worker.condition.unlock()
+        condition.lock()
+        if isUrgent { workers[index % workers.count].urgent.append(job) } else { workers[index % workers.count].normal.append(job) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Queues `job` for the first worker free of its own jobs, in the order queued; it is handed
+    /// that worker's number (for the jobs that must follow it on the same worker).
+    func submitToAny(_ job: @escaping @Sendable (Int) -> Void) {
+        condition.lock()
+        shared.append(job)
+        condition.signal()
+        condition.unlock()
     }
 
     /// Lets the threads end once their queues are empty.
     func stop() {
-        for worker in workers {
-            worker.condition.lock()
-            worker.stopping = true
-            worker.condition.broadcast()
-            worker.condition.unlock()
-        }
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
     }
 }

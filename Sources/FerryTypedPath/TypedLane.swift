@@ -152,17 +152,20 @@ public final class TypedLane: Sendable {
     private func takeLine(_ scan: JSONRecordScan, _ route: LaneRoute, named: String?, line: Int, output: LaneOutput,
         into rendered: inout ByteBuffer) -> (TypedPreparation, named: String?)?
     {
-        if let takeJSON = route.takeJSON {
-            guard let passed = takeJSON(scan, options, route.route.targetCollection, output, &rendered) else { return nil }
+        // The codecs are called where the route keeps them (`!`), not bound with `if let`: a
+        // binding copies them, retaining their closures' contexts, which every worker shares.
+        if route.takeJSON != nil {
+            guard let passed = route.takeJSON!(scan, options, route.route.targetCollection, output, &rendered)
+            else { return nil }
             return (preparation(of: passed, route, singleLine: line), named)
         }
-        if let pair = route.pair {
-            guard let (passed, references) = pair.migrateJSON(scan, options, output, &rendered)
+        if route.pair != nil {
+            guard let (passed, references) = route.pair!.migrateJSON(scan, options, output, &rendered)
             else { return nil }
             return (preparation(of: passed, route, singleLine: line, references: references), named)
         }
-        if let referencing = route.referencing {
-            guard let (passed, references) = referencing.passJSON(scan, options, route.route, output, &rendered)
+        if route.referencing != nil {
+            guard let (passed, references) = route.referencing!.passJSON(scan, options, route.route, output, &rendered)
             else { return nil }
             return (preparation(of: passed, route, singleLine: line, references: references), named)
         }
@@ -194,8 +197,10 @@ public final class TypedLane: Sendable {
                 preparation(of: $0.0, route, references: $0.1)
             }
         }
-        if let pair = route.pair {
-            return pair.migrate(input, reading, output, &rendered).map { preparation(of: $0.0, route, references: $0.1) }
+        if route.pair != nil {
+            return route.pair!.migrate(input, reading, output, &rendered).map {
+                preparation(of: $0.0, route, references: $0.1)
+            }
         }
         guard let model = reading.decode(input) else { return nil }
         return finish(model, route: route, output: output, scalarsAsText: true, into: &rendered)

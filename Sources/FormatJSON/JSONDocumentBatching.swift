@@ -32,6 +32,9 @@ extension JSONDocumentReader: BatchRecordReader {
     public func nextBatch(limit: Int) throws -> (any RecordBatch)? {
         if failure != nil { return nil }
         var entries: [JSONDocumentBatch.Entry] = []
+        // Room for a whole batch at once: grown by doubling, the array was copied about seven
+        // times a batch.
+        entries.reserveCapacity(limit)
         // The buffer offset of the first element's first byte; spans are stored relative to it.
         var first: Int? = nil
         // The line and column of `first`.

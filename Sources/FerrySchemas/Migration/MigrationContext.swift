@@ -9,7 +9,12 @@ import Foundation
 /// one reference count, so every route (one thread or many) makes its own.
 public struct MigrationContext: Sendable {
     /// What every record of one collection shares in a run.
-    public let environment: MigrationEnvironment
+    public var environment: MigrationEnvironment { unretained }
+    /// `environment`, not counted: `owner` holds it, or for a context made by
+    /// `init(unretained:)`, the caller does. A count per record would be written by every worker
+    /// thread at once (the environment is shared by the collection's records).
+    private unowned(unsafe) let unretained: MigrationEnvironment
+    private let owner: MigrationEnvironment?
     /// The record's 0-based index in its source collection (derived ids use it).
     public var recordIndex: Int
     /// The record's id when the step knows it better than the record's own `id` field (a domain
@@ -20,8 +25,17 @@ public struct MigrationContext: Sendable {
 
     /// A context for one record migrated in `environment`.
     public init(_ environment: MigrationEnvironment, recordIndex: Int = 0) {
-        self.environment = environment
+        unretained = environment
+        owner = environment
         self.recordIndex = recordIndex
+    }
+
+    /// A context for one record migrated in `environment`, which the caller keeps alive for as
+    /// long as the context lives (a call that borrows it): nothing is counted.
+    init(unretained environment: MigrationEnvironment) {
+        unretained = environment
+        owner = nil
+        recordIndex = 0
     }
 
     /// The processing options (mode, date strategy, media catalog).

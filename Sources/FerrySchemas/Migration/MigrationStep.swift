@@ -97,7 +97,8 @@ public struct MigrationStep<Old: FieldCodableCollection, New: FieldCodableCollec
     public func migrateUnchecked(_ old: UnsafeMutableRawPointer, into new: UnsafeMutableRawPointer,
         in environment: MigrationEnvironment) -> Bool
     {
-        var context = MigrationContext(environment)
+        // The environment is borrowed for the call.
+        var context = MigrationContext(unretained: environment)
         guard bodyInPlace(old, new, &context) else { return false }
         guard context.problems.isEmpty else {
             new.assumingMemoryBound(to: New.self).deinitialize(count: 1)
