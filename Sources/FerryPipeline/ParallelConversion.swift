@@ -18,7 +18,7 @@ import Foundation
 /// commit cannot change a record it keeps (it only drops records and sets their positions), so
 /// the bytes are the ones it would have written; when it drops one of a record's documents the
 /// caller writes the others the usual way. Every job of a batch (parse, prepare, free) runs on
-/// one worker, the one its number gives (`WorkerPool`): what a worker allocates, it frees.
+/// one worker, the first free to parse it (`WorkerPool`): what a worker allocates, it frees.
 ///
 /// A few batches are in flight at once (one per worker and one more), so memory stays bounded
 /// whatever the input's size.

@@ -1,14 +1,17 @@
 import Foundation
 
 /// A fixed set of worker threads, each taking closures from its own two queues, the urgent one
-/// first (work the calling thread is about to wait for goes ahead of read-ahead work).
+/// first (work the calling thread is about to wait for goes ahead of read-ahead work), and then
+/// from a queue shared by all (`submitToAny`).
 ///
-/// Work is given to one worker by number, not to whichever is free: `ParallelConversion` gives
-/// every job of a batch (parsing it, preparing its records, letting go of them) to the same
-/// worker, so that what a worker allocates is freed on that worker. Memory malloc'd on one thread
-/// and freed on another goes back to the first thread's arena under its lock and fills its fast
-/// bins, which every larger request then consolidates: with a shared queue that was about a
-/// tenth of the CPU of `--jobs 2` on JSON documents, and the records' memory moved between cores.
+/// A batch's first job (its parse) goes to whichever worker is free first, so that a slower
+/// worker holds back no batch behind it; the job is told that worker's number, and
+/// `ParallelConversion` gives the batch's other jobs (preparing its records, letting go of them)
+/// to the same worker, so that what a worker allocates is freed on that worker. Memory malloc'd
+/// on one thread and freed on another goes back to the first thread's arena under its lock and
+/// fills its fast bins, which every larger request then consolidates: with every job on a shared
+/// queue that was about a tenth of the CPU of `--jobs 2` on JSON documents, and the records'
+/// memory moved between cores.
 final class WorkerPool: @unchecked Sendable {
     // @unchecked: the queues and `stopping` are guarded by `condition`.
     private struct Worker {
