@@ -6,8 +6,9 @@ import Testing
 
 /// The worker pool's queues let go of a job as soon as it is taken: on a long input the queue may
 /// never run empty, and a job holds a whole batch of records (this once kept every batch alive).
-/// Every job given to one worker runs on that worker's thread, urgent ones first: a batch's
-/// records are freed on the thread that allocated them.
+/// Every job given to one worker runs on that worker's thread, urgent ones first, then shared
+/// ones, each told the number of the worker running it: a batch's records are freed on the thread
+/// that allocated them.
 @Suite struct WorkerPoolTests {
     private final class Token: Sendable {}
 
@@ -95,6 +96,101 @@ import Testing
         proceed.signal()
         done.wait()
         #expect(order.values == [0, 2, 4, 1, 3])
+    }
+
+    @Test func aSharedJobIsToldTheNumberOfTheWorkerRunningIt() {
+        let pool = WorkerPool(threads: 2)
+        defer { pool.stop() }
+        // Each worker's thread, learned from a job given to it by number.
+        let seen = Seen()
+        let done = DispatchGroup()
+        for index in 0..<2 {
+            done.enter()
+            pool.submit(to: index, urgent: false) {
+                seen.add(index, thread: pthread_self())
+                done.leave()
+            }
+        }
+        done.wait()
+        let workerThreads = seen.threads
+        let shared = Seen()
+        for job in 0..<40 {
+            done.enter()
+            pool.submitToAny { worker in
+                // Recorded as 100 + job, with the worker's number checked against its thread.
+                #expect(workerThreads[worker]! == pthread_self())
+                shared.add(100 + job, thread: pthread_self())
+                done.leave()
+            }
+        }
+        done.wait()
+        #expect(shared.threads.count == 40)
+    }
+
+    @Test func aBusyWorkerLeavesSharedJobsToTheFreeOne() {
+        let pool = WorkerPool(threads: 2)
+        defer { pool.stop() }
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        done.enter()
+        pool.submit(to: 0, urgent: false) {
+            started.signal()
+            proceed.wait()
+            done.leave()
+        }
+        started.wait()
+        let workers = LockedOrder()
+        for _ in 0..<10 {
+            done.enter()
+            pool.submitToAny { worker in
+                workers.add(worker)
+                done.leave()
+            }
+        }
+        // Worker 0 is held until every shared job ran: worker 1 ran them all.
+        let shared = DispatchGroup()
+        shared.enter()
+        pool.submitToAny { _ in shared.leave() }
+        shared.wait()
+        proceed.signal()
+        done.wait()
+        #expect(workers.values == Array(repeating: 1, count: 10))
+    }
+
+    @Test func aWorkerTakesItsOwnJobsBeforeSharedOnes() {
+        let pool = WorkerPool(threads: 1)
+        defer { pool.stop() }
+        let order = LockedOrder()
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        done.enter()
+        pool.submit(to: 0, urgent: false) {
+            started.signal()
+            proceed.wait()
+            order.add(0)
+            done.leave()
+        }
+        started.wait()
+        done.enter()
+        pool.submitToAny { _ in
+            order.add(1)
+            done.leave()
+        }
+        done.enter()
+        pool.submit(to: 0, urgent: false) {
+            order.add(2)
+            done.leave()
+        }
+        done.enter()
+        pool.submit(to: 0, urgent: true) {
+            order.add(3)
+            done.leave()
+        }
+        proceed.signal()
+        done.wait()
+        #expect(order.values == [0, 3, 2, 1])
     }
 
     private final class Order: @unchecked Sendable {
