@@ -178,9 +178,14 @@ public final class TypedLane: Sendable {
     private func takeRow(_ row: RawCSVRow, output: LaneOutput, cache: inout LaneRouteCache, into rendered: inout ByteBuffer)
         -> (TypedPreparation, named: String?)?
     {
-        guard let collection = row.collection, let (route, reading) = csvRoute(of: collection, row.columns, &cache)
+        guard let collection = row.collection, let route = csvRoute(of: collection, row.columns, &cache),
+              cache.reading != nil
         else { return nil }
-        return takeInput(row, route, reading, output: output, into: &rendered).map { ($0, nil) }
+        // The route borrowed and the reading used where the cache keeps it: copies would count the
+        // route and the reading's closures, which every worker shares, once a row.
+        return route._withUnsafeGuaranteedRef {
+            takeInput(row, $0, cache.reading!, output: output, into: &rendered).map { ($0, nil) }
+        }
     }
 
     /// An input of text scalars (a CSV row, an XML record's value) taken whole by `route` through
@@ -229,17 +234,17 @@ public final class TypedLane: Sendable {
         return nil
     }
 
-    /// The route of `collection` and its model's reading of the CSV header `columns`, from
-    /// `cache` when it is for the same collection and header (rows of one batch nearly always
-    /// are: the dictionaries are then not asked, the name not hashed).
+    /// The route of `collection`, with `cache` holding it and its model's reading of the CSV header
+    /// `columns`: kept from before when it is for the same collection and header (rows of one
+    /// batch nearly always are: the dictionaries are then not asked, the name not hashed).
     @inline(__always)
     private func csvRoute(of collection: String, _ columns: [String], _ cache: inout LaneRouteCache)
-        -> (LaneRoute, CSVModelReading)?
+        -> Unmanaged<LaneRoute>?
     {
-        if let cached = cache.route, let reading = cache.reading, cache.collection == collection,
+        if let cached = cache.route, cache.reading != nil, cache.collection == collection,
            Self.sameHeader(cache.columns, columns)
         {
-            return (cached, reading)
+            return cached
         }
         guard let route = routes[collection] else { return nil }
         let reading: CSVModelReading
@@ -250,8 +255,10 @@ public final class TypedLane: Sendable {
             reading = otherReadings.reading(collection, columns) { csvReading(route, columns) }
             guard reading.isUsable else { return nil }
         }
-        cache = LaneRouteCache(collection: collection, columns: columns, route: route, reading: reading)
-        return (route, reading)
+        // The lane holds its routes as long as its batches live.
+        let unmanaged = Unmanaged.passUnretained(route)
+        cache = LaneRouteCache(collection: collection, columns: columns, route: unmanaged, reading: reading)
+        return unmanaged
     }
 
     /// True when `a` and `b` are the same header (rows share their header's array: usually one
@@ -426,7 +433,7 @@ fileprivate struct LaneRouteCache {
     var collection: String?
     /// The header the reading is for (held: its address stays its own while cached).
     var columns: [String] = []
-    var route: LaneRoute?
+    var route: Unmanaged<LaneRoute>?
     var reading: CSVModelReading?
 }
 
