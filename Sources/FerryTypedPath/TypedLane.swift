@@ -159,8 +159,8 @@ public final class TypedLane: Sendable {
             else { return nil }
             return (preparation(of: passed, route, singleLine: line), named)
         }
-        if route.pair != nil {
-            guard let (passed, references) = route.pair!.migrateJSON(scan, options, output, &rendered)
+        if route.migrateJSON != nil {
+            guard let (passed, references) = route.migrateJSON!(scan, options, output, &rendered)
             else { return nil }
             return (preparation(of: passed, route, singleLine: line, references: references), named)
         }
@@ -458,6 +458,10 @@ private final class LaneRoute: @unchecked Sendable {
     /// (decoded, migrated by `TypedRoute.migrate(_:)` on boxed models and rendered by the target
     /// codec).
     let pair: TypedPairCodec?
+    /// `pair`'s `migrateJSON`, kept here: called out of `pair`, its closure's context was
+    /// retained and released once a record, by every worker.
+    let migrateJSON: (@Sendable (JSONRecordScan, DecodingOptions, LaneOutput, inout ByteBuffer)
+        -> (PassedRecord, [ModelReference])?)?
     /// For a route with no stage whose records name others: takes a scanned line whole, its
     /// references captured, in one call specialized for the model; nil for others.
     let referencing: ReferencingCodec?
@@ -492,6 +496,7 @@ private final class LaneRoute: @unchecked Sendable {
             referencing = nil
             takeJSON = nil
             pair = TypedPairCodec.checking(for: route)
+            migrateJSON = pair?.migrateJSON
             return
         }
         referencing = ReferencingCodec.codec(for: route)
@@ -499,10 +504,12 @@ private final class LaneRoute: @unchecked Sendable {
         guard route.migrates else {
             takeJSON = route.hasReferences ? nil : source.passJSON
             pair = nil
+            migrateJSON = nil
             return
         }
         takeJSON = nil
         pair = TypedPairCodec.codec(for: route)
+        migrateJSON = pair?.migrateJSON
     }
 
     deinit { sourceName.deallocate() }
