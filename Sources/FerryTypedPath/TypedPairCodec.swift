@@ -84,15 +84,16 @@ struct TypedPairCodec: Sendable {
         let (decode, checkStep, passAt) = (source.decodeJSONThen, checked.checkStep, source.passAt)
         let referencing = route.hasReferences ? route : nil
         let collection = route.targetCollection
+        // The old model at `old`, written when the step's new model passes.
+        let checkThenPass: @Sendable (UnsafeMutableRawPointer, String?, LaneOutput, inout ByteBuffer) -> PassedRecord? = {
+            old, id, output, buffer in
+            checkStep(old, step, environment, rules) ? passAt(old, id, collection, output, &buffer) : nil
+        }
         return TypedPairCodec(
             migrateJSON: { scan, options, output, buffer in
-                decode(scan, options, referencing) { old, id in
-                    checkStep(old, step, environment, rules) ? passAt(old, id, collection, output, &buffer) : nil
-                }
+                decode(scan, options, referencing) { old, id in checkThenPass(old, id, output, &buffer) }
             },
-            passTextStep: { old, id, output, buffer in
-                checkStep(old, step, environment, rules) ? passAt(old, id, collection, output, &buffer) : nil
-            },
+            passTextStep: checkThenPass,
             referencing: referencing)
     }
 }
