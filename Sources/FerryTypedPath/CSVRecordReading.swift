@@ -46,7 +46,10 @@ public final class CSVRecordReading<T: FieldCodable>: Sendable {
             guard reader.diagnostics.isEmpty else { return nil }
             var problems: [Diagnostic] = []
             reader.finish(into: &problems)
-            return problems.isEmpty ? model : nil
+            // Returned by its last use (moved): a conditional expression would copy the model and
+            // free the copy, counting each of its strings and lists up and down.
+            guard problems.isEmpty else { return nil }
+            return model
         }
     }
 }

@@ -90,7 +90,9 @@ struct JSONFieldSource: FieldSource {
         // The table, not `fields`: no reference counted per object read.
         var source = make(T.recordType.table.fields, timeZone)
         let model = T(from: &source)
-        return accept(&source) ? model : nil
+        // Returned by its last use (moved), not copied by a conditional expression.
+        guard accept(&source) else { return nil }
+        return model
     }
 
     /// The time zone of calendar-day rules (`DecodingOptions.timeZone`).
@@ -277,13 +279,6 @@ struct JSONFieldSource: FieldSource {
     }
 
     mutating func optionalDouble(_ name: String) -> Double? {
-        optionalNumber(name)?.value
-    }
-
-    /// `optionalDouble(_:)`'s number and its text in the line (what a transcoder copies when it
-    /// is already the written form: `appendJSONNumber(_:readFrom:)`).
-    @inline(__always)
-    mutating func optionalNumber(_ name: String) -> (value: Double, text: UnsafeBufferPointer<UInt8>)? {
         guard let (index, value) = locate(name) else { return nil }
         guard let (plain, end) = json.decimal(value) else {
             fail()
@@ -305,7 +300,7 @@ struct JSONFieldSource: FieldSource {
             fail()
             return nil
         }
-        return (d == 0 ? 0 : d, number)  // -0 is 0
+        return d == 0 ? 0 : d  // -0 is 0
     }
 
     /// The text of the number at `value` and the offset past it; nil (failed) for a non-number or

@@ -6,8 +6,7 @@ import Foundation
 
 /// Reads one kind of input (a CSV row, a record's parsed value) as models of one type: what a
 /// lane's route does with such a record, with the model type erased and each call specialized for
-/// it. A CSV header's reading also holds the `CSVLineTranscoder` that takes its plain rows first
-/// on a route with no stage.
+/// it.
 struct ModelReading<Input>: Sendable {
     private let read: (@Sendable (Input) -> (any FieldCodableCollection)?)?
     /// Reads and renders in one specialized call (`TypedModelCodec.passJSON`'s twin).
@@ -16,17 +15,13 @@ struct ModelReading<Input>: Sendable {
     /// (`ReferencingCodec`'s twin).
     private let passInputReferencing: (@Sendable (Input, TypedRoute, LaneOutput, inout ByteBuffer)
         -> (PassedRecord, [ModelReference])?)?
-    /// Writes a record's line straight from its input (nil: none for this input, or the route migrates).
-    private let transcode: (@Sendable (Input, inout ByteBuffer) -> PassedRecord?)?
     /// Reads an input as the model and hands it, unboxed, to the step of a route's pair codec
     /// (`TypedModelCodec.decodeJSONThen`'s twin, `TypedPairCodec.migrate`).
     private let readThen: (@Sendable (Input, TypedRoute?, TakeModel) -> (PassedRecord, [ModelReference])?)?
 
     /// The reading of `D.Model` by `decoder` (nil: the input does not fit the model plainly, and
-    /// nothing is read), with `transcode` taking a route's plain inputs first.
-    init<D: InputModelDecoding>(_ decoder: D?, transcode: (@Sendable (Input, inout ByteBuffer) -> PassedRecord?)? = nil)
-    where D.Input == Input {
-        self.transcode = transcode
+    /// nothing is read).
+    init<D: InputModelDecoding>(_ decoder: D?) where D.Input == Input {
         guard let decoder else {
             (read, readThen, passInput, passInputReferencing) = (nil, nil, nil, nil)
             return
@@ -37,7 +32,8 @@ struct ModelReading<Input>: Sendable {
             return TypedModelCodec.take(&model, referencing, next)
         }
         passInput = { input, collection, output, buffer in
-            decoder.decode(input).flatMap { TypedModelCodec.pass($0, collection, output, &buffer) }
+            guard let model = decoder.decode(input) else { return nil }
+            return TypedModelCodec.pass(model, collection, output, &buffer)
         }
         passInputReferencing = { input, route, output, buffer in
             guard let model = decoder.decode(input), let passed = TypedModelCodec.pass(model, route.targetCollection, output, &buffer)
@@ -47,16 +43,9 @@ struct ModelReading<Input>: Sendable {
     }
 
     /// An input of a route with no stage: its id, and its output line appended to `buffer` or its
-    /// value (`output`). The transcoder, when there is one, takes the input first (it makes lines,
-    /// which validation drops: for `.values` it is not built); what it gives up on is decoded.
+    /// value (`output`).
     func pass(_ input: Input, _ collection: String, _ output: LaneOutput, _ buffer: inout ByteBuffer) -> PassedRecord? {
-        if let transcode, let passed = transcode(input, &buffer) {
-            guard case .nothing = output else { return passed }
-            // Nothing is written (validation): the line only proved the input plain.
-            buffer.truncate(to: passed.rendered?.lowerBound ?? buffer.count)
-            return PassedRecord(id: passed.id, rendered: nil)
-        }
-        return passInput?(input, collection, output, &buffer)
+        passInput?(input, collection, output, &buffer)
     }
 
     /// An input of a route with no stage whose records name others: its id, its output (as `pass`)
@@ -94,15 +83,9 @@ extension CSVRecordReading: InputModelDecoding where T: FieldCodableCollection {
 typealias CSVModelReading = ModelReading<RawCSVRow>
 
 extension ModelReading where Input == RawCSVRow {
-    /// The reading of `T`'s rows under the header `columns`; `passing` is the collection a route
-    /// with no stage writes its lines in (nil for a route that migrates: it only decodes).
-    init<T: FieldCodableCollection>(_ type: T.Type, columns: [String], passing collection: String?, options: DecodingOptions) {
-        var transcode: (@Sendable (RawCSVRow, inout ByteBuffer) -> PassedRecord?)? = nil
-        if let collection, let transcoder = CSVLineTranscoder(T.self, columns: columns, collection: collection, options: options) {
-            transcode = { (row: RawCSVRow, buffer: inout ByteBuffer) -> PassedRecord? in transcoder.transcode(row, into: &buffer) }
-        }
-        let reading: CSVRecordReading<T>? = CSVRecordReading<T>(columns: columns, options: options)
-        self.init(reading, transcode: transcode)
+    /// The reading of `T`'s rows under the header `columns`.
+    init<T: FieldCodableCollection>(_ type: T.Type, columns: [String], options: DecodingOptions) {
+        self.init(CSVRecordReading<T>(columns: columns, options: options))
     }
 }
 
@@ -124,7 +107,8 @@ struct ValueModelDecoding<T: FieldCodableCollection>: InputModelDecoding {
         guard reader.diagnostics.isEmpty else { return nil }
         var problems: [Diagnostic] = []
         reader.finish(into: &problems)
-        return problems.isEmpty ? model : nil
+        guard problems.isEmpty else { return nil }
+        return model
     }
 }
 

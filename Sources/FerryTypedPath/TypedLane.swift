@@ -57,10 +57,7 @@ public final class TypedLane: Sendable {
         var readings: [String: CSVModelReading] = [:]
         if let csvColumns {
             for (collection, route) in routes {
-                // The transcoder writes lines (or only checks them): for a route with no stage
-                // and no check, unless the writer takes values or leaf streams.
-                let transcodes = !route.route.migrates && !route.route.checks && output.takesLines
-                let reading = route.source.csvReading(csvColumns, transcodes ? route.route.targetCollection : nil, csvOptions)
+                let reading = route.source.csvReading(csvColumns, csvOptions)
                 if reading.isUsable { readings[collection] = reading }
             }
         }
@@ -81,10 +78,7 @@ public final class TypedLane: Sendable {
 
     /// The reading of `columns` by `route`'s model, as `init` makes those of `csvColumns`.
     private func csvReading(_ route: LaneRoute, _ columns: [String]) -> CSVModelReading {
-        // The transcoder writes lines (or only checks them): for a route with no stage and no
-        // check, unless the writer takes values or leaf streams.
-        let transcodes = !route.route.migrates && !route.route.checks && output.takesLines
-        return route.source.csvReading(columns, transcodes ? route.route.targetCollection : nil, csvOptions)
+        route.source.csvReading(columns, csvOptions)
     }
 
     /// A taker for one batch of raw records, rendering into a buffer of its own.
@@ -169,8 +163,10 @@ public final class TypedLane: Sendable {
             else { return nil }
             return (preparation(of: passed, route, singleLine: line, references: references), named)
         }
-        guard let model = route.source.decodeJSON(scan, options) else { return nil }
-        return finish(model, route: route, output: output, singleLine: line, into: &rendered).map { ($0, named) }
+        guard let model = route.source.decodeJSON(scan, options),
+              let preparation = finish(model, route: route, output: output, singleLine: line, into: &rendered)
+        else { return nil }
+        return (preparation, named)
     }
 
     /// A CSV row taken whole, or nil; `cache` holds the route of the collection named last.
@@ -183,9 +179,11 @@ public final class TypedLane: Sendable {
         else { return nil }
         // The route borrowed and the reading used where the cache keeps it: copies would count the
         // route and the reading's closures, which every worker shares, once a row.
-        return route._withUnsafeGuaranteedRef {
-            takeInput(row, $0, cache.reading!, output: output, into: &rendered).map { ($0, nil) }
-        }
+        guard let preparation = route._withUnsafeGuaranteedRef({
+            takeInput(row, $0, cache.reading!, output: output, into: &rendered)
+        })
+        else { return nil }
+        return (preparation, nil)
     }
 
     /// An input of text scalars (a CSV row, an XML record's value) taken whole by `route` through
@@ -196,16 +194,15 @@ public final class TypedLane: Sendable {
     {
         if !route.route.migrates && !route.route.checks {
             guard route.route.hasReferences else {
-                return reading.pass(input, route.route.targetCollection, output, &rendered).map { preparation(of: $0, route) }
+                guard let passed = reading.pass(input, route.route.targetCollection, output, &rendered) else { return nil }
+                return preparation(of: passed, route)
             }
-            return reading.passReferencing(input, route.route, output, &rendered).map {
-                preparation(of: $0.0, route, references: $0.1)
-            }
+            guard let (passed, references) = reading.passReferencing(input, route.route, output, &rendered) else { return nil }
+            return preparation(of: passed, route, references: references)
         }
         if route.pair != nil {
-            return route.pair!.migrate(input, reading, output, &rendered).map {
-                preparation(of: $0.0, route, references: $0.1)
-            }
+            guard let (passed, references) = route.pair!.migrate(input, reading, output, &rendered) else { return nil }
+            return preparation(of: passed, route, references: references)
         }
         guard let model = reading.decode(input) else { return nil }
         return finish(model, route: route, output: output, scalarsAsText: true, into: &rendered)

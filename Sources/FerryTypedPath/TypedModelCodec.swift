@@ -22,9 +22,8 @@ struct TypedModelCodec: Sendable {
     let passJSON: @Sendable (JSONRecordScan, DecodingOptions, _ collection: String, LaneOutput, _ into: inout ByteBuffer)
         -> PassedRecord?
 
-    /// Plans the reading of the model's CSV rows under a header (`CSVRecordReading`), and for a
-    /// route with no stage, the transcoding of its rows into lines of `passing` (`CSVLineTranscoder`).
-    let csvReading: @Sendable (_ columns: [String], _ passing: String?, DecodingOptions) -> CSVModelReading
+    /// Plans the reading of the model's CSV rows under a header (`CSVRecordReading`).
+    let csvReading: @Sendable (_ columns: [String], DecodingOptions) -> CSVModelReading
     /// Plans the reading of the model from a record's parsed value of text scalars (an XML
     /// record's: `ValueModelDecoding`); `DecodingOptions` must have `scalarsAsText` set.
     let textValueReading: @Sendable (DecodingOptions) -> ModelReading<Value>
@@ -66,11 +65,10 @@ struct TypedModelCodec: Sendable {
                 return take(&model, referencing, next)
             },
             passJSON: { scan, options, collection, output, buffer in
-                scan.decode(Model.self, options: options).flatMap { pass($0, collection, output, &buffer) }
+                guard let model = scan.decode(Model.self, options: options) else { return nil }
+                return pass(model, collection, output, &buffer)
             },
-            csvReading: { columns, collection, options in
-                CSVModelReading(Model.self, columns: columns, passing: collection, options: options)
-            },
+            csvReading: { columns, options in CSVModelReading(Model.self, columns: columns, options: options) },
             textValueReading: { options in ModelReading(ValueModelDecoding<Model>(options: options)) },
             passBoxed: { model, id, collection, output, buffer in
                 guard let model = model as? Model else { return nil }
@@ -233,14 +231,6 @@ public enum LaneOutput: Sendable {
         switch self {
         case .documentElements, .xmlElements: return true
         case .nothing, .lines, .csvLeaves, .values: return false
-        }
-    }
-
-    /// True for `.nothing` and `.lines`: the outputs a CSV row's line can be transcoded for.
-    var takesLines: Bool {
-        switch self {
-        case .nothing, .lines: return true
-        case .csvLeaves, .documentElements, .xmlElements, .values: return false
         }
     }
 }

@@ -42,32 +42,6 @@ extension ByteBuffer {
         append(JSONSyntax.quote)
     }
 
-    /// Appends UTF-8 text in quotes, escaped as `appendJSONQuoted(_:)` escapes it, once the bytes
-    /// are checked to be well-formed UTF-8 (RFC 3629, as `UTF8Text.isValid` checks); false,
-    /// appending nothing, when they are not. ASCII text with nothing to escape, the usual CSV cell,
-    /// is checked and copied in one pass, eight bytes at a time.
-    // Inlinable: the CSV transcoder calls it for every text cell, across the module boundary.
-    @inlinable
-    public mutating func appendJSONQuoted(checkingUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = utf8.count
-        reserve(count + 2 + Self.plainCopySlack)
-        guard let start = utf8.baseAddress, count > 0 else {
-            appendReserved(JSONSyntax.quote)
-            appendReserved(JSONSyntax.quote)
-            return true
-        }
-        let target = base + self.count
-        if Self.copyPlainASCII(start, count: count, to: target + 1) {
-            target[0] = JSONSyntax.quote
-            target[1 + count] = JSONSyntax.quote
-            self.count += count + 2
-            return true
-        }
-        guard UTF8Text.isValid(utf8) else { return false }
-        appendJSONQuoted(utf8)
-        return true
-    }
-
     /// Copies `count` bytes of `source` to `target` eight at a time, checking as it goes; true
     /// when every byte is ASCII with nothing JSON escapes (false: the copy is incomplete). `target`
     /// has room for `count + plainCopySlack` bytes (the slack is written over).
@@ -210,48 +184,6 @@ extension ByteBuffer {
             }
         }
         return true
-    }
-
-    /// Appends `double`, the value of the decimal `text` (correctly rounded, as `DecimalText`
-    /// reads it), exactly as `appendJSONNumber(_:)` writes it: `text` itself when it already is
-    /// that form (`isWrittenForm`), else the rendered number.
-    /// - Returns: false, appending nothing, for NaN and infinities.
-    @inlinable
-    public mutating func appendJSONNumber(_ double: Double, readFrom text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard Self.isWrittenForm(text) else { return appendJSONNumber(double) }
-        append(text)
-        return true
-    }
-
-    /// True when decimal text is exactly what `appendJSONNumber(_:)` writes for the double it reads
-    /// as: an optional `-`, `0` or digits with no leading zero, then optionally `.` and one to three
-    /// digits, the last not `0`; at most 15 digits in all; not `-0` (written `0`).
-    ///
-    /// Why: distinct decimals of at most 15 significant digits read as distinct doubles (a double
-    /// holds 15.95 digits), so no shorter decimal reads as the same double and the shortest form
-    /// has these digits. A whole number of up to 15 digits is an exact `Int64` and written as its
-    /// digits; a fraction of one to three decimals is found by `appendShortDecimal` at its own
-    /// number of decimals (its mantissa is below 10^15 < 2^50) and written in fixed notation.
-    @inlinable
-    static func isWrittenForm(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let p = text.baseAddress, text.count > 0 else { return false }
-        let count = text.count
-        var i = p[0] == JSONSyntax.minus ? 1 : 0
-        let integerStart = i
-        while i < count, p[i] &- JSONSyntax.zero < 10 { i += 1 }
-        let integerDigits = i - integerStart
-        guard integerDigits >= 1, integerDigits == 1 || p[integerStart] != JSONSyntax.zero else { return false }
-        if i == count {
-            // A whole number: `-0` is written `0`.
-            return integerDigits <= 15 && !(integerStart == 1 && p[1] == JSONSyntax.zero)
-        }
-        guard p[i] == JSONSyntax.dot else { return false }
-        let fractionStart = i + 1
-        i = fractionStart
-        while i < count, p[i] &- JSONSyntax.zero < 10 { i += 1 }
-        let fractionDigits = i - fractionStart
-        return i == count && fractionDigits >= 1 && fractionDigits <= 3 && p[count - 1] != JSONSyntax.zero
-            && integerDigits + fractionDigits <= 15
     }
 
     /// Appends a number that one to three decimals spell exactly as Swift's shortest round-trip
