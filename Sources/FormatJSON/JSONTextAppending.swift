@@ -42,33 +42,6 @@ extension ByteBuffer {
         append(JSONSyntax.quote)
     }
 
-    /// Copies `count` bytes of `source` to `target` eight at a time, checking as it goes; true
-    /// when every byte is ASCII with nothing JSON escapes (false: the copy is incomplete). `target`
-    /// has room for `count + plainCopySlack` bytes (the slack is written over).
-    @inlinable @inline(__always)
-    static func copyPlainASCII(_ source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) -> Bool {
-        if count < 8 {
-            let word = shortWord(source, count: count)
-            guard word & JSONSyntax.highBits == 0, !JSONSyntax.hasStringSpecial(word) else { return false }
-            UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
-            return true
-        }
-        var i = 0
-        while i + 8 <= count {
-            let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
-            guard word & JSONSyntax.highBits == 0, !JSONSyntax.hasStringSpecial(word) else { return false }
-            UnsafeMutableRawPointer(target + i).storeBytes(of: word, as: UInt64.self)
-            i += 8
-        }
-        if i < count {
-            // The last eight bytes hold the rest (the ones before were checked already).
-            let word = UnsafeRawPointer(source + (count - 8)).loadUnaligned(as: UInt64.self)
-            guard word & JSONSyntax.highBits == 0, !JSONSyntax.hasStringSpecial(word) else { return false }
-            UnsafeMutableRawPointer(target + (count - 8)).storeBytes(of: word, as: UInt64.self)
-        }
-        return true
-    }
-
     /// The bytes `copyPlainJSONText` may write past the text: a text shorter than eight bytes is
     /// stored as one whole word.
     @usableFromInline static let plainCopySlack = 7
