@@ -82,6 +82,21 @@ import Testing
         #expect(!FieldReader.isAbsoluteHTTPURL("https://"))
         #expect(!FieldReader.isAbsoluteHTTPURL("https://a b"))
     }
+
+    /// The URL rule, case by case: scheme (any case), no space or control byte, and a host (the
+    /// last non-empty part before `/`, `?` or `#` between `@`s) that is not empty and does not
+    /// start with `:`.
+    @Test(arguments: [
+        ("", false), ("http://", false), ("https://", false), ("http://a", true), ("HTTPS://Example.com/x", true),
+        ("hTtP://a?b", true), ("https://example.com:8080/p?q#f", true), ("https://a b", false), ("http://a\u{7F}", false),
+        ("http://a\tb", false), ("http:/a", false), ("httpx://a", false), ("ftp://x", false), ("http://#", false),
+        ("http://a#b", true), ("http://@", false), ("http://@@", false), ("http://user@", true), ("http://user@/p", true),
+        ("http://@a", true), ("http://a@b@c", true), ("http://a@:80", false), ("http://:80", false), ("https://é", true),
+    ])
+    func urlRule(text: String, admitted: Bool) {
+        #expect(FieldReader.isAbsoluteHTTPURL(text) == admitted)
+        #expect(FieldType.url.admits(text) == (text.isEmpty || admitted))
+    }
 }
 
 @Suite struct FirestoreLayoutTests {

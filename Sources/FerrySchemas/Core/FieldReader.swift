@@ -57,21 +57,42 @@ extension FieldReader {
     }
 
     /// `http://host...` or `https://host...` (case-insensitive scheme, non-empty host, no spaces).
+    /// The host is what follows the scheme up to `/`, `?` or `#`, past its last `@` (the last
+    /// non-empty part between `@`s); it must not be empty or start with `:`. Read on the text's
+    /// UTF-8 in place: URL fields are checked for every record that has one.
     public static func isAbsoluteHTTPURL(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        let lower = bytes.prefix(8).map { $0 | 0x20 }
+        var text = text
+        return text.withUTF8 { isAbsoluteHTTPURL(utf8: $0) }
+    }
+
+    private static func isAbsoluteHTTPURL(utf8 b: UnsafeBufferPointer<UInt8>) -> Bool {
+        // The scheme's bytes all have 0x20 set, so `| 0x20` compares letters case-insensitively.
+        func startsLowercased(_ scheme: StaticString) -> Bool {
+            let n = scheme.utf8CodeUnitCount
+            guard b.count >= n else { return false }
+            for i in 0..<n where b[i] | 0x20 != scheme.utf8Start[i] { return false }
+            return true
+        }
         let prefix: Int
-        if lower.starts(with: Array("https://".utf8)) {
+        if startsLowercased("https://") {
             prefix = 8
-        } else if lower.starts(with: Array("http://".utf8)) {
+        } else if startsLowercased("http://") {
             prefix = 7
         } else {
             return false
         }
-        guard bytes.allSatisfy({ $0 > 0x20 && $0 != 0x7f }) else { return false }
-        let host = bytes[prefix...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
-        let hostOnly = host.split(separator: UInt8(ascii: "@")).last ?? []
-        return !hostOnly.isEmpty && hostOnly.first != UInt8(ascii: ":")
+        for byte in b where byte <= 0x20 || byte == 0x7f { return false }
+        var hostEnd = prefix
+        while hostEnd < b.count, b[hostEnd] != UInt8(ascii: "/"), b[hostEnd] != UInt8(ascii: "?"), b[hostEnd] != UInt8(ascii: "#") {
+            hostEnd += 1
+        }
+        var lastPartStart = -1
+        var partStart = prefix
+        for i in prefix...hostEnd where i == hostEnd || b[i] == UInt8(ascii: "@") {
+            if i > partStart { lastPartStart = partStart }
+            partStart = i + 1
+        }
+        return lastPartStart >= 0 && b[lastPartStart] != UInt8(ascii: ":")
     }
 
 

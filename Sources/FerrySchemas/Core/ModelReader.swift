@@ -212,14 +212,6 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
             at: fieldContext.location()))
     }
 
-    /// The value of a field and its context; nil value when absent or null (a `missing-field`
-    /// error for a required field).
-    @inlinable
-    mutating func member(_ name: String) -> (Value?, RecordContext) {
-        let (_, item) = locate(name)
-        return (item.map { _cursor.value(of: $0) }, context.appending(name))
-    }
-
     // MARK: Strings
 
     /// A required string field (or `""` when an optional-with-default field is absent, as vocabulary
@@ -395,9 +387,10 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// A required Firestore Timestamp field.
     @inlinable
     public mutating func timestamp(_ name: String) -> FirestoreTimestamp? {
-        let (value, fieldContext) = member(name)
-        guard let value else { return nil }
-        return FieldReader.timestamp(value, in: _table.name, at: fieldContext, into: &diagnostics)
+        let (_, item) = locate(name)
+        guard let item else { return nil }
+        if let plain = _cursor.plainTimestamp(item) { return plain }
+        return FieldReader.timestamp(_cursor.value(of: item), in: _table.name, at: context.appending(name), into: &diagnostics)
     }
 
     // MARK: Nested values

@@ -56,6 +56,12 @@ public protocol RecordCursor {
     /// bytes where they stand (no `String` made); nil sends the reader to `text(of:)` and the
     /// checked path. The default reads nothing.
     func plainInstant(_ item: Item) -> Instant?
+    /// The Firestore Timestamp at `item` when it has the usual shape, `{"_seconds": S,
+    /// "_nanoseconds": N}` with exactly those members, both plain integers (`plainInteger(_:)`),
+    /// nanoseconds in `0..<1_000_000_000` and the instant in the years 0001...9999; nil sends the
+    /// reader to the checked path, which reads every accepted shape from the item's `Value`
+    /// (`FieldReader.timestamp`). The default reads the members through `cursor(at:)`.
+    func plainTimestamp(_ item: Item) -> FirestoreTimestamp?
     /// A cursor over the members of `item` (an object, or not: the nested reader reports that).
     func cursor(at item: Item) -> Self
     /// Calls `body` with each element of `item` and its index, in order; false (and no call) when
@@ -75,6 +81,21 @@ extension RecordCursor {
     /// Nil: the reader makes the item's text (`text(of:)`) and parses that.
     @inlinable
     public func plainInstant(_ item: Item) -> Instant? { nil }
+
+    @inlinable
+    public func plainTimestamp(_ item: Item) -> FirestoreTimestamp? {
+        var cursor = cursor(at: item)
+        guard cursor.isObject else { return nil }
+        return FirestoreTimestamp.plainFields.withUnsafeBufferPointer { fields -> FirestoreTimestamp? in
+            cursor.start(fields: fields)
+            guard cursor.irregularKeys(fields: fields) == nil,
+                  let secondsItem = cursor.member("_seconds", field: 0), let seconds = cursor.plainInteger(secondsItem),
+                  let nanosItem = cursor.member("_nanoseconds", field: 1), let nanos = cursor.plainInteger(nanosItem),
+                  (0..<1_000_000_000).contains(nanos), let instant = Instant(seconds: seconds, nanoseconds: Int32(nanos))
+            else { return nil }
+            return FirestoreTimestamp(instant: instant)
+        }
+    }
 
     /// 0: the reader grows its list as the elements come.
     @inlinable

@@ -122,6 +122,9 @@ public struct ValueCursor: RecordCursor {
         return nil
     }
 
+    /// Nil: the item is a `Value` already, which the checked path reads as it is.
+    @inline(__always) public func plainTimestamp(_ item: Value) -> FirestoreTimestamp? { nil }
+
     public func cursor(at item: Value) -> ValueCursor { ValueCursor(item) }
 
     public func forEachElement(of item: Value, _ body: (Value, Int) -> Void) -> Bool {

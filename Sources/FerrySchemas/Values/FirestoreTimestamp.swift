@@ -12,6 +12,11 @@ public struct FirestoreTimestamp: Sendable, Hashable {
 
     public init(instant: Instant) { self.instant = instant }
 
+    /// The members of the usual shape, `{"_seconds": S, "_nanoseconds": N}`, as fields: what
+    /// `ModelReader.timestamp(_:)` asks a cursor for before it makes the value a `Value`.
+    @usableFromInline
+    static let plainFields = [FieldSchema("_seconds", .integer), FieldSchema("_nanoseconds", .integer)]
+
     /// `{"_seconds": S, "_nanoseconds": N}` with integer members.
     public var value: Value {
         .object(["_seconds": .integer(instant.seconds), "_nanoseconds": .integer(Int64(instant.nanoseconds))])
