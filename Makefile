@@ -56,8 +56,10 @@ bagit-python:
 ## consumer: Samples/swift-consumer, an app package that depends on Ferry by path, built as an
 ## app builds it (its copy of Ferry's modules in .build/library-consumers, shared with the Docs
 ## snippet test), its tests run, both examples run and their outputs compared byte for byte.
+## The build plan is made anew each time: a cached one keeps naming a file deleted from Sources/
+## ("missing inputs"), as SwiftPM does not see files come and go in a path dependency.
 CONSUMER := Samples/swift-consumer
-CONSUMER_FLAGS := --package-path $(CONSUMER) --scratch-path .build/library-consumers
+CONSUMER_FLAGS := --package-path $(CONSUMER) --scratch-path .build/library-consumers --disable-build-manifest-caching
 CONSUMER_BIN := .build/library-consumers/debug
 CONSUMER_OUT := .build/consumer-check
 consumer: deps

@@ -167,13 +167,16 @@ enum DocSnippets {
         try Data(text.utf8).write(to: url)
     }
 
-    /// Builds the package; returns the exit status and what the build printed.
+    /// Builds the package; returns the exit status and what the build printed. The build plan is
+    /// made anew (as `make consumer` makes it): a cached one keeps naming files deleted from
+    /// `Sources/`, which SwiftPM does not notice in a path dependency.
     static func build(_ package: URL) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = swiftTool
         process.arguments = [
             "build", "--package-path", package.path,
             "--scratch-path", Fixtures.packageRoot.appendingPathComponent(".build/library-consumers").path,
+            "--disable-build-manifest-caching",
         ]
         let pipe = Pipe()
         process.standardOutput = pipe
