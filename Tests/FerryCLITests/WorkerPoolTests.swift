@@ -74,18 +74,9 @@ import Testing
         let pool = WorkerPool(threads: 2)
         defer { pool.stop() }
         let order = LockedOrder()
-        let started = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
-        done.enter()
-        pool.submit(to: 1, urgent: false) {
-            started.signal()
-            proceed.wait()
-            order.add(0)
-            done.leave()
-        }
+        let busy = HeldWorker(pool, worker: 1, done: done) { order.add(0) }
         // Queued while the worker is busy with the job above.
-        started.wait()
         for (index, urgent) in [(1, false), (2, true), (3, false), (4, true)] {
             done.enter()
             pool.submit(to: 1, urgent: urgent) {
@@ -93,7 +84,7 @@ import Testing
                 done.leave()
             }
         }
-        proceed.signal()
+        busy.release()
         done.wait()
         #expect(order.values == [0, 2, 4, 1, 3])
     }
@@ -130,16 +121,8 @@ import Testing
     @Test func aBusyWorkerLeavesSharedJobsToTheFreeOne() {
         let pool = WorkerPool(threads: 2)
         defer { pool.stop() }
-        let started = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
-        done.enter()
-        pool.submit(to: 0, urgent: false) {
-            started.signal()
-            proceed.wait()
-            done.leave()
-        }
-        started.wait()
+        let busy = HeldWorker(pool, worker: 0, done: done)
         let workers = LockedOrder()
         for _ in 0..<10 {
             done.enter()
@@ -153,7 +136,7 @@ import Testing
         shared.enter()
         pool.submitToAny { _ in shared.leave() }
         shared.wait()
-        proceed.signal()
+        busy.release()
         done.wait()
         #expect(workers.values == Array(repeating: 1, count: 10))
     }
@@ -162,17 +145,8 @@ import Testing
         let pool = WorkerPool(threads: 1)
         defer { pool.stop() }
         let order = LockedOrder()
-        let started = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
-        done.enter()
-        pool.submit(to: 0, urgent: false) {
-            started.signal()
-            proceed.wait()
-            order.add(0)
-            done.leave()
-        }
-        started.wait()
+        let busy = HeldWorker(pool, worker: 0, done: done) { order.add(0) }
         done.enter()
         pool.submitToAny { _ in
             order.add(1)
@@ -188,9 +162,30 @@ import Testing
             order.add(3)
             done.leave()
         }
-        proceed.signal()
+        busy.release()
         done.wait()
         #expect(order.values == [0, 3, 2, 1])
+    }
+
+    /// A worker of `pool` held busy by a job of its own, given and started before `init` returns;
+    /// the job runs `then` and leaves `done` once `release()` is called.
+    private struct HeldWorker {
+        private let proceed = DispatchSemaphore(value: 0)
+
+        init(_ pool: WorkerPool, worker: Int, done: DispatchGroup, then: @escaping @Sendable () -> Void = {}) {
+            let started = DispatchSemaphore(value: 0)
+            let proceed = proceed
+            done.enter()
+            pool.submit(to: worker, urgent: false) {
+                started.signal()
+                proceed.wait()
+                then()
+                done.leave()
+            }
+            started.wait()
+        }
+
+        func release() { proceed.signal() }
     }
 
     private final class Order: @unchecked Sendable {
