@@ -9,7 +9,7 @@ import FormatJSON
 ///
 /// Builds nothing: each function returns the offset just past what it checked, or nil where the
 /// parser would throw. Every read is bounds-checked against `end`. The typed path checks a line
-/// piece by piece as `JSONFieldSource` reads it (structure: `JSONFieldSource`, `JSONRecordScan`).
+/// piece by piece as `JSONLineCursor` reads it (structure: `JSONLineCursor`, `JSONRecordScan`).
 struct JSONLineValidator {
     let p: UnsafePointer<UInt8>
     /// One past the last byte.

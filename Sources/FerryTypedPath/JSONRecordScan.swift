@@ -12,15 +12,18 @@ import Darwin
 /// model, no `Value` in between), read once.
 ///
 /// The scan reads the opening brace and a leading `$collection` member (how the JSON Lines writer
-/// starts a line); `decode` reads the model's fields with a `JSONFieldSource`, which checks every
-/// byte it reads against the grammar `FormatJSON`'s `JSONParser` accepts (`JSONLineValidator`),
-/// and then the end of the line. An accepted line has had every byte checked: the decode gives up
-/// on any member it does not read (unknown, repeated, out of order, a `$collection` elsewhere).
+/// starts a line); `decode` reads the model with the one model reader over a `JSONLineCursor`,
+/// which checks every byte against the grammar `FormatJSON`'s `JSONParser` accepts
+/// (`JSONLineValidator`) as it passes it, and then the end of the line. An accepted line has had
+/// every byte checked: the cursor gives up on any member it does not read in order (unknown,
+/// repeated, out of order, a `$collection` elsewhere).
 ///
 /// Holds the line's bytes without copying them: use it only while they live (the
 /// `RawRecordTaker.take(_:)` call the line is passed to).
 public struct JSONRecordScan {
     private let validator: JSONLineValidator
+    /// The opening brace of the line's object.
+    private let origin: Int
     /// What follows the opening brace, or the leading `$collection` member when there is one.
     private let members: JSONLineValidator.Next
     /// Where short strings are made (nil: each is made anew); it outlives the scan (unmanaged:
@@ -90,6 +93,7 @@ public struct JSONRecordScan {
               let first = validator.firstItem(afterOpen: start, close: JSONSyntax.closeBrace)
         else { return nil }
         self.validator = validator
+        origin = start
         guard case .item(let key) = first, Self.isCollectionKey(validator, at: key) else {
             members = first
             collectionValue = nil
@@ -114,48 +118,34 @@ public struct JSONRecordScan {
         return i + count <= v.end && memcmp(v.p + i, collectionKey.utf8Start, count) == 0
     }
 
-    /// Reads the line's members (the leading `$collection` member left out) as a record of
-    /// `fields` with `body`, the way `decode` reads a model: true when `body` returns true, every
-    /// member was read (`JSONFieldSource.finish()`), and only whitespace follows the closing brace.
-    /// False at once for `options.scalarsAsText` (CSV's rules), as `decode`.
-    func read(fields: UnsafeBufferPointer<FieldSchema>, options: DecodingOptions,
-        _ body: (inout JSONFieldSource) -> Bool) -> Bool
-    {
-        guard !options.scalarsAsText else { return false }
-        let (validator, members, strings) = (self.validator, self.members, self.strings)
-        return withUnsafePointer(to: options.timeZone) { timeZone in
-            var source = JSONFieldSource(
-                validator: validator, members: members, level: 1, fields: fields, timeZone: timeZone, strings: strings)
-            return body(&source) && Self.endsLine(&source, validator)
+    /// The record read as `T` (the leading `$collection` member left out) by `ModelReader` over the
+    /// line's `JSONLineCursor` in `context`, or nil when the reader reports anything (error,
+    /// warning or note), the cursor gives up (see `JSONLineProgress.gaveUp`), or anything but
+    /// whitespace follows the object: the general path then parses the line and reports it.
+    /// Nil at once for `scalarsAsText` (CSV's rules).
+    public func decode<T: FieldCodable>(_ type: T.Type, context: RecordContext) -> T? {
+        guard !context.options.scalarsAsText else { return nil }
+        var progress = JSONLineProgress()
+        return withUnsafeMutablePointer(to: &progress) { progress -> T? in
+            let cursor = JSONLineCursor(line: validator, at: origin, members: members, progress: progress, strings: strings)
+            var reader = ModelReader(cursor, model: T.self, at: context)
+            let model = T(from: &reader)
+            guard reader.diagnostics.isEmpty else { return nil }
+            var problems: [Diagnostic] = []
+            reader.finish(into: &problems)
+            // Every member read, nothing given up, and only whitespace after the closing brace.
+            guard problems.isEmpty, !progress.pointee.gaveUp, progress.pointee.start == origin,
+                  validator.skipWhitespace(progress.pointee.end) == validator.end
+            else { return nil }
+            // Returned by its last use (moved), not copied by a conditional expression.
+            return model
         }
     }
 
-    /// True when every member of the line's object was read and nothing but whitespace follows
-    /// its closing brace: the line is accepted whole.
-    @inline(__always)
-    private static func endsLine(_ source: inout JSONFieldSource, _ validator: JSONLineValidator) -> Bool {
-        source.finish() && validator.skipWhitespace(source.cursor + 1) == validator.end
-    }
-
-    /// The record read as `T` (the leading `$collection` member left out), or nil when anything is
-    /// off: exactly when the general parser would refuse the line, or
-    /// `T(value: <the general parser's Value of the line without $collection>, at:, diagnostics:)`
-    /// would append ANY diagnostic, or when you do not handle something.
-    ///
-    /// Not handled: `options.scalarsAsText` (CSV's rules), numeric dates (they depend on
-    /// `dateStrategy` and bring a note), instants finer than a millisecond (a warning), instants
-    /// or days of V1 pet stories, Firestore Timestamps, members out of canonical order, keys
-    /// holding escapes, and a `$collection` member that is not the first.
+    /// `decode(_:context:)` in a context of `options` with no record (a new one each call: the
+    /// typed lane keeps one for its run).
     public func decode<T: FieldCodable>(_ type: T.Type, options: DecodingOptions) -> T? {
-        guard !options.scalarsAsText else { return nil }
-        let (validator, members, strings) = (self.validator, self.members, self.strings)
-        return withUnsafePointer(to: options.timeZone) { timeZone in
-            JSONFieldSource.read(T.self, timeZone: timeZone) { fields, timeZone in
-                JSONFieldSource(
-                    validator: validator, members: members, level: 1, fields: fields, timeZone: timeZone, strings: strings)
-            } accept: { source in
-                Self.endsLine(&source, validator)
-            }
-        }
+        decode(T.self, context: RecordContext(
+            record: Record(collection: nil, value: .null, location: SourceLocation(), locator: NoPlaceLocator()), options: options))
     }
 }

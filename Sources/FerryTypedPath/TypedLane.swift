@@ -19,6 +19,9 @@ public final class TypedLane: Sendable {
     /// `options` for CSV rows, whose scalars are text whatever the run's other records are (a
     /// bundle's CSV member beside JSON ones: `Record.scalarsAreText`).
     private let csvOptions: DecodingOptions
+    /// The context JSON lines and elements are read in: `options`, no record, no place (the
+    /// reader's reports only decide that the record goes the general path, which reports it).
+    private let jsonContext: RecordContext
     /// What is made of a taken record: its output line, its CSV leaf stream (with the lane's key
     /// table set), its value, or nothing (validation).
     let output: LaneOutput
@@ -65,6 +68,8 @@ public final class TypedLane: Sendable {
         self.routeList = routeList
         self.options = options
         self.csvOptions = csvOptions
+        jsonContext = RecordContext(
+            record: Record(collection: nil, value: .null, location: SourceLocation(), locator: NoPlaceLocator()), options: options)
         if case .csvLeaves(var leaves) = output {
             leaves.layout = CSVLeafLayout(models: routeList.map(\.route.targetModel), format: leaves.format)
             self.output = .csvLeaves(leaves)
@@ -149,21 +154,21 @@ public final class TypedLane: Sendable {
         // The codecs are called where the route keeps them (`!`), not bound with `if let`: a
         // binding copies them, retaining their closures' contexts, which every worker shares.
         if route.takeJSON != nil {
-            guard let passed = route.takeJSON!(scan, options, route.route.targetCollection, output, &rendered)
+            guard let passed = route.takeJSON!(scan, jsonContext, route.route.targetCollection, output, &rendered)
             else { return nil }
             return (preparation(of: passed, route, singleLine: line), named)
         }
         if route.migrateJSON != nil {
-            guard let (passed, references) = route.migrateJSON!(scan, options, output, &rendered)
+            guard let (passed, references) = route.migrateJSON!(scan, jsonContext, output, &rendered)
             else { return nil }
             return (preparation(of: passed, route, singleLine: line, references: references), named)
         }
         if route.referencing != nil {
-            guard let (passed, references) = route.referencing!.passJSON(scan, options, route.route, output, &rendered)
+            guard let (passed, references) = route.referencing!.passJSON(scan, jsonContext, route.route, output, &rendered)
             else { return nil }
             return (preparation(of: passed, route, singleLine: line, references: references), named)
         }
-        guard let model = route.source.decodeJSON(scan, options),
+        guard let model = route.source.decodeJSON(scan, jsonContext),
               let preparation = finish(model, route: route, output: output, singleLine: line, into: &rendered)
         else { return nil }
         return (preparation, named)
@@ -447,7 +452,7 @@ private final class LaneRoute: @unchecked Sendable {
     /// Takes a scanned JSON Lines line whole in one call specialized for the route's model: the
     /// source codec's `passJSON` for a route with no stage whose records name no others; nil for
     /// others.
-    let takeJSON: (@Sendable (JSONRecordScan, DecodingOptions, String, LaneOutput, inout ByteBuffer) -> PassedRecord?)?
+    let takeJSON: (@Sendable (JSONRecordScan, RecordContext, String, LaneOutput, inout ByteBuffer) -> PassedRecord?)?
     /// For a route with one stage (and no checks): takes a JSON Lines line or a CSV row whole, the
     /// step run on the old model and the new one checked and written, with the references the
     /// records make, in calls specialized for the two models (`TypedPairCodec`); for a route with
@@ -457,7 +462,7 @@ private final class LaneRoute: @unchecked Sendable {
     let pair: TypedPairCodec?
     /// `pair`'s `migrateJSON`, kept here: called out of `pair`, its closure's context was
     /// retained and released once a record, by every worker.
-    let migrateJSON: (@Sendable (JSONRecordScan, DecodingOptions, LaneOutput, inout ByteBuffer)
+    let migrateJSON: (@Sendable (JSONRecordScan, RecordContext, LaneOutput, inout ByteBuffer)
         -> (PassedRecord, [ModelReference])?)?
     /// For a route with no stage whose records name others: takes a scanned line whole, its
     /// references captured, in one call specialized for the model; nil for others.

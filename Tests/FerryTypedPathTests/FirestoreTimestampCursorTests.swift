@@ -5,10 +5,11 @@ import Testing
 
 @testable import FerryTypedPath
 
-/// The typed JSON reader's V1 dates (`JSONFieldSource+Dates.swift`): a vocabulary V1 word's
-/// Firestore Timestamp and a pet-story V1 member's instant-or-day are read from the line's bytes
-/// to the exact model the general path reads (`FieldReader` over the parsed `Value`), or the line
-/// is given up on; never taken when the general path reports anything.
+/// The typed JSON reader's V1 dates (`JSONLineCursor.plainTimestamp`, and the checked path over
+/// the item's `Value`): a vocabulary V1 word's Firestore Timestamp and a pet-story V1 member's
+/// instant-or-day are read from the line's bytes to the exact model the general path reads
+/// (`FieldReader` over the parsed `Value`); a line is taken exactly when the general path reads it
+/// without a diagnostic.
 @Suite struct FirestoreTimestampCursorTests {
     static func word(timestamp: String) -> String {
         #"{"$collection":"words","id":"w1","wordBookID":"b1","meaningText":"m","meaningImageURL":"","ganaText":"g","ganaImageURL":"","kanjiText":"k","kanjiImageURL":"","studyState":1,"timestamp":\#(timestamp)}"#
@@ -51,8 +52,8 @@ import Testing
         #expect(model.timestamp.instant == Instant(seconds: taken.seconds, nanoseconds: taken.nanoseconds))
     }
 
-    /// Timestamps the general path reports (or reads with a warning), and shapes the reader leaves
-    /// to it: each line is given up on.
+    /// Timestamps the general path reports (or reads with a warning), and shapes only the checked
+    /// path reads.
     static let leftToTheGeneralPath = [
         #""""#,  // empty: missing-field
         "1600000000",  // a number: Unix time, with an assumption warning
@@ -75,11 +76,12 @@ import Testing
     @Test(arguments: leftToTheGeneralPath)
     func whatTheGeneralPathReportsIsLeftToIt(_ text: String) {
         let line = Self.word(timestamp: text)
-        #expect(JSONRecordScanTests.typed(line, VocabularyV1.Word.self).model == nil, "\(text)")
-        // The ones the general path reads cleanly are the `__datatype__` shape and the escaped key
-        // (not handled here: rare in exports).
+        // The ones the general path reads cleanly are the `__datatype__` shape and the escaped key:
+        // taken, through the checked path; the others are left to the general path.
         let general = JSONRecordScanTests.general(line, VocabularyV1.Word.self)
-        #expect(general.clean == (text.contains("__datatype__") || text.contains("\\u005f")), "\(text)")
+        let readCleanly = text.contains("__datatype__") || text.contains("\\u005f")
+        #expect(general.clean == readCleanly, "\(text)")
+        #expect(JSONRecordScanTests.typed(line, VocabularyV1.Word.self).model == (readCleanly ? general.model : nil), "\(text)")
     }
 
     @Test(arguments: [

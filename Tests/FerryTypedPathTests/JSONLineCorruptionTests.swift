@@ -146,7 +146,7 @@ import Foundation
         #expect(tally.taken == 0)
     }
 
-    /// `JSONFieldSource` checks a member's key only by comparing it with the field name asked
+    /// `JSONLineCursor` checks a member's key only by comparing it with the field name asked
     /// for: that holds while every field name of every model is plain printable ASCII (no quote,
     /// backslash or control character), so that matching bytes are a well-formed JSON string.
     @Test func fieldNamesArePlainASCII() {

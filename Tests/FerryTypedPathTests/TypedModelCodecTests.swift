@@ -56,7 +56,7 @@ import Testing
         let decoded = rendered.dropLast().withUnsafeBufferPointer { bytes -> NotesV2.WineTastingNote? in
             guard let scan = JSONRecordScan(bytes) else { return nil }
             let generic = scan.decode(NotesV2.WineTastingNote.self, options: DecodingOptions())
-            let special = codec.decodeJSON(scan, DecodingOptions()) as? NotesV2.WineTastingNote
+            let special = codec.decodeJSON(scan, .plainLine) as? NotesV2.WineTastingNote
             return generic == special ? special : nil
         }
         #expect(decoded == note)

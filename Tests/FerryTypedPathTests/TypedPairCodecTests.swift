@@ -52,7 +52,7 @@ import Foundation
         var line = line
         let passed = line.withUTF8 { bytes -> PassedRecord? in
             guard let scan = JSONRecordScan(bytes) else { return nil }
-            return codec.migrateJSON(scan, DecodingOptions(), .lines(rendering), &buffer)?.0
+            return codec.migrateJSON(scan, .plainLine, .lines(rendering), &buffer)?.0
         }
         guard let passed else {
             #expect(buffer.count == 9, "nothing appended when the pair gives up")
@@ -92,7 +92,7 @@ import Foundation
         var buffer = ByteBuffer(capacity: 16)
         var line = line
         let done = line.withUTF8 { bytes -> Bool in
-            guard let scan = JSONRecordScan(bytes), let old = source.decodeJSON(scan, DecodingOptions()),
+            guard let scan = JSONRecordScan(bytes), let old = source.decodeJSON(scan, .plainLine),
                   let new = route.migrate(old)
             else { return false }
             return target.passBoxed(new, old.recordID, route.targetCollection, .lines(rendering), &buffer) != nil
@@ -143,7 +143,7 @@ import Foundation
         var line = line
         let passed = line.withUTF8 { bytes -> PassedRecord? in
             guard let scan = JSONRecordScan(bytes) else { return nil }
-            return codec.migrateJSON(scan, DecodingOptions(), .values, &buffer)?.0
+            return codec.migrateJSON(scan, .plainLine, .values, &buffer)?.0
         }
         #expect(buffer.count == 0, "no line rendered for a value")
         #expect(passed?.rendered == nil)
@@ -182,7 +182,7 @@ import Foundation
         var line = Self.lines[0].v1
         let passed = line.withUTF8 { bytes -> PassedRecord? in
             guard let scan = JSONRecordScan(bytes) else { return nil }
-            return codec.migrateJSON(scan, DecodingOptions(), .nothing, &buffer)?.0
+            return codec.migrateJSON(scan, .plainLine, .nothing, &buffer)?.0
         }
         #expect(passed?.id == "w1")
         #expect(passed?.rendered == nil)

@@ -30,10 +30,10 @@ import Testing
             for _ in 0..<200 {
                 guard let line = try? JSONText.encode(generator.object(route.sourceModel.recordType), pretty: false) else { continue }
                 let unboxed = Self.line(line) { scan, buffer in
-                    pair.migrateJSON(scan, DecodingOptions(), .lines(rendering), &buffer) != nil
+                    pair.migrateJSON(scan, .plainLine, .lines(rendering), &buffer) != nil
                 }
                 let boxed = Self.line(line) { scan, buffer in
-                    guard let old = source.decodeJSON(scan, DecodingOptions()), let new = route.migrate(old) else { return false }
+                    guard let old = source.decodeJSON(scan, .plainLine), let new = route.migrate(old) else { return false }
                     return target.passBoxed(new, old.recordID, route.targetCollection, .lines(rendering), &buffer) != nil
                 }
                 if unboxed != boxed { mismatches.append("\(collection): \(String(decoding: line, as: UTF8.self))") }
@@ -78,7 +78,7 @@ import Testing
             + #""tastes":[{"label":"body","value":0.1},{"label":"finish","value":0}],"grape":{"variety":"Pinot Noir, old vines"},"#
             + #""think":"Lovely, long finish.","rating":4.5,"isFavorite":false}"# + "\n"
         let migrated = Self.line(Array(v1.utf8)) { scan, buffer in
-            pair.migrateJSON(scan, DecodingOptions(), .lines(rendering), &buffer) != nil
+            pair.migrateJSON(scan, .plainLine, .lines(rendering), &buffer) != nil
         }
         #expect(migrated == v2)
     }

@@ -1,7 +1,9 @@
 /// One field of a record type, as SCHEMAS.md's tables list it.
 public struct FieldSchema: Sendable, Hashable {
     /// The field's name (`alcoholByVolume`).
-    public var name: String
+    public var name: String { didSet { nameBytes = FieldNameBytes(name) } }
+    /// `name`'s UTF-8, for readers that compare it with keys in input bytes.
+    public private(set) var nameBytes: FieldNameBytes
     public var type: FieldType
     /// False for optionals (`String?`, `Data?`): absent or null means "no value". A required field
     /// that is absent or null is a `missing-field` error.
@@ -21,6 +23,7 @@ public struct FieldSchema: Sendable, Hashable {
         step: Double? = nil, isExternalStorage: Bool = false, originalName: String? = nil
     ) {
         self.name = name
+        self.nameBytes = FieldNameBytes(name)
         self.type = type
         self.isRequired = isRequired
         self.range = range

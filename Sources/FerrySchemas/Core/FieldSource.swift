@@ -4,13 +4,11 @@ import Foundation
 /// Where a model's fields come from, in the model's own words (`title`, `rating`): written once per
 /// model in `FieldCodable.init(from:)`, read by every source (issue 7: the typed path).
 ///
-/// Two kinds of source implement it:
-/// - `ModelReader` over a format's `RecordCursor` (`FieldReader` over a parsed `Value`,
-///   `JSONCursor` over a JSON Lines line's bytes), which reports every problem with its field
-///   pointer and returns placeholders on error.
-/// - The typed lane's raw readers over a record's bytes (a JSON Lines line, a CSV row). They
-///   handle the plain case only and give up (their own `failed` flag) at anything else: then the
-///   record goes the general path, so problems are always reported by `FieldReader`, exactly once.
+/// `ModelReader` implements it over every format's `RecordCursor` (`FieldReader` over a parsed
+/// `Value`, `CSVCursor` over a CSV row's cells, `JSONLineCursor` over a JSON Lines line's bytes):
+/// it reports every problem with its field pointer and returns placeholders on error. The typed
+/// lane keeps a model only when the reader reported nothing; any other record goes the general
+/// path, so problems are always reported by the reader over the record's `Value`, exactly once.
 ///
 /// Each getter is asked for fields in canonical order (SCHEMAS.md tables) and checks what the
 /// field's `FieldSchema` says (required, range, step, enumeration values).

@@ -11,7 +11,7 @@ import Foundation
 /// repeated fields. The messages are made from the item's `Value` by the checks of `FieldReader`
 /// (`FieldReader+Checks.swift`), so every cursor reports the same text.
 ///
-/// Its reads are `@inlinable`: a module that reads models over a cursor of its own (`JSONCursor`)
+/// Its reads are `@inlinable`: a module that reads models over a cursor of its own (`JSONLineCursor`)
 /// gets the reader specialised for that cursor, each field read a direct call into the cursor,
 /// not a generic call through the protocol's witness table (Docs/performance.md, "One model
 /// reader"). The checked paths it calls (`FieldReader.string(_:_:at:into:)` and the others) and
@@ -23,7 +23,7 @@ import Foundation
 /// diagnostic or a check across fields asks for one, so a nested value with no problem costs no
 /// context and no reader of its own.
 public struct ModelReader<Cursor: RecordCursor>: FieldSource {
-    /// The cursor, as the reads left it (a caller asks it what it saw, `JSONCursor.isWellFormed`).
+    /// The cursor, as the reads left it (a caller asks it what it saw).
     @inlinable public var cursor: Cursor { _cursor }
     /// The cursor's storage: read-only to callers (`cursor`), visible to the inlined reads.
     @usableFromInline var _cursor: Cursor
@@ -46,13 +46,6 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// Where the next field-schema lookup starts looking.
     @usableFromInline var fieldHint = 0
 
-    /// One step from a value to a member or an element of it.
-    @usableFromInline
-    enum PathStep {
-        case key(String)
-        case index(Int)
-    }
-
     /// The context of the object read now: the started one's, or a nested object's or list
     /// element's (made from `steps` when asked).
     public var context: RecordContext {
@@ -68,7 +61,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         self._cursor = cursor
         self.rootContext = context
         self._table = T.recordType.table
-        self.scalarsAsText = context.options.scalarsAsText
+        self.scalarsAsText = context.scalarsAsText
         if cursor.isObject {
             self._cursor.start(fields: _fields)
         } else {
@@ -82,7 +75,8 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         var result = rootContext
         for step in steps.all {
             switch step {
-            case .key(let key): result = result.appending(key)
+            case .key(let k): result = result.appending(steps.keys[k])
+            case .field(let field): result = result.appending(field.pointee.name)
             case .index(let index): result = result.appending(index)
             }
         }
@@ -100,7 +94,9 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// True when no error was found so far in the object read now (a nested object's own
     /// problems and those of the objects inside it, not its parent's).
     @inlinable
-    public var isValid: Bool { !diagnostics[objectStart...].contains { $0.severity == .error } }
+    public var isValid: Bool {
+        objectStart == diagnostics.count || !diagnostics[objectStart...].contains { $0.severity == .error }
+    }
 
     /// The time zone of calendar-day rules (`context.options.timeZone`).
     @inlinable
@@ -142,7 +138,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// The index in `_fields` of the field `name`, or nil when the type has none (then the
     /// field reads as a required plain string). Fields are usually asked for in canonical order:
     /// the one after the previous is tried first.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func fieldIndex(_ name: String) -> Int? {
         let count = _fields.count
         if fieldHint < count, _fields[fieldHint].name == name {
@@ -168,14 +164,14 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// when absent or null (a `missing-field` error for a required field, unless
     /// `quietWhenMissing`). The field's context is built by the caller when needed
     /// (`context.appending(name)`): only errors and nested values need it.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func locate(_ name: String, quietWhenMissing: Bool = false) -> (Int?, Cursor.Item?) {
         let index = fieldIndex(name)
         return (index, item(of: name, at: index, quietWhenMissing: quietWhenMissing))
     }
 
     /// The item of the field `name` found at `index` of `_fields` (see `locate`).
-    @inlinable
+    @inlinable @inline(__always)
     mutating func item(of name: String, at index: Int?, quietWhenMissing: Bool) -> Cursor.Item? {
         guard _cursor.isObject else { return nil }
         let item = _cursor.member(name, field: index)
@@ -254,17 +250,24 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// A list of strings.
     @inlinable
     public mutating func stringArray(_ name: String) -> [String] {
-        guard let item = listItem(name) else { return [] }
+        guard let item = listItem(locate(name, quietWhenMissing: scalarsAsText).1) else { return [] }
         let cursor = _cursor
         var result: [String] = []
-        result.reserveCapacity(cursor.elementCountHint(of: item))
+        let count = cursor.elementCountHint(of: item)
+        if count > 0 { result.reserveCapacity(count) }
+        // Elements that are not strings, reported after the walk: the walk's closure then does
+        // not capture the reader (which would copy it), only the list and this array.
+        var others: [(Value, Int)] = []
         let isList = cursor.forEachElement(of: item) { element, index in
+            if index == 0, count == 0 { result.reserveCapacity(4) }
             if let text = cursor.text(of: element) {
                 result.append(text)
-            } else if let text = checkedElementString(cursor.value(of: element), name, index) {
-                result.append(text)
+            } else {
+                others.append((cursor.value(of: element), index))
             }
         }
+        // Only a string passes the checked path, and a string has a text: each of these is reported.
+        for (value, index) in others { _ = checkedElementString(value, name, index) }
         if !isList { reportTypeError(name, expected: "a list", found: cursor.value(of: item)) }
         return result
     }
@@ -395,8 +398,9 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
 
     // MARK: Nested values
 
-    /// The item of a list field; nil when absent or null (a `missing-field` error when required,
-    /// reported) or when it reads as an empty list.
+    /// The item of a list field as `locate` found it (asked quiet when missing for text formats);
+    /// nil when absent or null (a `missing-field` error when required, reported by `locate`) or
+    /// when it reads as an empty list.
     /// From text formats (CSV, XML) an absent list is an empty one: a CSV file has no cells to
     /// write for `[]`, so reading it back must not call the list missing. There an empty text
     /// (`<smells/>`, `<smells></smells>`, an empty cell) is an empty list too: text formats have
@@ -404,8 +408,7 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// (`<smells>` and `</smells>` on two lines): an element holding items holds no text of its
     /// own (XML 1.0 section 2.10).
     @inlinable
-    mutating func listItem(_ name: String) -> Cursor.Item? {
-        let (_, item) = locate(name, quietWhenMissing: scalarsAsText)
+    mutating func listItem(_ item: Cursor.Item?) -> Cursor.Item? {
         guard let item else { return nil }
         if scalarsAsText, let text = _cursor.text(of: item),
            text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
@@ -425,9 +428,9 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// A nested object of type `T`, read by this reader over the member's cursor.
     @inlinable
     public mutating func object<T: FieldCodable>(_ name: String, as type: T.Type) -> T? {
-        let (_, item) = locate(name)
+        let (index, item) = locate(name)
         guard let item else { return nil }
-        steps.append(.key(name))
+        steps.append(step(name, at: index))
         defer { steps.removeLast() }
         return readNested(T.self, at: item)
     }
@@ -435,12 +438,16 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     /// A list of `T`s, each read by this reader over the element's cursor.
     @inlinable
     public mutating func array<T: FieldCodable>(_ name: String, of type: T.Type) -> [T] {
-        guard let item = listItem(name) else { return [] }
+        let (field, listItem) = locate(name, quietWhenMissing: scalarsAsText)
+        guard let item = self.listItem(listItem) else { return [] }
         let cursor = _cursor
         var result: [T] = []
-        result.reserveCapacity(cursor.elementCountHint(of: item))
-        steps.append(.key(name))
+        let count = cursor.elementCountHint(of: item)
+        if count > 0 { result.reserveCapacity(count) }
+        steps.append(step(name, at: field))
         let isList = cursor.forEachElement(of: item) { element, index in
+            // A cursor that cannot tell the count: room for the usual few, allocated once.
+            if index == 0, count == 0 { result.reserveCapacity(4) }
             steps.append(.index(index))
             result.append(readNested(T.self, at: element))
             steps.removeLast()
@@ -448,6 +455,16 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         steps.removeLast()
         if !isList { reportTypeError(name, expected: "a list", found: cursor.value(of: item)) }
         return result
+    }
+
+    /// The step to the member `name`, whose field is at `index` of `_fields` (nil: the type has none).
+    @inlinable @inline(__always)
+    mutating func step(_ name: String, at index: Int?) -> PathStep {
+        guard let index, let fields = _fields.baseAddress else {
+            steps.keys.append(name)
+            return .key(steps.keys.count - 1)
+        }
+        return .field(fields + index)
     }
 
     /// Reads a `T` from the object at `item` (a member or element of the object read now, whose

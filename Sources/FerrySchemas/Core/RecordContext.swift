@@ -119,6 +119,8 @@ public struct RecordContext: Sendable {
         get { shared.options }
         set { shared = shared.with(options: newValue) }
     }
+    /// `options.scalarsAsText`, read without copying the options (a reader asks once a record).
+    public var scalarsAsText: Bool { shared.options.scalarsAsText }
     /// After a migration: maps a pointer in the new shape (`/alcoholByVolume`) to the field of the
     /// source record it came from (`/alcohol`), so diagnostics point at the source.
     public var sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)? {

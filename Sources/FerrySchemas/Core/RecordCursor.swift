@@ -28,8 +28,9 @@ public protocol RecordCursor {
     /// tries the member after the previous one first.
     mutating func member(_ name: String, field: Int?) -> Item?
     /// The keys of the members in input order when some member is not a field or a field appears
-    /// twice (the reader reports those), else nil.
-    func irregularKeys(fields: UnsafeBufferPointer<FieldSchema>) -> [String]?
+    /// twice (the reader reports those), else nil. Asked once, after the fields were read: a cursor
+    /// that reads in one pass checks the object's end there.
+    mutating func irregularKeys(fields: UnsafeBufferPointer<FieldSchema>) -> [String]?
 
     /// Whether the object holds a place for the member `name` that `member(_:field:)` found
     /// absent: true for a CSV column whose cell is empty (an absent required string is then `""`,
@@ -88,9 +89,9 @@ extension RecordCursor {
         guard cursor.isObject else { return nil }
         return FirestoreTimestamp.plainFields.withUnsafeBufferPointer { fields -> FirestoreTimestamp? in
             cursor.start(fields: fields)
-            guard cursor.irregularKeys(fields: fields) == nil,
-                  let secondsItem = cursor.member("_seconds", field: 0), let seconds = cursor.plainInteger(secondsItem),
+            guard let secondsItem = cursor.member("_seconds", field: 0), let seconds = cursor.plainInteger(secondsItem),
                   let nanosItem = cursor.member("_nanoseconds", field: 1), let nanos = cursor.plainInteger(nanosItem),
+                  cursor.irregularKeys(fields: fields) == nil,
                   (0..<1_000_000_000).contains(nanos), let instant = Instant(seconds: seconds, nanoseconds: Int32(nanos))
             else { return nil }
             return FirestoreTimestamp(instant: instant)
