@@ -118,21 +118,21 @@ public struct JSONRecordScan {
         return i + count <= v.end && memcmp(v.p + i, collectionKey.utf8Start, count) == 0
     }
 
-    /// The record read as `T` (the leading `$collection` member left out) by `ModelReader` over the
-    /// line's `JSONLineCursor` in `context`, or nil when the reader reports anything (error,
+    /// The record read as `T` (the leading `$collection` member left out) by `reading`'s model
+    /// reader over the line's `JSONLineCursor`, or nil when the reader reports anything (error,
     /// warning or note), the cursor gives up (see `JSONLineProgress.gaveUp`), or anything but
     /// whitespace follows the object: the general path then parses the line and reports it.
     /// Nil at once for `scalarsAsText` (CSV's rules).
-    public func decode<T: FieldCodable>(_ type: T.Type, context: RecordContext) -> T? {
-        guard !context.options.scalarsAsText else { return nil }
+    public func decode<T: FieldCodable>(_ type: T.Type, reading: JSONLineReading) -> T? {
+        guard !reading.context.scalarsAsText else { return nil }
         var progress = JSONLineProgress()
         return withUnsafeMutablePointer(to: &progress) { progress -> T? in
             let cursor = JSONLineCursor(line: validator, at: origin, members: members, progress: progress, strings: strings)
-            var reader = ModelReader(cursor, model: T.self, at: context)
-            let model = T(from: &reader)
-            guard reader.diagnostics.isEmpty else { return nil }
+            let reader = reading.reader(for: cursor, model: T.self)
+            let model = T(from: &reader.pointee)
+            guard reader.pointee.diagnostics.isEmpty else { return nil }
             var problems: [Diagnostic] = []
-            reader.finish(into: &problems)
+            reader.pointee.finish(into: &problems)
             // Every member read, nothing given up, and only whitespace after the closing brace.
             guard problems.isEmpty, !progress.pointee.gaveUp, progress.pointee.start == origin,
                   validator.skipWhitespace(progress.pointee.end) == validator.end
@@ -142,10 +142,9 @@ public struct JSONRecordScan {
         }
     }
 
-    /// `decode(_:context:)` in a context of `options` with no record (a new one each call: the
-    /// typed lane keeps one for its run).
+    /// `decode(_:reading:)` with a reading of `options` made for the call (the typed lane keeps one
+    /// for a batch).
     public func decode<T: FieldCodable>(_ type: T.Type, options: DecodingOptions) -> T? {
-        decode(T.self, context: RecordContext(
-            record: Record(collection: nil, value: .null, location: SourceLocation(), locator: NoPlaceLocator()), options: options))
+        decode(T.self, reading: JSONLineReading(options: options))
     }
 }

@@ -50,36 +50,4 @@ enum RFC3339Text {
         return RFC3339Fields.writeTimestamp(
             seconds: instant.seconds, milliseconds: Int(instant.nanoseconds / 1_000_000), to: out)
     }
-
-    /// True when `text` is exactly the `description` of the instant `Instant.parse` reads from it,
-    /// so that the text can be copied as it is: `YYYY-MM-DDTHH:MM:SSZ`, or `YYYY-MM-DDTHH:MM:SS.mmmZ`
-    /// with milliseconds not all zero (`description` leaves `.000` out), upper-case `T` and `Z`
-    /// (RFC 3339 section 5.6 allows lower case; `description` writes upper), and a date and time
-    /// that exist (years 0001...9999, a day of the month's, 00...23 hours, 00...59 minutes and
-    /// seconds: section 5.7, without leap seconds, which `Instant.parse` refuses).
-    static func isDescription(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard text.count == 20 || text.count == 24, let p = text.baseAddress else { return false }
-        guard p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"), p[10] == UInt8(ascii: "T"),
-            p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"), p[text.count - 1] == UInt8(ascii: "Z"),
-            let year = digits(p, 0, 4), let month = digits(p, 5, 2), let day = digits(p, 8, 2),
-            let hour = digits(p, 11, 2), let minute = digits(p, 14, 2), let second = digits(p, 17, 2)
-        else { return false }
-        if text.count == 24 {
-            guard p[19] == UInt8(ascii: "."), let milliseconds = digits(p, 20, 3), milliseconds != 0 else { return false }
-        }
-        return year >= 1 && CivilDate.exists(year: year, month: month, day: day)
-            && hour <= 23 && minute <= 59 && second <= 59
-    }
-
-    /// The value of the `count` decimal digits at `p + start`; nil when one is not a digit.
-    @inline(__always)
-    private static func digits(_ p: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
-        var value = 0
-        for k in start..<(start + count) {
-            let digit = p[k] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            value = value &* 10 &+ Int(digit)
-        }
-        return value
-    }
 }

@@ -11,13 +11,13 @@ struct ReferencingCodec: Sendable {
     /// appends its output line (or builds its value: `TypedModelCodec.pass`); nil, with nothing
     /// appended, when the decode gives up or the writer would refuse the model (the record then
     /// goes the general path, which reports what there is to report).
-    let passJSON: @Sendable (JSONRecordScan, RecordContext, TypedRoute, LaneOutput, _ into: inout ByteBuffer)
+    let passJSON: @Sendable (JSONRecordScan, JSONLineReading, TypedRoute, LaneOutput, _ into: inout ByteBuffer)
         -> (PassedRecord, [ModelReference])?
 
     /// The codec of `Model`; specialized for it where called with a concrete type.
     static func make<Model: FieldCodableCollection>(_ type: Model.Type) -> ReferencingCodec {
-        ReferencingCodec(passJSON: { scan, context, route, output, buffer in
-            guard let model = scan.decode(Model.self, context: context),
+        ReferencingCodec(passJSON: { scan, reading, route, output, buffer in
+            guard let model = scan.decode(Model.self, reading: reading),
                   let passed = TypedModelCodec.pass(model, route.targetCollection, output, &buffer)
             else { return nil }
             return (passed, route.references(ofConcrete: model))

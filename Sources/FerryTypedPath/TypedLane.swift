@@ -21,7 +21,7 @@ public final class TypedLane: Sendable {
     private let csvOptions: DecodingOptions
     /// The context JSON lines and elements are read in: `options`, no record, no place (the
     /// reader's reports only decide that the record goes the general path, which reports it).
-    private let jsonContext: RecordContext
+    fileprivate let jsonContext: RecordContext
     /// What is made of a taken record: its output line, its CSV leaf stream (with the lane's key
     /// table set), its value, or nothing (validation).
     let output: LaneOutput
@@ -104,7 +104,8 @@ public final class TypedLane: Sendable {
             // The route borrowed (`Unmanaged`), here and below: a retain per record would write
             // the route's reference count from every worker thread.
             return route._withUnsafeGuaranteedRef {
-                takeLine(scan, $0, named: named, line: line, output: state.pointee.output, into: &state.pointee.buffer)
+                takeLine(scan, $0, named: named, line: line, output: state.pointee.output, reading: state.pointee.jsonReading,
+                    into: &state.pointee.buffer)
             }
         case .csvRow(let row):
             if declinesMediaNames, MediaNameScan.mayNameMedia(row) { return nil }
@@ -117,7 +118,8 @@ public final class TypedLane: Sendable {
                   !scan.namesCollection, let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute)
             else { return nil }
             guard let (preparation, _) = route._withUnsafeGuaranteedRef({
-                takeLine(scan, $0, named: nil, line: 0, output: state.pointee.output, into: &state.pointee.buffer)
+                takeLine(scan, $0, named: nil, line: 0, output: state.pointee.output, reading: state.pointee.jsonReading,
+                    into: &state.pointee.buffer)
             })
             else { return nil }
             return (preparation.onLine(JSONFieldLocator.idLine(in: bytes, start: start)), nil)
@@ -149,26 +151,26 @@ public final class TypedLane: Sendable {
     /// A scanned JSON Lines line of `route` (standing on `line`) taken whole, or nil.
     @inline(__always)
     private func takeLine(_ scan: JSONRecordScan, _ route: LaneRoute, named: String?, line: Int, output: LaneOutput,
-        into rendered: inout ByteBuffer) -> (TypedPreparation, named: String?)?
+        reading: JSONLineReading, into rendered: inout ByteBuffer) -> (TypedPreparation, named: String?)?
     {
         // The codecs are called where the route keeps them (`!`), not bound with `if let`: a
         // binding copies them, retaining their closures' contexts, which every worker shares.
         if route.takeJSON != nil {
-            guard let passed = route.takeJSON!(scan, jsonContext, route.route.targetCollection, output, &rendered)
+            guard let passed = route.takeJSON!(scan, reading, route.route.targetCollection, output, &rendered)
             else { return nil }
             return (preparation(of: passed, route, singleLine: line), named)
         }
         if route.migrateJSON != nil {
-            guard let (passed, references) = route.migrateJSON!(scan, jsonContext, output, &rendered)
+            guard let (passed, references) = route.migrateJSON!(scan, reading, output, &rendered)
             else { return nil }
             return (preparation(of: passed, route, singleLine: line, references: references), named)
         }
         if route.referencing != nil {
-            guard let (passed, references) = route.referencing!.passJSON(scan, jsonContext, route.route, output, &rendered)
+            guard let (passed, references) = route.referencing!.passJSON(scan, reading, route.route, output, &rendered)
             else { return nil }
             return (preparation(of: passed, route, singleLine: line, references: references), named)
         }
-        guard let model = route.source.decodeJSON(scan, jsonContext),
+        guard let model = route.source.decodeJSON(scan, reading),
               let preparation = finish(model, route: route, output: output, singleLine: line, into: &rendered)
         else { return nil }
         return (preparation, named)
@@ -352,7 +354,9 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
         }
         rendersElements = lane.output.rendersElements
         state = .allocate(capacity: 1)
-        state.initialize(to: LaneBatchState(strings: lane.stringCaches.take(), output: lane.output, needsEncoder: needsEncoder))
+        state.initialize(to: LaneBatchState(
+            strings: lane.stringCaches.take(), jsonReading: JSONLineReading(context: lane.jsonContext), output: lane.output,
+            needsEncoder: needsEncoder))
     }
 
     deinit {
@@ -412,6 +416,8 @@ fileprivate struct LaneBatchState: ~Copyable {
     /// The short strings of the batch's JSON Lines lines (values repeat from line to line): one
     /// of the lane's caches, given back when the batch is freed.
     let strings: ShortStringCache
+    /// The model reader of the batch's JSON lines and document elements, kept from record to record.
+    let jsonReading: JSONLineReading
     /// The route of the CSV collection the batch's rows named last.
     var routeCache = LaneRouteCache()
     /// The route of the collection the batch's JSON Lines lines named last (unowned: the lane
@@ -422,8 +428,9 @@ fileprivate struct LaneBatchState: ~Copyable {
     /// True while `output` is CSV leaf streams without an encoder.
     var needsEncoder: Bool
 
-    init(strings: ShortStringCache, output: LaneOutput, needsEncoder: Bool) {
+    init(strings: ShortStringCache, jsonReading: JSONLineReading, output: LaneOutput, needsEncoder: Bool) {
         self.strings = strings
+        self.jsonReading = jsonReading
         self.output = output
         self.needsEncoder = needsEncoder
     }
@@ -452,7 +459,7 @@ private final class LaneRoute: @unchecked Sendable {
     /// Takes a scanned JSON Lines line whole in one call specialized for the route's model: the
     /// source codec's `passJSON` for a route with no stage whose records name no others; nil for
     /// others.
-    let takeJSON: (@Sendable (JSONRecordScan, RecordContext, String, LaneOutput, inout ByteBuffer) -> PassedRecord?)?
+    let takeJSON: (@Sendable (JSONRecordScan, JSONLineReading, String, LaneOutput, inout ByteBuffer) -> PassedRecord?)?
     /// For a route with one stage (and no checks): takes a JSON Lines line or a CSV row whole, the
     /// step run on the old model and the new one checked and written, with the references the
     /// records make, in calls specialized for the two models (`TypedPairCodec`); for a route with
@@ -462,7 +469,7 @@ private final class LaneRoute: @unchecked Sendable {
     let pair: TypedPairCodec?
     /// `pair`'s `migrateJSON`, kept here: called out of `pair`, its closure's context was
     /// retained and released once a record, by every worker.
-    let migrateJSON: (@Sendable (JSONRecordScan, RecordContext, LaneOutput, inout ByteBuffer)
+    let migrateJSON: (@Sendable (JSONRecordScan, JSONLineReading, LaneOutput, inout ByteBuffer)
         -> (PassedRecord, [ModelReference])?)?
     /// For a route with no stage whose records name others: takes a scanned line whole, its
     /// references captured, in one call specialized for the model; nil for others.

@@ -7,19 +7,19 @@ import FerrySchemas
 /// witness-table call per field, no runtime generic metadata look-up per nested object or list.
 struct TypedModelCodec: Sendable {
     /// Reads a scanned JSON Lines line as the model (`JSONRecordScan.decode`).
-    let decodeJSON: @Sendable (JSONRecordScan, RecordContext) -> (any FieldCodableCollection)?
+    let decodeJSON: @Sendable (JSONRecordScan, JSONLineReading) -> (any FieldCodableCollection)?
     /// Reads a scanned JSON Lines line as the model and hands `next` where it stands, unboxed, and
     /// its id, for the length of the call; the model is freed after it, by code specialized for
     /// it. When `next` takes the record, its result and, for a `referencing` route (one whose
     /// records name others), the references the model makes under the route's rules
     /// (`TypedRoute.references(ofConcrete:)`; none without a route). Nil, without calling `next`,
     /// when the decode gives up.
-    let decodeJSONThen: @Sendable (JSONRecordScan, RecordContext, _ referencing: TypedRoute?, _ next: TakeModel)
+    let decodeJSONThen: @Sendable (JSONRecordScan, JSONLineReading, _ referencing: TypedRoute?, _ next: TakeModel)
         -> (PassedRecord, [ModelReference])?
     /// For a route with no stage to run: reads a scanned line as the model and appends its output
     /// line (or builds its value) in one specialized call, so the model is never boxed as an
     /// existential and cast back.
-    let passJSON: @Sendable (JSONRecordScan, RecordContext, _ collection: String, LaneOutput, _ into: inout ByteBuffer)
+    let passJSON: @Sendable (JSONRecordScan, JSONLineReading, _ collection: String, LaneOutput, _ into: inout ByteBuffer)
         -> PassedRecord?
 
     /// Plans the reading of the model's CSV rows under a header (`CSVRecordReading`).
@@ -59,13 +59,13 @@ struct TypedModelCodec: Sendable {
     /// The codec of `Model`; specialized for it where called with a concrete type.
     static func make<Model: FieldCodableCollection>(_ type: Model.Type) -> TypedModelCodec {
         TypedModelCodec(
-            decodeJSON: { scan, context in scan.decode(Model.self, context: context) },
-            decodeJSONThen: { scan, context, referencing, next in
-                guard var model = scan.decode(Model.self, context: context) else { return nil }
+            decodeJSON: { scan, reading in scan.decode(Model.self, reading: reading) },
+            decodeJSONThen: { scan, reading, referencing, next in
+                guard var model = scan.decode(Model.self, reading: reading) else { return nil }
                 return take(&model, referencing, next)
             },
-            passJSON: { scan, context, collection, output, buffer in
-                guard let model = scan.decode(Model.self, context: context) else { return nil }
+            passJSON: { scan, reading, collection, output, buffer in
+                guard let model = scan.decode(Model.self, reading: reading) else { return nil }
                 return pass(model, collection, output, &buffer)
             },
             csvReading: { columns, options in CSVModelReading(Model.self, columns: columns, options: options) },

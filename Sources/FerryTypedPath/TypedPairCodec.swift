@@ -20,7 +20,7 @@ struct TypedPairCodec: Sendable {
     /// the record does not migrate plainly (`MigrationStep.migratePlainly`), or the writer would
     /// refuse the new model (the record then goes the general path, which reports what there is
     /// to report).
-    let migrateJSON: @Sendable (JSONRecordScan, RecordContext, LaneOutput, _ into: inout ByteBuffer)
+    let migrateJSON: @Sendable (JSONRecordScan, JSONLineReading, LaneOutput, _ into: inout ByteBuffer)
         -> (PassedRecord, [ModelReference])?
     /// Makes the new model of the old one standing at a pointer, checks and writes it (the target
     /// codec's `passStep` for the step, with text scalars: a CSV row's or an XML element's).
@@ -58,8 +58,8 @@ struct TypedPairCodec: Sendable {
         let referencing = route.hasReferences ? route : nil
         let collection = route.targetCollection
         return TypedPairCodec(
-            migrateJSON: { scan, context, output, buffer in
-                decode(scan, context, referencing) { old, id in
+            migrateJSON: { scan, reading, output, buffer in
+                decode(scan, reading, referencing) { old, id in
                     passStep(old, id, step, environment, rules, false, collection, output, &buffer)
                 }
             },
@@ -90,8 +90,8 @@ struct TypedPairCodec: Sendable {
             checkStep(old, step, environment, rules) ? passAt(old, id, collection, output, &buffer) : nil
         }
         return TypedPairCodec(
-            migrateJSON: { scan, context, output, buffer in
-                decode(scan, context, referencing) { old, id in checkThenPass(old, id, output, &buffer) }
+            migrateJSON: { scan, reading, output, buffer in
+                decode(scan, reading, referencing) { old, id in checkThenPass(old, id, output, &buffer) }
             },
             passTextStep: checkThenPass,
             referencing: referencing)

@@ -28,6 +28,14 @@ struct PathSteps {
 
     @inlinable var isEmpty: Bool { count == 0 }
 
+    /// Leaves every step (a read cut short may leave some).
+    @inlinable
+    mutating func reset() {
+        if count > 4 { deeper.removeAll(keepingCapacity: true) }
+        count = 0
+        if !keys.isEmpty { keys.removeAll() }
+    }
+
     @inlinable
     mutating func append(_ step: PathStep) {
         switch count {

@@ -69,6 +69,25 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         }
     }
 
+    /// Starts reading the object `cursor` walks as a `model`, as `init(_:model:at:)` does, in this
+    /// reader's context and with its storage: a caller reading record after record in one context
+    /// (a batch's lines) keeps one reader instead of making and freeing one a record. Problems of
+    /// the previous read still held are dropped (`finish(into:ignoring:)` hands them over).
+    @inlinable
+    public mutating func restart<T: FieldCodable>(_ cursor: Cursor, model: T.Type) {
+        _cursor = cursor
+        _table = T.recordType.table
+        if !diagnostics.isEmpty { diagnostics.removeAll(keepingCapacity: true) }
+        steps.reset()
+        objectStart = 0
+        fieldHint = 0
+        if cursor.isObject {
+            _cursor.start(fields: _fields)
+        } else {
+            reportNotAnObject()
+        }
+    }
+
     /// `rootContext` followed by `steps` (out of line: diagnostics and checks ask for it).
     @usableFromInline
     func nestedContext() -> RecordContext {
