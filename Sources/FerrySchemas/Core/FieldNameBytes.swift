@@ -1,6 +1,6 @@
 /// A field name's UTF-8 held in two words, so that a reader of input bytes can tell whether a key
 /// is the name with two loads and two compares, making no `String` (field names are short ASCII:
-/// SCHEMAS.md's longest has 16 bytes).
+/// SCHEMAS.md's longest has 15 bytes; a name of more than 16 is compared as a `String`).
 public struct FieldNameBytes: Sendable, Hashable {
     /// The name's length in UTF-8 bytes.
     public let count: Int
