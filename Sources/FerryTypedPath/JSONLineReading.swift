@@ -25,8 +25,7 @@ public final class JSONLineReading: @unchecked Sendable {
 
     /// A reading in a context of `options` with no record.
     public convenience init(options: DecodingOptions) {
-        self.init(context: RecordContext(
-            record: Record(collection: nil, value: .null, location: SourceLocation(), locator: NoPlaceLocator()), options: options))
+        self.init(context: .placeless(options))
     }
 
     deinit {

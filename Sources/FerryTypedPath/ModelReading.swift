@@ -97,8 +97,7 @@ struct ValueModelDecoding<T: FieldCodableCollection>: InputModelDecoding {
     let context: RecordContext
 
     init(options: DecodingOptions) {
-        context = RecordContext(
-            record: Record(collection: nil, value: .null, location: SourceLocation(), locator: NoPlaceLocator()), options: options)
+        context = .placeless(options)
     }
 
     func decode(_ value: Value) -> T? {
@@ -109,6 +108,16 @@ struct ValueModelDecoding<T: FieldCodableCollection>: InputModelDecoding {
         reader.finish(into: &problems)
         guard problems.isEmpty else { return nil }
         return model
+    }
+}
+
+extension RecordContext {
+    /// A context of `options` with no record, whose fields have no place (`NoPlaceLocator`): the
+    /// typed lane's readers read in it, and their reports only decide that a record goes the
+    /// general path, which reports it with its places.
+    static func placeless(_ options: DecodingOptions) -> RecordContext {
+        RecordContext(
+            record: Record(collection: nil, value: .null, location: SourceLocation(), locator: NoPlaceLocator()), options: options)
     }
 }
 

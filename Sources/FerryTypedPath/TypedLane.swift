@@ -68,8 +68,7 @@ public final class TypedLane: Sendable {
         self.routeList = routeList
         self.options = options
         self.csvOptions = csvOptions
-        jsonContext = RecordContext(
-            record: Record(collection: nil, value: .null, location: SourceLocation(), locator: NoPlaceLocator()), options: options)
+        jsonContext = .placeless(options)
         if case .csvLeaves(var leaves) = output {
             leaves.layout = CSVLeafLayout(models: routeList.map(\.route.targetModel), format: leaves.format)
             self.output = .csvLeaves(leaves)
