@@ -216,23 +216,11 @@ struct CSVCursor: RecordCursor {
         return d == 0 ? 0 : d
     }
 
-    /// `-?(0|[1-9][0-9]{0,17})` (which cannot overflow): what the checked path reads from such
-    /// text with `scalarsAsText`; anything else takes that path.
+    /// A plain integer (`PlainInteger`) with `scalarsAsText`: what the checked path reads from such
+    /// text; anything else takes that path.
     func plainInteger(_ item: CSVItem) -> Int64? {
-        guard frame.pointee.scalarsAsText, let bytes = cellText(item), !bytes.isEmpty else { return nil }
-        var i = 0
-        let negative = bytes[0] == UInt8(ascii: "-")
-        if negative { i = 1 }
-        let digits = bytes.count - i
-        guard digits >= 1, digits <= 18, digits == 1 || bytes[i] != UInt8(ascii: "0") else { return nil }
-        var magnitude: Int64 = 0
-        while i < bytes.count {
-            let digit = bytes[i] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            magnitude = magnitude &* 10 &+ Int64(digit)
-            i += 1
-        }
-        return negative ? -magnitude : magnitude
+        guard frame.pointee.scalarsAsText, let bytes = cellText(item) else { return nil }
+        return PlainInteger.parse(bytes)
     }
 
     /// `true` or `false` text with `scalarsAsText` (what `ModelReader.bool` reads from text).

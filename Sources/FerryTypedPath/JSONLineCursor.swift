@@ -134,7 +134,7 @@ struct JSONLineCursor: RecordCursor {
             return take(afterKey: key + 2 + fields[field].nameBytes.count)
         }
         if keyIs(key, field) { return take(afterKey: key + 2 + fields[field].nameBytes.count) }
-        for later in (field + 1)..<max(fields.count, field + 1) where keyIs(key, later) {
+        for later in (field + 1)..<fields.count where keyIs(key, later) {
             keyField = later
             return nil
         }
@@ -305,30 +305,20 @@ struct JSONLineCursor: RecordCursor {
         return d == 0 ? 0 : d
     }
 
-    /// `-?[0-9]{1,18}` without leading zeros (which cannot overflow): what `Value.int64Value`
-    /// reads from the parser's `.number(text)`; anything else takes the checked path.
+    /// A plain integer (`PlainInteger`): what `Value.int64Value` reads from the parser's
+    /// `.number(text)`; anything else takes the checked path.
     func plainInteger(_ item: JSONItem) -> Int64? {
         integer(at: item.start)?.value
     }
 
-    /// The plain integer at `start` (see `plainInteger(_:)`) and the offset past it; nil for any
-    /// other value. A number's end is learnt either way.
+    /// The plain integer at `start` and the offset past it; nil for any other value. A number's
+    /// end is learnt either way.
     private func integer(at start: Int) -> (value: Int64, end: Int)? {
         let first = json.p[start]
         guard first == JSONSyntax.minus || JSONSyntax.isDigit(first), let end = json.number(start) else { return nil }
         learn(start, end)
-        var i = start
-        let negative = first == JSONSyntax.minus
-        if negative { i += 1 }
-        let digitsStart = i
-        var magnitude: Int64 = 0
-        while i < end, JSONSyntax.isDigit(json.p[i]) {
-            magnitude = magnitude &* 10 &+ Int64(json.p[i] &- JSONSyntax.zero)
-            i += 1
-        }
-        let digits = i - digitsStart
-        guard i == end, digits <= 18, digits == 1 || json.p[digitsStart] != JSONSyntax.zero else { return nil }
-        return (negative ? -magnitude : magnitude, end)
+        guard let value = PlainInteger.parse(UnsafeBufferPointer(start: json.p + start, count: end - start)) else { return nil }
+        return (value, end)
     }
 
     /// The usual Firestore Timestamp, `{"_seconds": S, "_nanoseconds": N}` in that order (see
