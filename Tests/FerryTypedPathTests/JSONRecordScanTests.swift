@@ -98,6 +98,30 @@ import Testing
         #expect(Self.compare(Self.v1Wine, NotesV1.WineNote.self))
     }
 
+    /// One `JSONLineReading` kept from line to line (as a batch keeps it) reads each line as a
+    /// reading made for that line does: a line with a problem in a nested list, one out of order
+    /// and one with a wrong value leave nothing behind for the next.
+    @Test func aReadingKeptFromLineToLineReadsEachLineAsANewOne() {
+        let lines = [
+            Self.wine,
+            Self.variant(Self.wine, #""value":0.91"#, #""value":7"#),
+            Self.variant(Self.wine, #""id":"w1","title":"Syrah \"Cuvée\"","#, #""title":"Syrah \"Cuvée\"","id":"w1","#),
+            Self.variant(Self.wine, #""rating":2.5"#, #""rating":9"#),
+            Self.variant(Self.wine, #""id":"w1""#, #""id":"w2""#),
+        ]
+        let kept = JSONLineReading(options: DecodingOptions())
+        var taken: [String?] = []
+        for line in lines {
+            Array(line.utf8).withUnsafeBufferPointer { bytes in
+                let scan = JSONRecordScan(bytes)!
+                let reused = scan.decode(NotesV2.WineTastingNote.self, reading: kept)
+                #expect(reused == scan.decode(NotesV2.WineTastingNote.self, options: DecodingOptions()))
+                taken.append(reused?.id)
+            }
+        }
+        #expect(taken == ["w1", nil, nil, nil, "w2"])
+    }
+
     @Test func collectionIsReadAndLeftOut() {
         Array(Self.wine.utf8).withUnsafeBufferPointer { bytes in
             #expect(JSONRecordScan(bytes)?.collection == "wineTastingNotes")
