@@ -15,16 +15,15 @@ import Foundation
 final class WorkerPool: @unchecked Sendable {
     // @unchecked: the queues and `stopping` are guarded by `condition`.
     private struct Worker {
-        var urgent = JobQueue()
-        var normal = JobQueue()
+        var urgent = JobQueue<@Sendable () -> Void>()
+        var normal = JobQueue<@Sendable () -> Void>()
     }
 
     /// One lock for the pool: every worker waits on it for its own jobs or a shared one.
     private let condition = NSCondition()
     private var workers: [Worker]
     /// Jobs for whichever worker is free first (`submitToAny`), each handed that worker's number.
-    private var shared: [@Sendable (Int) -> Void] = []
-    private var sharedHead = 0
+    private var shared = JobQueue<@Sendable (Int) -> Void>()
     private var stopping = false
 
     /// Runs worker `index`: its urgent jobs, then its others, then shared ones, until stopped with
@@ -39,13 +38,8 @@ final class WorkerPool: @unchecked Sendable {
                     job = next
                     break
                 }
-                if sharedHead < shared.count {
-                    sharedJob = shared[sharedHead]
-                    sharedHead += 1
-                    if sharedHead == shared.count {
-                        shared.removeAll(keepingCapacity: true)
-                        sharedHead = 0
-                    }
+                if let next = shared.take() {
+                    sharedJob = next
                     break
                 }
                 if stopping { break }
@@ -62,15 +56,16 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    /// Jobs in order. A job taken is dropped at once, with what it holds (a batch's records): the
-    /// queue may never run empty on a long input, so it must not keep the jobs it handed out.
-    struct JobQueue {
-        private var jobs: [(@Sendable () -> Void)?] = []
+    /// Jobs in order (a worker's own, or those shared by all). A job taken is dropped at once,
+    /// with what it holds (a batch's bytes and records): the queue may never run empty on a long
+    /// input, so it must not keep the jobs it handed out.
+    struct JobQueue<Job> {
+        private var jobs: [Job?] = []
         private var head = 0
 
-        mutating func append(_ job: @escaping @Sendable () -> Void) { jobs.append(job) }
+        mutating func append(_ job: Job) { jobs.append(job) }
 
-        mutating func take() -> (@Sendable () -> Void)? {
+        mutating func take() -> Job? {
             guard head < jobs.count else { return nil }
             let job = jobs[head]
             jobs[head] = nil
