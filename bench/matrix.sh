@@ -60,7 +60,7 @@ matrix_rows=()   # domain|format|work|MB|records|s|cpu s|MB/s|records/s|RSS|RSS 
 # `$FERRY <command> INPUT <args>`, with WORK's command.
 matrix_cell() {
   local domain=$1 format=$2 work=$3 in1=$4 in4=$5 args=$6 out=$7 peer=${8:-} peer_cmd=${9:-}
-  local cmd; case $work in validate) cmd=validate ;; migrate) cmd=migrate ;; *) cmd=convert ;; esac
+  local cmd; case $work in validate*) cmd=validate ;; migrate*) cmd=migrate ;; *) cmd=convert ;; esac
   local f1=() f4=() r1=() r4=() c1=() c4=() p=() p4=() failed=0 s rss cpu ok
   for _ in $(seq "$MRUNS"); do
     read -r s rss cpu ok <<<"$(measure "$out" "$FERRY $cmd $in1 $args")"; f1+=("$s"); r1+=("$rss"); c1+=("$cpu"); [ "$ok" = ok ] || failed=$((failed + 1))
