@@ -39,6 +39,11 @@ public protocol RecordBatch: AnyObject, Sendable {
     /// otherwise (the default). Read before the batch is handed to another thread, or on the
     /// parsing thread right after parsing.
     var itemsAsParsed: [RecordBatchItem]? { get }
+
+    /// The bytes of input the batch was cut from (records read whole by its reader included,
+    /// where it knows them): what the caller counts to bound the input in flight, since a batch
+    /// of a few records can be large (a Firestore word book with thousands of words is one).
+    var inputBytes: Int { get }
 }
 
 extension RecordBatch {

@@ -29,6 +29,20 @@ struct ParallelConversion {
     /// Batches in flight per job: enough that a worker always has a batch to parse while the
     /// calling thread commits and writes the ones before (fewer left the cores idle at times).
     static let batchesPerJob = 4
+    /// Input in flight per job, past two batches (one being prepared while the next is: with
+    /// one, the calling thread read the next only after handing over the last, and nothing ran
+    /// beside it). Batches of small records never reach it (eight batches of 128 wine notes in
+    /// XML, the largest, hold 0.9 MB), but a batch can be one large record (a Firestore word
+    /// book with its thousands of words, parsed on the calling thread), and four of those a job
+    /// took two and three times the memory of one job.
+    static let bytesPerJob = 512 << 10
+
+    /// True when another batch may be cut with `inFlight` batches of `bytes` input bytes cut and
+    /// not yet handed over (the one being handed over not counted): fewer than `batchesPerJob` a
+    /// job, and fewer than two or under `bytesPerJob` a job.
+    static func cutsAnother(inFlight: Int, bytes: Int, jobs: Int) -> Bool {
+        inFlight < jobs * batchesPerJob && (inFlight < 2 || bytes < jobs * bytesPerJob)
+    }
 
     let jobs: Int
     let reader: any BatchRecordReader
@@ -220,8 +234,12 @@ struct ParallelConversion {
         /// Per item, the output rendered ahead (nil: none).
         var rendered: [RenderedRecords?] = []
 
+        /// `batch.inputBytes`, asked once.
+        let inputBytes: Int
+
         init(batch: any RecordBatch, lane: TypedLaneBatch?, preparesWithParse: Bool) {
             self.batch = batch
+            self.inputBytes = batch.inputBytes
             self.lane = lane
             self.preparesWithParse = preparesWithParse
         }
@@ -272,15 +290,16 @@ struct ParallelConversion {
         let pool = WorkerPool(threads: jobs)
         defer { pool.stop() }
         let preparer = self.preparer
-        let depth = jobs * Self.batchesPerJob
         var window: [Slot] = []
+        // The input bytes of the batches in `window`.
+        var bytesInFlight = 0
         var staged = 0  // slots at the front of `window` whose records are being prepared
         var exhausted = false
         // What ended the reading, thrown once the batches read before it are delivered.
         var readingError: (any Error)?
 
         func fill() throws {
-            while !exhausted, window.count < depth {
+            while !exhausted, Self.cutsAnother(inFlight: window.count, bytes: bytesInFlight, jobs: jobs) {
                 let next: (any RecordBatch)?
                 do {
                     next = try reader.nextBatch(limit: Self.batchSize)
@@ -308,6 +327,7 @@ struct ParallelConversion {
                     slot.parsed.leave()
                 }
                 window.append(slot)
+                bytesInFlight += slot.inputBytes
             }
         }
 
@@ -337,6 +357,7 @@ struct ParallelConversion {
                 staged += 1
             }
             let slot = window.removeFirst()
+            bytesInFlight -= slot.inputBytes
             staged -= 1
             slot.prepared.wait()
             // Read out of the slot once a batch, not once a record (each read of a class's stored

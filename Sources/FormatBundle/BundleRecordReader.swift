@@ -267,6 +267,8 @@ final class BundleMemberBatch: RecordBatch, @unchecked Sendable {
     let leading: [RecordBatchItem]
     let member: Member?
 
+    var inputBytes: Int { member?.batch.inputBytes ?? 0 }
+
     init(leading: [RecordBatchItem], member: Member? = nil) {
         self.leading = leading
         self.member = member

@@ -31,6 +31,8 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
     private var items: [RecordBatchItem]
 
     /// Raw rows to parse, numbered from `firstIndex`.
+    var inputBytes: Int { bytes.count }
+
     init(bytes: [UInt8], base: Int, firstLine: Int, delimiter: UInt8, context: CSVRowContext, firstIndex: Int,
          predictedCount: Int, endsInput: Bool, endsAtCut: Bool) {
         self.endsInput = endsInput

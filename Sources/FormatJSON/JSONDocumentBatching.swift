@@ -103,7 +103,8 @@ extension JSONDocumentReader: BatchRecordReader {
         return JSONDocumentBatch(
             bytes: bytes, start: firstPosition, entries: entries, collection: spansCollection?.name,
             depth: spansCollection?.inEnvelope == true ? 2 : 1,
-            isFinal: isFinal, location: options.inputLocation, maximumDepth: options.maximumDepth)
+            isFinal: isFinal, location: options.inputLocation, maximumDepth: options.maximumDepth,
+            inputBytes: input.offset - startOffset)
     }
 
     /// The records of a parsed batch; an error in it ends the reading, as `next()`'s would.
@@ -186,9 +187,13 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
     private let maximumDepth: Int
     private var items: [RecordBatchItem] = []
 
+    /// The input the batch spans: its elements, and the records `next()` read for it.
+    let inputBytes: Int
+
     init(bytes: [UInt8], start: TextPosition, entries: [Entry], collection: String?, depth: Int, isFinal: Bool,
-        location: SourceLocation, maximumDepth: Int)
+        location: SourceLocation, maximumDepth: Int, inputBytes: Int)
     {
+        self.inputBytes = inputBytes
         self.bytes = bytes
         self.start = start
         self.entries = entries

@@ -37,6 +37,8 @@ final class JSONLinesBatch: RecordBatch, TakenRecordSource, @unchecked Sendable 
     // (`@exclusivity(unchecked)`; each check cost about 65 instructions, several a record).
     @exclusivity(unchecked) private var parsed: [Parsed] = []
 
+    var inputBytes: Int { bytes.count }
+
     init(bytes: [UInt8], lines: [Line], location: SourceLocation, maximumDepth: Int, defaultCollection: String?) {
         self.bytes = bytes
         self.lines = lines

@@ -277,6 +277,10 @@ final class XMLBatch: RecordBatch, TakenRecordSource, @unchecked Sendable {
     private let segment: Segment?
     @exclusivity(unchecked) private var items: [RecordBatchItem] = []
 
+    /// The record elements' bytes (the records the reader's own parser read are not counted: the
+    /// scan leaves it only markup between collections and what it cannot cut).
+    var inputBytes: Int { segment?.bytes.count ?? 0 }
+
     init(ready: [RecordBatchItem], segment: Segment?) {
         self.ready = ready
         self.segment = segment

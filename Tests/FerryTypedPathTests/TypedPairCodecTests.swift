@@ -177,7 +177,7 @@ import Foundation
 
     @Test func withoutRenderingOnlyTheIdIsGiven() throws {
         let processor = try Self.processor()
-        let (route, codec) = try Self.pair("wineNotes", processor)
+        let (_, codec) = try Self.pair("wineNotes", processor)
         var buffer = ByteBuffer(capacity: 16)
         var line = Self.lines[0].v1
         let passed = line.withUTF8 { bytes -> PassedRecord? in
