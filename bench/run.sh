@@ -4,11 +4,14 @@
 # peer/Ferry (above 1: Ferry is faster) and Ferry's peak RSS from /usr/bin/time -v.
 # Environment: BENCH_RECORDS (default 1000000), BENCH_MEDIA_MB (default 2048), RUNS (default 3),
 # BENCH_DIR (default bench/data, git-ignored), JOBS (Ferry's --jobs, default: the core count),
-# SHARED (default ../shared/bench: where gen_notes.py is), BENCH_BOOKS and BENCH_WORDS (the
+# SHARED (default ../shared/bench: where gen_notes.py is; the shared folder itself is taken to
+# mean its bench/, as bench/gen_matrix.sh takes it), BENCH_BOOKS and BENCH_WORDS (the
 # Firestore cases' word books and words per book, default 200 and 1000), ONLY (one section:
 # notes, memory, firestore, bundle, stats, diff or matrix; default all; bench/results.md then keeps
 # the last full run's tables and puts this run's rows under "## ONLY=<section> run", in place of
-# that section's previous such block), MATRIX_RECORDS and MATRIX_RUNS (the matrix: bench/matrix.sh),
+# that section's previous such block; the matrix is a table of its own, which an ONLY=matrix run
+# replaces, with its size and runs in its heading: a run at a small MATRIX_RECORDS is not one to
+# commit), MATRIX_RECORDS and MATRIX_RUNS (the matrix: bench/matrix.sh),
 # BENCH_BUILD=0 (measure the release binary already built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +21,7 @@ RUNS=${RUNS:-3}
 JOBS=${JOBS:-$(nproc)}
 DATA=${BENCH_DIR:-bench/data}
 SHARED=${SHARED:-../shared/bench}   # the data generator gen_notes.py (the repository's sibling shared/)
+if [ ! -f "$SHARED/gen_notes.py" ] && [ -f "$SHARED/bench/gen_notes.py" ]; then SHARED=$SHARED/bench; fi
 FERRY=.build/release/ferry
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 BOOKS=${BENCH_BOOKS:-200}
@@ -145,7 +149,7 @@ bench() {
 }
 
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "running $RUNS runs per case on $(nproc) cores (load $LOAD_AT_START) ..."
+[ "${ONLY:-}" = matrix ] || echo "running $RUNS runs per case on $(nproc) cores (load $LOAD_AT_START) ..."
 if runs notes; then
 FERRY_OUT="$OUT/a.jsonl" PEER_OUT="$OUT/b.jsonl" bench "CSV -> JSON Lines (mlr --icsv --ojsonl cat)" \
   "$FERRY convert $CSV --to jsonl -o $OUT/a.jsonl --quiet --jobs $JOBS" "mlr --icsv --ojsonl cat $CSV > $OUT/b.jsonl" "$RECORDS" 10
@@ -331,7 +335,7 @@ if [ ${#matrix_rows[@]} -eq 0 ]; then printf '%s\n' "$prev_matrix"; else
   echo "Peers: $("$JAQ" --version), DuckDB $("$VENV/bin/python" -c 'import duckdb; print(duckdb.__version__)') (Python package), $(xmllint --version 2>&1 | head -1), $(bsdtar --version | cut -d' ' -f1-2)."
   echo "Work: validate the V2 file; migrate the V1 file to V2 in its own format; convert the V2 file to JSON Lines (Firestore exports are V1: all three on the V1 file). CSV is a folder of one file a collection. Records: every record of the file, all collections."
   echo "4x ratio: the median time at 4x the input over the time at 1x (linear: at most 4.6; the same of CPU seconds beside it, which other load on the machine disturbs less; linear \"CPU yes, wall no\": the wall ratio alone is over). 4x MB/s vs notes: the cell's MB/s at 4x over notes' in the same format doing the same work (the rates to compare are taken at 4x, where a run's start and the timer's 10 ms steps weigh little). Peers run alternately with Ferry at 1x and at 4x; peer / Ferry: above 1, Ferry is faster."
-  echo "Peak RSS includes the id table (about 30 bytes per unique id, every collection's ids: about $(( $(records_of pet-story "$MN") * 30 / 1048576 + 1 )) MB at most at 1x, 4 times that at 4x)."
+  echo "Peak RSS includes the id table (about 30 bytes per unique id, every collection's ids, where the target below allows 40: about $(( $(records_of pet-story "$MN") * 30 / 1048576 + 1 )) MB at most at 1x, 4 times that at 4x)."
   echo
   matrix_table
   echo

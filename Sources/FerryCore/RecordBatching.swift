@@ -51,6 +51,9 @@ extension RecordBatch {
     public func parse() { parse(offering: nil) }
 
     public var itemsAsParsed: [RecordBatchItem]? { nil }
+
+    /// Not known (the default): the batch counts only against the number of batches in flight.
+    public var inputBytes: Int { 0 }
 }
 
 /// One thing a batch held, in input order.
