@@ -30,9 +30,9 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
     private(set) var indexedCount = 0
     private var items: [RecordBatchItem]
 
-    /// Raw rows to parse, numbered from `firstIndex`.
     var inputBytes: Int { bytes.count }
 
+    /// Raw rows to parse, numbered from `firstIndex`.
     init(bytes: [UInt8], base: Int, firstLine: Int, delimiter: UInt8, context: CSVRowContext, firstIndex: Int,
          predictedCount: Int, endsInput: Bool, endsAtCut: Bool) {
         self.endsInput = endsInput
