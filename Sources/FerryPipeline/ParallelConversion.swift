@@ -234,12 +234,8 @@ struct ParallelConversion {
         /// Per item, the output rendered ahead (nil: none).
         var rendered: [RenderedRecords?] = []
 
-        /// `batch.inputBytes`, asked once.
-        let inputBytes: Int
-
         init(batch: any RecordBatch, lane: TypedLaneBatch?, preparesWithParse: Bool) {
             self.batch = batch
-            self.inputBytes = batch.inputBytes
             self.lane = lane
             self.preparesWithParse = preparesWithParse
         }
@@ -327,7 +323,7 @@ struct ParallelConversion {
                     slot.parsed.leave()
                 }
                 window.append(slot)
-                bytesInFlight += slot.inputBytes
+                bytesInFlight += slot.batch.inputBytes
             }
         }
 
@@ -357,7 +353,7 @@ struct ParallelConversion {
                 staged += 1
             }
             let slot = window.removeFirst()
-            bytesInFlight -= slot.inputBytes
+            bytesInFlight -= slot.batch.inputBytes
             staged -= 1
             slot.prepared.wait()
             // Read out of the slot once a batch, not once a record (each read of a class's stored
