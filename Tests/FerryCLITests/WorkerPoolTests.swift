@@ -205,6 +205,29 @@ import Testing
         #expect(order.values == [0, 3, 2, 1])
     }
 
+    /// Each worker runs 5 nice steps below the thread that started the pool (the serial stage
+    /// must not get less of a core than a worker); the starting thread's own value is unchanged.
+    @Test func workersRunAtANiceValueFiveAboveTheirStartingThread() {
+        errno = 0
+        let before = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        #expect(errno == 0)
+        let pool = WorkerPool(threads: 2)
+        defer { pool.stop() }
+        let seen = LockedOrder()
+        let done = DispatchGroup()
+        for worker in 0..<2 {
+            done.enter()
+            pool.submit(to: worker, urgent: false) {
+                seen.add(Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)))
+                done.leave()
+            }
+        }
+        done.wait()
+        let expected = Int(min(before + 5, 19))
+        #expect(seen.values == [expected, expected])
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == before)
+    }
+
     /// A worker of `pool` held busy by a job of its own, given and started before `init` returns;
     /// the job runs `then` and leaves `done` once `release()` is called.
     private struct HeldWorker {
