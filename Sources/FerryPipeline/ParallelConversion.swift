@@ -214,11 +214,17 @@ struct ParallelConversion {
     private final class Slot: @unchecked Sendable {
         // @unchecked: the worker parses the batch (and, when `preparesWithParse`, writes `results`)
         // before leaving `parsed`, and writes `results` before leaving `prepared`; the calling
-        // thread reads them only after waiting on these, and `items` is written on the calling
-        // thread before the prepare job that reads it is queued.
-        let batch: any RecordBatch
+        // thread reads them only after waiting on these, `items` is written on the calling
+        // thread before the prepare job that reads it is queued, and the release job, which
+        // clears everything, is queued after the calling thread's last use.
+        // Optional so that `release()` can let go of them: the calling thread may drop the last
+        // reference to the slot, and would then free the batch's bytes and the lane's
+        // preparations itself (a tenth of its work on a vocabulary JSON document).
+        private var heldBatch: (any RecordBatch)?
+        private var heldLane: TypedLaneBatch?
+        var batch: any RecordBatch { heldBatch! }
         /// The typed path's taker for this batch, holding the lines it rendered.
-        let lane: TypedLaneBatch?
+        var lane: TypedLaneBatch? { heldLane }
         /// The number of the worker that runs every job of this batch: the first free one takes its
         /// parse and notes its number here, before leaving `parsed`.
         var worker = 0
@@ -235,8 +241,8 @@ struct ParallelConversion {
         var rendered: [RenderedRecords?] = []
 
         init(batch: any RecordBatch, lane: TypedLaneBatch?, preparesWithParse: Bool) {
-            self.batch = batch
-            self.lane = lane
+            self.heldBatch = batch
+            self.heldLane = lane
             self.preparesWithParse = preparesWithParse
         }
 
@@ -268,11 +274,14 @@ struct ParallelConversion {
             self.rendered = rendered
         }
 
-        /// Drops the records, so that their memory is freed on the thread calling this.
+        /// Drops the batch and its records, so that their memory is freed on the thread calling
+        /// this, whichever thread drops the slot last.
         func release() {
             items = []
             results = []
             rendered = []
+            heldLane = nil
+            heldBatch = nil
         }
     }
 
