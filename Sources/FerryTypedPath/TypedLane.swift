@@ -48,7 +48,12 @@ public final class TypedLane: Sendable {
         var textOptions = preparer.decodingOptions
         textOptions.scalarsAsText = true
         for collection in preparer.sourceCollections {
-            if let route = preparer.typedRoute(for: collection), let laneRoute = LaneRoute(route, textOptions: textOptions) {
+            // A route that asks each record whether it names media only where the bundle has none:
+            // with media, the general path also counts a profile's or member's file found by its
+            // id (`DomainDefinition.mediaStems`) as referenced.
+            if let route = preparer.typedRoute(for: collection), !(declinesMediaNames && route.checksMedia),
+               let laneRoute = LaneRoute(route, textOptions: textOptions)
+            {
                 routes[collection] = laneRoute
                 routeList.append(laneRoute)
             }
@@ -198,7 +203,7 @@ public final class TypedLane: Sendable {
     private func takeInput<Input>(_ input: Input, _ route: LaneRoute, _ reading: ModelReading<Input>, output: LaneOutput,
         into rendered: inout ByteBuffer) -> TypedPreparation?
     {
-        if !route.route.migrates && !route.route.checks {
+        if !route.route.migrates && !route.route.checks && !route.route.checksMedia {
             guard route.route.hasReferences else {
                 guard let passed = reading.pass(input, route.route.targetCollection, output, &rendered) else { return nil }
                 return preparation(of: passed, route)
@@ -287,6 +292,7 @@ public final class TypedLane: Sendable {
         singleLine: Int = 0, scalarsAsText: Bool = false, into buffer: inout ByteBuffer) -> TypedPreparation?
     {
         let route = laneRoute.route
+        if route.namesMedia(model) { return nil }
         if let (step, environment, rules) = laneRoute.singleStage {
             // The new model is checked and written by the target codec, specialized for it, and
             // unboxed once.
@@ -497,6 +503,15 @@ private final class LaneRoute: @unchecked Sendable {
         textValueReading = source.textValueReading(textOptions)
         checks = route.checks
         singleStage = route.singleStage
+        // A route whose records' media must be looked up: each record decoded and finished, which
+        // asks its model (`TypedRoute.namesMedia`).
+        guard !route.checksMedia else {
+            referencing = nil
+            takeJSON = nil
+            pair = nil
+            migrateJSON = nil
+            return
+        }
         // A route that runs the migration's checks: its one check stage run by `pair`, specialized
         // for the two models; with several, its records are decoded and finished, which runs them
         // (`TypedRoute.passesChecks` on the boxed model).

@@ -9,7 +9,7 @@ import Testing
 
 /// A bundle's data members offer their raw records to the typed lane as their own readers do
 /// (JSON Lines lines, CSV rows, JSON document elements), for the collections whose records need
-/// no media catalog (notes, vocabulary; pet-story's stay on the general path): every command
+/// no media catalog (notes, vocabulary) and pet-story V2's records that name no media: every command
 /// gives the bytes, diagnostics and status of `--no-typed-path`, with 1, 2 and 3 jobs, for each
 /// domain at both versions, each data format and container, with duplicate ids, dangling
 /// references and bad values put into the members, and notes' media (external storage) present.
@@ -122,6 +122,110 @@ import Testing
         if cell.version == 1 {
             _ = try expectSameAsGeneralPath(box, ["migrate", bundle, "--to-version", "2", "--to", "jsonl", "--lenient", "-o", "OUT"], cell)
         }
+    }
+
+    /// A pet-story V2 bundle, with media files or without: without, the lane takes the records
+    /// that name no media file and the general path looks up those that do; with, every record
+    /// goes the general path, which also counts a member's file found by its id. One story and one
+    /// member name a file that the bundle with media holds, one of each a file that no bundle
+    /// holds. Every command gives `--no-typed-path`'s bytes, diagnostics and status with 1, 2 and 3
+    /// jobs, media copied to a bundle output included.
+    @Test(arguments: ["jsonl", "json", "csv"].flatMap { format in Container.allCases.flatMap { c in [true, false].map { (format, c, $0) } } })
+    func petStoryV2BundlesGiveTheGeneralPathsResults(_ format: String, _ container: Container, withMedia: Bool) throws {
+        if container == .zip, toolOnPath("zip") == nil { return }
+        let box = try Sandbox()
+        let named = [
+            #"{"$collection":"stories","id":"sm1","caption":"found","createdAt":"2024-01-01T08:00:00Z","media":[{"id":"a","kind":"photo","path":"media/Stories/sm1/a.jpg"}],"taggedMemberIds":[]}"#,
+            #"{"$collection":"stories","id":"sm2","caption":"lost","createdAt":"2024-01-01T08:00:00Z","media":[{"id":"b","kind":"photo","path":"media/Stories/sm2/gone.jpg"}],"taggedMemberIds":[]}"#,
+            #"{"$collection":"members","id":"mi","name":"Pet","since":"2010-04-03","birthDate":"2010-01-01","species":"cat","sex":"male","bio":"","createdAt":"2023-01-10T10:05:00Z","image":{"path":"media/MemberImages/mi.png"}}"#,
+            #"{"$collection":"members","id":"mj","name":"Pet","since":"2010-04-03","birthDate":"2010-01-01","species":"cat","sex":"male","bio":"","createdAt":"2023-01-10T10:05:00Z","image":{"path":"media/MemberImages/mj.png"}}"#,
+        ]
+        try box.write("in.jsonl", ReferencingRecordsCLITests.petStory(version: 2).text + named.joined(separator: "\n") + "\n")
+        // A lone file has no catalog: every record is written, the media files are added after.
+        let making = try box.ferry(["convert", "in.jsonl", "--data-format", format, "--to", "tar", "-o", "b/", "--lenient", "--quiet"])
+        try #require(making.status <= 1 && box.exists("b/manifest.json"), "\(making.stderr)")
+        var files: [[String: Any]] = []
+        // m2 names no image, but its file is found by its id.
+        let media = [("data/media/MemberImages/m2.png", "png"), ("data/media/MemberImages/mi.png", "png bytes"),
+                     ("data/media/Stories/sm1/a.jpg", "jpeg bytes")]
+        for (path, bytes) in withMedia ? media : [] {
+            try box.write("b/" + path, bytes)
+            let sum = try runTool("/usr/bin/env", ["sha256sum", path], in: box.url.appendingPathComponent("b"))
+            files.append(["path": path, "size": bytes.utf8.count, "sha256": String(sum.output.prefix(64))])
+        }
+        // Listed in the bundle's manifest as its writer lists media, then the bag made again.
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(box.bytes("b/manifest.json"))) as? [String: Any])
+        let listed = (manifest["files"] as? [[String: Any]] ?? []) + files
+        manifest["files"] = listed.sorted { ($0["path"] as? String ?? "") < ($1["path"] as? String ?? "") }
+        try box.write("b/manifest.json", String(decoding: try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]), as: UTF8.self))
+        try box.rebag("b")
+        var bundle = "b"
+        if container != .folder {
+            let entries = try box.list("b")
+            let tool = container == .tar ? ["tar", "-cf", "../b.tar"] : ["zip", "-q", "-r", "-X", "../b.zip"]
+            let run = try runTool("/usr/bin/env", tool + entries, in: box.url.appendingPathComponent("b"))
+            try #require(run.status == 0, "\(run.output)")
+            bundle = "b.\(container.rawValue)"
+        }
+        let cell = "pet-story v2 \(format) \(container.rawValue)\(withMedia ? " with media" : "")"
+        let validation = try expectSameAsGeneralPath(box, ["validate", bundle], cell)
+        #expect(validation.status == 1, "\(validation.stderr)")
+        let missing = validation.errors.filter { $0.contains("[missing-media]") }
+        let expected = ["media/Stories/sm2/gone.jpg", "media/MemberImages/mj.png"]
+            + (withMedia ? [] : ["media/Stories/sm1/a.jpg", "media/MemberImages/mi.png"])
+        #expect(missing.count == expected.count, "\(missing)")
+        for path in expected { #expect(missing.contains { $0.contains(path) }, "\(path)") }
+        #expect(!validation.stderr.contains("unlisted"), "\(validation.stderr)")
+        _ = try expectSameAsGeneralPath(box, ["convert", bundle, "--to", "jsonl", "--lenient", "-o", "OUT"], cell)
+        let copied = try expectSameAsGeneralPath(box, ["convert", bundle, "--to", "tar", "--lenient", "-o", "OUT.bundle/"], cell)
+        #expect(copied.status == 1, "\(copied.stderr)")
+    }
+
+    /// In a pet-story V2 bundle without media files (its catalog empty), the lane takes the records
+    /// that name no media file; a story and a member that name one go the general way, which
+    /// reports them `missing-media`.
+    @Test func aPetStoryV2BundlesRecordsNamingNoMediaAreTakenByTheLane() throws {
+        let box = try Sandbox()
+        let named = [
+            #"{"$collection":"stories","id":"sm2","caption":"lost","createdAt":"2024-01-01T08:00:00Z","media":[{"id":"b","kind":"photo","path":"media/Stories/sm2/gone.jpg"}],"taggedMemberIds":[]}"#,
+            #"{"$collection":"members","id":"mj","name":"Pet","since":"2010-04-03","birthDate":"2010-01-01","species":"cat","sex":"male","bio":"","createdAt":"2023-01-10T10:05:00Z","image":{"path":"media/MemberImages/mj.png"}}"#,
+        ]
+        try box.write("in.jsonl", ReferencingRecordsCLITests.petStory(version: 2).text + named.joined(separator: "\n") + "\n")
+        let making = try box.ferry(["convert", "in.jsonl", "--data-format", "jsonl", "--to", "tar", "-o", "b.tar", "--lenient", "--quiet"])
+        try #require(making.status <= 1, "\(making.stderr)")
+        let log = DiagnosticLog()
+        let bundle = try BundleReader(path: box.url.appendingPathComponent("b.tar").path, log: log)
+        #expect(bundle.mediaPaths.isEmpty)
+        let reader = try #require(
+            try bundle.makeRecordReader(registry: .builtIn, options: ReadOptions(), log: log) as? any BatchRecordReader)
+        var options = ProcessingOptions()
+        options.media = ListedMediaCatalog(paths: [])
+        let processor = try DatasetProcessor(domain: .petStory, sourceVersion: 2, targetVersion: 2, options: options, log: log)
+        let lane = try #require(TypedLane(preparer: processor.preparer, output: .nothing))
+        var taken: [String] = []
+        var general: [String] = []
+        while let batch = try reader.nextBatch(limit: 128) {
+            let taker = lane.batch()
+            batch.parse(offering: taker)
+            taker.finishTaking()
+            for item in reader.items(from: batch) {
+                switch item {
+                case .taken(let item):
+                    taken.append("\(item.collection ?? "-") \(taker.preparation(of: item.payload)?.id ?? "-")")
+                case .record(let record):
+                    general.append("\(record.collection ?? "-") \(record.value.objectValue?["id"]?.stringValue ?? "-")")
+                case .problem(let diagnostic):
+                    Issue.record("\(diagnostic)")
+                case .failure(let error):
+                    Issue.record("\(error)")
+                }
+            }
+        }
+        // The bundle holds the records the lenient conversion kept (no duplicate, no dangling
+        // reference, no unknown field): all taken but the two that name media.
+        #expect(general == ["members mj", "stories sm2"])
+        let stories = [0, 1, 2, 3, 7, 8, 9, 10, 14, 15, 16, 17, 21, 22, 24, 28, 29, 30, 35, 36, 37, 38].map { "stories s\($0)" }
+        #expect(taken == ["profiles p1"] + ["m0", "m1", "m2", "m3", "m9"].map { "members \($0)" } + stories)
     }
 
     /// The records of a notes bundle's members are offered to the lane, with the media catalog

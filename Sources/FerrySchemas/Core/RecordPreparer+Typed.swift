@@ -29,6 +29,10 @@ public final class TypedRoute: Sendable {
     /// Where the source model keeps the rules' fields, read off each record's model in place
     /// (nil: the model is encoded to find them, `ReferenceCapture`).
     @usableFromInline let referenceReading: ReferenceReading?
+    /// The media files a record of the source collection names (`DomainDefinition.mediaPaths(of:)`)
+    /// when a bundle's catalog is there to look them up in, nil otherwise: a record that names any
+    /// goes the general path, which looks each up (`missing-media`).
+    private let mediaPaths: (@Sendable (any CollectionModel) -> [DomainMediaPath])?
 
     /// One stage's step for the route's collection, with the rules of its new model compiled.
     struct Stage: Sendable {
@@ -40,8 +44,9 @@ public final class TypedRoute: Sendable {
     init(sourceCollection: String, targetCollection: String, sourceModel: any FieldCodableCollection.Type,
         targetModel: any FieldCodableCollection.Type, domain: Domain, stages: [Stage],
         sourcePointer: (@Sendable (JSONPointer) -> JSONPointer)?, referenceRules: [ReferenceRule] = [],
-        checkStages: [Stage] = [])
+        checkStages: [Stage] = [], mediaPaths: (@Sendable (any CollectionModel) -> [DomainMediaPath])? = nil)
     {
+        self.mediaPaths = mediaPaths
         self.referenceRules = referenceRules
         self.referenceReading = ReferenceReading(rules: referenceRules, model: sourceModel)
         self.checkStages = checkStages
@@ -56,6 +61,17 @@ public final class TypedRoute: Sendable {
 
     /// True when a stage runs (the source model is not the target's).
     public var migrates: Bool { !stages.isEmpty }
+
+    /// True when each record's model must be asked whether it names a media file
+    /// (`namesMedia(_:)`): the lane then reads each record as its model.
+    public var checksMedia: Bool { mediaPaths != nil }
+
+    /// True when `model` (a record of the source collection, as read) names a media file that the
+    /// bundle's catalog must be asked about; always false without a catalog.
+    public func namesMedia(_ model: any CollectionModel) -> Bool {
+        guard let mediaPaths else { return false }
+        return !mediaPaths(model).isEmpty
+    }
 
     /// True when the newer versions' migration runs on each record for its checks
     /// (`passesChecks(_:scalarsAsText:)`): the lane then reads each record as its model.
@@ -211,7 +227,8 @@ extension RecordPreparer {
     /// The typed route for records of `collection`, or nil when its records must go the general
     /// path: an unknown collection, a stage with no step for it (lightweight), records that may
     /// need the media catalog of a bundle (`DomainDefinition.usesMediaCatalog(collection:version:)`
-    /// at any version the record passes through, run or checked). Validation of an older version runs the newer versions' steps on each
+    /// at any version the record passes through, run or checked) unless no stage runs or is
+    /// checked: then the route asks each record whether it names media (`namesMedia(_:)`). Validation of an older version runs the newer versions' steps on each
     /// record for their checks (`ProcessingOptions.checksMigration`: the route's `checks`), each of
     /// which must have a step for the collection. Records that make references
     /// carry them (`TypedPreparation.references`). In a domain with Firestore layouts
@@ -227,7 +244,15 @@ extension RecordPreparer {
         func needsCatalog(_ collection: String, _ version: Int) -> Bool {
             hasCatalog && definition.usesMediaCatalog(collection: collection, version: version)
         }
-        if needsCatalog(collection, sourceVersion) { return nil }
+        // A record no stage runs on (its version is the target's) is looked up in the catalog only
+        // for the media files it names: the lane takes those that name none. A stage looks files
+        // up whatever the record holds.
+        var mediaPaths: (@Sendable (any CollectionModel) -> [DomainMediaPath])? = nil
+        if needsCatalog(collection, sourceVersion) {
+            guard stages.isEmpty, checkStages.isEmpty else { return nil }
+            let definition = self.definition
+            mediaPaths = { definition.mediaPaths(of: $0) }
+        }
         var typedStages: [TypedRoute.Stage] = []
         var current = collection
         var currentModel = model
@@ -259,6 +284,6 @@ extension RecordPreparer {
         }
         return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model,
             targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer,
-            referenceRules: referenceRules[current] ?? [], checkStages: typedChecks)
+            referenceRules: referenceRules[current] ?? [], checkStages: typedChecks, mediaPaths: mediaPaths)
     }
 }
