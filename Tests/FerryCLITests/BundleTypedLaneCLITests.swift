@@ -124,6 +124,34 @@ import Testing
         }
     }
 
+    /// Offers every batch of a bundle's `reader` to `lane`: the records it takes and those it
+    /// leaves to the general path, each as "collection id", in order. A problem or failure the
+    /// reader reports is an issue; a taken record must be located in a data member.
+    static func offer(_ reader: any BatchRecordReader, to lane: TypedLane) throws -> (taken: [String], general: [String]) {
+        var taken: [String] = []
+        var general: [String] = []
+        while let batch = try reader.nextBatch(limit: 128) {
+            let taker = lane.batch()
+            batch.parse(offering: taker)
+            taker.finishTaking()
+            for item in reader.items(from: batch) {
+                switch item {
+                case .taken(let item):
+                    let (record, payload) = (item.record, item.payload)
+                    #expect(record.location.member?.hasPrefix("data/") == true)
+                    taken.append("\(record.collection ?? "-") \(taker.preparation(of: payload)?.id ?? "-")")
+                case .record(let record):
+                    general.append("\(record.collection ?? "-") \(record.value.objectValue?["id"]?.stringValue ?? "-")")
+                case .problem(let diagnostic):
+                    Issue.record("\(diagnostic)")
+                case .failure(let error):
+                    Issue.record("\(error)")
+                }
+            }
+        }
+        return (taken, general)
+    }
+
     /// A pet-story V2 bundle, with media files or without: without, the lane takes the records
     /// that name no media file and the general path looks up those that do; with, every record
     /// goes the general path, which also counts a member's file found by its id. One story and one
@@ -202,25 +230,7 @@ import Testing
         options.media = ListedMediaCatalog(paths: [])
         let processor = try DatasetProcessor(domain: .petStory, sourceVersion: 2, targetVersion: 2, options: options, log: log)
         let lane = try #require(TypedLane(preparer: processor.preparer, output: .nothing))
-        var taken: [String] = []
-        var general: [String] = []
-        while let batch = try reader.nextBatch(limit: 128) {
-            let taker = lane.batch()
-            batch.parse(offering: taker)
-            taker.finishTaking()
-            for item in reader.items(from: batch) {
-                switch item {
-                case .taken(let item):
-                    taken.append("\(item.collection ?? "-") \(taker.preparation(of: item.payload)?.id ?? "-")")
-                case .record(let record):
-                    general.append("\(record.collection ?? "-") \(record.value.objectValue?["id"]?.stringValue ?? "-")")
-                case .problem(let diagnostic):
-                    Issue.record("\(diagnostic)")
-                case .failure(let error):
-                    Issue.record("\(error)")
-                }
-            }
-        }
+        let (taken, general) = try Self.offer(reader, to: lane)
         // The bundle holds the records the lenient conversion kept (no duplicate, no dangling
         // reference, no unknown field): all taken but the two that name media.
         #expect(general == ["members mj", "stories sm2"])
@@ -249,27 +259,7 @@ import Testing
         // Those naming media are declined anyway: a path is no base64 (`TypedLaneBundleTests`
         // covers `declinesMediaNames`).
         let lane = try #require(TypedLane(preparer: processor.preparer, output: .nothing))
-        var taken: [String] = []
-        var general: [String] = []
-        while let batch = try reader.nextBatch(limit: 128) {
-            let taker = lane.batch()
-            batch.parse(offering: taker)
-            taker.finishTaking()
-            for item in reader.items(from: batch) {
-                switch item {
-                case .taken(let item):
-                    let (record, payload) = (item.record, item.payload)
-                    #expect(record.location.member?.hasPrefix("data/") == true)
-                    taken.append("\(record.collection ?? "-") \(taker.preparation(of: payload)?.id ?? "-")")
-                case .record(let record):
-                    general.append("\(record.collection ?? "-") \(record.value.objectValue?["id"]?.stringValue ?? "-")")
-                case .problem(let diagnostic):
-                    Issue.record("\(diagnostic)")
-                case .failure(let error):
-                    Issue.record("\(error)")
-                }
-            }
-        }
+        let (taken, general) = try Self.offer(reader, to: lane)
         #expect(log.diagnostics.filter { $0.severity != .note }.isEmpty, "\(log.diagnostics)")
         // A JSON document's first element of each collection is read with the envelope (`next()`).
         let first = format == "json" ? ["whiskeyNotes k-001", "cocktailNotes t-001"] : []
