@@ -217,9 +217,9 @@ struct ParallelConversion {
         // thread reads them only after waiting on these, `items` is written on the calling
         // thread before the prepare job that reads it is queued, and the release job, which
         // clears everything, is queued after the calling thread's last use.
-        // Optional so that `release()` can let go of them: the calling thread may drop the last
-        // reference to the slot, and would then free the batch's bytes and the lane's
-        // preparations itself (a tenth of its work on a vocabulary JSON document).
+        // Optional so that `release()` can let go of them on the worker: the calling thread may
+        // drop the last reference to the slot, and would then free the batch's bytes and the
+        // lane's preparations itself.
         private var heldBatch: (any RecordBatch)?
         private var heldLane: TypedLaneBatch?
         var batch: any RecordBatch { heldBatch! }
