@@ -203,7 +203,7 @@ public final class TypedLane: Sendable {
     private func takeInput<Input>(_ input: Input, _ route: LaneRoute, _ reading: ModelReading<Input>, output: LaneOutput,
         into rendered: inout ByteBuffer) -> TypedPreparation?
     {
-        if !route.route.migrates && !route.route.checks && !route.route.checksMedia {
+        if !route.route.migrates && !route.checks && !route.checksMedia {
             guard route.route.hasReferences else {
                 guard let passed = reading.pass(input, route.route.targetCollection, output, &rendered) else { return nil }
                 return preparation(of: passed, route)
@@ -292,7 +292,7 @@ public final class TypedLane: Sendable {
         singleLine: Int = 0, scalarsAsText: Bool = false, into buffer: inout ByteBuffer) -> TypedPreparation?
     {
         let route = laneRoute.route
-        if route.namesMedia(model) { return nil }
+        if laneRoute.checksMedia, route.namesMedia(model) { return nil }
         if let (step, environment, rules) = laneRoute.singleStage {
             // The new model is checked and written by the target codec, specialized for it, and
             // unboxed once.
@@ -481,6 +481,8 @@ private final class LaneRoute: @unchecked Sendable {
     let referencing: ReferencingCodec?
     /// `route.checks`, read once (no call into the route per record on the other routes).
     let checks: Bool
+    /// `route.checksMedia`, read once.
+    let checksMedia: Bool
     /// The route's one stage (nil: none or several), whose new model the target codec checks and
     /// writes (specialized for it).
     let singleStage: (step: any CollectionMigration, environment: MigrationEnvironment, rules: FieldRulePlan)?
@@ -502,10 +504,11 @@ private final class LaneRoute: @unchecked Sendable {
         self.target = target
         textValueReading = source.textValueReading(textOptions)
         checks = route.checks
+        checksMedia = route.checksMedia
         singleStage = route.singleStage
         // A route whose records' media must be looked up: each record decoded and finished, which
         // asks its model (`TypedRoute.namesMedia`).
-        guard !route.checksMedia else {
+        guard !checksMedia else {
             referencing = nil
             takeJSON = nil
             pair = nil
