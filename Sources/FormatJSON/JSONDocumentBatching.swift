@@ -77,8 +77,11 @@ extension JSONDocumentReader: BatchRecordReader {
             // Read by `next()`: only before the batch's first span, whose bytes it might drop.
             if first != nil { break }
             do {
-                guard let record = try next() else { break }
-                entries.append(.ready(record))
+                guard let item = try nextItem(deferring: true) else { break }
+                switch item {
+                case .record(let record): entries.append(.ready(record))
+                case .pending(let pending): entries.append(.pending(pending))
+                }
                 // Records read whole here (a Firestore word book with its words) can be large: the
                 // batch stops at `readyBytes` of input, so the batches in flight stay small.
                 if input.offset - startOffset >= Self.readyBytes { break }
@@ -119,7 +122,7 @@ extension JSONDocumentReader: BatchRecordReader {
     }
 
     /// Skips JSON whitespace, reading more while keeping the bytes from `first` (when set) on.
-    private func skipWhitespace(keeping first: inout Int?) throws {
+    func skipWhitespace(keeping first: inout Int?) throws {
         while true {
             // Offsets read before the call: `input.pos` written from a closure reading it cost a
             // runtime exclusivity check per element.
@@ -136,7 +139,7 @@ extension JSONDocumentReader: BatchRecordReader {
     /// The offset one past the bracket closing the object or array at `input.pos`, reading more
     /// as needed (keeping the bytes from `first` on); nil when the input ends first or the value
     /// runs over `limit` bytes. `input.pos` does not move.
-    private func scanContainer(keeping first: inout Int?, limit: Int) throws -> Int? {
+    func scanContainer(keeping first: inout Int?, limit: Int) throws -> Int? {
         var scan = BracketScan()
         var i = input.pos
         while true {
@@ -169,6 +172,8 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
         case span(Span)
         /// A record `next()` returned.
         case ready(Record)
+        /// A document `next()` would have parsed, for the worker to parse.
+        case pending(JSONPendingRecord)
         /// What `next()` threw; nothing follows it.
         case failure(any Error)
     }
@@ -236,6 +241,14 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
                 case .failure(let error):
                     results.append(.failure(error))
                     return
+                case .pending(let pending):
+                    do {
+                        results.append(.record(
+                            try pending.record(location: location, maximumDepth: maximumDepth, stacks: stacks)))
+                    } catch {
+                        results.append(.failure(error))
+                        return
+                    }
                 case .span(let span):
                     position = ByteBlock.advance(position, in: p, from: positionOffset, to: span.range.lowerBound)
                     positionOffset = span.range.lowerBound
@@ -276,30 +289,41 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
     private func record(_ span: Span, at start: TextPosition, collection: String?, in p: UnsafeBufferPointer<UInt8>,
         location: SourceLocation, stacks: JSONParseStacks) throws -> Record
     {
-        var parser = JSONParser(
-            bytes: p, range: span.range.lowerBound..<p.count, basePosition: start, location: location,
-            maximumDepth: maximumDepth, initialDepth: depth, isFinal: isFinal, stacks: stacks)
-        let value: Value
-        do {
-            value = try parser.parseValue()
-        } catch is JSONNeedsMoreInput {
-            // Only an error right at the end of the batch's look-ahead gets here: the bytes there
-            // are all there is to describe it by.
-            var last = JSONParser(
-                bytes: p, range: span.range.lowerBound..<p.count, basePosition: start, location: location,
-                maximumDepth: maximumDepth, initialDepth: depth, isFinal: true, stacks: stacks)
-            value = try last.parseValue()
-            parser = last
-        }
-        guard parser.index == span.range.upperBound else {
-            // A valid value ends where its brackets pair up: the scan and the parser agree.
-            throw FerryError(.internalError, "a JSON document's element ended where its scan did not", at: location)
-        }
+        let value = try Self.parseValue(
+            in: p, range: span.range, start: start, location: location, maximumDepth: maximumDepth, depth: depth,
+            isFinal: isFinal, stacks: stacks)
         let recordLocation = SourceLocation(
             file: location.file, member: location.member, line: start.line, column: start.column,
             collection: collection, recordIndex: span.index)
         return Record(
             collection: collection, documentID: nil, value: value, location: recordLocation,
             locator: JSONFieldLocator(bytes: bytes, window: span.range, start: start))
+    }
+
+    /// Parses the value a bracket scan found in `range` of `p` (the bytes after it up to `p`'s end
+    /// are look-ahead), as the reader parses it in place: the same value, or the same error.
+    static func parseValue(in p: UnsafeBufferPointer<UInt8>, range: Range<Int>, start: TextPosition,
+        location: SourceLocation, maximumDepth: Int, depth: Int, isFinal: Bool, stacks: JSONParseStacks) throws -> Value
+    {
+        var parser = JSONParser(
+            bytes: p, range: range.lowerBound..<p.count, basePosition: start, location: location,
+            maximumDepth: maximumDepth, initialDepth: depth, isFinal: isFinal, stacks: stacks)
+        let value: Value
+        do {
+            value = try parser.parseValue()
+        } catch is JSONNeedsMoreInput {
+            // Only an error right at the end of the look-ahead gets here: the bytes there are all
+            // there is to describe it by.
+            var last = JSONParser(
+                bytes: p, range: range.lowerBound..<p.count, basePosition: start, location: location,
+                maximumDepth: maximumDepth, initialDepth: depth, isFinal: true, stacks: stacks)
+            value = try last.parseValue()
+            parser = last
+        }
+        guard parser.index == range.upperBound else {
+            // A valid value ends where its brackets pair up: the scan and the parser agree.
+            throw FerryError(.internalError, "a JSON document's element ended where its scan did not", at: location)
+        }
+        return value
     }
 }

@@ -101,9 +101,28 @@ public final class JSONDocumentReader: RecordReader {
     /// - Throws: `FerryError` with `malformed-json`, `invalid-encoding`, `too-deep` or `too-large`
     ///   and the line and column of the problem; or the source's read error.
     public func next() throws -> Record? {
+        switch try nextItem(deferring: false) {
+        case .record(let record): return record
+        case .pending(let pending):
+            return try pending.record(
+                location: options.inputLocation, maximumDepth: options.maximumDepth, stacks: JSONParseStacks())
+        case nil: return nil
+        }
+    }
+
+    /// What `next()` reads: a record, or (when `deferring`) a document held unparsed.
+    enum Item {
+        case record(Record)
+        case pending(JSONPendingRecord)
+    }
+
+    /// The next record, or with `deferring` a document (an object keyed by document id, a
+    /// collection's document in a Firestore map) whose bytes a bracket scan found, for a worker
+    /// to parse: the calling thread then scans it instead of parsing it.
+    func nextItem(deferring: Bool) throws -> Item? {
         if let failure { throw failure }
         do {
-            return try step()
+            return try step(deferring: deferring)
         } catch {
             failure = error
             state = .finished
@@ -113,7 +132,7 @@ public final class JSONDocumentReader: RecordReader {
 
     // MARK: - The envelope's state machine
 
-    private func step() throws -> Record? {
+    private func step(deferring: Bool) throws -> Item? {
         while true {
             switch state {
             case .start:
@@ -133,7 +152,7 @@ public final class JSONDocumentReader: RecordReader {
                 } else {
                     let record = try readRecord(collection: options.collection, documentID: nil, index: 0, depth: 0)
                     state = .trailing
-                    return record
+                    return .record(record)
                 }
 
             case .member(let first):
@@ -167,7 +186,7 @@ public final class JSONDocumentReader: RecordReader {
                     {
                         header.schemaVersion = exact
                     } else {
-                        return record
+                        return .record(record)
                     }
                 }
 
@@ -190,7 +209,7 @@ public final class JSONDocumentReader: RecordReader {
                     depth: collection.inEnvelope ? 2 : 1)
                 collection.index += 1
                 state = .afterElement(collection)
-                return record
+                return .record(record)
 
             case .afterElement(let collection):
                 state = try itemFollows(objectMember: false)
@@ -203,10 +222,11 @@ public final class JSONDocumentReader: RecordReader {
                 }
                 let key = try readKey(depth: 2)
                 guard try input.peek() != nil else { throw unexpectedEnd("expected a value") }
-                let record = try readRecord(collection: collection.name, documentID: key, index: collection.index, depth: 2)
+                let item = try readDocument(
+                    collection: collection.name, documentID: key, index: collection.index, depth: 2, deferring: deferring)
                 collection.index += 1
                 state = .afterDocumentMember(collection)
-                return record
+                return item
 
             case .afterDocumentMember(let collection):
                 state = try itemFollows(objectMember: true) ? .documentMember(collection) : .afterMember
@@ -230,7 +250,7 @@ public final class JSONDocumentReader: RecordReader {
                 let record = try readRecord(collection: map.name, documentID: key, index: map.index, depth: 2)
                 map.index += 1
                 state = .afterMapMember(map)
-                return record
+                return .record(record)
 
             case .afterMapMember(let map):
                 state = try itemFollows(objectMember: true) ? .mapMember(map) : .afterMember
@@ -257,10 +277,10 @@ public final class JSONDocumentReader: RecordReader {
                         column: nested.start.column, collection: nested.map.name, recordIndex: nested.map.index)
                     let empty: [UInt8] = nested.isObject ? [JSONSyntax.openBrace, JSONSyntax.closeBrace]
                         : [JSONSyntax.openBracket, JSONSyntax.closeBracket]
-                    return Record(
+                    return .record(Record(
                         collection: nested.map.name, documentID: nested.name,
                         value: nested.isObject ? .object(ValueObject()) : .array([]), location: location,
-                        locator: JSONFieldLocator(bytes: empty, start: nested.start))
+                        locator: JSONFieldLocator(bytes: empty, start: nested.start)))
                 }
                 var documentID: String?
                 if nested.isObject {
@@ -271,15 +291,14 @@ public final class JSONDocumentReader: RecordReader {
                     guard try input.peek() != nil else { throw unexpectedEnd("expected a value") }
                 }
                 let document = documentID.map { "document \(DiagnosticText.quoted($0))" } ?? "document \(nested.index)"
-                var record = try readRecord(
+                let item = try readDocument(
                     collection: nested.map.name, documentID: nested.name, index: nested.map.index, depth: 3,
-                    name: "\(document) of \(nested.name)")
-                record.location.line = nested.start.line
-                record.location.column = nested.start.column
-                record.nesting = RecordNesting(token: documentID ?? String(nested.index), documentID: documentID)
+                    name: "\(document) of \(nested.name)", position: nested.start,
+                    nesting: RecordNesting(token: documentID ?? String(nested.index), documentID: documentID),
+                    deferring: deferring)
                 nested.index += 1
                 state = .afterNestedDocument(nested)
-                return record
+                return item
 
             case .afterNestedDocument(let nested):
                 state = try itemFollows(objectMember: nested.isObject)
@@ -388,6 +407,40 @@ public final class JSONDocumentReader: RecordReader {
             file: options.fileName, member: options.member, line: start.line, column: start.column,
             collection: collection, recordIndex: index)
         return Record(collection: collection, documentID: documentID, value: value, location: location, locator: locator)
+    }
+
+    /// Reads the document at the current position as `readRecord` does, placed at `position` when
+    /// given. With `deferring`, an object or array the bracket scan closes within half the record
+    /// limit is held unparsed instead (its bytes and a few after them, for the parser's
+    /// look-ahead); anything else (a scalar, a document cut short or that large) is read here.
+    private func readDocument(collection: String?, documentID: String?, index: Int, depth: Int, name: String? = nil,
+        position: TextPosition? = nil, nesting: RecordNesting? = nil, deferring: Bool) throws -> Item
+    {
+        if deferring, let byte = try input.peek(), byte == JSONSyntax.openBrace || byte == JSONSyntax.openBracket {
+            var keep: Int? = nil
+            if var end = try scanContainer(keeping: &keep, limit: maximumRecordSize / 2) {
+                let start = input.position(at: input.pos)
+                while input.end - end < Self.lookAhead, !input.isExhausted {
+                    let (shift, added) = try input.fill(keeping: input.pos)
+                    end -= shift
+                    if !added { break }
+                }
+                let upTo = min(input.end, end + Self.lookAhead)
+                let pending = JSONPendingRecord(
+                    bytes: input.copy(input.pos..<upTo), count: end - input.pos, start: start,
+                    isFinal: input.isExhausted && upTo == input.end, depth: depth, collection: collection,
+                    documentID: documentID, index: index, position: position, nesting: nesting)
+                input.pos = end
+                return .pending(pending)
+            }
+        }
+        var record = try readRecord(collection: collection, documentID: documentID, index: index, depth: depth, name: name)
+        if let position {
+            record.location.line = position.line
+            record.location.column = position.column
+        }
+        record.nesting = nesting
+        return .record(record)
     }
 
     /// Whether `error`, met parsing the value at the current position, is the input ending inside

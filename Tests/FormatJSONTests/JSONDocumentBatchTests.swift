@@ -6,15 +6,21 @@ import Testing
 @testable import FormatJSON
 
 /// A JSON document's batches (`--jobs`) give exactly what `next()` gives: the same records with
-/// the same collections, indexes, positions and locators, and the same error at the same point,
-/// on random documents and on corrupted copies of them, read in chunks of every size.
+/// the same collections, indexes, positions, nesting and locators, and the same error at the same
+/// point, on random documents (collection arrays, objects keyed by document id, Firestore
+/// collection maps) and on corrupted copies of them, read in chunks of every size.
 @Suite struct JSONDocumentBatchTests {
     /// Every record as "COLLECTION DOCUMENT-ID INDEX LINE:COLUMN VALUE ID-POSITION", then the
     /// error that ended the reading, if any, as "failure DESCRIPTION".
+    private static func reader(_ bytes: [UInt8], chunk: Int, recordLimit: Int) -> JSONDocumentReader {
+        var options = ReadOptions(fileName: "d.json", collection: "loose")
+        options.nestedCollections = NestedCollections(mapMembers: ["__collections__"], domains: ["notes"])
+        return JSONDocumentReader(
+            source: MemorySource(bytes), options: options, chunkSize: chunk, maximumRecordSize: recordLimit)
+    }
+
     private static func serial(_ bytes: [UInt8], chunk: Int, recordLimit: Int) -> [String] {
-        let reader = JSONDocumentReader(
-            source: MemorySource(bytes), options: ReadOptions(fileName: "d.json", collection: "loose"), chunkSize: chunk,
-            maximumRecordSize: recordLimit)
+        let reader = reader(bytes, chunk: chunk, recordLimit: recordLimit)
         var events: [String] = []
         do {
             while let record = try reader.next() { events.append(describe(record)) }
@@ -25,9 +31,7 @@ import Testing
     }
 
     private static func batched(_ bytes: [UInt8], chunk: Int, recordLimit: Int, limit: Int, firstBySerial: Bool) -> [String] {
-        let reader = JSONDocumentReader(
-            source: MemorySource(bytes), options: ReadOptions(fileName: "d.json", collection: "loose"), chunkSize: chunk,
-            maximumRecordSize: recordLimit)
+        let reader = reader(bytes, chunk: chunk, recordLimit: recordLimit)
         var events: [String] = []
         do {
             if firstBySerial, let record = try reader.next() { events.append(describe(record)) }
@@ -58,6 +62,7 @@ import Testing
     private static func describe(_ record: Record) -> String {
         "\(record.collection ?? "-") \(record.documentID ?? "-") \(record.location.recordIndex ?? -1) "
             + "\(record.location.line ?? -1):\(record.location.column ?? -1) \(record.value) "
+            + "\(record.nesting.map { "\($0.token)/\($0.documentID ?? "-")" } ?? "-") "
             + "\(record.value.objectValue?["id"] == nil ? "-" : record.locator?.position(of: JSONPointer(tokens: ["id"]))?.description ?? "-")"
     }
 
@@ -100,6 +105,16 @@ import Testing
         for c in 0..<(1 + random.next(3)) {
             switch random.next(5) {
             case 0: members.append("\"keyed\(c)\": {\"a\": {\"id\": \"x\"}, \"b\": [1, {\"id\": \"y\"}]}")
+            case 1 where c == 0:
+                // A Firestore export: documents keyed by id (or listed), each with its own collections.
+                func documents(_ count: Int) -> String {
+                    "{" + (0..<count).map { i in
+                        "\(space(&random))\"d\(i)\": " + (random.next(5) == 0 ? value(&random, depth: 2)
+                            : "{\"t\": \(value(&random, depth: 2)), \"__collections__\": {\"sub\": {\"s\(i)\": \(element(&random, index: i))}}}")
+                    }.joined(separator: ",") + "}"
+                }
+                members.append("\"__collections__\": {\"books\": \(documents(random.next(30))), \"list\": \(array(random.next(20))), "
+                    + "\"odd\": 3, \"more\": \(documents(random.next(3)))}")
             case 1: members.append("\"scalar\(c)\": \"text\"")
             default: members.append("\"c\(c)\": " + array(random.next(400)))
             }

@@ -8,9 +8,11 @@ extension DatasetProcessor {
     /// problems). Nil for an id not seen before. `known` ids (read from records, not derived) are
     /// what references resolve against.
     /// `plainLine`: the line `idLine(of:)` gives for a plain record, when found already (on the
-    /// thread that prepared it).
+    /// thread that prepared it); `idLocation`: `idLocation(context, nil)` for any other record
+    /// with no `pointer`, likewise.
     func duplicateError(id: String, known: Bool, collection: String, named inputCollection: String,
-        context: RecordContext, pointer: (@Sendable (JSONPointer) -> JSONPointer)?, plainLine: Int?? = nil) -> Diagnostic?
+        context: RecordContext, pointer: (@Sendable (JSONPointer) -> JSONPointer)?, plainLine: Int?? = nil,
+        idLocation: SourceLocation? = nil) -> Diagnostic?
     {
         let table = idTable(for: collection)
         // The usual record (`/<collection>/<index>`, the id at `/id`; not one keyed by document
@@ -22,7 +24,8 @@ extension DatasetProcessor {
         if isPlain {
             line = plainLine ?? DatasetProcessor.idLine(of: context.record)
         } else {
-            fullLocation = DatasetProcessor.idLocation(context, pointer)
+            fullLocation = pointer == nil ? idLocation ?? DatasetProcessor.idLocation(context, nil)
+                : DatasetProcessor.idLocation(context, pointer)
             line = fullLocation?.line
         }
         let first = table.insert(id, known: known, line: line,

@@ -202,7 +202,7 @@ public final class DatasetProcessor {
         let targetCollection = document.targetCollection
         let duplicate = document.id.flatMap {
             duplicateError(id: $0, known: !holdsUnsettledReferences, collection: targetCollection, named: collection,
-                context: document.context, pointer: nil, plainLine: document.idLine)
+                context: document.context, pointer: nil, plainLine: document.idLine, idLocation: document.idLocation)
         }
         // The record's problems are reported together, once its last is known, in line and
         // column order (`reportRecord`): its duplicate id among those it was read with.

@@ -156,7 +156,11 @@ public struct RecordPreparer: @unchecked Sendable {
         if case .string(let id)? = document.value.objectValue?["id"], !id.isEmpty {
             prepared.id = id
             // Found here, on the preparing thread, not by the commit, which runs in order for all.
-            if DatasetProcessor.isPlain(document.context) { prepared.idLine = .some(DatasetProcessor.idLine(of: document.context.record)) }
+            if DatasetProcessor.isPlain(document.context) {
+                prepared.idLine = .some(DatasetProcessor.idLine(of: document.context.record))
+            } else {
+                prepared.idLocation = DatasetProcessor.idLocation(document.context, nil)
+            }
         }
         prepared.references = references(document.value, collection: targetCollection, context: document.context)
         guard !hasErrors(diagnostics) else {
@@ -411,6 +415,9 @@ struct PreparedDocument: Sendable {
     /// The line of `id` in a plain record (`DatasetProcessor.isPlain`), as `DatasetProcessor.idLine(of:)`
     /// finds it; nil when not looked up (the record is not plain, or has no id).
     var idLine: Int?? = nil
+    /// Where the `/id` of a record that is not plain stands (`DatasetProcessor.idLocation`), found
+    /// likewise; nil when not looked up.
+    var idLocation: SourceLocation?
     var references: [PendingReference] = []
     /// Each stage's problems in the order found; the last batch with an error ends the record.
     var stageDiagnostics: [[Diagnostic]] = []
