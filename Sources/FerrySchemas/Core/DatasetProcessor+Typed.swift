@@ -82,25 +82,27 @@ extension DatasetProcessor {
                 location.recordID = id
                 report([Self.duplicate(id: id, in: route.sourceCollection, first: first, at: location)])
                 // As `commit(_:)`: a duplicate's references are still checked.
-                if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context()) }
+                if !typed.references.isEmpty { holdUnknownReferences(of: typed, route: route, context: context()) }
                 return nil
             }
         }
         // Most records name none: no call then.
-        if !typed.references.isEmpty { holdUnknownReferences(of: typed, context: context()) }
+        if !typed.references.isEmpty { holdUnknownReferences(of: typed, route: route, context: context()) }
         return counts.postIncrement(route.targetCollection)
     }
 
     /// Keeps the references of a typed record to ids not read yet, located and worded as
     /// `commit(_:)` keeps a `PendingReference` (its context is built only for those).
     @inline(never)
-    private func holdUnknownReferences(of typed: TypedPreparation, context: @autoclosure () -> RecordContext) {
-        let route = typed.route
-        let rules = route.referenceRules
+    /// `route` is `typed`'s, borrowed: neither it nor its rules are counted here, as the workers
+    /// read them for every record they take.
+    private func holdUnknownReferences(of typed: TypedPreparation, route: TypedRoute,
+        context: @autoclosure () -> RecordContext)
+    {
         if referenceTablesRoute !== route {
             // The tables of the collections the route's rules name, looked up once a run of
             // records of one route (not once a reference); made empty when none was read yet.
-            referenceTables = rules.map { storedIDTable($0.collection) }
+            referenceTables = route.referenceRules.map { storedIDTable($0.collection) }
             referenceTablesRoute = route
         }
         var located: RecordContext?
@@ -111,7 +113,7 @@ extension DatasetProcessor {
                 guard !tables[references[k].rule].isKnown(references[k].id, key: references[k].key) else { continue }
                 // The rule (three strings to count) is taken only for the rare id not read yet.
                 let reference = references[k]
-                let rule = rules[reference.rule]
+                let rule = route.referenceRules[reference.rule]
                 let recordContext = located ?? context()
                 located = recordContext
                 let pending = PendingReference(rule: rule, id: reference.id, index: reference.index, context: recordContext)
