@@ -410,29 +410,14 @@ public final class JSONDocumentReader: RecordReader {
     }
 
     /// Reads the document at the current position as `readRecord` does, placed at `position` when
-    /// given. With `deferring`, an object or array the bracket scan closes within half the record
-    /// limit is held unparsed instead (its bytes and a few after them, for the parser's
-    /// look-ahead); anything else (a scalar, a document cut short or that large) is read here.
+    /// given; with `deferring`, held unparsed when it can be (`pendingDocument`).
     private func readDocument(collection: String?, documentID: String?, index: Int, depth: Int, name: String? = nil,
         position: TextPosition? = nil, nesting: RecordNesting? = nil, deferring: Bool) throws -> Item
     {
-        if deferring, let byte = try input.peek(), byte == JSONSyntax.openBrace || byte == JSONSyntax.openBracket {
-            var keep: Int? = nil
-            if var end = try scanContainer(keeping: &keep, limit: maximumRecordSize / 2) {
-                let start = input.position(at: input.pos)
-                while input.end - end < Self.lookAhead, !input.isExhausted {
-                    let (shift, added) = try input.fill(keeping: input.pos)
-                    end -= shift
-                    if !added { break }
-                }
-                let upTo = min(input.end, end + Self.lookAhead)
-                let pending = JSONPendingRecord(
-                    bytes: input.copy(input.pos..<upTo), count: end - input.pos, start: start,
-                    isFinal: input.isExhausted && upTo == input.end, depth: depth, collection: collection,
-                    documentID: documentID, index: index, position: position, nesting: nesting)
-                input.pos = end
-                return .pending(pending)
-            }
+        if deferring, let pending = try pendingDocument(
+            collection: collection, documentID: documentID, index: index, depth: depth, position: position, nesting: nesting)
+        {
+            return .pending(pending)
         }
         var record = try readRecord(collection: collection, documentID: documentID, index: index, depth: depth, name: name)
         if let position {

@@ -45,3 +45,29 @@ struct JSONPendingRecord {
         return record
     }
 }
+
+extension JSONDocumentReader {
+    /// The object or array at the current position held unparsed, when the bracket scan closes it
+    /// within half the record limit (as `readRecord` reads on before parsing); the reader then
+    /// stands after it. Nil for a scalar, a value cut short or that large: `readRecord` reads it.
+    func pendingDocument(collection: String?, documentID: String?, index: Int, depth: Int, position: TextPosition?,
+        nesting: RecordNesting?) throws -> JSONPendingRecord?
+    {
+        guard let byte = try input.peek(), byte == JSONSyntax.openBrace || byte == JSONSyntax.openBracket else { return nil }
+        var keep: Int? = nil
+        guard var end = try scanContainer(keeping: &keep, limit: maximumRecordSize / 2) else { return nil }
+        let start = input.position(at: input.pos)
+        while input.end - end < Self.lookAhead, !input.isExhausted {
+            let (shift, added) = try input.fill(keeping: input.pos)
+            end -= shift
+            if !added { break }
+        }
+        let upTo = min(input.end, end + Self.lookAhead)
+        let pending = JSONPendingRecord(
+            bytes: input.copy(input.pos..<upTo), count: end - input.pos, start: start,
+            isFinal: input.isExhausted && upTo == input.end, depth: depth, collection: collection,
+            documentID: documentID, index: index, position: position, nesting: nesting)
+        input.pos = end
+        return pending
+    }
+}

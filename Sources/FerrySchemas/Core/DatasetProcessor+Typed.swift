@@ -92,10 +92,10 @@ extension DatasetProcessor {
     }
 
     /// Keeps the references of a typed record to ids not read yet, located and worded as
-    /// `commit(_:)` keeps a `PendingReference` (its context is built only for those).
+    /// `commit(_:)` keeps a `PendingReference` (its context is built only for those). `route` is
+    /// `typed`'s, borrowed: neither it nor its rules are counted here, as the workers read them
+    /// for every record they take.
     @inline(never)
-    /// `route` is `typed`'s, borrowed: neither it nor its rules are counted here, as the workers
-    /// read them for every record they take.
     private func holdUnknownReferences(of typed: TypedPreparation, route: TypedRoute,
         context: @autoclosure () -> RecordContext)
     {
