@@ -93,16 +93,7 @@ extension JSONDocumentReader: BatchRecordReader {
         if entries.isEmpty { return nil }
         var bytes: [UInt8] = []
         var isFinal = true
-        if var from = first {
-            while input.end - input.pos < Self.lookAhead, !input.isExhausted {
-                let (shift, added) = try input.fill(keeping: from)
-                from -= shift
-                if !added { break }
-            }
-            let upTo = min(input.end, input.pos + Self.lookAhead)
-            isFinal = input.isExhausted && upTo == input.end
-            bytes = input.copy(from..<upTo)
-        }
+        if let first { (bytes, isFinal) = try copyWithLookAhead(from: first) }
         return JSONDocumentBatch(
             bytes: bytes, start: firstPosition, entries: entries, collection: spansCollection?.name,
             depth: spansCollection?.inEnvelope == true ? 2 : 1,
@@ -121,8 +112,21 @@ extension JSONDocumentReader: BatchRecordReader {
         return items
     }
 
+    /// A copy of the bytes from `from` to `lookAhead` bytes past `input.pos` (fewer where the
+    /// input ends), reading more as needed; and whether it reaches the end of the input.
+    func copyWithLookAhead(from: Int) throws -> (bytes: [UInt8], isFinal: Bool) {
+        var from = from
+        while input.end - input.pos < Self.lookAhead, !input.isExhausted {
+            let (shift, added) = try input.fill(keeping: from)
+            from -= shift
+            if !added { break }
+        }
+        let upTo = min(input.end, input.pos + Self.lookAhead)
+        return (input.copy(from..<upTo), input.isExhausted && upTo == input.end)
+    }
+
     /// Skips JSON whitespace, reading more while keeping the bytes from `first` (when set) on.
-    func skipWhitespace(keeping first: inout Int?) throws {
+    private func skipWhitespace(keeping first: inout Int?) throws {
         while true {
             // Offsets read before the call: `input.pos` written from a closure reading it cost a
             // runtime exclusivity check per element.

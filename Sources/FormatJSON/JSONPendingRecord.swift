@@ -48,26 +48,22 @@ struct JSONPendingRecord {
 
 extension JSONDocumentReader {
     /// The object or array at the current position held unparsed, when the bracket scan closes it
-    /// within half the record limit (as `readRecord` reads on before parsing); the reader then
-    /// stands after it. Nil for a scalar, a value cut short or that large: `readRecord` reads it.
+    /// within half the record limit and under `ChunkedInput.handOverSize` (a larger one is read by
+    /// `readRecord`, which hands the buffer over rather than copy it); the reader then stands
+    /// after it. Nil for a scalar, a value cut short or that large.
     func pendingDocument(collection: String?, documentID: String?, index: Int, depth: Int, position: TextPosition?,
         nesting: RecordNesting?) throws -> JSONPendingRecord?
     {
         guard let byte = try input.peek(), byte == JSONSyntax.openBrace || byte == JSONSyntax.openBracket else { return nil }
         var keep: Int? = nil
-        guard var end = try scanContainer(keeping: &keep, limit: maximumRecordSize / 2) else { return nil }
+        let limit = min(maximumRecordSize / 2, ChunkedInput.handOverSize)
+        guard let end = try scanContainer(keeping: &keep, limit: limit), end - input.pos < limit else { return nil }
         let start = input.position(at: input.pos)
-        while input.end - end < Self.lookAhead, !input.isExhausted {
-            let (shift, added) = try input.fill(keeping: input.pos)
-            end -= shift
-            if !added { break }
-        }
-        let upTo = min(input.end, end + Self.lookAhead)
-        let pending = JSONPendingRecord(
-            bytes: input.copy(input.pos..<upTo), count: end - input.pos, start: start,
-            isFinal: input.isExhausted && upTo == input.end, depth: depth, collection: collection,
-            documentID: documentID, index: index, position: position, nesting: nesting)
+        let from = input.pos
         input.pos = end
-        return pending
+        let (bytes, isFinal) = try copyWithLookAhead(from: from)
+        return JSONPendingRecord(
+            bytes: bytes, count: end - from, start: start, isFinal: isFinal, depth: depth, collection: collection,
+            documentID: documentID, index: index, position: position, nesting: nesting)
     }
 }

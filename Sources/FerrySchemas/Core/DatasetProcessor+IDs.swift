@@ -24,8 +24,7 @@ extension DatasetProcessor {
         if isPlain {
             line = plainLine ?? DatasetProcessor.idLine(of: context.record)
         } else {
-            fullLocation = pointer == nil ? idLocation ?? DatasetProcessor.idLocation(context, nil)
-                : DatasetProcessor.idLocation(context, pointer)
+            fullLocation = (pointer == nil ? idLocation : nil) ?? DatasetProcessor.idLocation(context, pointer)
             line = fullLocation?.line
         }
         let first = table.insert(id, known: known, line: line,
