@@ -1,5 +1,6 @@
 import FerryCore
 import FerrySchemas
+import FormatJSON
 import FormatXML
 
 /// Renders records of models as XML record elements, byte for byte as `XMLRecordWriter` writes a
@@ -118,6 +119,15 @@ struct XMLFieldSink: FieldSink {
         }
     }
 
+    /// A leaf whose text `write` appends (`XMLElementText.plainLeaf`: nothing to escape, never empty).
+    @inline(__always)
+    private mutating func plainLeaf(_ key: String, _ write: (inout ByteBuffer) -> Void) {
+        let depth = self.depth
+        _ = attempt { (text, buffer) throws(XMLElementText.Problem) in
+            try text.plainLeaf(key: key, isItem: false, depth: depth, into: &buffer.pointee, write)
+        }
+    }
+
     private mutating func marked(_ key: String, isItem: Bool, depth: Int, type: StaticString) {
         _ = attempt { (text, buffer) throws(XMLElementText.Problem) in
             try text.marked(key, isItem: isItem, depth: depth, type: type, into: &buffer.pointee)
@@ -126,16 +136,27 @@ struct XMLFieldSink: FieldSink {
 
     mutating func add(_ key: String, _ value: String) { leaf(value, key, depth: depth) }
 
+    // Numbers and instants are written in place: `appendJSONNumberInline` writes the ECMAScript
+    // form (`NumberText.ecmaScript`) that the writer gives a `.double`, `RFC3339Text` an instant's
+    // `description`.
     mutating func add(_ key: String, _ number: Double) {
-        guard let written = NumberText.ecmaScript(number) else { return failed = true }
-        leaf(written, key, depth: depth)
+        guard number.isFinite else { return failed = true }
+        plainLeaf(key) { _ = $0.appendJSONNumberInline(number) }
     }
 
-    mutating func add(_ key: String, _ flag: Bool) { leaf(flag ? "true" : "false", key, depth: depth) }
+    mutating func add(_ key: String, _ flag: Bool) {
+        plainLeaf(key) { $0.append(flag ? "true" as StaticString : "false" as StaticString) }
+    }
 
-    mutating func add(_ key: String, _ integer: Int64) { leaf(String(integer), key, depth: depth) }
+    mutating func add(_ key: String, _ integer: Int64) { plainLeaf(key) { $0.appendJSONInteger(integer) } }
 
-    mutating func add(_ key: String, _ instant: Instant) { leaf(instant.description, key, depth: depth) }
+    mutating func add(_ key: String, _ instant: Instant) {
+        guard RFC3339Text.isWritten(instant) else { return leaf(instant.description, key, depth: depth) }
+        plainLeaf(key) { buffer in
+            buffer.reserve(RFC3339Text.maximumLength)
+            buffer.count += RFC3339Text.write(instant, to: buffer.base + buffer.count) ?? 0
+        }
+    }
 
     mutating func add(_ key: String, _ day: CalendarDay) { leaf(day.description, key, depth: depth) }
 

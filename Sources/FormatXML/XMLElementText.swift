@@ -108,6 +108,20 @@ public struct XMLElementText: Sendable {
         newline(into: &buffer)
     }
 
+    /// `leaf` for a text that needs no escaping and is never empty (a number's digits, an RFC 3339
+    /// instant), which `write` appends as the element's content, without a `String` made for it.
+    @inline(__always)
+    public func plainLeaf(key: String, isItem: Bool, depth: Int, into buffer: inout ByteBuffer,
+        _ write: (inout ByteBuffer) -> Void) throws(Problem)
+    {
+        indent(depth, into: &buffer)
+        let name = try startTag(key, literal: isItem, depth: depth, into: &buffer)
+        buffer.append(UInt8(ascii: ">"))
+        write(&buffer)
+        endTag(name, into: &buffer)
+        newline(into: &buffer)
+    }
+
     /// Appends `<key type="..."/>` at `depth` (`null`, `list` or `object`: an empty value).
     public func marked(_ key: String, isItem: Bool, depth: Int, type: StaticString, into buffer: inout ByteBuffer) throws(Problem) {
         indent(depth, into: &buffer)
@@ -145,14 +159,36 @@ public struct XMLElementText: Sendable {
 
     /// Appends `bytes` escaped; the first character XML 1.0 excludes, if any (appending stops there).
     public static func escape(_ bytes: UnsafeBufferPointer<UInt8>, inAttribute: Bool, into buffer: inout ByteBuffer) -> UInt32? {
+        Self.plainBytes.withUnsafeBufferPointer { plain in
+            escape(bytes, plain: plain, mask: inAttribute ? plainInAttribute : plainInContent, into: &buffer)
+        }
+    }
+
+    /// What each byte value is written as itself in: bit `plainInContent` in element content, bit
+    /// `plainInAttribute` in a double-quoted attribute value. Not plain: the control characters,
+    /// `&`, `<`, `>`, `"` in an attribute, and 0xEF (which may begin U+FFFE or U+FFFF).
+    private static let plainBytes: [UInt8] = (0...255).map { byte -> UInt8 in
+        guard byte >= 0x20, byte != 0xEF, byte != UInt8(ascii: "&"), byte != UInt8(ascii: "<"), byte != UInt8(ascii: ">")
+        else { return 0 }
+        return byte == UInt8(ascii: "\"") ? plainInContent : plainInContent | plainInAttribute
+    }
+    private static let plainInContent: UInt8 = 1
+    private static let plainInAttribute: UInt8 = 2
+
+    /// `escape(_:inAttribute:into:)` with the byte classes read from `plain` (`plainBytes`), one
+    /// load a byte.
+    @inline(__always)
+    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, plain: UnsafeBufferPointer<UInt8>, mask: UInt8,
+        into buffer: inout ByteBuffer) -> UInt32?
+    {
+        let inAttribute = mask == plainInAttribute
         var i = 0
         var run = 0
         let n = bytes.count
         while i < n {
             let b = bytes[i]
             // Bytes written as they are go out in runs, one append each.
-            if b >= 0x20 && b != UInt8(ascii: "&") && b != UInt8(ascii: "<") && b != UInt8(ascii: ">") && b != 0xEF
-                && !(inAttribute && b == UInt8(ascii: "\"")) {
+            if plain[Int(b)] & mask != 0 {
                 i += 1
                 continue
             }

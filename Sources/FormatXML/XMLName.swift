@@ -28,21 +28,30 @@ enum XMLName {
         return !first
     }
 
-    /// The answer for ASCII `bytes` from a table; nil when a byte is not ASCII.
+    /// The answer for ASCII `bytes` from the name character classes below; nil when a byte is not
+    /// ASCII.
     private static func asciiDecision(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         guard let first = bytes.first else { return false }
         guard first < 0x80 else { return nil }
-        var ok = asciiClass[Int(first)] == 2
-        for byte in bytes.dropFirst() {
+        var ok = isASCIIName(first, start: true)
+        for index in 1..<bytes.count {
+            let byte = bytes[index]
             guard byte < 0x80 else { return nil }
-            if asciiClass[Int(byte)] == 0 { ok = false }
+            if !isASCIIName(byte, start: false) { ok = false }
         }
         return ok
     }
 
-    /// Per ASCII byte: 2 a name start character, 1 a name character that cannot start a name, 0 neither.
-    private static let asciiClass: [UInt8] = (0..<128).map { byte in
-        isNameStart(UInt32(byte)) ? 2 : isNameOnly(UInt32(byte)) ? 1 : 0
+    /// True for an ASCII name start character (`start`: letters and `_`) or name character (also
+    /// digits, `-` and `.`), read from two 64-bit masks of the byte values (no table to load).
+    @inline(__always)
+    private static func isASCIIName(_ byte: UInt8, start: Bool) -> Bool {
+        // Bytes 64...127: `A`-`Z` (bits 1-26), `_` (31), `a`-`z` (33-58).
+        let letters: UInt64 = (1 << 26 - 1) << 1 | 1 << 31 | (1 << 26 - 1) << 33
+        // Bytes 0...63: `-` (45), `.` (46), `0`-`9` (48-57).
+        let others: UInt64 = 1 << 45 | 1 << 46 | (1 << 10 - 1) << 48
+        if byte >= 64 { return letters >> UInt64(byte &- 64) & 1 != 0 }
+        return !start && others >> UInt64(byte) & 1 != 0
     }
 
     private static func isNameStart(_ v: UInt32) -> Bool {

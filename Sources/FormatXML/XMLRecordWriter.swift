@@ -51,6 +51,9 @@ public final class XMLRecordWriter: RenderedElementWriter {
     @exclusivity(unchecked) private var headerClosed = false
     @exclusivity(unchecked) private var streamedOpen = false
     @exclusivity(unchecked) private var spools: [String: SpoolFile] = [:]
+    /// The collection of the record placed last and its spool file (nil: the collection streaming
+    /// out): records of one collection usually come together, and so need no hashing of its name.
+    @exclusivity(unchecked) private var lastPlaced: (collection: String, spool: SpoolFile?)?
     // Appended to for every byte written, one access at a time (no closure that runs inside
     // an access touches them): no dynamic exclusivity checks, which cost more than the append.
     @exclusivity(unchecked) private var buffer = ByteBuffer(capacity: 64 * 1024)
@@ -142,23 +145,23 @@ public final class XMLRecordWriter: RenderedElementWriter {
     private func place(_ collection: String, rendered: UnsafeRawBufferPointer?,
         _ render: (_ longText: @escaping (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws
     {
-        if known.insert(collection).inserted { order.append(collection) }
-        if collection == order[0] {
-            if !streamedOpen {
-                closeHeader()
-                streamedOpen = true
-                try openCollection(collection)
-            }
-            try render { [sink] in try sink.write($0) }
-            if buffer.count >= 32 * 1024 { try flushBuffer() }
-            return
-        }
         let spool: SpoolFile
-        if let existing = spools[collection] {
+        if let lastPlaced, lastPlaced.collection == collection {
+            guard let existing = lastPlaced.spool else { return try stream(render) }
             spool = existing
         } else {
-            spool = try SpoolFile(kind: "xml-spool")
-            spools[collection] = spool
+            if known.insert(collection).inserted { order.append(collection) }
+            guard collection != order[0] else {
+                lastPlaced = (collection, nil)
+                return try stream(render)
+            }
+            if let existing = spools[collection] {
+                spool = existing
+            } else {
+                spool = try SpoolFile(kind: "xml-spool")
+                spools[collection] = spool
+            }
+            lastPlaced = (collection, spool)
         }
         if let rendered { return _ = try spool.append(rendered) }
         let mark = buffer.count
@@ -169,6 +172,17 @@ public final class XMLRecordWriter: RenderedElementWriter {
         }
         try render { _ = try spool.append($0) }
         _ = try spool.append(UnsafeRawBufferPointer(rebasing: buffer.bytes[mark...]))
+    }
+
+    /// Renders a record of the collection streaming out (the first), opening it with its first.
+    private func stream(_ render: (_ longText: @escaping (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        if !streamedOpen {
+            closeHeader()
+            streamedOpen = true
+            try openCollection(order[0])
+        }
+        try render { [sink] in try sink.write($0) }
+        if buffer.count >= 32 * 1024 { try flushBuffer() }
     }
 
     /// Writes the collections not yet complete, `</dataset>` and a final newline, then flushes
