@@ -57,15 +57,19 @@ extension RecordBatch {
 }
 
 /// One thing a batch held, in input order.
+///
+/// A record and a problem are boxed (`indirect`): an item is then as large as a `TakenItem`, not
+/// as a `Record` (two and a half times it), which the typed path's batches of taken records copy
+/// and keep one of per record.
 public enum RecordBatchItem: Sendable {
     /// A record, as `next()` returns it.
-    case record(Record)
+    indirect case record(Record)
     /// A record the `RawRecordTaker` took: what the calling thread needs of it, and what the taker
     /// made of it (`TakenItem.payload`); its record is made only when asked (`TakenItem.record`).
     case taken(TakenItem)
     /// A problem that `next()` would have reported to the log at this point (a line that is not
     /// JSON), for the caller to report.
-    case problem(Diagnostic)
+    indirect case problem(Diagnostic)
     /// What `next()` would have thrown at this point; reading stops there.
     case failure(any Error)
 }
