@@ -40,7 +40,9 @@ let package = Package(
 
         // MARK: - Format adapters (one target per format; C dependencies stay inside their adapter)
 
-        .target(name: "FormatJSON", dependencies: ["FerryCore"], swiftSettings: swiftSettings),
+        // 64-byte blocks' masks with SSE2 where there is SSE2 (Swift's SIMD types cannot gather them).
+        .target(name: "CByteMasks"),
+        .target(name: "FormatJSON", dependencies: ["FerryCore", "CByteMasks"], swiftSettings: swiftSettings),
         .target(name: "FormatCSV", dependencies: ["FerryCore"], swiftSettings: swiftSettings),
         .target(name: "FormatXML", dependencies: ["FerryCore", "CLibXML2"], swiftSettings: swiftSettings),
         .target(
@@ -123,7 +125,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FormatJSONTests",
-            dependencies: ["FerryCore", "FormatJSON", "FerryTestSupport"],
+            dependencies: ["CByteMasks", "FerryCore", "FormatJSON", "FerryTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -1,3 +1,5 @@
+import CByteMasks
+
 /// The state of a scan that pairs brackets outside strings, resumable across reads: it finds
 /// where an object or array ends without parsing it (the parser checks everything else).
 ///
@@ -28,13 +30,12 @@ struct BracketScan: Equatable {
     /// One block: the offset after the closing bracket within it, or nil with the state carried on.
     @inline(__always)
     private mutating func runBlock(at pointer: UnsafeRawPointer) -> Int? {
-        let block = ByteBlock(pointer)
-        let backslashes = block.contains(JSONSyntax.backslash) ? block.mask(JSONSyntax.backslash) : 0
-        let escapedBytes = ByteBlock.escaped(by: backslashes, carry: &escaped)
-        var inside = ByteBlock.prefixXor(block.mask(JSONSyntax.quote) & ~escapedBytes)
+        let masks = ByteBlock(pointer).jsonMasks
+        let escapedBytes = ByteBlock.escaped(by: masks.backslashes, carry: &escaped)
+        var inside = ByteBlock.prefixXor(masks.quotes & ~escapedBytes)
         if inString { inside = ~inside }
         inString = inside >> 63 != 0
-        var brackets = block.brackets & ~inside & ~escapedBytes
+        var brackets = masks.brackets & ~inside & ~escapedBytes
         while brackets != 0 {
             let bit = brackets.trailingZeroBitCount
             brackets &= brackets &- 1

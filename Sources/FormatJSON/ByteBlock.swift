@@ -1,95 +1,50 @@
+import CByteMasks
 import FerryCore
 
-/// 64 bytes of input looked at together with Swift's SIMD types, the first stage of simdjson
-/// (Langdale and Lemire, "Parsing Gigabytes of JSON per Second", 2019): each comparison of the
-/// block against one byte value gives a 64-bit mask, bit `i` for byte `i`, so the scans that
-/// use it (`BracketScan`, `ByteBlock.advance`) handle a whole block in a few dozen instructions
-/// and look at single bytes only where a mask has a bit.
-///
-/// Only portable SIMD operations are used (no intrinsics, no compiler flags): the comparisons
-/// compile to SSE2 or NEON vector compares, and the masks are gathered from the compare results
-/// eight bytes at a time by one multiplication (`bits(_:)`). Everything after the comparisons
-/// works on the result's eight words: Swift's `|`, `&` and `wrappedSum()` on vectors are
-/// lane-by-lane loops (only the comparisons and `&+`, `&-`, `&*` have vector forms), and were
-/// slower than the byte-at-a-time scans (callgrind).
+/// 64 bytes of input looked at together, the first stage of simdjson (Langdale and Lemire,
+/// "Parsing Gigabytes of JSON per Second", 2019): each comparison of the block against one byte
+/// value gives a 64-bit mask, bit `i` for byte `i`, so the scans that use it (`BracketScan`,
+/// `ByteBlock.advance`) handle a whole block in a few dozen instructions and look at single bytes
+/// only where a mask has a bit. The masks come from `CByteMasks` (SSE2's compares and move masks
+/// on x86-64, a portable loop elsewhere).
 struct ByteBlock {
     /// Bytes in a block.
     static let size = 64
 
-    let bytes: SIMD64<UInt8>
+    let pointer: UnsafePointer<UInt8>
 
     /// The 64 bytes at `pointer` (no alignment needed).
     @inline(__always)
     init(_ pointer: UnsafeRawPointer) {
-        bytes = pointer.loadUnaligned(as: SIMD64<UInt8>.self)
+        self.pointer = pointer.assumingMemoryBound(to: UInt8.self)
     }
 
     /// Bit `i` set where byte `i` is `value`.
     @inline(__always)
-    func mask(_ value: UInt8) -> UInt64 {
-        Self.bits(bytes .== SIMD64(repeating: value))
-    }
+    func mask(_ value: UInt8) -> UInt64 { CByteMasks_equal(pointer, value) }
 
-    /// Bit `i` set where byte `i` is `{`, `[`, `}` or `]`: four comparisons, their words joined
-    /// before one gathering (`|` on SIMD vectors is a lane-by-lane loop; the comparisons are not).
+    /// The masks of the quotes, backslashes and brackets (`{`, `[`, `}`, `]`), from one load of
+    /// the block.
     @inline(__always)
-    var brackets: UInt64 {
-        let a = Self.words(bytes .== SIMD64(repeating: JSONSyntax.openBrace))
-        let b = Self.words(bytes .== SIMD64(repeating: JSONSyntax.openBracket))
-        let c = Self.words(bytes .== SIMD64(repeating: JSONSyntax.closeBrace))
-        let d = Self.words(bytes .== SIMD64(repeating: JSONSyntax.closeBracket))
-        return Self.gather((a.0 | b.0 | c.0 | d.0, a.1 | b.1 | c.1 | d.1, a.2 | b.2 | c.2 | d.2, a.3 | b.3 | c.3 | d.3,
-                            a.4 | b.4 | c.4 | d.4, a.5 | b.5 | c.5 | d.5, a.6 | b.6 | c.6 | d.6, a.7 | b.7 | c.7 | d.7))
-    }
+    var jsonMasks: CByteMasksJSON { CByteMasks_json(pointer) }
 
-    /// True when some byte is `value` (cheaper than its mask).
+    /// Bit `i` set where byte `i` is `{`, `[`, `}` or `]`.
     @inline(__always)
-    func contains(_ value: UInt8) -> Bool {
-        let w = Self.words(bytes .== SIMD64(repeating: value))
-        return w.0 | w.1 | w.2 | w.3 | w.4 | w.5 | w.6 | w.7 != 0
-    }
+    var brackets: UInt64 { jsonMasks.brackets }
+
+    /// True when some byte is `value`.
+    @inline(__always)
+    func contains(_ value: UInt8) -> Bool { mask(value) != 0 }
 
     /// The number of bytes that are `value`.
     @inline(__always)
-    func count(_ value: UInt8) -> Int {
-        let w = Self.words(bytes .== SIMD64(repeating: value))
-        // Each matching byte is 0xFF: its low bit counts it, and a multiplication sums a word's.
-        @inline(__always) func sum(_ word: UInt64) -> UInt64 { word & JSONSyntax.lowBits }
-        let total = sum(w.0) &+ sum(w.1) &+ sum(w.2) &+ sum(w.3) &+ sum(w.4) &+ sum(w.5) &+ sum(w.6) &+ sum(w.7)
-        return Int((total &* JSONSyntax.lowBits) >> 56)
-    }
+    func count(_ value: UInt8) -> Int { mask(value).nonzeroBitCount }
 
     /// The number of UTF-8 continuation bytes (`0x80...0xBF`, below -64 as signed bytes: one
     /// comparison): the characters a block without a line feed adds to a column are its bytes
     /// less these, as `JSONSyntax.position` counts them.
     @inline(__always)
-    func continuationCount() -> Int {
-        let signed = unsafeBitCast(bytes, to: SIMD64<Int8>.self)
-        let w = Self.words(signed .< SIMD64(repeating: -64))
-        @inline(__always) func sum(_ word: UInt64) -> UInt64 { word & JSONSyntax.lowBits }
-        let total = sum(w.0) &+ sum(w.1) &+ sum(w.2) &+ sum(w.3) &+ sum(w.4) &+ sum(w.5) &+ sum(w.6) &+ sum(w.7)
-        return Int((total &* JSONSyntax.lowBits) >> 56)
-    }
-
-    /// The mask of a comparison: each lane of `mask` is all ones or all zeros, so each byte's high
-    /// bit is its lane; multiplying a word's high bits (at bits 7, 15, ..., 63) by 0x02040810204081
-    /// moves bit `8k + 7` to bit `56 + k`, with no carries between them.
-    @inline(__always)
-    static func bits(_ mask: SIMDMask<SIMD64<Int8>>) -> UInt64 { gather(words(mask)) }
-
-    /// The high bit of each byte of the eight words, bit `i` for byte `i`.
-    @inline(__always)
-    static func gather(_ w: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)) -> UInt64 {
-        @inline(__always) func gathered(_ word: UInt64) -> UInt64 { ((word & JSONSyntax.highBits) &* 0x0002_0408_1020_4081) >> 56 }
-        return gathered(w.0) | gathered(w.1) << 8 | gathered(w.2) << 16 | gathered(w.3) << 24
-            | gathered(w.4) << 32 | gathered(w.5) << 40 | gathered(w.6) << 48 | gathered(w.7) << 56
-    }
-
-    /// The eight little-endian words of a comparison's result.
-    @inline(__always)
-    static func words(_ mask: SIMDMask<SIMD64<Int8>>) -> (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) {
-        unsafeBitCast(mask, to: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64).self)
-    }
+    func continuationCount() -> Int { CByteMasks_signedBelow(pointer, -64).nonzeroBitCount }
 
     /// Bit `i` set where an odd number of bits `0...i` of `mask` are set: between a quote that
     /// opens a string (included) and the quote that closes it (excluded).

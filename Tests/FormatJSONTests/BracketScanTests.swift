@@ -1,3 +1,4 @@
+import CByteMasks
 import FerryCore
 import FerryTestSupport
 import Testing
@@ -100,6 +101,28 @@ import Testing
         var block = [UInt8](repeating: 0x61, count: 64)
         for (offset, byte) in [(0, 0x80), (1, 0xBF), (2, 0xC0), (3, 0x7F), (63, 0x9F)] as [(Int, UInt8)] { block[offset] = byte }
         block.withUnsafeBytes { #expect(ByteBlock($0.baseAddress!).continuationCount() == 3) }
+    }
+
+    /// The masks the scans use (SSE2's on x86-64) are those of the portable loops, on blocks of
+    /// every byte value and on random blocks rich in the bytes they look for.
+    @Test func masksAgreeWithThePortableLoops() {
+        var random = SplitMix(seed: 64)
+        var blocks: [[UInt8]] = (0..<4).map { quarter in (0..<64).map { UInt8(quarter * 64 + $0) } }
+        for _ in 0..<2_000 { blocks.append(Array(Self.text(&random, count: 80).prefix(64))) }
+        for block in blocks {
+            block.withUnsafeBufferPointer { p in
+                let bytes = p.baseAddress!
+                let (fast, portable) = (CByteMasks_json(bytes), CByteMasks_jsonPortable(bytes))
+                #expect(fast.quotes == portable.quotes && fast.backslashes == portable.backslashes
+                    && fast.brackets == portable.brackets, "\(block)")
+                for value in [0x0A, 0x22, 0x5C, 0x7B, 0x80, 0xFF] as [UInt8] {
+                    #expect(CByteMasks_equal(bytes, value) == CByteMasks_equalPortable(bytes, value), "\(value) \(block)")
+                }
+                for value in [-64, 0, 1, -128, 127] as [Int8] {
+                    #expect(CByteMasks_signedBelow(bytes, value) == CByteMasks_signedBelowPortable(bytes, value), "\(value) \(block)")
+                }
+            }
+        }
     }
 
     @Test func masksNameTheirBytes() {

@@ -1,0 +1,84 @@
+// The masks of a 64-byte block of text, bit i for byte i: the first stage of simdjson (Langdale
+// and Lemire, "Parsing Gigabytes of JSON per Second", 2019). In C because Swift's SIMD types have
+// no "move mask" (SSE2's pmovmskb, which gathers the 16 compare results of a vector into 16
+// bits in one instruction), and gathering them with Swift's portable operations cost several
+// times the work of the comparisons. SSE2 is part of every x86-64 processor, so no compiler flag
+// is needed; other processors get the portable loops of ByteMasks.c.
+#ifndef C_BYTE_MASKS_H
+#define C_BYTE_MASKS_H
+
+#include <stdint.h>
+
+/// The bytes JSON's structure is found from: `"`, `\` and the brackets `{`, `[`, `}`, `]`.
+typedef struct {
+    uint64_t quotes;
+    uint64_t backslashes;
+    uint64_t brackets;
+} CByteMasksJSON;
+
+/// The portable versions (every processor), which the SSE2 ones must agree with (tests call both).
+CByteMasksJSON CByteMasks_jsonPortable(const uint8_t *block);
+uint64_t CByteMasks_equalPortable(const uint8_t *block, uint8_t value);
+uint64_t CByteMasks_signedBelowPortable(const uint8_t *block, int8_t value);
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+static inline uint64_t CByteMasks_gather(__m128i a, __m128i b, __m128i c, __m128i d) {
+    return (uint64_t)(uint16_t)_mm_movemask_epi8(a) | (uint64_t)(uint16_t)_mm_movemask_epi8(b) << 16
+        | (uint64_t)(uint16_t)_mm_movemask_epi8(c) << 32 | (uint64_t)(uint16_t)_mm_movemask_epi8(d) << 48;
+}
+
+/// The JSON masks of the 64 bytes at `block` (no alignment needed). A bracket is found with two
+/// comparisons: setting bit 5 turns `[` and `]` into `{` and `}`, and only they become those.
+static inline CByteMasksJSON CByteMasks_json(const uint8_t *block) {
+    const __m128i v0 = _mm_loadu_si128((const __m128i *)block);
+    const __m128i v1 = _mm_loadu_si128((const __m128i *)(block + 16));
+    const __m128i v2 = _mm_loadu_si128((const __m128i *)(block + 32));
+    const __m128i v3 = _mm_loadu_si128((const __m128i *)(block + 48));
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'), bit5 = _mm_set1_epi8(0x20);
+#define C_BYTE_MASKS_BRACKETS(v) \
+    _mm_or_si128(_mm_cmpeq_epi8(_mm_or_si128(v, bit5), open), _mm_cmpeq_epi8(_mm_or_si128(v, bit5), close))
+    CByteMasksJSON masks;
+    masks.quotes = CByteMasks_gather(_mm_cmpeq_epi8(v0, quote), _mm_cmpeq_epi8(v1, quote),
+                                     _mm_cmpeq_epi8(v2, quote), _mm_cmpeq_epi8(v3, quote));
+    masks.backslashes = CByteMasks_gather(_mm_cmpeq_epi8(v0, backslash), _mm_cmpeq_epi8(v1, backslash),
+                                          _mm_cmpeq_epi8(v2, backslash), _mm_cmpeq_epi8(v3, backslash));
+    masks.brackets = CByteMasks_gather(C_BYTE_MASKS_BRACKETS(v0), C_BYTE_MASKS_BRACKETS(v1),
+                                       C_BYTE_MASKS_BRACKETS(v2), C_BYTE_MASKS_BRACKETS(v3));
+#undef C_BYTE_MASKS_BRACKETS
+    return masks;
+}
+
+/// Bit i set where byte i of the 64 at `block` is `value`.
+static inline uint64_t CByteMasks_equal(const uint8_t *block, uint8_t value) {
+    const __m128i v = _mm_set1_epi8((char)value);
+    return CByteMasks_gather(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)block), v),
+                             _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(block + 16)), v),
+                             _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(block + 32)), v),
+                             _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(block + 48)), v));
+}
+
+/// Bit i set where byte i of the 64 at `block`, read as a signed byte, is below `value`.
+static inline uint64_t CByteMasks_signedBelow(const uint8_t *block, int8_t value) {
+    const __m128i v = _mm_set1_epi8(value);
+    return CByteMasks_gather(_mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)block), v),
+                             _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)(block + 16)), v),
+                             _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)(block + 32)), v),
+                             _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)(block + 48)), v));
+}
+
+#else
+
+static inline CByteMasksJSON CByteMasks_json(const uint8_t *block) { return CByteMasks_jsonPortable(block); }
+static inline uint64_t CByteMasks_equal(const uint8_t *block, uint8_t value) {
+    return CByteMasks_equalPortable(block, value);
+}
+static inline uint64_t CByteMasks_signedBelow(const uint8_t *block, int8_t value) {
+    return CByteMasks_signedBelowPortable(block, value);
+}
+
+#endif
+
+#endif
