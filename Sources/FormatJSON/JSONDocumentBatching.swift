@@ -172,12 +172,14 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
         var index: Int
     }
 
+    /// The rare record and pending document are boxed (`indirect`): an entry is then the size of
+    /// a span, which nearly every entry is, not of a `Record`.
     enum Entry {
         case span(Span)
         /// A record `next()` returned.
-        case ready(Record)
+        indirect case ready(Record)
         /// A document `next()` would have parsed, for the worker to parse.
-        case pending(JSONPendingRecord)
+        indirect case pending(JSONPendingRecord)
         /// What `next()` threw; nothing follows it.
         case failure(any Error)
     }
