@@ -1,14 +1,16 @@
 import FerryCore
 
 /// What one data row gave, before the reader numbers it (`recordIndex` is set in input order).
+/// A problem and a record are boxed (`indirect`): an outcome is the size of a `TakenItem`, which
+/// the typed path's rows are, not of a `Record`.
 enum CSVRowOutcome: @unchecked Sendable {
     // @unchecked: `failure` holds an error made by this module (`FerryError`), which is Sendable.
     /// A blank line, skipped (no record index).
     case blank
     /// A bad row, reported and skipped (it takes a record index).
-    case problem(Diagnostic)
+    indirect case problem(Diagnostic)
     /// A record, its `recordIndex` still unset.
-    case record(Record)
+    indirect case record(Record)
     /// A record a `RawRecordTaker` took (`--jobs` batches only), its `recordIndex` still unset.
     case taken(TakenItem)
     /// What stops reading: bytes that are not UTF-8, a row past the size limit.

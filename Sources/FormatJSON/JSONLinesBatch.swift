@@ -22,7 +22,8 @@ final class JSONLinesBatch: RecordBatch, TakenRecordSource, @unchecked Sendable 
         case value(Value, String?, [UInt8])
         /// A line the `RawRecordTaker` took (not parsed; its locator reads the line in `bytes`).
         case taken(TakenRecord)
-        case problem(Diagnostic)
+        /// Boxed (`indirect`): a line's result is then the size of a value's, not of a diagnostic's.
+        indirect case problem(Diagnostic)
         case failure(any Error)
         case tooLarge
     }
