@@ -392,17 +392,23 @@ extension XMLRecordReader: XMLParseHandler {
         }
         if depth >= 2, !tag.attributes.isEmpty {
             tag.attributes.forEach(.type) { value in
-                if value.elementsEqual("list".utf8) {
+                if Self.bytes(value, are: "list") {
                     frames[top].marker = .list
-                } else if value.elementsEqual("object".utf8) {
+                } else if Self.bytes(value, are: "object") {
                     frames[top].marker = .object
-                } else if value.elementsEqual("null".utf8) {
+                } else if Self.bytes(value, are: "null") {
                     frames[top].marker = .null
                 } else {
                     problem("unknown type=\(quoted: String(decoding: value, as: UTF8.self)) (list, object or null)", frame: top)
                 }
             }
         }
+    }
+
+    /// True when `bytes` are `text`'s: two buffers compared (a buffer against a `String`'s UTF-8
+    /// view is a generic walk of both, several times the work).
+    private static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, are text: StaticString) -> Bool {
+        bytes.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     func endElement() {
