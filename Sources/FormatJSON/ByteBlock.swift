@@ -28,14 +28,6 @@ struct ByteBlock {
     @inline(__always)
     var jsonMasks: CByteMasksJSON { CByteMasks_json(pointer) }
 
-    /// Bit `i` set where byte `i` is `{`, `[`, `}` or `]`.
-    @inline(__always)
-    var brackets: UInt64 { jsonMasks.brackets }
-
-    /// True when some byte is `value`.
-    @inline(__always)
-    func contains(_ value: UInt8) -> Bool { mask(value) != 0 }
-
     /// The number of bytes that are `value`.
     @inline(__always)
     func count(_ value: UInt8) -> Int { mask(value).nonzeroBitCount }

@@ -133,9 +133,9 @@ import Testing
         bytes.withUnsafeBytes { raw in
             let block = ByteBlock(raw.baseAddress!)
             #expect(block.mask(0x22) == (1 | UInt64(1) << 63))
-            #expect(block.brackets == (UInt64(1) << 5 | 1 << 6))
-            #expect(block.count(0x0A) == 1)
-            #expect(block.contains(0x0A) && !block.contains(0x5C))
+            #expect(block.jsonMasks.brackets == (UInt64(1) << 5 | 1 << 6))
+            #expect(block.jsonMasks.quotes == (1 | UInt64(1) << 63) && block.jsonMasks.backslashes == 0)
+            #expect(block.count(0x0A) == 1 && block.count(0x5C) == 0)
         }
         #expect(ByteBlock.prefixXor(0b10_1001_0010) == 0b01_1000_1110)
         var carry = false
