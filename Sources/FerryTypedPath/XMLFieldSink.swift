@@ -119,12 +119,13 @@ struct XMLFieldSink: FieldSink {
         }
     }
 
-    /// A leaf whose text `write` appends (`XMLElementText.plainLeaf`: nothing to escape, never empty).
+    /// A leaf whose text `write` appends in place: digits or an instant, nothing to escape, never
+    /// empty (`XMLElementText.leaf(key:isItem:depth:into:content:)`).
     @inline(__always)
     private mutating func plainLeaf(_ key: String, _ write: (inout ByteBuffer) -> Void) {
         let depth = self.depth
         _ = attempt { (text, buffer) throws(XMLElementText.Problem) in
-            try text.plainLeaf(key: key, isItem: false, depth: depth, into: &buffer.pointee, write)
+            try text.leaf(key: key, isItem: false, depth: depth, into: &buffer.pointee) { write(&$0) }
         }
     }
 
@@ -136,9 +137,9 @@ struct XMLFieldSink: FieldSink {
 
     mutating func add(_ key: String, _ value: String) { leaf(value, key, depth: depth) }
 
-    // Numbers and instants are written in place: `appendJSONNumberInline` writes the ECMAScript
-    // form (`NumberText.ecmaScript`) that the writer gives a `.double`, `RFC3339Text` an instant's
-    // `description`.
+    // Numbers and instants are written without a `String`: `appendJSONNumberInline` writes the
+    // ECMAScript form (`NumberText.ecmaScript`) that the writer gives a `.double`, `RFC3339Text`
+    // an instant's `description`.
     mutating func add(_ key: String, _ number: Double) {
         guard number.isFinite else { return failed = true }
         plainLeaf(key) { _ = $0.appendJSONNumberInline(number) }
@@ -151,11 +152,7 @@ struct XMLFieldSink: FieldSink {
     mutating func add(_ key: String, _ integer: Int64) { plainLeaf(key) { $0.appendJSONInteger(integer) } }
 
     mutating func add(_ key: String, _ instant: Instant) {
-        guard RFC3339Text.isWritten(instant) else { return leaf(instant.description, key, depth: depth) }
-        plainLeaf(key) { buffer in
-            buffer.reserve(RFC3339Text.maximumLength)
-            buffer.count += RFC3339Text.write(instant, to: buffer.base + buffer.count) ?? 0
-        }
+        plainLeaf(key) { buffer in RFC3339Text.withDescription(instant) { buffer.append($0) } }
     }
 
     mutating func add(_ key: String, _ day: CalendarDay) { leaf(day.description, key, depth: depth) }

@@ -96,28 +96,27 @@ public struct XMLElementText: Sendable {
     /// Appends a whole element holding `text` (`<key>text</key>`, `<key/>` for `""`) at `depth`,
     /// with its indentation and line break; `isItem` for a list element (`<item>`).
     public func leaf(_ text: String, key: String, isItem: Bool, depth: Int, into buffer: inout ByteBuffer) throws(Problem) {
-        indent(depth, into: &buffer)
-        let name = try startTag(key, literal: isItem, depth: depth, into: &buffer)
-        if text.isEmpty {
-            buffer.append("/>" as StaticString)
-        } else {
-            buffer.append(UInt8(ascii: ">"))
-            try Self.escape(text, inAttribute: false, into: &buffer)
-            endTag(name, into: &buffer)
+        guard text.isEmpty else {
+            return try leaf(key: key, isItem: isItem, depth: depth, into: &buffer) { (buffer) throws(Problem) in
+                try Self.escape(text, inAttribute: false, into: &buffer)
+            }
         }
+        indent(depth, into: &buffer)
+        _ = try startTag(key, literal: isItem, depth: depth, into: &buffer)
+        buffer.append("/>" as StaticString)
         newline(into: &buffer)
     }
 
-    /// `leaf` for a text that needs no escaping and is never empty (a number's digits, an RFC 3339
-    /// instant), which `write` appends as the element's content, without a `String` made for it.
+    /// `leaf` for a text that is never empty and that `content` appends as it goes out (escaped,
+    /// or a number's digits and an RFC 3339 instant written in place, with no `String` made).
     @inline(__always)
-    public func plainLeaf(key: String, isItem: Bool, depth: Int, into buffer: inout ByteBuffer,
-        _ write: (inout ByteBuffer) -> Void) throws(Problem)
+    public func leaf(key: String, isItem: Bool, depth: Int, into buffer: inout ByteBuffer,
+        content: (inout ByteBuffer) throws(Problem) -> Void) throws(Problem)
     {
         indent(depth, into: &buffer)
         let name = try startTag(key, literal: isItem, depth: depth, into: &buffer)
         buffer.append(UInt8(ascii: ">"))
-        write(&buffer)
+        try content(&buffer)
         endTag(name, into: &buffer)
         newline(into: &buffer)
     }
@@ -157,13 +156,6 @@ public struct XMLElementText: Sendable {
         if let bad = text.withUTF8({ escape($0, inAttribute: inAttribute, into: &buffer) }) { throw .unwritable(bad) }
     }
 
-    /// Appends `bytes` escaped; the first character XML 1.0 excludes, if any (appending stops there).
-    public static func escape(_ bytes: UnsafeBufferPointer<UInt8>, inAttribute: Bool, into buffer: inout ByteBuffer) -> UInt32? {
-        Self.plainBytes.withUnsafeBufferPointer { plain in
-            escape(bytes, plain: plain, mask: inAttribute ? plainInAttribute : plainInContent, into: &buffer)
-        }
-    }
-
     /// What each byte value is written as itself in: bit `plainInContent` in element content, bit
     /// `plainInAttribute` in a double-quoted attribute value. Not plain: the control characters,
     /// `&`, `<`, `>`, `"` in an attribute, and 0xEF (which may begin U+FFFE or U+FFFF).
@@ -175,43 +167,42 @@ public struct XMLElementText: Sendable {
     private static let plainInContent: UInt8 = 1
     private static let plainInAttribute: UInt8 = 2
 
-    /// `escape(_:inAttribute:into:)` with the byte classes read from `plain` (`plainBytes`), one
-    /// load a byte.
-    @inline(__always)
-    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, plain: UnsafeBufferPointer<UInt8>, mask: UInt8,
-        into buffer: inout ByteBuffer) -> UInt32?
-    {
-        let inAttribute = mask == plainInAttribute
-        var i = 0
-        var run = 0
-        let n = bytes.count
-        while i < n {
-            let b = bytes[i]
-            // Bytes written as they are go out in runs, one append each.
-            if plain[Int(b)] & mask != 0 {
+    /// Appends `bytes` escaped; the first character XML 1.0 excludes, if any (appending stops there).
+    public static func escape(_ bytes: UnsafeBufferPointer<UInt8>, inAttribute: Bool, into buffer: inout ByteBuffer) -> UInt32? {
+        // The byte classes are read from a table, one load a byte.
+        Self.plainBytes.withUnsafeBufferPointer { plain in
+            let mask = inAttribute ? plainInAttribute : plainInContent
+            var i = 0
+            var run = 0
+            let n = bytes.count
+            while i < n {
+                let b = bytes[i]
+                // Bytes written as they are go out in runs, one append each.
+                if plain[Int(b)] & mask != 0 {
+                    i += 1
+                    continue
+                }
+                if run < i { buffer.append(UnsafeBufferPointer(rebasing: bytes[run..<i])) }
+                run = i + 1
+                switch b {
+                case UInt8(ascii: "&"): buffer.append("&amp;" as StaticString)
+                case UInt8(ascii: "<"): buffer.append("&lt;" as StaticString)
+                case UInt8(ascii: ">"): buffer.append("&gt;" as StaticString)
+                case 0x0D: buffer.append("&#13;" as StaticString)
+                case UInt8(ascii: "\"") where inAttribute: buffer.append("&quot;" as StaticString)
+                case 0x09 where inAttribute: buffer.append("&#9;" as StaticString)
+                case 0x0A where inAttribute: buffer.append("&#10;" as StaticString)
+                case 0x09, 0x0A: buffer.append(b)
+                case 0x00..<0x20:
+                    return UInt32(b)
+                case 0xEF where i + 2 < n && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
+                    return bytes[i + 2] == 0xBE ? 0xFFFE : 0xFFFF
+                default: buffer.append(b)
+                }
                 i += 1
-                continue
             }
-            if run < i { buffer.append(UnsafeBufferPointer(rebasing: bytes[run..<i])) }
-            run = i + 1
-            switch b {
-            case UInt8(ascii: "&"): buffer.append("&amp;" as StaticString)
-            case UInt8(ascii: "<"): buffer.append("&lt;" as StaticString)
-            case UInt8(ascii: ">"): buffer.append("&gt;" as StaticString)
-            case 0x0D: buffer.append("&#13;" as StaticString)
-            case UInt8(ascii: "\"") where inAttribute: buffer.append("&quot;" as StaticString)
-            case 0x09 where inAttribute: buffer.append("&#9;" as StaticString)
-            case 0x0A where inAttribute: buffer.append("&#10;" as StaticString)
-            case 0x09, 0x0A: buffer.append(b)
-            case 0x00..<0x20:
-                return UInt32(b)
-            case 0xEF where i + 2 < n && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
-                return bytes[i + 2] == 0xBE ? 0xFFFE : 0xFFFF
-            default: buffer.append(b)
-            }
-            i += 1
+            if run < n { buffer.append(UnsafeBufferPointer(rebasing: bytes[run..<n])) }
+            return nil
         }
-        if run < n { buffer.append(UnsafeBufferPointer(rebasing: bytes[run..<n])) }
-        return nil
     }
 }
