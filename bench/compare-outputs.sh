@@ -143,6 +143,16 @@ data_cells() {
   cell convert "$f" --to jsonl --jobs 2
   cell convert "$f" --lenient -o out/x.jsonl
   cell migrate "$f" --to-version 2 -o out/m.json
+  # What a filter, a selection or an observer sees of each record.
+  cell convert "$f" --to jsonl --where 'id CONTAINS "1"'
+  cell convert "$f" --to csv -o out/w/ --where 'id CONTAINS "1"' --jobs 2
+  cell migrate "$f" --to-version 2 -o out/w.xml --where 'id CONTAINS "2"'
+  cell convert "$f" --to jsonl --skip 1 --limit 2
+  cell convert "$f" -o out/s.json --sample 2 --seed 3 --jobs 2
+  cell convert "$f" --to jsonl --select /id
+  cell head "$f" -n 2
+  cell stats "$f"
+  cell stats "$f" --report json --jobs 2
 }
 for suite in $SUITES; do
   case $suite in

@@ -171,8 +171,11 @@ public struct Converter: Sendable {
         result.sourceVersion = plan.sourceVersion
         result.targetVersion = plan.targetVersion
         let filter = try FilterStage.make(request: request, plan: plan)
-        // Records a filter or a selection drops, or an observer reads, go through the general path as values.
+        // Records a filter or a selection may drop, or an observer reads, are handed on as values
+        // (`emit`), not written straight from the lanes' bytes.
         let plainRecords = filter == nil && selection == nil && request.recordObserver == nil
+        // A filter on the records as read runs before they are prepared: only the general path has them then.
+        let filtersAsRead = filter?.beforeMigration == true
         let applier = mapping.map { MappingApplier(mapping: $0, log: log) }
         let inliner = Self.inliner(for: source, plan: plan)
         var references = MediaReferences(media: source.media)  // by any record read: for verification
@@ -265,10 +268,10 @@ public struct Converter: Sendable {
                 try emit(committed, rendered: rendered?.ranges.count == committed.count ? rendered : nil)
             }
             /// A record the typed path took: what `take` and `emit` do for a valid record, with its
-            /// output line or CSV leaf stream already rendered or its value built (no media, no
-            /// filter: see `typedLane`). True when the commit keeps the record: a rendered line or
-            /// leaf stream is then written (`writeRendered`, `writeLeaves`); a value is written
-            /// here, as `emit` writes it.
+            /// output line or CSV leaf stream already rendered or its value built (no media: see
+            /// `typedLane`). True when the commit keeps the record: a rendered line or leaf stream
+            /// is then written (`writeRendered`, `writeLeaves`); a value is written here, or handed
+            /// to `emit` when a filter, a selection or an observer is to see it.
             func takeTyped(_ item: TakenItem, _ typed: TypedPreparation) throws -> Bool {
                 // As `countRaw` counts a record of its own (not one document of a streamed collection).
                 _ = tally.read.postIncrement(item.collection ?? "")
@@ -276,6 +279,10 @@ public struct Converter: Sendable {
                 guard let processor = plan.processor else { return false }
                 if typed.value != nil {
                     guard let output = processor.commitForOutput(typed: typed, item: item) else { return false }
+                    if !plainRecords {
+                        try emit([output])
+                        return true
+                    }
                     tally.kept.add(output.collection)
                     progress?.recordDone()
                     try router?.write(output)
@@ -286,7 +293,7 @@ public struct Converter: Sendable {
                 progress?.recordDone()
                 return true
             }
-            let typed = request.usesTypedPath && applier == nil && plainRecords && held == nil
+            let typed = request.usesTypedPath && applier == nil && !filtersAsRead && held == nil
             var delivery = ParallelConversion.Delivery(
                 general: { try takePrepared($0, $1, rendered: $2) }, typed: takeTyped,
                 writeRendered: { try router?.writeRendered($0) })
@@ -298,13 +305,13 @@ public struct Converter: Sendable {
             /// --jobs: the rest of the file being read (each of a folder's files in turn) is cut into
             /// batches prepared on worker threads, or taken by the typed path (`ParallelConversion`).
             func runBatches() throws {
-                guard applier == nil, plainRecords else { return }
+                guard applier == nil, !filtersAsRead else { return }
                 // The lanes read this file's header (a folder's files each have their own).
                 let lane = typed ? Self.typedLane(request: request, source: source, processor: plan.processor, writes: router != nil) : nil
                 // For any other writer than one taking JSON Lines bytes rendered ahead: records carry values,
                 // or CSV leaf streams for CSV writers (a lane made for their cell format once one is
                 // open), or elements for a JSON or XML document's (once it is open).
-                let valueLane = typed && router != nil ? Self.typedLane(source: source, processor: plan.processor, output: .values) : nil
+                let valueLane = typed && (router != nil || !plainRecords) ? Self.typedLane(source: source, processor: plan.processor, output: .values) : nil
                 var leafLane: (format: CSVCellFormat, lane: TypedLane?)? = nil
                 func csvLane() -> TypedLane? {
                     guard typed, let format = router?.csvCellFormat else { return nil }
@@ -322,12 +329,12 @@ public struct Converter: Sendable {
                     return lane
                 }
                 let parallel = ParallelConversion(
-                    jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { router?.renderer },
+                    jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { plainRecords ? router?.renderer : nil },
                     hasLane: lane != nil || valueLane != nil,
                     // Taken records carry JSON Lines bytes for a JSON Lines writer that takes bytes
                     // rendered ahead (or nothing, when nothing is written), leaf streams for CSV
                     // writers, elements for a JSON or XML document's, values for the others.
-                    lane: { router == nil || router?.renderer != nil ? lane : csvLane() ?? elementsLane() ?? valueLane },
+                    lane: { !plainRecords ? valueLane : router == nil || router?.renderer != nil ? lane : csvLane() ?? elementsLane() ?? valueLane },
                     inline: inliner.map { inliner in { try inliner.inline($0) } })
                 try parallel?.run(delivery)
             }

@@ -37,18 +37,23 @@ final class SelectionStage {
         guard position >= selection.skip else { return nil }
         if let limit = selection.limit, position - selection.skip >= limit { return nil }
         guard let size = selection.sample else { return project(record) }
-        var reservoir = reservoirs[collection] ?? Reservoir(generator: SplitMix64(seed: StableHash.of(collection, seed: selection.seed)))
         let arrival = arrivals
         arrivals += 1
+        // Changed where it lies: a copy taken out and put back copied every record it kept.
+        Self.offer((arrival, record), size: size,
+            to: &reservoirs[collection, default: Reservoir(generator: SplitMix64(seed: StableHash.of(collection, seed: selection.seed)))])
+        return nil
+    }
+
+    /// Algorithm R's step for one record: kept while the reservoir has room, else in a slot drawn at random.
+    private static func offer(_ entry: (arrival: Int, record: Record), size: Int, to reservoir: inout Reservoir) {
         if reservoir.kept.count < size {
-            reservoir.kept.append((arrival, record))
+            reservoir.kept.append(entry)
         } else {
             let slot = Int(reservoir.generator.next(below: UInt64(reservoir.offered + 1)))
-            if slot < size { reservoir.kept[slot] = (arrival, record) }
+            if slot < size { reservoir.kept[slot] = entry }
         }
         reservoir.offered += 1
-        reservoirs[collection] = reservoir
-        return nil
     }
 
     /// The sampled records, in the order they were read; none without `--sample`.
