@@ -71,7 +71,9 @@ extension Converter {
     /// - Parameter dropping: what drops records (`filtering (--where)`), named in the warnings; nil
     ///   when nothing does.
     static func referenceRecheck(dropping: String?, plan: DatasetPlan, request: ConversionRequest) throws -> ReferenceRecheck? {
-        guard let dropping, let domain = plan.domain, let version = plan.targetVersion else { return nil }
+        // Records that name none (wine notes) cannot leave one dangling: nothing to check again.
+        guard let dropping, let domain = plan.domain, let version = plan.targetVersion, plan.processor?.makesReferences == true
+        else { return nil }
         let log = DiagnosticLog()
         var options = request.processing
         options.mode = .lenient

@@ -279,6 +279,10 @@ public struct Converter: Sendable {
                 guard let processor = plan.processor else { return false }
                 if typed.value != nil {
                     guard let output = processor.commitForOutput(typed: typed, item: item) else { return false }
+                    if let held {
+                        try emit(held.pass([output]))
+                        return true
+                    }
                     if !plainRecords {
                         try emit([output])
                         return true
@@ -293,7 +297,9 @@ public struct Converter: Sendable {
                 progress?.recordDone()
                 return true
             }
-            let typed = request.usesTypedPath && applier == nil && !filtersAsRead && held == nil
+            let typed = request.usesTypedPath && applier == nil && !filtersAsRead
+            // Records held back or handed to `emit` are values: the lanes' bytes would skip them.
+            let recordsAsValues = !plainRecords || held != nil
             var delivery = ParallelConversion.Delivery(
                 general: { try takePrepared($0, $1, rendered: $2) }, typed: takeTyped,
                 writeRendered: { try router?.writeRendered($0) })
@@ -311,7 +317,7 @@ public struct Converter: Sendable {
                 // For any other writer than one taking JSON Lines bytes rendered ahead: records carry values,
                 // or CSV leaf streams for CSV writers (a lane made for their cell format once one is
                 // open), or elements for a JSON or XML document's (once it is open).
-                let valueLane = typed && (router != nil || !plainRecords) ? Self.typedLane(source: source, processor: plan.processor, output: .values) : nil
+                let valueLane = typed && (router != nil || recordsAsValues) ? Self.typedLane(source: source, processor: plan.processor, output: .values) : nil
                 var leafLane: (format: CSVCellFormat, lane: TypedLane?)? = nil
                 func csvLane() -> TypedLane? {
                     guard typed, let format = router?.csvCellFormat else { return nil }
@@ -329,12 +335,12 @@ public struct Converter: Sendable {
                     return lane
                 }
                 let parallel = ParallelConversion(
-                    jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { plainRecords ? router?.renderer : nil },
+                    jobs: request.jobs, source: source, processor: plan.processor, log: log, renderer: { recordsAsValues ? nil : router?.renderer },
                     hasLane: lane != nil || valueLane != nil,
                     // Taken records carry JSON Lines bytes for a JSON Lines writer that takes bytes
                     // rendered ahead (or nothing, when nothing is written), leaf streams for CSV
                     // writers, elements for a JSON or XML document's, values for the others.
-                    lane: { !plainRecords ? valueLane : router == nil || router?.renderer != nil ? lane : csvLane() ?? elementsLane() ?? valueLane },
+                    lane: { recordsAsValues ? valueLane : router == nil || router?.renderer != nil ? lane : csvLane() ?? elementsLane() ?? valueLane },
                     inline: inliner.map { inliner in { try inliner.inline($0) } })
                 try parallel?.run(delivery)
             }

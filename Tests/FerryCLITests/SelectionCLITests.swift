@@ -54,6 +54,32 @@ import Testing
     }
 
     @Test(arguments: datasets, formats)
+    func aFilterKeepsTheMatchingRecordsWithAnyNumberOfJobs(dataset: Dataset, format: String) throws {
+        let box = try Sandbox()
+        let input = try Self.input(dataset, format, in: box)
+        #expect(try box.ferry(["convert", input, "--to", "json", "-o", "full.json", "--quiet"]).status == 0)
+        let all = try Self.collections(box, "full.json")
+        var outputs: [[UInt8]] = []
+        for jobs in ["1", "2"] {
+            let run = try box.ferry(["convert", input, "--where", "id CONTAINS \"1\"", "--to", "json", "-o", "w.json", "--jobs", jobs])
+            #expect(run.status == 0, "\(dataset) \(format) --jobs \(jobs): \(run.stderr)")
+            outputs.append(try box.bytes("w.json"))
+            let kept = try Self.collections(box, "w.json")
+            for (name, records) in all {
+                let expected = records.filter { ($0["id"] as? String)?.contains("1") == true }
+                #expect(kept[name] ?? [] == expected, "\(dataset) \(format) \(name) --jobs \(jobs)")
+            }
+            let stats = try box.ferry(["stats", input, "--report", "json", "--jobs", jobs])
+            #expect(stats.status == 0, "\(dataset) \(format) --jobs \(jobs): \(stats.stderr)")
+            let profile = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
+            #expect(profile != nil, "\(dataset) \(format): \(stats.stdout)")
+            outputs.append(Array(stats.stdout.utf8))
+        }
+        #expect(outputs[0] == outputs[2], "\(dataset) \(format): the filtered output with one job and with two")
+        #expect(outputs[1] == outputs[3], "\(dataset) \(format): the statistics with one job and with two")
+    }
+
+    @Test(arguments: datasets, formats)
     func aSampleIsAlgorithmRSeededPerCollectionInInputOrder(dataset: Dataset, format: String) throws {
         let box = try Sandbox()
         let input = try Self.input(dataset, format, in: box)

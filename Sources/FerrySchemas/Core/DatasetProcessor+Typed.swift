@@ -64,12 +64,16 @@ extension DatasetProcessor {
         }
         func context() -> RecordContext { RecordContext(record: record(), options: decodingOptions) }
         if !timeZoneNoted { noteTimeZoneIfNeeded(collection: route.sourceCollection, context: context()) }
+        // As `commit(_:)` with records held back (`--lenient`): an id counts as read once its record is kept.
+        let holds = holdsUnsettledReferences
+        if holds { clearUnresolved() }
+        let pendingBefore = holds ? pendingReferenceCount : 0
         if let id = typed.id {
             // As `duplicateError` for a plain record (at its own root, no pointer mapping).
             let table = idTable(for: route.targetCollection)
             let known = raw.singleLine
             let line = typed.singleLine > 0 ? typed.singleLine : known > 0 ? known : made.map(DatasetProcessor.idLine) ?? raw.idLine()
-            let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: true, line: line,
+            let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: !holds, line: line,
                 collection: raw.collection, index: raw.index)
             {
                 var recordPointer = DatasetProcessor.idLocation(context(), nil).field ?? .root
@@ -88,6 +92,12 @@ extension DatasetProcessor {
         }
         // Most records name none: no call then.
         if !typed.references.isEmpty { holdUnknownReferences(of: typed, route: route, context: context()) }
+        if holds {
+            if let id = typed.id {
+                _ = idTable(for: route.targetCollection).insert(id, known: true, line: nil, collection: nil, index: nil) { .root }
+            }
+            listUnresolved(since: pendingBefore)
+        }
         return counts.postIncrement(route.targetCollection)
     }
 

@@ -119,19 +119,31 @@ public final class DatasetProcessor {
     public func commit(_ prepared: PreparedRecord) -> [Record] {
         if prepared.documents.count > 1 { warmIDs(of: prepared.documents) }
         var output: [Record] = []
-        if holdsUnsettledReferences { unresolvedReferences.removeAll(keepingCapacity: true) }
+        if holdsUnsettledReferences { clearUnresolved() }
         // Through a buffer: each document is read in place in the array, not copied out of it.
         prepared.documents.withUnsafeBufferPointer { documents in
             for index in documents.indices {
                 let pendingBefore = pendingReferences.count
                 guard let result = commit(documents[index]) else { continue }
                 output.append(result)
-                if holdsUnsettledReferences {
-                    unresolvedReferences.append(pendingReferences[pendingBefore...].map { ReferencedID(collection: $0.collection, id: $0.id) })
-                }
+                if holdsUnsettledReferences { listUnresolved(since: pendingBefore) }
             }
         }
         return output
+    }
+
+    /// How many references wait for ids not read yet: what `listUnresolved(since:)` starts from.
+    var pendingReferenceCount: Int { pendingReferences.count }
+
+    /// Lists the references held since `start` (`pendingReferenceCount` before a record's commit)
+    /// as the record's entry of `unresolvedReferences`.
+    func listUnresolved(since start: Int) {
+        unresolvedReferences.append(pendingReferences[start...].map { ReferencedID(collection: $0.collection, id: $0.id) })
+    }
+
+    /// Empties `unresolvedReferences` before a commit lists its records'.
+    func clearUnresolved() {
+        unresolvedReferences.removeAll(keepingCapacity: true)
     }
 
     /// An id a record names in another collection (`wordBooks`, `members`).
