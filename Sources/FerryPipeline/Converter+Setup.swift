@@ -81,6 +81,26 @@ extension Converter {
         return ReferenceRecheck(processor: processor, log: log, reason: dropping)
     }
 
+    /// Whether a validation keeps an archive's media (`BundleReader.Options.keepsMedia`): when the
+    /// dataset's domain (`domain`, else the manifest's) reads media back into its records, or is
+    /// not known.
+    static func keepsMedia(domain: Domain?) -> @Sendable (String?) -> Bool {
+        { named in
+            guard let domain = domain ?? named.flatMap({ Domain(rawValue: $0) }) else { return true }
+            return keepsMediaInRecords(domain)
+        }
+    }
+
+    /// True when some version of `domain` has a field kept outside its records in a bundle
+    /// (`isExternalStorage`: notes' `imageData`), whose media a run reads back into its records.
+    static func keepsMediaInRecords(_ domain: Domain) -> Bool {
+        guard let plan = domain.definition?.migrationPlan else { return true }
+        return plan.schemas.contains { schema in
+            DatasetSchema.schema(for: domain, version: schema.versionIdentifier.major)?.collections
+                .contains { $0.recordType.fields.contains(where: \.isExternalStorage) } ?? true
+        }
+    }
+
     /// For a bundle holding records with external storage, the inliner that puts their media back.
     static func inliner(for source: DatasetSource, plan: DatasetPlan) -> MediaInliner? {
         guard let bundle = source.bundle, let domain = plan.domain, let version = plan.sourceVersion,

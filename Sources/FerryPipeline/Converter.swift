@@ -110,9 +110,12 @@ public struct Converter: Sendable {
             // A Firestore export's root collections are read document by document.
             readOptions.nestedCollections = FirestoreLayout.nestedCollections
         }
+        // A validation writes nothing: an archive's media are read again only into the fields
+        // their records keep them in (notes' `imageData`), so other domains' are only hashed.
+        let keepsMedia = request.action == .validate ? Self.keepsMedia(domain: request.domain) : nil
         let source = try DatasetSource(
             path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log, progress: progress,
-            ignoring: request.ignoredFiles)
+            ignoring: request.ignoredFiles, keepsMedia: keepsMedia)
         result.format = source.formatDescription
         result.media = source.bundle.map { MediaSummary(files: $0.mediaSizes) }
         let columns = source.columnSources

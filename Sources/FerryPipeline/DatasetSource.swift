@@ -138,10 +138,12 @@ final class DatasetSource {
     /// (`--from`, such as `json` or `json.gz`), else the file name, else the first bytes (a tar, gzip,
     /// zstd, xz or bzip2 stream is recognised by content too; see `InputProbe`).
     /// `ignoring`: files of a folder input that are no data (`ConversionRequest.ignoredFiles`).
+    /// `keepsMedia`: for an archive, whether its media are kept to be read again
+    /// (`BundleReader.Options.keepsMedia`; nil: they are).
     /// - Throws: `FerryError` with `unreadable-input` or `unknown-format`.
     init(
         path: String, formatName: String?, registry: FormatRegistry, options: ReadOptions, log: DiagnosticLog,
-        progress: ProgressMeter? = nil, ignoring: Set<String> = []
+        progress: ProgressMeter? = nil, ignoring: Set<String> = [], keepsMedia: (@Sendable (String?) -> Bool)? = nil
     ) throws {
         self.progress = progress
         self.name = path
@@ -158,9 +160,10 @@ final class DatasetSource {
         // A file or standard input whose name says nothing is opened first: its bytes may show a tar.
         let probe = isBundle || isFolder.boolValue ? nil : try InputProbe.open(path: path, formatName: formatName, registry: registry)
         if isBundle || probe?.isArchive == true {
-            let bundleOptions = BundleReader.Options(
+            var bundleOptions = BundleReader.Options(
                 documentsDataFile: isFolder.boolValue ? DocumentsFolder.dataFile(in: path, domain: options.header.domain) : nil)
-            let bundle = try probe.map { try BundleReader(path: path, source: $0.source, log: log) }
+            bundleOptions.keepsMedia = keepsMedia
+            let bundle = try probe.map { try BundleReader(path: path, source: $0.source, options: bundleOptions, log: log) }
                 ?? BundleReader(path: path, options: bundleOptions, log: log)
             self.bundle = bundle
             self.parts = []

@@ -202,16 +202,23 @@ extension BundleReader {
             scan.manifestBytes = bytes
             return
         }
-        guard Self.isKeptPath(member) else {
+        let hashedOnly = Self.isKeptPath(member) && isMediaPath(member, inBag: scan.members["bagit.txt"] != nil) && !keepsMedia(&scan)
+        guard Self.isKeptPath(member), !hashedOnly else {
             let size: Int64, digest: PendingDigest
             do {
                 (size, digest) = try hashArchiveMember(entry: entry, reader: reader, write: nil)
             } catch let cut as MemberDataCut {
-                throw cut.error  // nothing of it is kept: the cut is reported where it stands
+                guard hashedOnly else { throw cut.error }  // nothing of it is kept: the cut is reported where it stands
+                // As a kept member's cut below: what came before it is hashed, the cut reported with the scan's end.
+                scan.members[member] = BundleMember(path: member, size: cut.size, sha256: "")
+                pendingDigests[member] = cut.digest
+                storage[member] = .hashedOnly
+                pendingCut = (member, "", cut.error)
+                throw cut
             }
             scan.members[member] = BundleMember(path: member, size: size, sha256: "")
             pendingDigests[member] = digest
-            storage[member] = .notKept
+            storage[member] = hashedOnly ? .hashedOnly : .notKept
             return
         }
         let (file, descriptor) = try spool.createFile()

@@ -18,6 +18,18 @@ extension BundleReader {
         var directories: Set<String> = []
         var manifestBytes: [UInt8]?
         var rootJSONFiles: [String] = []
+        /// `Options.keepsMedia`'s answer, once asked.
+        var keepsMedia: Bool?
+    }
+
+    /// Whether the media members of this archive are kept (`Options.keepsMedia`, asked once).
+    func keepsMedia(_ scan: inout Scan) -> Bool {
+        guard let decide = options.keepsMedia else { return true }
+        if let decided = scan.keepsMedia { return decided }
+        let domain = scan.manifestBytes.flatMap { try? BundleManifest(parsing: $0) }?.domain
+        let decided = decide(domain)
+        scan.keepsMedia = decided
+        return decided
     }
 
     func location(_ member: String?) -> SourceLocation { SourceLocation(file: path, member: member) }
@@ -103,9 +115,13 @@ extension BundleReader {
         path.hasPrefix("data/") || path.hasPrefix("media/") || (!path.contains("/") && BagIt.isTagFileName(path))
     }
 
-    func isMediaPath(_ path: String) -> Bool {
+    func isMediaPath(_ path: String) -> Bool { isMediaPath(path, inBag: isBag) }
+
+    /// `isMediaPath(_:)` with the bag known or not (`inBag`): during the scan, a bag is one whose
+    /// `bagit.txt` came before.
+    func isMediaPath(_ path: String, inBag: Bool) -> Bool {
         var path = Substring(path)
-        if isBag {
+        if inBag {
             // A bag's dataset may be any Ferry dataset bagged by another tool, an app Documents
             // folder's layout included.
             guard path.hasPrefix(BagIt.payloadPrefix) else { return false }

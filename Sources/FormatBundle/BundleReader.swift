@@ -48,6 +48,13 @@ public final class BundleReader {
         /// then ignored with a note. Without it, or when it picks none, the folder is no bundle.
         public var documentsDataFile: (@Sendable ([String]) -> String?)?
 
+        /// Whether an archive's media members are kept to be read again (copied to the reader's
+        /// private folder as the scan passes them), asked once, at the first of them, with the
+        /// domain of the manifest when it came before them (nil: none did). Nil (the default):
+        /// always. A run that writes nothing and reads no media bytes back into its records needs
+        /// only their sizes and SHA-256 digests, which the scan takes either way.
+        public var keepsMedia: (@Sendable (_ manifestDomain: String?) -> Bool)?
+
         public init(maximumMemberSize: Int64 = 16 << 30, maximumManifestSize: Int = 64 << 20,
                     maximumTotalSize: Int64 = 64 << 30, maximumExpansionRatio: Int64 = 250,
                     expansionAllowance: Int64 = 256 << 20,
@@ -79,6 +86,8 @@ public final class BundleReader {
         case spooled(String)
         case inFolder(String)
         case notKept
+        /// A media member hashed and not kept (`Options.keepsMedia`).
+        case hashedOnly
     }
 
     /// The input's path as given.
@@ -278,6 +287,8 @@ public final class BundleReader {
             }
         case .notKept?:
             throw FerryError(.missingFile, "member is outside data/ and media/ and was not kept", at: location(member))
+        case .hashedOnly?:
+            throw FerryError(.internalError, "media member was only hashed: this run said it reads no media", at: location(member))
         case nil:
             throw FerryError(.missingFile, "no such member", at: location(member))
         }
