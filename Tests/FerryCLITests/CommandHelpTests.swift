@@ -71,7 +71,12 @@ import Testing
             // A value-taking option is given one, so the refusal is about the option itself.
             let run = try box.ferry([command] + positional + extra + [option, "x"])
             #expect(run.status == 2, "\(command) \(option)")
-            #expect(run.stderrLines.first?.hasPrefix("ferry \(command): error: unknown option '\(option)'") == true, "\(command) \(option): \(run.stderr)")
+            let takers: [String] = Self.honoured.filter { $0.1.contains(option) }.map { $0.0 }.sorted()
+            #expect(!takers.isEmpty && !takers.contains(command))
+            let list: String = takers.count == 1 ? takers[0] : takers.dropLast().joined(separator: ", ") + " and " + (takers.last ?? "")
+            let verb = takers.count == 1 ? "takes" : "take"
+            let expected = "ferry \(command): error: unknown option '\(option)' for '\(command)' (\(list) \(verb) it)"
+            #expect(run.stderrLines.first == expected, "\(command) \(option): \(run.stderr)")
         }
     }
 

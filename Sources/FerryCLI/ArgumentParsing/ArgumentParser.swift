@@ -75,6 +75,16 @@ public enum ArgumentParser {
     }
 
     private static func unknownOptionMessage(_ name: String, configuration: CommandConfiguration) -> String {
+        // An option of other commands (`validate --lenient`): say so, rather than suggest a near name.
+        var takers: [String] = []
+        for command in FerryMain.commands where command.configuration.options.contains(where: { $0.names.contains(name) }) {
+            takers.append(command.configuration.name)
+        }
+        takers.sort()
+        if let last = takers.last {
+            let list = takers.count == 1 ? last : takers.dropLast().joined(separator: ", ") + " and " + last
+            return "unknown option '\(name)' for '\(configuration.name)' (\(list) \(takers.count == 1 ? "takes" : "take") it)"
+        }
         if let nearest = EditDistance.suggestion(for: name, among: configuration.options.flatMap(\.names)) {
             return "unknown option '\(name)'; did you mean '\(nearest)'?"
         }
