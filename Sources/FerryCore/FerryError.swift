@@ -20,3 +20,11 @@ public struct FerryError: Error, Sendable, CustomStringConvertible {
     public var exitStatus: ExitStatus { diagnostic.code.exitStatus }
     public var description: String { diagnostic.description }
 }
+
+/// The cause of a writer's `FerryError` for a record its format cannot hold (a control character
+/// in XML, a number JSON cannot write) when nothing of the record reached the output: the output
+/// is as it was before the record, so a run that writes the valid records and reports the rest
+/// (`--lenient`) can report this one and go on.
+public struct RecordLeftOut: Error, Sendable {
+    public init() {}
+}

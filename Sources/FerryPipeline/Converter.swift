@@ -208,16 +208,32 @@ public struct Converter: Sendable {
             return HeldRecords(processor: processor)
         }
         /// Writes a record the filter and the selection kept (`rendered`: its bytes made ahead).
+        /// Under `--lenient` a record the output's format cannot hold is reported and left out, as
+        /// an invalid one is: it is written first, and counted only when it was.
         func write(_ record: Record, rendered: (bytes: [UInt8], range: Range<Int>)? = nil) throws {
+            let leavesOut = request.processing.mode == .lenient
+            if leavesOut {
+                guard try writeOut(record, rendered: rendered) else { return }
+            }
             tally.kept.add(record.collection)
             progress?.recordDone()
             keptReferences.collect(record)
             _ = recheck?.processor.process(record)
             request.recordObserver?(record)
-            if let rendered {
-                try router?.write(record, rendered: rendered.bytes, rendered.range)
-            } else {
-                try router?.write(record)
+            if !leavesOut { _ = try writeOut(record, rendered: rendered) }
+        }
+        /// False for a record left out (`RecordLeftOut`, under `--lenient`: reported here).
+        func writeOut(_ record: Record, rendered: (bytes: [UInt8], range: Range<Int>)?) throws -> Bool {
+            do {
+                if let rendered {
+                    try router?.write(record, rendered: rendered.bytes, rendered.range)
+                } else {
+                    try router?.write(record)
+                }
+                return true
+            } catch let error as FerryError where error.cause is RecordLeftOut && request.processing.mode == .lenient {
+                log.report(error.diagnostic)
+                return false
             }
         }
         /// `rendered`: the records' bytes made ahead on a worker (`--jobs`), one range per record.
@@ -290,9 +306,7 @@ public struct Converter: Sendable {
                         try emit([output])
                         return true
                     }
-                    tally.kept.add(output.collection)
-                    progress?.recordDone()
-                    try router?.write(output)
+                    try write(output)
                     return true
                 }
                 guard processor.commit(typed: typed, item: item) else { return false }

@@ -97,14 +97,16 @@ public final class XMLRecordWriter: RenderedElementWriter {
     /// Writes one record.
     /// - Throws: `FerryError(.invalidValue)` for a string holding a character XML 1.0 cannot carry
     ///   (U+0000-U+001F other than tab, LF, CR; U+FFFE, U+FFFF) or a NaN or infinite double;
-    ///   `.typeError` for a record that is not an object; `.tooDeep` past 256 levels;
-    ///   `.outputUnwritable` from the sink or the spool file; `.internalError` after `finish()`.
+    ///   `.typeError` for a record that is not an object; `.tooDeep` past 256 levels: each with
+    ///   `RecordLeftOut` as its cause when nothing of the record was written (all but a text too
+    ///   long to hold, written piece by piece); `.outputUnwritable` from the sink or the spool
+    ///   file; `.internalError` after `finish()`.
     public func write(_ record: Record) throws {
         guard !finished else { throw FerryError(.internalError, "XMLRecordWriter.write after finish()") }
         let collection = collectionName(record.collection)
         guard case .object(let object) = record.value else {
-            throw FerryError(.typeError, "an XML record must be an object, not \(record.value.kindName)",
-                             at: record.location)
+            throw FerryError(.error(.typeError, "an XML record must be an object, not \(record.value.kindName)",
+                at: record.location), cause: RecordLeftOut())
         }
         currentRecord = record
         defer {
@@ -112,9 +114,20 @@ public final class XMLRecordWriter: RenderedElementWriter {
             longTextTarget = nil
         }
         let recordName = recordNames[collection] ?? Self.defaultRecordName
-        try place(collection, rendered: nil) { target in
-            longTextTarget = target
-            try renderRecord(object, name: recordName)
+        var spilled = false
+        do {
+            try place(collection, rendered: nil) { target in
+                longTextTarget = { piece in
+                    spilled = true
+                    try target(piece)
+                }
+                try renderRecord(object, name: recordName)
+            }
+        } catch var error as FerryError where !spilled && error.cause == nil
+            && [.invalidValue, .typeError, .tooDeep].contains(error.diagnostic.code)
+        {
+            error.cause = RecordLeftOut()
+            throw error
         }
     }
 
@@ -181,7 +194,14 @@ public final class XMLRecordWriter: RenderedElementWriter {
             streamedOpen = true
             try openCollection(order[0])
         }
-        try render { [sink] in try sink.write($0) }
+        let mark = buffer.count
+        do {
+            try render { [sink] in try sink.write($0) }
+        } catch {
+            // Nothing of a record that fails is kept (a long text sent out in pieces aside).
+            if buffer.count > mark { buffer.truncate(to: mark) }
+            throw error
+        }
         if buffer.count >= 32 * 1024 { try flushBuffer() }
     }
 

@@ -1,0 +1,50 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// `--lenient` writes the valid records and reports the rest: a record the output's format cannot
+/// hold (a control character in XML) is one of the rest, reported at its field and left out,
+/// whether XML is the output or a bundle's data format, with any number of jobs.
+@Suite struct LeftOutRecordCLITests {
+    /// The notes V2 sample as JSON Lines with U+0001 at the start of the second record's title;
+    /// returns the diagnostic the writer gives for it.
+    private static func input(in box: Sandbox) throws -> String {
+        try box.write("in.json", GeneratedBackups.json(domain: "notes", version: 2))
+        #expect(try box.ferry(["convert", "in.json", "-o", "plain.jsonl", "--quiet"]).status == 0)
+        var lines = String(decoding: try box.bytes("plain.jsonl"), as: UTF8.self).components(separatedBy: "\n")
+        let line = lines[2]
+        let title = try #require(line.range(of: #""title":""#))
+        let id = try #require(line.range(of: #""id":""#).map { line[$0.upperBound...].prefix { $0 != "\"" } })
+        // The value's opening quote, counted in Unicode scalars as columns are.
+        let column = line[..<title.upperBound].unicodeScalars.count
+        lines[2] = line.replacingCharacters(in: title, with: #""title":"\u0001"#)
+        try box.write("in.jsonl", lines.joined(separator: "\n"))
+        let collection = try #require(line.range(of: #""$collection":""#).map { line[$0.upperBound...].prefix { $0 != "\"" } })
+        return "in.jsonl:3:\(column): error: /\(collection)/1/title: U+0001 cannot be written in XML 1.0 (id \"\(id)\") [invalid-value]"
+    }
+
+    /// The records of the one file a `validate --report json` checked.
+    private static func records(_ report: String) -> Int? {
+        let root = try? JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
+        return ((root?["files"] as? [[String: Any]])?.first)?["records"] as? Int
+    }
+
+    @Test(arguments: [["-o", "out.xml"], ["-o", "out.tar", "--data-format", "xml"]], ["1", "2"])
+    func aRecordXMLCannotHoldIsLeftOutAndReported(output: [String], jobs: String) throws {
+        let box = try Sandbox()
+        let expected = try Self.input(in: box)
+        let all = try box.ferry(["validate", "plain.jsonl", "--report", "json"])
+        let total = try #require(Self.records(all.stdout))
+        let run = try box.ferry(["convert", "in.jsonl"] + output + ["--lenient", "--jobs", jobs])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderrLines.filter { $0.contains("error:") } == [expected], "\(run.stderr)")
+        let check = try box.ferry(["validate", output[1], "--report", "json"])
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(Self.records(check.stdout) == total - 1)
+        // Without --lenient the same record stops the run, and nothing is written.
+        let strict = try box.ferry(["convert", "in.jsonl", "-o", "strict.xml", "--jobs", jobs])
+        #expect(strict.status == 1)
+        #expect(strict.stderrLines.first == expected)
+        #expect(!FileManager.default.fileExists(atPath: box.path + "/strict.xml"))
+    }
+}
