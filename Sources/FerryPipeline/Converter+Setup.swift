@@ -81,7 +81,7 @@ extension Converter {
         return ReferenceRecheck(processor: processor, log: log, reason: dropping)
     }
 
-    /// Whether a validation keeps an archive's media (`BundleReader.Options.keepsMedia`): when the
+    /// Whether a run that writes nothing keeps an archive's media (`BundleReader.Options.keepsMedia`): when the
     /// dataset's domain (`domain`, else the manifest's) reads media back into its records, or is
     /// not known.
     static func keepsMedia(domain: Domain?) -> @Sendable (String?) -> Bool {

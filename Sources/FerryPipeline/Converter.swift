@@ -110,9 +110,9 @@ public struct Converter: Sendable {
             // A Firestore export's root collections are read document by document.
             readOptions.nestedCollections = FirestoreLayout.nestedCollections
         }
-        // A validation writes nothing: an archive's media are read again only into the fields
-        // their records keep them in (notes' `imageData`), so other domains' are only hashed.
-        let keepsMedia = request.action == .validate ? Self.keepsMedia(domain: request.domain) : nil
+        // A run that writes nothing (validate, a dry run, stats) reads an archive's media again only
+        // into the fields their records keep them in (notes' `imageData`): other domains' are only hashed.
+        let keepsMedia = request.action != .convert ? Self.keepsMedia(domain: request.domain) : nil
         let source = try DatasetSource(
             path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log, progress: progress,
             ignoring: request.ignoredFiles, keepsMedia: keepsMedia)
