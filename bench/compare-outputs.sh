@@ -146,7 +146,7 @@ data_cells() {
   # What a filter, a selection or an observer sees of each record.
   cell convert "$f" --to jsonl --where 'id CONTAINS "1"'
   cell convert "$f" --to csv -o out/w/ --where 'id CONTAINS "1"' --jobs 2
-  cell migrate "$f" --to-version 2 -o out/w.xml --where 'id CONTAINS "2"'
+  cell convert "$f" --to-version 2 -o out/w.xml --where 'id CONTAINS "2"'
   cell convert "$f" --to jsonl --skip 1 --limit 2
   cell convert "$f" -o out/s.json --sample 2 --seed 3 --jobs 2
   cell convert "$f" --to jsonl --select /id

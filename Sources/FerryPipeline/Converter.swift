@@ -208,19 +208,32 @@ public struct Converter: Sendable {
             return HeldRecords(processor: processor)
         }
         /// Writes a record the filter and the selection kept (`rendered`: its bytes made ahead).
-        /// Under `--lenient` a record the output's format cannot hold is reported and left out, as
-        /// an invalid one is: it is written first, and counted only when it was.
         func write(_ record: Record, rendered: (bytes: [UInt8], range: Range<Int>)? = nil) throws {
-            let leavesOut = request.processing.mode == .lenient
-            if leavesOut {
-                guard try writeOut(record, rendered: rendered) else { return }
+            guard request.processing.mode == .lenient else {
+                keep(record)
+                _ = try writeOut(record, rendered: rendered)
+                return
             }
+            // A record the output's format cannot hold is reported and left out, as an invalid
+            // one is: it is written first and kept when it was (counted, too, when the write
+            // fails outright and the run stops, as a record is counted before its write above).
+            let written: Bool
+            do {
+                written = try writeOut(record, rendered: rendered)
+            } catch {
+                tally.kept.add(record.collection)
+                throw error
+            }
+            if written { keep(record) }
+        }
+        /// What a kept record counts for: the tally, the progress, the media and references it
+        /// names, the observer.
+        func keep(_ record: Record) {
             tally.kept.add(record.collection)
             progress?.recordDone()
             keptReferences.collect(record)
             _ = recheck?.processor.process(record)
             request.recordObserver?(record)
-            if !leavesOut { _ = try writeOut(record, rendered: rendered) }
         }
         /// False for a record left out (`RecordLeftOut`, under `--lenient`: reported here).
         func writeOut(_ record: Record, rendered: (bytes: [UInt8], range: Range<Int>)?) throws -> Bool {
