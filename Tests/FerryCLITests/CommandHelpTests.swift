@@ -19,7 +19,7 @@ import Testing
         ("convert", ["--output", "--to", "--to-version", "--csv-safe", "--compact", "--where", "--var", "--map", "--data-format",
                      "--limit", "--skip", "--sample", "--seed", "--select", "--report", "--report-file"] + reading),
         // A migration needs a domain: no schema-free records, no schema-free CSV typing.
-        ("migrate", ["--to-version", "--output", "--to", "--dry-run", "--csv-safe", "--compact", "--data-format",
+        ("migrate", ["--to-version", "--output", "--to", "--dry-run", "--csv-safe", "--compact", "--where", "--var", "--data-format",
                      "--limit", "--skip", "--sample", "--seed", "--select", "--report", "--report-file"]
             + without(["--schema-free", "--infer-types"])),
         // Validation writes nothing: --lenient keeps nothing; it migrates nothing: no lossy step for

@@ -79,6 +79,25 @@ import Testing
         #expect(outputs[1] == outputs[3], "\(dataset) \(format): the statistics with one job and with two")
     }
 
+    /// `migrate --where` filters the migrated records, as `convert --to-version 2 --where` does.
+    @Test(arguments: datasets.filter { $0.version == 1 }, ["json", "jsonl"])
+    func migrateFiltersTheMigratedRecords(dataset: Dataset, format: String) throws {
+        let box = try Sandbox()
+        let input = try Self.input(dataset, format, in: box)
+        #expect(try box.ferry(["migrate", input, "--to-version", "2", "-o", "all.json", "--quiet"]).status == 0)
+        let all = try Self.collections(box, "all.json")
+        let filter = ["--where", "id CONTAINS \"1\""]
+        let migrated = try box.ferry(["migrate", input, "--to-version", "2", "-o", "m.json", "--quiet"] + filter)
+        #expect(migrated.status == 0, "\(dataset) \(format): \(migrated.stderr)")
+        let converted = try box.ferry(["convert", input, "--to-version", "2", "-o", "c.json", "--quiet"] + filter)
+        #expect(converted.status == 0, "\(dataset) \(format): \(converted.stderr)")
+        #expect(try box.bytes("m.json") == box.bytes("c.json"), "\(dataset) \(format)")
+        let kept = try Self.collections(box, "m.json")
+        for (name, records) in all {
+            #expect(kept[name] ?? [] == records.filter { ($0["id"] as? String)?.contains("1") == true }, "\(dataset) \(format) \(name)")
+        }
+    }
+
     @Test(arguments: datasets, formats)
     func aSampleIsAlgorithmRSeededPerCollectionInInputOrder(dataset: Dataset, format: String) throws {
         let box = try Sandbox()

@@ -108,6 +108,8 @@ struct MigrateCommand: FerryCommand {
             OptionSpec(["--dry-run"], help: "Migrate and validate, write nothing."),
             OptionSpec(["--csv-safe"], help: "CSV output: prefix cells starting with = + - @ tab CR with '."),
             OptionSpec(["--compact"], help: "JSON and XML documents: no indentation."),
+            OptionSpec(["--where"], .single, value: "EXPR", help: "Keep the migrated records matching an NSPredicate-format filter (on the new version's fields); 'stories: ...' limits it to one collection."),
+            OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
             OptionSpec(["--data-format"], .single, value: "FORMAT", help: "Format of the data files inside a bundle output (default json); with -o DIR/ it makes a bundle folder."),
         // A migration needs a domain: schema-free records (and their CSV typing) have none.
         ] + SelectionOptions.specs + ConversionRunner.reportSpecs + CommonOptions.specs(excluding: ["schema-free", "infer-types"]),
