@@ -87,13 +87,14 @@ public final class CSVWriter: RecordWriter {
     }
 
     /// Spools one record. Its value must be an object (or a list, written as columns `1`, `2`, ...).
-    /// - Throws: `FerryError(.invalidValue)` for a scalar record; `.outputUnwritable` when spooling fails.
+    /// - Throws: `FerryError(.invalidValue)` for a scalar record (its cause `RecordLeftOut`: nothing
+    ///   of it was written); `.outputUnwritable` when spooling fails.
     public func write(_ record: Record) throws {
         switch record.value {
         case .object, .array: break
         default:
-            throw FerryError(.invalidValue, "a CSV row needs an object record, not a \(record.value.kindName)",
-                             at: record.location)
+            throw FerryError(.error(.invalidValue, "a CSV row needs an object record, not a \(record.value.kindName)",
+                at: record.location), cause: RecordLeftOut())
         }
         recordStart = CSVSpool.beginRecord(&pending)
         var nextID = nodeCount

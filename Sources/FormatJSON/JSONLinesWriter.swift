@@ -45,7 +45,8 @@ public final class JSONLinesWriter: PrerenderingWriter {
 
     /// Writes one record as one line.
     /// - Throws: `FerryError(.invalidValue)` for NaN or infinity, and for a record with a
-    ///   collection whose value is not an object (a line cannot name its collection then);
+    ///   collection whose value is not an object (a line cannot name its collection then; its
+    ///   cause `RecordLeftOut`: nothing of it was written);
     ///   `FerryError(.tooDeep)`; the sink's write errors.
     public func write(_ record: Record) throws {
         guard !finished else { throw FerryError(.internalError, "record written after the JSON Lines output was finished") }
@@ -102,11 +103,12 @@ public final class JSONLinesWriter: PrerenderingWriter {
     ) throws {
         if let collection {
             guard case .object(let object) = value else {
-                throw FerryError(
+                // Found before anything of the line is written: the record can be left out.
+                throw FerryError(.error(
                     .invalidValue,
                     "a record of collection '\(collection)' that is a \(value.kindName), not an object, "
                         + "cannot carry \"$collection\" in JSON Lines",
-                    at: location)
+                    at: location), cause: RecordLeftOut())
             }
             out.appendASCII("{\"$collection\":")
             out.appendString(collection)

@@ -48,3 +48,35 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: box.path + "/strict.xml"))
     }
 }
+
+/// The JSON Lines and CSV writers leave out a record they cannot hold (a schema-free document's
+/// scalar member: no object to carry its collection or its columns) under `--lenient`.
+@Suite struct LeftOutScalarRecordCLITests {
+    static let document = #"{"note": "hello", "things": [{"a": 1}, {"a": 2}], "more": [3]}"# + "\n"
+
+    @Test(arguments: [
+        ("out.jsonl", "a record of collection 'note' that is a string, not an object, cannot carry \"$collection\" in JSON Lines",
+         "a record of collection 'more' that is a number, not an object, cannot carry \"$collection\" in JSON Lines",
+         "{\"$collection\":\"things\",\"a\":1}\n{\"$collection\":\"things\",\"a\":2}\n"),
+        ("out.csv", "a CSV row needs an object record, not a string", "a CSV row needs an object record, not a number", "a\r\n1\r\n2\r\n"),
+    ])
+    func scalarMembersAreLeftOut(output: String, first: String, second: String, written: String) throws {
+        let box = try Sandbox()
+        try box.write("in.json", Self.document)
+        for jobs in ["1", "2"] {
+            let run = try box.ferry(["convert", "in.json", "--lenient", "-o", output, "--jobs", jobs])
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stderrLines == [
+                "in.json:1:10: error: \(first) [invalid-value]",
+                "in.json:1:60: error: \(second) [invalid-value]",
+                "in.json: schema-free json: things 2 (2 records, 2 errors, 0 warnings) -> \(output)",
+            ])
+            #expect(String(decoding: try box.bytes(output), as: UTF8.self) == written)
+        }
+        // Without --lenient the first stops the run, and nothing is written.
+        let strict = try box.ferry(["convert", "in.json", "-o", "strict-" + output])
+        #expect(strict.status == 1)
+        #expect(strict.stderrLines.first == "in.json:1:10: error: \(first) [invalid-value]")
+        #expect(!box.exists("strict-" + output))
+    }
+}
