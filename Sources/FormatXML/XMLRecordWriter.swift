@@ -66,6 +66,9 @@ public final class XMLRecordWriter: RenderedElementWriter {
     /// output, or the collection's spool file), piece by piece, rather than gathered in `buffer`
     /// whole: a long value then costs about its own size, not two or three times it.
     @exclusivity(unchecked) private var longTextTarget: ((UnsafeRawBufferPointer) throws -> Void)?
+    /// True once a piece of the record being written went to `longTextTarget`: the record can no
+    /// longer be taken back.
+    @exclusivity(unchecked) private var sentPiece = false
     /// The shortest text (UTF-8 bytes) that goes out piece by piece rather than gathered with its
     /// record, and the piece size; a renderer that means to make the same bytes in as little memory
     /// leaves a record holding one to `write(_:)`.
@@ -114,16 +117,13 @@ public final class XMLRecordWriter: RenderedElementWriter {
             longTextTarget = nil
         }
         let recordName = recordNames[collection] ?? Self.defaultRecordName
-        var spilled = false
+        sentPiece = false
         do {
             try place(collection, rendered: nil) { target in
-                longTextTarget = { piece in
-                    spilled = true
-                    try target(piece)
-                }
+                longTextTarget = target
                 try renderRecord(object, name: recordName)
             }
-        } catch var error as FerryError where !spilled && error.cause == nil
+        } catch var error as FerryError where !sentPiece && error.cause == nil
             && [.invalidValue, .typeError, .tooDeep].contains(error.diagnostic.code)
         {
             error.cause = RecordLeftOut()
@@ -387,6 +387,7 @@ public final class XMLRecordWriter: RenderedElementWriter {
                 if let bad = XMLElementText.escape(UnsafeBufferPointer(rebasing: bytes[offset..<end]), inAttribute: false, into: &buffer) {
                     throw unwritable(bad)
                 }
+                sentPiece = true
                 try target(UnsafeRawBufferPointer(rebasing: buffer.bytes[renderStart...]))
                 buffer.truncate(to: renderStart)
                 offset = end

@@ -53,6 +53,12 @@ import Testing
         }
     }
 
+    /// The filter the tests below apply, and the records it keeps by the same rule written in Swift.
+    static let idFilter = ["--where", #"id CONTAINS "1""#]
+    static func matchingIDFilter(_ records: [NSDictionary]) -> [NSDictionary] {
+        records.filter { ($0["id"] as? String)?.contains("1") == true }
+    }
+
     @Test(arguments: datasets, formats)
     func aFilterKeepsTheMatchingRecordsWithAnyNumberOfJobs(dataset: Dataset, format: String) throws {
         let box = try Sandbox()
@@ -61,13 +67,12 @@ import Testing
         let all = try Self.collections(box, "full.json")
         var outputs: [[UInt8]] = []
         for jobs in ["1", "2"] {
-            let run = try box.ferry(["convert", input, "--where", "id CONTAINS \"1\"", "--to", "json", "-o", "w.json", "--jobs", jobs])
+            let run = try box.ferry(["convert", input] + Self.idFilter + ["--to", "json", "-o", "w.json", "--jobs", jobs])
             #expect(run.status == 0, "\(dataset) \(format) --jobs \(jobs): \(run.stderr)")
             outputs.append(try box.bytes("w.json"))
             let kept = try Self.collections(box, "w.json")
             for (name, records) in all {
-                let expected = records.filter { ($0["id"] as? String)?.contains("1") == true }
-                #expect(kept[name] ?? [] == expected, "\(dataset) \(format) \(name) --jobs \(jobs)")
+                #expect(kept[name] ?? [] == Self.matchingIDFilter(records), "\(dataset) \(format) \(name) --jobs \(jobs)")
             }
             let stats = try box.ferry(["stats", input, "--report", "json", "--jobs", jobs])
             #expect(stats.status == 0, "\(dataset) \(format) --jobs \(jobs): \(stats.stderr)")
@@ -86,15 +91,14 @@ import Testing
         let input = try Self.input(dataset, format, in: box)
         #expect(try box.ferry(["migrate", input, "--to-version", "2", "-o", "all.json", "--quiet"]).status == 0)
         let all = try Self.collections(box, "all.json")
-        let filter = ["--where", "id CONTAINS \"1\""]
-        let migrated = try box.ferry(["migrate", input, "--to-version", "2", "-o", "m.json", "--quiet"] + filter)
+        let migrated = try box.ferry(["migrate", input, "--to-version", "2", "-o", "m.json", "--quiet"] + Self.idFilter)
         #expect(migrated.status == 0, "\(dataset) \(format): \(migrated.stderr)")
-        let converted = try box.ferry(["convert", input, "--to-version", "2", "-o", "c.json", "--quiet"] + filter)
+        let converted = try box.ferry(["convert", input, "--to-version", "2", "-o", "c.json", "--quiet"] + Self.idFilter)
         #expect(converted.status == 0, "\(dataset) \(format): \(converted.stderr)")
         #expect(try box.bytes("m.json") == box.bytes("c.json"), "\(dataset) \(format)")
         let kept = try Self.collections(box, "m.json")
         for (name, records) in all {
-            #expect(kept[name] ?? [] == records.filter { ($0["id"] as? String)?.contains("1") == true }, "\(dataset) \(format) \(name)")
+            #expect(kept[name] ?? [] == Self.matchingIDFilter(records), "\(dataset) \(format) \(name)")
         }
     }
 
