@@ -77,6 +77,9 @@ extension Converter {
         let log = DiagnosticLog()
         var options = request.processing
         options.mode = .lenient
+        // The kept records were checked as read: only their ids and references are read again.
+        options.checksRecords = false
+        options.needsOutputValues = false
         let processor = try DatasetProcessor(domain: domain, sourceVersion: version, targetVersion: version, options: options, log: log)
         return ReferenceRecheck(processor: processor, log: log, reason: dropping)
     }

@@ -42,6 +42,11 @@ public struct ProcessingOptions: Sendable {
     /// rules (the pipeline sets it for validate, convert and migrate alike). Their warnings are
     /// not reported.
     public var checksMigration: Bool = false
+    /// False for records known to keep every rule at the version read (those a run kept, checked
+    /// again for the references its filter or selection left dangling): only their collection,
+    /// id and references are read, for the checks across records; no model is decoded and no
+    /// rule or stage is checked, so a problem of a record's own is not reported.
+    public var checksRecords: Bool = true
 
     public init() {}
 }

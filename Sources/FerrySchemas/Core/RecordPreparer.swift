@@ -149,8 +149,6 @@ public struct RecordPreparer: @unchecked Sendable {
             return prepared
         }
 
-        let model = modelType.init(value: document.value, at: document.context, diagnostics: &diagnostics)
-        prepared.decodeDiagnostics = diagnostics
         let targetCollection = targetCollectionName(for: collection)
         prepared.targetCollection = targetCollection
         if case .string(let id)? = document.value.objectValue?["id"], !id.isEmpty {
@@ -163,6 +161,12 @@ public struct RecordPreparer: @unchecked Sendable {
             }
         }
         prepared.references = references(document.value, collection: targetCollection, context: document.context)
+        guard options.checksRecords else {
+            prepared.result = PreparedDocument.Result(value: .null, collection: targetCollection)
+            return prepared
+        }
+        let model = modelType.init(value: document.value, at: document.context, diagnostics: &diagnostics)
+        prepared.decodeDiagnostics = diagnostics
         guard !hasErrors(diagnostics) else {
             if !checkStages.isEmpty {
                 // Validation collects every problem: what the migration would reject in the fields

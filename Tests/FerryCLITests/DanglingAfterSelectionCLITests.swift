@@ -1,0 +1,97 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// A filter or a record selection that drops a record others name leaves those references
+/// dangling in what is written: each is a warning at the referring field of the kept record,
+/// saying what dropped the named one, and the kept records are still written (exit 0). Every
+/// domain whose records name others, every input format, one and two jobs.
+@Suite struct DanglingAfterSelectionCLITests {
+    /// Members m1 and m2; story s1 tags both, s2 tags m1.
+    static let stories = """
+        {"domain": "pet-story", "schemaVersion": 2}
+        {"$collection":"members","id":"m1","name":"Pet 1","since":"2010-04-03","birthDate":"2010-01-01","species":"cat","sex":"male","bio":"","createdAt":"2023-01-10T10:05:00Z"}
+        {"$collection":"members","id":"m2","name":"Pet 2","since":"2010-04-03","birthDate":"2010-01-01","species":"dog","sex":"male","bio":"","createdAt":"2023-01-10T10:05:00Z"}
+        {"$collection":"stories","id":"s1","caption":"nap","createdAt":"2024-01-01T08:00:00Z","media":[],"taggedMemberIds":["m1","m2"]}
+        {"$collection":"stories","id":"s2","caption":"walk","createdAt":"2024-01-01T08:00:00Z","media":[],"taggedMemberIds":["m1"]}
+
+        """
+    /// Word books b1 and b2, a word in each.
+    static let words = """
+        {"domain": "vocabulary", "schemaVersion": 2}
+        {"$collection":"wordBooks","id":"b1","title":"Book 1","createdAt":"2020-09-13T12:26:40Z"}
+        {"$collection":"wordBooks","id":"b2","title":"Book 2","createdAt":"2020-09-14T12:26:40Z"}
+        {"$collection":"words","id":"w1","wordBookID":"b1","meaningText":"one","meaningImageURL":"","ganaText":"いち","ganaImageURL":"","kanjiText":"一","kanjiImageURL":"","studyState":"fail","timestamp":"2020-09-13T12:26:40.250Z"}
+        {"$collection":"words","id":"w2","wordBookID":"b2","meaningText":"two","meaningImageURL":"","ganaText":"に","ganaImageURL":"","kanjiText":"二","kanjiImageURL":"","studyState":"fail","timestamp":"2020-09-13T12:26:41.250Z"}
+
+        """
+    /// The same two books as a node-firestore export (V1): each word inside its book, its
+    /// `wordBookID` the book's key.
+    static let firestoreWords = """
+        {"__collections__": {"wordBooks": {"b1": {"title": "Book 1", "timestamp": {"__datatype__": "timestamp", "value": {"_seconds": 1600000000, "_nanoseconds": 0}}, "__collections__": {"words": {"w1": {"meaningText": "one", "meaningImageURL": "", "ganaText": "いち", "ganaImageURL": "", "kanjiText": "一", "kanjiImageURL": "", "studyState": 2, "timestamp": {"__datatype__": "timestamp", "value": {"_seconds": 1600000000, "_nanoseconds": 250000000}}, "__collections__": {}}}}},
+        "b2": {"title": "Book 2", "timestamp": {"__datatype__": "timestamp", "value": {"_seconds": 1600000001, "_nanoseconds": 0}}, "__collections__": {"words": {"w2": {"meaningText": "two", "meaningImageURL": "", "ganaText": "に", "ganaImageURL": "", "kanjiText": "二", "kanjiImageURL": "", "studyState": 0, "timestamp": {"__datatype__": "timestamp", "value": {"_seconds": 1600000001, "_nanoseconds": 250000000}}, "__collections__": {}}}}}}}}
+
+        """
+
+    /// The warnings' positions in each input format (`line:column:`, and the CSV cell's column),
+    /// in the order of `Self.runs`.
+    static let positions: [String: [(String, String)]] = [
+        "jsonl": [("4:122", ""), ("5:118", ""), ("5:47", "")],
+        "json": [("35:9", ""), ("44:9", ""), ("31:21", "")],
+        "csv": [("4:46", " (column 'taggedMemberIds.2')"), ("5:44", " (column 'taggedMemberIds.1')"), ("5:12", " (column 'wordBookID')")],
+        "xml": [("34:9", ""), ("43:9", ""), ("30:7", "")],
+    ]
+
+    /// What each run drops, the dataset it reads, the warning (its position from `positions`) and the summary.
+    static let runs: [(dataset: String, options: [String], warning: String, summary: String)] = [
+        ("stories", ["--where", #"id != "m2""#],
+         #"warning: /stories/0/taggedMemberIds/1: taggedMemberIds[1] "m2" names no member of the dataset after filtering (--where)%@ (id "s1") [dangling-reference]"#,
+         "pet-story v2: profiles 0, members 1, stories 2 (3 records, 0 errors, 1 warning) -> out.jsonl"),
+        ("stories", ["--skip", "1"],
+         #"warning: /stories/1/taggedMemberIds/0: taggedMemberIds[0] "m1" names no member of the dataset after selecting records (--skip, --limit, --sample)%@ (id "s2") [dangling-reference]"#,
+         "pet-story v2: profiles 0, members 1, stories 1 (2 records, 0 errors, 1 warning) -> out.jsonl"),
+        ("words", ["--where", #"id != "b2""#],
+         #"warning: /words/1/wordBookID: wordBookID "b2" names no word book of the dataset after filtering (--where)%@ (id "w2") [dangling-reference]"#,
+         "vocabulary v2: wordBooks 1, words 2 (3 records, 0 errors, 1 warning) -> out.jsonl"),
+    ]
+
+    @Test(arguments: ["jsonl", "json", "csv", "xml"], ["1", "2"])
+    func eachDanglingReferenceIsAWarningAtItsField(format: String, jobs: String) throws {
+        let box = try Sandbox()
+        try box.write("stories.jsonl", Self.stories)
+        try box.write("words.jsonl", Self.words)
+        if format != "jsonl" {
+            for dataset in ["stories", "words"] {
+                let made = try box.ferry(["convert", dataset + ".jsonl", "-o", dataset + "." + format, "--quiet"])
+                #expect(made.status == 0, "\(dataset) \(format): \(made.stderr)")
+            }
+        }
+        let positions = try #require(Self.positions[format])
+        for (index, run) in Self.runs.enumerated() {
+            let input = run.dataset + "." + format
+            let result = try box.ferry(["convert", input] + run.options + ["-o", "out.jsonl", "--jobs", jobs])
+            let (position, column) = positions[index]
+            let warning = run.warning.replacingOccurrences(of: "%@", with: column)
+            #expect(result.status == 0, "\(input) \(run.options)")
+            #expect(result.stderrLines == ["\(input):\(position): \(warning)", "\(input): \(run.summary)"],
+                "\(input) \(run.options) --jobs \(jobs)")
+        }
+        // What was kept of the stories when m2 was dropped: m1 and both stories, as read.
+        _ = try box.ferry(["convert", "stories." + format, "--where", #"id != "m2""#, "-o", "kept.jsonl", "--jobs", jobs])
+        let lines = Self.stories.split(separator: "\n").map(String.init)
+        #expect(try box.text("kept.jsonl") == [lines[0], lines[1], lines[3], lines[4]].joined(separator: "\n") + "\n")
+    }
+
+    /// A Firestore export's word names its book by where it stands: dropping the book leaves it dangling.
+    @Test(arguments: ["1", "2"])
+    func aFirestoreExportsWordNamesItsDroppedBook(jobs: String) throws {
+        let box = try Sandbox()
+        try box.write("export.json", Self.firestoreWords)
+        let result = try box.ferry(["convert", "export.json", "--where", #"id != "b2""#, "-o", "out.jsonl", "--jobs", jobs])
+        #expect(result.status == 0)
+        #expect(result.stderrLines == [
+            #"export.json:2:161: warning: /words/1/wordBookID: wordBookID "b2" names no word book of the dataset after filtering (--where) (id "w2") [dangling-reference]"#,
+            "export.json: vocabulary v1: wordBooks 1, words 2 (3 records, 0 errors, 1 warning) -> out.jsonl",
+        ])
+    }
+}
