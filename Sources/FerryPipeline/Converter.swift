@@ -208,9 +208,10 @@ public struct Converter: Sendable {
             return HeldRecords(processor: processor)
         }
         /// Writes a record the filter and the selection kept (`rendered`: its bytes made ahead).
-        func write(_ record: Record, rendered: (bytes: [UInt8], range: Range<Int>)? = nil) throws {
+        /// `typed`: the typed path's reading of the record, when it is the record as read.
+        func write(_ record: Record, rendered: (bytes: [UInt8], range: Range<Int>)? = nil, typed: TypedPreparation? = nil) throws {
             guard request.processing.mode == .lenient else {
-                keep(record)
+                keep(record, typed: typed)
                 _ = try writeOut(record, rendered: rendered)
                 return
             }
@@ -224,15 +225,15 @@ public struct Converter: Sendable {
                 tally.kept.add(record.collection)
                 throw error
             }
-            if written { keep(record) }
+            if written { keep(record, typed: typed) }
         }
         /// What a kept record counts for: the tally, the progress, the media and references it
         /// names, the observer.
-        func keep(_ record: Record) {
+        func keep(_ record: Record, typed: TypedPreparation?) {
             tally.kept.add(record.collection)
             progress?.recordDone()
             keptReferences.collect(record)
-            _ = recheck?.processor.process(record)
+            recheck?.keep(record, typed: typed)
             request.recordObserver?(record)
         }
         /// False for a record left out (`RecordLeftOut`, under `--lenient`: reported here).
@@ -250,15 +251,16 @@ public struct Converter: Sendable {
             }
         }
         /// `rendered`: the records' bytes made ahead on a worker (`--jobs`), one range per record.
-        func emit(_ records: [Record], rendered: RenderedRecords? = nil) throws {
+        /// `typed`: the typed path's reading of the one record of `records`.
+        func emit(_ records: [Record], rendered: RenderedRecords? = nil, typed: TypedPreparation? = nil) throws {
             for (index, record) in records.enumerated() where filter?.keepsAfterMigration(record) ?? true {
                 references.collect(record)
                 if let selection {
-                    if let kept = selection.take(record) { try write(kept) }
+                    if let kept = selection.take(record) { try write(kept, typed: selection.keepsRecordsWhole ? typed : nil) }
                 } else if let rendered, let range = rendered.ranges[index] {
                     try write(record, rendered: (rendered.bytes, range))
                 } else {
-                    try write(record)
+                    try write(record, typed: typed)
                 }
             }
         }
@@ -316,7 +318,7 @@ public struct Converter: Sendable {
                         return true
                     }
                     if !plainRecords {
-                        try emit([output])
+                        try emit([output], typed: typed)
                         return true
                     }
                     try write(output)

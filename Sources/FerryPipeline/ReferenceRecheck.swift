@@ -8,6 +8,16 @@ struct ReferenceRecheck {
     /// What dropped the records, as the warnings say it: `filtering (--where)`.
     let reason: String
 
+    /// Counts `record` kept: its id read, its references held until the last record. With
+    /// `typed`, the typed path's reading of the record as read, they are taken from there.
+    func keep(_ record: Record, typed: TypedPreparation?) {
+        if let typed {
+            _ = processor.commit(typed: typed, record: record)
+        } else {
+            _ = processor.process(record)
+        }
+    }
+
     /// Reports each reference left dangling by the filter, as a warning.
     func report(into target: DiagnosticLog) {
         processor.finish()

@@ -82,6 +82,35 @@ import Testing
         #expect(try box.text("kept.jsonl") == [lines[0], lines[1], lines[3], lines[4]].joined(separator: "\n") + "\n")
     }
 
+    /// The stories at V1 (`type`, `mediaContentIds`), migrated as they are filtered.
+    static let storiesV1 = """
+        {"domain": "pet-story", "schemaVersion": 1}
+        {"$collection":"members","id":"m1","name":"Pet 1","since":"2010-04-03","birthDate":"2010-01-01T15:00:00Z","type":"cat","sex":"male","bio":"","createdAt":"2023-01-10T10:05:00Z"}
+        {"$collection":"members","id":"m2","name":"Pet 2","since":"2010-04-03","birthDate":"2010-01-01T15:00:00Z","type":"dog","sex":"male","bio":"","createdAt":"2023-01-10T10:05:00Z"}
+        {"$collection":"stories","id":"s1","caption":"nap","createdAt":"2024-01-01T08:00:00Z","mediaContentIds":[],"taggedMemberIds":["m1","m2"]}
+        {"$collection":"stories","id":"s2","caption":"walk","createdAt":"2024-01-01T08:00:00Z","mediaContentIds":[],"taggedMemberIds":["m1"]}
+
+        """
+
+    /// A filter after the migration: the references of the V2 records written are checked.
+    @Test(arguments: [("jsonl", "2:1", "4:132", ""), ("json", "6:5", "35:9", ""), ("csv", "2:1", "4:46", " (column 'taggedMemberIds.2')"),
+                      ("xml", "5:5", "34:9", "")], ["1", "2"])
+    func theMigratedRecordsAreCheckedAsWritten(cell: (format: String, note: String, warning: String, column: String), jobs: String) throws {
+        let box = try Sandbox()
+        try box.write("stories.jsonl", Self.storiesV1)
+        let input = "stories." + cell.format
+        if cell.format != "jsonl" {
+            #expect(try box.ferry(["convert", "stories.jsonl", "-o", input, "--quiet"]).status == 0)
+        }
+        let result = try box.ferry(["convert", input, "--to-version", "2", "--where", #"id != "m2""#, "-o", "out.jsonl", "--jobs", jobs])
+        #expect(result.status == 0)
+        #expect(result.stderrLines == [
+            "\(input):\(cell.note): note: calendar days (birthDate, since) are taken in time zone UTC (--time-zone) [assumption]",
+            #"\#(input):\#(cell.warning): warning: /stories/0/taggedMemberIds/1: taggedMemberIds[1] "m2" names no member of the dataset after filtering (--where)\#(cell.column) (id "s1") [dangling-reference]"#,
+            "\(input): pet-story v1 -> v2: profiles 0, members 1, stories 2 (3 records, 0 errors, 1 warning) -> out.jsonl",
+        ], "\(input) --jobs \(jobs)")
+    }
+
     /// A Firestore export's word names its book by where it stands: dropping the book leaves it dangling.
     @Test(arguments: ["1", "2"])
     func aFirestoreExportsWordNamesItsDroppedBook(jobs: String) throws {

@@ -28,6 +28,9 @@ final class SelectionStage {
         projection = selection.fields.isEmpty ? nil : FieldProjection(selection.fields)
     }
 
+    /// True when `take(_:)` gives back the record it is handed, or nothing (no `--select`, no `--sample`).
+    var keepsRecordsWhole: Bool { projection == nil && selection.sample == nil }
+
     /// The record to write now for `record`, cut to `--select`; nil while skipping, past the
     /// limit, or when sampling (the sample comes from `finish`).
     func take(_ record: Record) -> Record? {
