@@ -225,7 +225,11 @@ public struct Converter: Sendable {
                 tally.kept.add(record.collection)
                 throw error
             }
-            if written { keep(record, typed: typed) }
+            if written {
+                keep(record, typed: typed)
+            } else {
+                plan.processor?.leftOut(record)
+            }
         }
         /// What a kept record counts for: the tally, the progress, the media and references it
         /// names, the observer.

@@ -47,6 +47,34 @@ import Testing
         #expect(strict.stderrLines.first == expected)
         #expect(!FileManager.default.fileExists(atPath: box.path + "/strict.xml"))
     }
+
+    /// A record that names one left out is not written either (the output would not validate):
+    /// it is held and dropped with a warning, as a record naming one with errors is.
+    @Test(arguments: [
+        ("pet-story", #"{"$collection":"members","id":"m1","name":"Pet 1","since":"2010-04-03","birthDate":"2010-01-01","species":"cat","sex":"male","bio":"bad \u0001","createdAt":"2023-01-10T10:05:00Z"}"#,
+         #"{"$collection":"stories","id":"s1","caption":"nap","createdAt":"2024-01-01T08:00:00Z","media":[],"taggedMemberIds":["m1"]}"#,
+         #"in.jsonl:2:132: error: /members/0/bio: U+0001 cannot be written in XML 1.0 (id "m1") [invalid-value]"#,
+         #"in.jsonl:3:117: warning: /stories/0/taggedMemberIds/0: taggedMemberIds[0] "m1" names a member that is not written (it has errors), so no record naming it is written either (id "s1") [lossy-drop]"#,
+         "pet-story v2: profiles 0, members 0, stories 0 (0 records, 1 error, 1 warning)"),
+        ("vocabulary", #"{"$collection":"wordBooks","id":"b1","title":"Book \u0001","createdAt":"2020-09-13T12:26:40Z"}"#,
+         #"{"$collection":"words","id":"w1","wordBookID":"b1","meaningText":"one","meaningImageURL":"","ganaText":"いち","ganaImageURL":"","kanjiText":"一","kanjiImageURL":"","studyState":"fail","timestamp":"2020-09-13T12:26:40.250Z"}"#,
+         #"in.jsonl:2:46: error: /wordBooks/0/title: U+0001 cannot be written in XML 1.0 (id "b1") [invalid-value]"#,
+         #"in.jsonl:3:47: warning: /words/0/wordBookID: wordBookID "b1" names a word book that is not written (it has errors), so no record naming it is written either (id "w1") [lossy-drop]"#,
+         "vocabulary v2: wordBooks 0, words 0 (0 records, 1 error, 1 warning)"),
+    ], ["1", "2"])
+    func aRecordNamingOneLeftOutIsNotWritten(cell: (domain: String, named: String, naming: String, error: String, warning: String, summary: String),
+        jobs: String) throws
+    {
+        let box = try Sandbox()
+        try box.write("in.jsonl", #"{"domain": "\#(cell.domain)", "schemaVersion": 2}"# + "\n" + cell.named + "\n" + cell.naming + "\n")
+        for output in [["-o", "out.xml"], ["-o", "out.tar", "--data-format", "xml"]] {
+            let run = try box.ferry(["convert", "in.jsonl"] + output + ["--lenient", "--jobs", jobs])
+            #expect(run.status == 1)
+            #expect(run.stderrLines == [cell.error, cell.warning, "in.jsonl: \(cell.summary) -> \(output[1])"], "\(output)")
+            let check = try box.ferry(["validate", output[1]])
+            #expect(check.status == 0, "\(output): \(check.stderr)")
+        }
+    }
 }
 
 /// The JSON Lines and CSV writers leave out a record they cannot hold (a schema-free document's

@@ -48,6 +48,20 @@ extension DatasetProcessor {
         return .error(.duplicateID, message, at: location)
     }
 
+    /// Takes back what the commit of `record` (one it returned, in its target collection) said of
+    /// its id when the writer then left the record out: with `holdsUnsettledReferences`, records
+    /// committed after it that name it are held and dropped with a `lossy-drop` warning, as those
+    /// naming a record with errors are, and none is written naming a record that was not.
+    /// Nothing changes otherwise (all references are checked as read), nor when a record read
+    /// before it named it: that one was let go with it, in input order, ahead of it.
+    public func leftOut(_ record: Record) {
+        guard holdsUnsettledReferences, let collection = record.collection,
+              case .string(let id)? = record.value.objectValue?["id"], !id.isEmpty,
+              !holdsReference(to: id, in: collection)
+        else { return }
+        ids[collection]?.markUnknown(id)
+    }
+
     /// The id table of a collection (the last one asked for is kept at hand: records of one
     /// collection usually come together).
     func idTable(for collection: String) -> IDTable {

@@ -163,6 +163,12 @@ public final class DatasetProcessor {
         ids[reference.collection]?.isKnown(reference.id) ?? false
     }
 
+    /// True when a reference held for `finish()` (its id not read when its record was committed)
+    /// names `id` of `collection`.
+    func holdsReference(to id: String, in collection: String) -> Bool {
+        pendingReferences.contains { $0.id == id && $0.collection == collection }
+    }
+
     /// Cross-record checks after the last record: duplicate ids, dangling references; reports to the log.
     public func finish() {
         for reference in pendingReferences where !(ids[reference.collection]?.isKnown(reference.id) ?? false) {

@@ -169,6 +169,17 @@ final class IDTable {
         return pointer(at: found.position).pointee & Self.knownFlag != 0
     }
 
+    /// Marks a recorded `id` as not known (its record was not kept after all); nothing for an id
+    /// not recorded.
+    func markUnknown(_ id: String) {
+        if !overflow.isEmpty, overflow[id] != nil {
+            overflow[id]?.known = false
+            return
+        }
+        guard let found = locate(id, Key(id)).found else { return }
+        pointer(at: found.position).pointee &= ~Self.knownFlag
+    }
+
     // MARK: Probing
 
     /// Where the id stands: its entry's position and the position just past its id there, or
