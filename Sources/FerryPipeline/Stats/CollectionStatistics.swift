@@ -21,6 +21,11 @@ public struct CollectionStatistics: Sendable {
         var field: Int?
         var objects = 0
         var children: [String: Int] = [:]
+        /// The members of the last object met here, in its order, with their nodes: records
+        /// usually hold their members in the same order, so a member is most often found by
+        /// comparing its key with the one at its place, without hashing it.
+        var lastKeys: [String] = []
+        var lastChildren: [Int] = []
     }
 
     private var nodes = [Node()]
@@ -55,8 +60,8 @@ public struct CollectionStatistics: Sendable {
         switch value {
         case .object(let object):
             nodes[node].objects += 1
-            for (key, member) in object {
-                guard let child = child(of: node, key) else { continue }
+            for (place, (key, member)) in object.enumerated() {
+                guard let child = child(of: node, key, at: place) else { continue }
                 statistics[nodes[child].field!].add(member)
                 visit(member, node: child)
             }
@@ -70,6 +75,21 @@ public struct CollectionStatistics: Sendable {
         default:
             break
         }
+    }
+
+    /// `child(of:_:)` for the member at `place` of an object: the last object's member there when
+    /// it has the same key.
+    private mutating func child(of node: Int, _ key: String, at place: Int) -> Int? {
+        if place < nodes[node].lastKeys.count, nodes[node].lastKeys[place] == key { return nodes[node].lastChildren[place] }
+        guard let child = child(of: node, key) else { return nil }
+        if place < nodes[node].lastKeys.count {
+            nodes[node].lastKeys[place] = key
+            nodes[node].lastChildren[place] = child
+        } else if place == nodes[node].lastKeys.count {
+            nodes[node].lastKeys.append(key)
+            nodes[node].lastChildren.append(child)
+        }
+        return child
     }
 
     /// The node of `key` under `node`, made on first sight; nil past `fieldLimit`.

@@ -23,8 +23,15 @@ public struct FieldStatistics: Sendable {
     /// Objects that could hold the field and lack it (set by `CollectionStatistics`); 0 for a
     /// list item (`/tags/*`), which is never missing.
     public var missing = 0
-    /// Values of each kind: `string`, `number`, `bool`, `object`, `list`, `null`.
-    public var kinds: [String: Int] = [:]
+    /// Values of each kind met: `string`, `number`, `bool`, `object`, `list`, `null`.
+    public var kinds: [String: Int] {
+        var kinds: [String: Int] = [:]
+        for (index, name) in Self.kindNames.enumerated() where kindCounts[index] > 0 { kinds[name] = kindCounts[index] }
+        return kinds
+    }
+    /// The count of each kind, in the order of `kindNames` (counted per value: no string hashed).
+    private var kindCounts = [Int](repeating: 0, count: 6)
+    private static let kindNames = ["null", "bool", "number", "string", "list", "object"]
     /// The smallest and largest number, as written.
     public private(set) var minNumber: (value: Double, text: String)?
     public private(set) var maxNumber: (value: Double, text: String)?
@@ -77,14 +84,14 @@ public struct FieldStatistics: Sendable {
         switch value {
         case .null:
             nulls += 1
-            kinds["null", default: 0] += 1
+            kindCounts[0] += 1
         case .bool(let flag):
             count += 1
-            kinds["bool", default: 0] += 1
+            kindCounts[1] += 1
             countDistinct(flag ? Self.trueHash : Self.falseHash, text: value)
         case .integer, .double, .number:
             count += 1
-            kinds["number", default: 0] += 1
+            kindCounts[2] += 1
             let text = Self.numberText(value)
             if let number = value.doubleValue {
                 if minNumber.map({ number < $0.value }) ?? true { minNumber = (number, text) }
@@ -94,8 +101,8 @@ public struct FieldStatistics: Sendable {
             countDistinct(StableHash.of(tag: UInt8(ascii: "n"), text), text: nil)
         case .string(let text):
             count += 1
-            kinds["string", default: 0] += 1
-            let length = text.unicodeScalars.count
+            kindCounts[3] += 1
+            let length = Self.scalarCount(text)
             stringLengths = stringLengths.map { min($0.lowerBound, length)...max($0.upperBound, length) } ?? length...length
             if let instant = Self.instant(text) {
                 if minInstant.map({ instant < $0.value }) ?? true { minInstant = (instant, text) }
@@ -105,14 +112,14 @@ public struct FieldStatistics: Sendable {
             countDistinct(StableHash.of(tag: UInt8(ascii: "s"), text), text: value)
         case .array(let items):
             count += 1
-            kinds["list", default: 0] += 1
+            kindCounts[4] += 1
             lists += 1
             listItems += items.count
             listLengths = listLengths.map { min($0.lowerBound, items.count)...max($0.upperBound, items.count) } ?? items.count...items.count
             texts = nil
         case .object:
             count += 1
-            kinds["object", default: 0] += 1
+            kindCounts[5] += 1
             texts = nil
         }
     }
@@ -131,6 +138,16 @@ public struct FieldStatistics: Sendable {
             return
         }
         estimator?.add(hash: hash)
+    }
+
+    /// The Unicode scalars of `text` (`text.unicodeScalars.count`): its UTF-8 bytes that start one.
+    static func scalarCount(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            var count = 0
+            for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+            return count
+        }
     }
 
     /// A number as written: the source text, or the shortest text of an integer or double.
