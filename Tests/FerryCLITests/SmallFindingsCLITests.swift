@@ -106,4 +106,28 @@ import Testing
             #expect(run.status == 3, "\(command)")
         }
     }
+
+    /// A JSON Lines line that is not an object is an error of its own, each time; a record
+    /// without `$collection` is named as such, once.
+    @Test(arguments: ["1", "2"])
+    func aLineThatIsNotARecordSaysSo(jobs: String) throws {
+        let box = try Sandbox()
+        try box.write("in.jsonl", """
+            {"domain": "pet-story", "schemaVersion": 2}
+            42
+            ["a"]
+            {"id":"x"}
+            {"id":"y"}
+
+            """)
+        let run = try box.ferry(["validate", "in.jsonl", "--jobs", jobs])
+        #expect(run.status == 1)
+        #expect(run.stderrLines == [
+            "in.jsonl:2:1: error: /0: record: expected an object, found 42 [type-error]",
+            "in.jsonl:3:1: error: /1: record: expected an object, found a list [type-error]",
+            #"in.jsonl:4:1: error: /2: unknown collection (none: the record has no "$collection") for domain pet-story v2 "#
+                + #"(its collections: profiles, members, stories); its records are skipped (id "x") [invalid-value]"#,
+            "in.jsonl: pet-story v2: profiles 0, members 0, stories 0 (0 records, 3 errors, 0 warnings); invalid",
+        ])
+    }
 }

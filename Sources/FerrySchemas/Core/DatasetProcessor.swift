@@ -204,9 +204,16 @@ public final class DatasetProcessor {
     private func commit(_ document: PreparedDocument) -> Record? {
         let collection = document.collection
         if document.isUnknownCollection {
+            // A line of JSON Lines that is not an object names no collection: its own problem,
+            // said for each such line (not once, as for the records of a collection not known).
+            if collection.isEmpty, document.context.record.value.objectValue == nil {
+                let value = document.context.record.value
+                report([.error(.typeError, "record: expected an object, found \(value.shortDescription)", at: document.context.location())])
+                return nil
+            }
             if reportedCollections.insert(collection).inserted {
                 report([.error(.invalidValue,
-                    "unknown collection \(collection.isEmpty ? "(none)" : collection) for domain \(domain.rawValue) v\(sourceVersion) "
+                    "unknown collection \(collection.isEmpty ? #"(none: the record has no "$collection")"# : collection) for domain \(domain.rawValue) v\(sourceVersion) "
                     + "(its collections: \(preparer.sourceCollections.joined(separator: ", "))); its records are skipped",
                     at: document.context.location())])
             }
