@@ -92,7 +92,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         }
         text += DiagnosticText.escaped(message)
         // A message that quotes the id already (`duplicate id "b-1"`) does not repeat it.
-        if let id = location.recordID, !message.contains(DiagnosticText.quoted(id)) {
+        if let id = location.recordID, !DiagnosticText.contains(message, DiagnosticText.quoted(id)) {
             text += " (id " + DiagnosticText.quoted(id) + ")"
         }
         return text

@@ -26,6 +26,31 @@ public enum DiagnosticText {
         return out
     }
 
+    /// True when `part`'s UTF-8 bytes stand in `text`'s (`text.contains(part)` for the text of
+    /// messages): a byte search, where the standard library's builds a searcher per call (about a
+    /// tenth of a run that reports an error for every record).
+    public static func contains(_ text: String, _ part: String) -> Bool {
+        var text = text
+        var part = part
+        return text.withUTF8 { haystack in
+            part.withUTF8 { needle in
+                guard let first = needle.first else { return true }
+                guard needle.count <= haystack.count else { return false }
+                var start = 0
+                let last = haystack.count - needle.count
+                while start <= last {
+                    if haystack[start] == first {
+                        var matched = 1
+                        while matched < needle.count, haystack[start + matched] == needle[matched] { matched += 1 }
+                        if matched == needle.count { return true }
+                    }
+                    start += 1
+                }
+                return false
+            }
+        }
+    }
+
     /// True for a UTF-8 byte that may start or be a character `escaped` rewrites: any control
     /// byte, DEL, and any byte of a multi-byte sequence (C1 controls, U+2028/2029 and U+FFFD
     /// are multi-byte; they are told apart by the scalar loop).

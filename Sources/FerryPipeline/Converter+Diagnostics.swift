@@ -8,7 +8,7 @@ extension Converter {
     @Sendable static func namingCSVColumn(_ diagnostic: Diagnostic) -> Diagnostic {
         guard let field = diagnostic.location.field, field.tokens.count > 2 else { return diagnostic }
         let column = JSONPointer(tokens: Array(field.tokens.dropFirst(2))).flattenedName
-        guard !diagnostic.message.contains("column '\(column)'") else { return diagnostic }
+        guard !DiagnosticText.contains(diagnostic.message, "column '\(column)'") else { return diagnostic }
         var named = diagnostic
         named.message += " (column '\(column)')"
         return named
