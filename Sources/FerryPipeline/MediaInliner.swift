@@ -58,7 +58,8 @@ struct MediaReferences {
 
     init(media: [String: String]) {
         self.media = media
-        self.catalog = ListedMediaCatalog(paths: media.keys.sorted())
+        // Unsorted: what it finds goes into a set.
+        self.catalog = ListedMediaCatalog(paths: Array(media.keys))
     }
 
     /// Notes the media a record names, as paths or through a domain's media layout.

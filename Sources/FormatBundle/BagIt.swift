@@ -204,12 +204,24 @@ public enum BagIt {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw FerryError(.invalidEncoding, "the tag file is not UTF-8", at: location)
         }
+        // Split at LF, CR and CR LF (one break) on the UTF-8 bytes: a split by characters walks
+        // grapheme clusters, the most of reading a manifest of 50,000 files.
         var result: [(Int, Substring)] = []
-        var number = 0
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-            number += 1
-            result.append((number, line))
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            guard byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") else {
+                utf8.formIndex(after: &index)
+                continue
+            }
+            result.append((result.count + 1, text[start..<index]))
+            utf8.formIndex(after: &index)
+            if byte == UInt8(ascii: "\r"), index != utf8.endIndex, utf8[index] == UInt8(ascii: "\n") { utf8.formIndex(after: &index) }
+            start = index
         }
+        result.append((result.count + 1, text[start..<utf8.endIndex]))
         if result.last?.1.isEmpty == true { result.removeLast() }
         return result
     }

@@ -277,7 +277,9 @@ extension BundleReader {
             }, write: write)
         }
         let pool = pipeline.pool
-        let digest = pipeline.begin()
+        // A small member (a photo) is hashed here: queueing its bytes costs more than hashing them.
+        let hashesHere = declared <= HashPipeline.hashedHereSize
+        let digest = hashesHere ? pipeline.beginHere() : pipeline.begin()
         var total: Int64 = 0
         func nextBlock() throws -> (bytes: UnsafeRawBufferPointer, chunk: ChunkPool.Chunk?)? {
             do {
@@ -295,6 +297,11 @@ extension BundleReader {
                 throw FerryError(.tooLarge, "content is more than \(limit) bytes, the limit; not read")
             }
             try count(block.bytes.count, total: total)
+            if hashesHere {
+                pipeline.hashHere(block.bytes, into: digest)
+                try write?(block.bytes)
+                continue
+            }
             if let chunk = block.chunk {
                 pipeline.hash(block.bytes, in: chunk, into: digest)
                 try write?(block.bytes)

@@ -73,6 +73,9 @@ final class ChunkPool: @unchecked Sendable {
 final class PendingDigest: @unchecked Sendable {
     fileprivate let hasher = SHA256Hasher()
     fileprivate var result: Result<String, FerryError>?
+    /// True when the calling thread hashed the stream itself (`HashPipeline.hashHere`): no job of
+    /// it is queued, so `value()` does not wait for the lane's other jobs.
+    fileprivate var isHashedHere = false
     /// The hashing queue of this digest's lane (not the pipeline: the last reference to a digest
     /// may go away on that queue).
     fileprivate let queue: DispatchQueue
@@ -82,7 +85,7 @@ final class PendingDigest: @unchecked Sendable {
     /// The digest as 64 lowercase hex digits.
     /// - Throws: `FerryError(.internalError)` when the stream was not finished or OpenSSL failed.
     func value() throws -> String {
-        queue.sync {}
+        if !isHashedHere { queue.sync {} }
         switch result {
         case .success(let hex)?: return hex
         case .failure(let error)?: throw error
@@ -135,15 +138,35 @@ final class HashPipeline: @unchecked Sendable {
 
     /// Queues the end of `digest`'s stream.
     func finish(_ digest: PendingDigest) {
-        digest.queue.async {
-            do {
-                digest.result = .success(try digest.hasher.finalize())
-            } catch let error as FerryError {
-                digest.result = .failure(error)
-            } catch {
-                digest.result = .failure(FerryError(.internalError, "SHA-256: \(error)"))
-            }
+        guard !digest.isHashedHere else { return Self.finalize(digest) }
+        digest.queue.async { Self.finalize(digest) }
+    }
+
+    private static func finalize(_ digest: PendingDigest) {
+        do {
+            digest.result = .success(try digest.hasher.finalize())
+        } catch let error as FerryError {
+            digest.result = .failure(error)
+        } catch {
+            digest.result = .failure(FerryError(.internalError, "SHA-256: \(error)"))
         }
+    }
+
+    /// The streams at most this long are hashed on the calling thread (`hashHere`): a photo of a
+    /// few KB is hashed in less time than two jobs take to be queued and run on another thread.
+    static let hashedHereSize: Int64 = 64 << 10
+
+    /// Starts a digest of a stream hashed on the calling thread: `hashHere` takes its bytes,
+    /// `finish` ends it there, and `value()` waits for no job.
+    func beginHere() -> PendingDigest {
+        let digest = PendingDigest(queue: lanes[0])
+        digest.isHashedHere = true
+        return digest
+    }
+
+    /// Hashes `bytes` into `digest` (begun with `beginHere`) at once.
+    func hashHere(_ bytes: UnsafeRawBufferPointer, into digest: PendingDigest) {
+        digest.hasher.update(bytes)
     }
 
     /// Waits until every job queued so far has run.

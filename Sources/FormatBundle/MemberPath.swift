@@ -25,6 +25,15 @@ public enum MemberPath {
         let length = path.utf8.count
         if length > maximumLength { return .tooLong(length) }
         if path.isEmpty { return .unsafe("the member has an empty path") }
+        if isPlain(path) { return .safe(path) }
+        return checkEveryRule(path)
+    }
+
+    /// `check` for a path that is not plain (`isPlain`): every rule, in order.
+    static func checkEveryRule(_ path: String) -> Verdict {
+        let length = path.utf8.count
+        if length > maximumLength { return .tooLong(length) }
+        if path.isEmpty { return .unsafe("the member has an empty path") }
         let bytes = Array(path.utf8)
         if bytes.contains(0) { return .unsafe("the path holds a NUL byte") }
         if bytes[0] == UInt8(ascii: "/") || bytes[0] == UInt8(ascii: "\\") {
@@ -39,6 +48,34 @@ public enum MemberPath {
         let kept = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
         if kept.isEmpty { return .root }
         return .safe(nfc(kept.joined(separator: "/")))
+    }
+
+    /// True for the usual path (`media/Stories/s1/p.jpg`), which `check` keeps as it is: ASCII
+    /// without NUL or `\`, not absolute, no `:` second (a drive letter), and no empty, `.` or `..`
+    /// segment (so no trailing `/`). One pass over the bytes, where `check` splits the path into
+    /// characters twice (a bundle of 50,000 photos checks 50,000 paths).
+    static func isPlain(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            guard let first = bytes.first, first != UInt8(ascii: "/"), bytes.count < 2 || bytes[1] != UInt8(ascii: ":") else {
+                return false
+            }
+            var segmentStart = 0
+            var dots = 0  // the segment's bytes while all are `.`
+            for index in 0...bytes.count {
+                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: "/")
+                if byte == UInt8(ascii: "/") {
+                    let length = index - segmentStart
+                    if length == 0 || dots == length { return false }
+                    segmentStart = index + 1
+                    dots = 0
+                    continue
+                }
+                if byte == 0 || byte >= 0x80 || byte == UInt8(ascii: "\\") { return false }
+                if byte == UInt8(ascii: ".") { dots += 1 } else { dots = -bytes.count }
+            }
+            return true
+        }
     }
 
     /// True when a link at `linkPath` (a safe, normalized path) pointing at `target` stays inside
@@ -69,7 +106,20 @@ public enum MemberPath {
 
     /// True when `path` sorts before `other` in byte order of their UTF-8 (the bundle's member order).
     public static func precedes(_ path: String, _ other: String) -> Bool {
-        path.utf8.lexicographicallyPrecedes(other.utf8)
+        // `memcmp` over the bytes where they lie (a bundle's members are sorted with this: the
+        // generic comparison of two UTF-8 views was most of sorting 50,000 paths).
+        var path = path
+        var other = other
+        return path.withUTF8 { a in
+            other.withUTF8 { b in
+                let common = min(a.count, b.count)
+                if common > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+                    let order = memcmp(pa, pb, common)
+                    if order != 0 { return order < 0 }
+                }
+                return a.count < b.count
+            }
+        }
     }
 
     private static func isASCIILetter(_ byte: UInt8) -> Bool {

@@ -16,13 +16,18 @@ public struct ListedMediaCatalog: MediaCatalog {
         self.paths = paths
         var byStem: [String: [String]] = [:]
         for path in paths {
-            var stem = path
-            if let slash = path.lastIndex(of: "/"), let dot = path.lastIndex(of: "."), dot > slash {
-                stem = String(path[..<dot])
-            } else if !path.contains("/"), let dot = path.lastIndex(of: ".") {
-                stem = String(path[..<dot])
+            // The path without its extension (after the last `.` of its last segment) and without
+            // a leading `media/`. Found on the UTF-8 bytes (`/` and `.` are ASCII, so their
+            // indices are the string's): a catalog of 50,000 photos is made per run.
+            let utf8 = path.utf8
+            var end = utf8.endIndex
+            if let dot = utf8.lastIndex(of: UInt8(ascii: ".")) {
+                let slash = utf8.lastIndex(of: UInt8(ascii: "/"))
+                if slash.map({ dot > $0 }) ?? true { end = dot }
             }
-            if stem.hasPrefix("media/") { stem.removeFirst(6) }
+            var start = utf8.startIndex
+            if path.hasPrefix("media/") { start = utf8.index(start, offsetBy: 6) }
+            let stem = start <= end ? String(path[start..<end]) : ""
             byStem[stem, default: []].append(path)
         }
         self.byStem = byStem
