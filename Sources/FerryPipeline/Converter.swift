@@ -218,6 +218,8 @@ public struct Converter: Sendable {
             // A record the output's format cannot hold is reported and left out, as an invalid
             // one is: it is written first and kept when it was (counted, too, when the write
             // fails outright and the run stops, as a record is counted before its write above).
+            // One naming a record left out is left out too (a word of the same Firestore book).
+            if plan.processor?.namesLeftOut(record) == true { return }
             let written: Bool
             do {
                 written = try writeOut(record, rendered: rendered)

@@ -75,6 +75,26 @@ import Testing
             #expect(check.status == 0, "\(output): \(check.stderr)")
         }
     }
+
+    /// In a Firestore export a book and its words are one document, committed together: the
+    /// words are dropped with the book all the same.
+    @Test(arguments: ["1", "2"])
+    func theWordsOfABookLeftOutAreNotWritten(jobs: String) throws {
+        let box = try Sandbox()
+        try box.write("export.json", DanglingAfterSelectionCLITests.firestoreWords.replacingOccurrences(of: "Book 2", with: #"Book \u0001"#))
+        for output in [["-o", "out.xml"], ["-o", "out.tar", "--data-format", "xml", "--to-version", "2"]] {
+            let run = try box.ferry(["convert", "export.json"] + output + ["--lenient", "--jobs", jobs])
+            #expect(run.status == 1)
+            let version = output.count > 2 ? "v1 -> v2" : "v1"
+            #expect(run.stderrLines == [
+                #"export.json:2:17: error: /wordBooks/1/title: U+0001 cannot be written in XML 1.0 (id "b2") [invalid-value]"#,
+                #"export.json:2:166: warning: /words/1/wordBookID: wordBookID "b2" names a word book that is not written (it has errors), "#
+                    + #"so no record naming it is written either (id "w2") [lossy-drop]"#,
+                "export.json: vocabulary \(version): wordBooks 1, words 1 (2 records, 1 error, 1 warning) -> \(output[1])",
+            ], "\(output)")
+            #expect(try box.ferry(["validate", output[1]]).status == 0, "\(output)")
+        }
+    }
 }
 
 /// The JSON Lines and CSV writers leave out a record they cannot hold (a schema-free document's

@@ -120,6 +120,14 @@ import Testing
             {"id":"y"}
 
             """)
+        try box.write("other.jsonl", """
+            {"domain": "pet-story", "schemaVersion": 2}
+            {"id":"c","$collection":7}
+
+            """)
+        #expect(try box.ferry(["validate", "other.jsonl", "--jobs", jobs]).stderrLines.first
+            == #"other.jsonl:2:1: error: /0: unknown collection (none: its "$collection" is not a string) for domain pet-story v2 "#
+                + #"(its collections: profiles, members, stories); its records are skipped (id "c") [invalid-value]"#)
         let run = try box.ferry(["validate", "in.jsonl", "--jobs", jobs])
         #expect(run.status == 1)
         #expect(run.stderrLines == [

@@ -54,11 +54,13 @@ extension DatasetProcessor {
     /// naming a record with errors are, and none is written naming a record that was not.
     /// Nothing changes otherwise (all references are checked as read), nor when a record read
     /// before it named it: that one was let go with it, in input order, ahead of it.
+    /// Records committed with it or after it that name it are found by `namesLeftOut(_:)`.
     public func leftOut(_ record: Record) {
         guard holdsUnsettledReferences, let collection = record.collection,
-              case .string(let id)? = record.value.objectValue?["id"], !id.isEmpty,
-              !holdsReference(to: id, in: collection)
+              case .string(let id)? = record.value.objectValue?["id"], !id.isEmpty
         else { return }
+        leftOutIDs.insert(ReferencedID(collection: collection, id: id))
+        guard !holdsReference(to: id, in: collection) else { return }
         ids[collection]?.markUnknown(id)
     }
 

@@ -41,6 +41,8 @@ public final class DatasetProcessor {
     @exclusivity(unchecked) private var pendingReferences: [UnsettledReference] = []
     /// The ids read but not kept whose referring records were said to be dropped (`--lenient`).
     @exclusivity(unchecked) private var reportedDrops: Set<ReferencedID> = []
+    /// The records the writer left out after their commit (`leftOut`).
+    @exclusivity(unchecked) var leftOutIDs: Set<ReferencedID> = []
     /// Set by a caller that holds back the records naming ids not read yet (`--lenient`: a
     /// record kept must have every reference settled). Then `unresolvedReferences` lists them for
     /// each record `commit` returns, and an id counts as read (`isRead`) only once its record is
@@ -163,6 +165,41 @@ public final class DatasetProcessor {
         ids[reference.collection]?.isKnown(reference.id) ?? false
     }
 
+    /// How a record of no collection is named in the `unknown collection` error.
+    private static func noCollection(_ value: Value) -> String {
+        value.objectValue?["$collection"] == nil ? #"(none: the record has no "$collection")"# : #"(none: its "$collection" is not a string)"#
+    }
+
+    /// True when `record` (one `commit` returned, committed with the record it names or after
+    /// it) names a record the writer left out (`leftOut`): it is not to be written either. The
+    /// `lossy-drop` warning of the first record naming that one is reported, as for a record with
+    /// errors.
+    public func namesLeftOut(_ record: Record) -> Bool {
+        guard !leftOutIDs.isEmpty, let collection = record.collection, let rules = preparer.referenceRules[collection],
+              let object = record.value.objectValue
+        else { return false }
+        func isLeftOut(_ rule: ReferenceRule, _ id: String, _ index: Int?) -> Bool {
+            guard leftOutIDs.contains(ReferencedID(collection: rule.collection, id: id)) else { return false }
+            let pending = PendingReference(rule: rule, id: id, index: index,
+                context: RecordContext(record: record, options: decodingOptions))
+            reportDropped(UnsettledReference(pending, at: pending.location))
+            return true
+        }
+        for rule in rules {
+            switch object[rule.field] {
+            case .array(let items)?:
+                for (index, item) in items.enumerated() {
+                    if let id = item.stringValue, isLeftOut(rule, id, index) { return true }
+                }
+            case let item?:
+                if let id = item.stringValue, !id.isEmpty, isLeftOut(rule, id, nil) { return true }
+            case nil:
+                continue
+            }
+        }
+        return false
+    }
+
     /// True when a reference held for `finish()` (its id not read when its record was committed)
     /// names `id` of `collection`.
     func holdsReference(to id: String, in collection: String) -> Bool {
@@ -213,7 +250,7 @@ public final class DatasetProcessor {
             }
             if reportedCollections.insert(collection).inserted {
                 report([.error(.invalidValue,
-                    "unknown collection \(collection.isEmpty ? #"(none: the record has no "$collection")"# : collection) for domain \(domain.rawValue) v\(sourceVersion) "
+                    "unknown collection \(collection.isEmpty ? Self.noCollection(document.context.record.value) : collection) for domain \(domain.rawValue) v\(sourceVersion) "
                     + "(its collections: \(preparer.sourceCollections.joined(separator: ", "))); its records are skipped",
                     at: document.context.location())])
             }
