@@ -32,23 +32,7 @@ public enum DiagnosticText {
     public static func contains(_ text: String, _ part: String) -> Bool {
         var text = text
         var part = part
-        return text.withUTF8 { haystack in
-            part.withUTF8 { needle in
-                guard let first = needle.first else { return true }
-                guard needle.count <= haystack.count else { return false }
-                var start = 0
-                let last = haystack.count - needle.count
-                while start <= last {
-                    if haystack[start] == first {
-                        var matched = 1
-                        while matched < needle.count, haystack[start + matched] == needle[matched] { matched += 1 }
-                        if matched == needle.count { return true }
-                    }
-                    start += 1
-                }
-                return false
-            }
-        }
+        return text.withUTF8 { haystack in part.withUTF8 { UTF8Text.contains(haystack, $0) } }
     }
 
     /// True for a UTF-8 byte that may start or be a character `escaped` rewrites: any control

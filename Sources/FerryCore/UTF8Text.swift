@@ -1,6 +1,24 @@
 /// UTF-8 checks shared by the CSV readers (the general decoder and the typed path), so that both
 /// refuse exactly the same bytes.
 public enum UTF8Text {
+    /// True when `part` stands in `bytes` (true for an empty `part`): a plain byte search, where
+    /// the standard library's `contains` builds a searcher per call.
+    public static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = part.first else { return true }
+        guard part.count <= bytes.count else { return false }
+        var start = 0
+        let last = bytes.count - part.count
+        while start <= last {
+            if bytes[start] == first {
+                var matched = 1
+                while matched < part.count, bytes[start + matched] == part[matched] { matched += 1 }
+                if matched == part.count { return true }
+            }
+            start += 1
+        }
+        return false
+    }
+
     /// The text of `bytes` when they are well-formed UTF-8, else nil: all-ASCII text is found by
     /// one check of whole words (`isASCII`), anything else is read sequence by sequence
     /// (`validSequenceLength`).

@@ -8,28 +8,19 @@ enum MediaNameScan {
     /// True when `bytes` (a JSON text) may hold a string naming a media file: every media path
     /// starts with `media/` (`DatasetSource.media`), and a `\u` escape could spell it.
     static func mayNameMedia(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        contains(bytes, Array("media".utf8)) || contains(bytes, Array("\\u".utf8))
+        contains(bytes, media) || contains(bytes, unicodeEscape)
     }
 
     /// True when a cell of `row` may name a media file (a cell's text is the value, unescaped).
     static func mayNameMedia(_ row: RawCSVRow) -> Bool {
-        let media = Array("media".utf8)
-        return row.cells.contains { contains($0.text, media) }
+        row.cells.contains { contains($0.text, media) }
     }
 
+    private static let media = Array("media".utf8)
+    private static let unicodeEscape = Array("\\u".utf8)
+
     private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard bytes.count >= needle.count, let first = needle.first else { return false }
-        var index = 0
-        let last = bytes.count - needle.count
-        while index <= last {
-            if bytes[index] == first {
-                var matched = 1
-                while matched < needle.count, bytes[index + matched] == needle[matched] { matched += 1 }
-                if matched == needle.count { return true }
-            }
-            index += 1
-        }
-        return false
+        needle.withUnsafeBufferPointer { UTF8Text.contains(bytes, $0) }
     }
 }
 

@@ -175,29 +175,13 @@ public final class DatasetProcessor {
     /// `lossy-drop` warning of the first record naming that one is reported, as for a record with
     /// errors.
     public func namesLeftOut(_ record: Record) -> Bool {
-        guard !leftOutIDs.isEmpty, let collection = record.collection, let rules = preparer.referenceRules[collection],
-              let object = record.value.objectValue
+        guard !leftOutIDs.isEmpty, let collection = record.collection else { return false }
+        let references = preparer.references(record.value, collection: collection,
+            context: RecordContext(record: record, options: decodingOptions))
+        guard let named = references.first(where: { leftOutIDs.contains(ReferencedID(collection: $0.collection, id: $0.id)) })
         else { return false }
-        func isLeftOut(_ rule: ReferenceRule, _ id: String, _ index: Int?) -> Bool {
-            guard leftOutIDs.contains(ReferencedID(collection: rule.collection, id: id)) else { return false }
-            let pending = PendingReference(rule: rule, id: id, index: index,
-                context: RecordContext(record: record, options: decodingOptions))
-            reportDropped(UnsettledReference(pending, at: pending.location))
-            return true
-        }
-        for rule in rules {
-            switch object[rule.field] {
-            case .array(let items)?:
-                for (index, item) in items.enumerated() {
-                    if let id = item.stringValue, isLeftOut(rule, id, index) { return true }
-                }
-            case let item?:
-                if let id = item.stringValue, !id.isEmpty, isLeftOut(rule, id, nil) { return true }
-            case nil:
-                continue
-            }
-        }
-        return false
+        reportDropped(UnsettledReference(named, at: named.location))
+        return true
     }
 
     /// True when a reference held for `finish()` (its id not read when its record was committed)

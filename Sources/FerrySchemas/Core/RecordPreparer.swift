@@ -307,7 +307,7 @@ public struct RecordPreparer: @unchecked Sendable {
 
     /// The references a record makes, as read, resolved when the processor finishes: the fields
     /// its domain declares (`DomainDefinition.references(collection:version:)`).
-    private func references(_ value: Value, collection: String, context: RecordContext) -> [PendingReference] {
+    func references(_ value: Value, collection: String, context: RecordContext) -> [PendingReference] {
         // Most domains declare none: no hash of the collection name per record then.
         guard !referenceRules.isEmpty, let rules = referenceRules[collection], let object = value.objectValue else { return [] }
         var references: [PendingReference] = []
