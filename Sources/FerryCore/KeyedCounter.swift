@@ -11,7 +11,7 @@ public struct KeyedCounter: Sendable {
 
     /// Returns the count of `key`, then adds one to it.
     public mutating func postIncrement(_ key: String) -> Int {
-        if let lastKey, Self.isSameString(key, lastKey) {
+        if let lastKey, UTF8Text.isSameString(key, lastKey) {
             // The usual case: the same string as the last call's, compared in one step.
         } else if key == lastKey {
             // Equal text in another string: held from now on, so that the next call with this one
@@ -24,13 +24,6 @@ public struct KeyedCounter: Sendable {
         }
         defer { lastCount += 1 }
         return lastCount
-    }
-
-    /// True when `a` and `b` are the same string value (the same bits: the same small string, or
-    /// the same storage), which `==` would find equal at once; false says nothing.
-    @inline(__always)
-    private static func isSameString(_ a: String, _ b: String) -> Bool {
-        unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
     }
 
     /// The count of `key`.

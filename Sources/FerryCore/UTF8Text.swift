@@ -1,6 +1,15 @@
 /// UTF-8 checks shared by the CSV readers (the general decoder and the typed path), so that both
-/// refuse exactly the same bytes.
+/// refuse exactly the same bytes, and byte-level string tests shared by the readers and counters.
 public enum UTF8Text {
+    /// True when `a` and `b` are the same string value (the same bits: the same small string, or
+    /// the same storage), which `==` would find equal at once; false says nothing. A caller that
+    /// keeps a string to compare with can hold the one it was given after a slower equal compare,
+    /// so that its next compare with that caller's string takes one step.
+    @inline(__always)
+    public static func isSameString(_ a: String, _ b: String) -> Bool {
+        unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
+    }
+
     /// True when `part` stands in `bytes` (true for an empty `part`): a plain byte search, where
     /// the standard library's `contains` builds a searcher per call.
     public static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>) -> Bool {

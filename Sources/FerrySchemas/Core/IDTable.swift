@@ -246,8 +246,19 @@ final class IDTable {
     {
         var standardIndex: Int?
         if let collection, let index, index >= 0 {
-            if pointerCollection == nil { pointerCollection = collection }
-            if pointerCollection == collection { standardIndex = index }
+            if let held = pointerCollection {
+                if UTF8Text.isSameString(held, collection) {
+                    standardIndex = index
+                } else if held == collection {
+                    standardIndex = index
+                    // Held from now on: the next record's string is usually this one, and then
+                    // compares in one step rather than byte by byte.
+                    pointerCollection = collection
+                }
+            } else {
+                pointerCollection = collection
+                standardIndex = index
+            }
         }
         let storedIndex = UInt64(standardIndex.map { $0 + 1 } ?? 0)
         let storedLine = Self.encodeLine(line, index: standardIndex)
@@ -277,15 +288,20 @@ final class IDTable {
         slots = []
         var bigger = [UInt32](repeating: 0, count: count)
         let mask = count - 1
-        for (chunkIndex, chunk) in chunks.enumerated() {
-            var offset = chunkIndex == 0 ? 1 : 0
-            let end = chunkIndex < filledSizes.count ? filledSizes[chunkIndex] : used
-            while offset < end {
-                let (hash, size) = Self.hashAndSize(ofEntryAt: chunk + offset)
-                var slot = Int(truncatingIfNeeded: hash) & mask
-                while bigger[slot] != 0 { slot = (slot + 1) & mask }
-                bigger[slot] = Self.tag(hash, positionMask) | UInt32(chunkIndex << Self.chunkShift | offset)
-                offset += size
+        let positionMask = self.positionMask
+        // Through a buffer: an array written in the loop was checked for uniqueness and bounds
+        // at every slot.
+        bigger.withUnsafeMutableBufferPointer { bigger in
+            for (chunkIndex, chunk) in chunks.enumerated() {
+                var offset = chunkIndex == 0 ? 1 : 0
+                let end = chunkIndex < filledSizes.count ? filledSizes[chunkIndex] : used
+                while offset < end {
+                    let (hash, size) = Self.hashAndSize(ofEntryAt: chunk + offset)
+                    var slot = Int(truncatingIfNeeded: hash) & mask
+                    while bigger[slot] != 0 { slot = (slot + 1) & mask }
+                    bigger[slot] = Self.tag(hash, positionMask) | UInt32(chunkIndex << Self.chunkShift | offset)
+                    offset += size
+                }
             }
         }
         slots = bigger
