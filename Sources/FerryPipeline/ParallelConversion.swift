@@ -6,9 +6,9 @@ import Foundation
 
 /// `--jobs N` inside one input (issue 7): the input is cut into batches of raw records (JSON
 /// Lines lines, CSV rows cut at newlines outside quotes, a JSON document's array elements found by
-/// a bracket scan, an XML document's record elements found by a tag scan), and N worker threads parse each batch and decode, validate and migrate its
-/// records (`RecordPreparer`), while the calling thread keeps everything that spans records in
-/// input order: the reader's own bookkeeping (`BatchRecordReader.items(from:)`), the processor's
+/// a bracket scan, an XML document's record elements found by a tag scan), and N - 1 worker threads parse each batch and decode, validate and migrate its
+/// records (`RecordPreparer`), as does the calling thread whenever it would wait for a batch; the
+/// calling thread keeps everything that spans records in input order: the reader's own bookkeeping (`BatchRecordReader.items(from:)`), the processor's
 /// id and reference checks (`DatasetProcessor.commit(_:)`) and the writing. Output, diagnostics
 /// and their order are exactly those of a run with one job.
 ///
@@ -209,10 +209,29 @@ struct ParallelConversion {
         }
     }
 
+    /// Waits until `batch` is parsed, parsing it with `parseHere` when no worker has started it,
+    /// and while a worker parses it, parsing the latest batch of `window` (in input order) no
+    /// worker has started: the workers take them from the front, and the calling thread would
+    /// otherwise leave its core idle.
+    static func waitParsed<Batch: ClaimedParse>(_ batch: Batch, window: [Batch], parseHere: (Batch) -> Void) {
+        while !batch.isParsed {
+            if batch.claim() {
+                parseHere(batch)
+                return
+            }
+            guard let other = window.last(where: { $0 !== batch && $0.claim() }) else {
+                batch.waitUntilParsed()
+                return
+            }
+            parseHere(other)
+        }
+    }
+
     /// One batch on its way through the pipeline. Its worker parses it, prepares its records and
     /// lets go of them, so that their memory is freed on the thread that allocated it.
-    private final class Slot: @unchecked Sendable {
-        // @unchecked: the worker parses the batch (and, when `preparesWithParse`, writes `results`)
+    private final class Slot: ClaimedParse, @unchecked Sendable {
+        // @unchecked: one thread claims the parse (under `claimLock`), the worker or the calling
+        // thread, and parses the batch (and, when `preparesWithParse`, writes `results`)
         // before leaving `parsed`, and writes `results` before leaving `prepared`; the calling
         // thread reads them only after waiting on these, `items` is written on the calling
         // thread before the prepare job that reads it is queued, and the release job, which
@@ -226,8 +245,18 @@ struct ParallelConversion {
         /// The typed path's taker for this batch, holding the lines it rendered.
         var lane: TypedLaneBatch? { heldLane }
         /// The number of the worker that runs every job of this batch: the first free one takes its
-        /// parse and notes its number here, before leaving `parsed`.
+        /// parse and notes its number here, before leaving `parsed`; `callingThread` when the
+        /// calling thread parsed it (`claim()`), which then runs its other jobs too.
         var worker = 0
+        /// `worker` for a batch the calling thread parsed.
+        static let callingThread = -1
+        /// Taken by the first thread to start the parse: a worker, or the calling thread while it
+        /// would otherwise wait (`ParallelConversion.run`).
+        private let claimLock = NSLock()
+        private var claimed = false
+        /// The renderer the parse renders ahead with (`preparesWithParse`), asked when the batch
+        /// was cut.
+        var renderer: (any RecordRenderer)?
         /// True when the worker prepares the records right after parsing them, in the same job
         /// (`RecordBatch.itemsAsParsed`): the calling thread then takes the items and delivers
         /// them, with no hand-over to the worker and back between parsing and preparing.
@@ -249,6 +278,28 @@ struct ParallelConversion {
         func parse() {
             batch.parse(offering: lane)
             lane?.finishTaking()
+        }
+
+        var isParsed: Bool { parsed.wait(timeout: .now()) == .success }
+
+        func waitUntilParsed() { parsed.wait() }
+
+        /// True for the one thread that is to parse the batch (the first to ask).
+        func claim() -> Bool {
+            claimLock.lock()
+            defer { claimLock.unlock() }
+            if claimed { return false }
+            claimed = true
+            return true
+        }
+
+        /// The batch's first job, on the thread that claimed it (`worker` its number): the parse,
+        /// and with it the preparing of its records when `preparesWithParse`.
+        func runParse(as worker: Int, _ preparer: RecordPreparer) {
+            self.worker = worker
+            parse()
+            if preparesWithParse, let items = batch.itemsAsParsed { prepare(items, preparer, renderer) }
+            parsed.leave()
         }
 
         /// Prepares the general records of `items` (this batch's, in order) into `results` and
@@ -292,7 +343,12 @@ struct ParallelConversion {
     /// - Throws: what reading or `delivery` throws; batches still in flight are abandoned.
     func run(_ delivery: Delivery) throws {
         if jobs == 1 { return try runInline(delivery) }
-        let pool = WorkerPool(threads: jobs)
+        // One job is the calling thread's: it parses batches itself while it would otherwise wait
+        // for one (`waitParsed`). With a worker a job, the calling thread was one thread more than
+        // the jobs, and on as many cores as jobs the three threads of `--jobs 2` took turns on
+        // two cores: about a tenth more CPU for the same work, the batches' memory refetched
+        // after each switch.
+        let pool = WorkerPool(threads: jobs - 1)
         defer { pool.stop() }
         let preparer = self.preparer
         var window: [Slot] = []
@@ -323,13 +379,12 @@ struct ParallelConversion {
                 // Asked when the batch is cut: a writer not open yet renders nothing ahead, and
                 // the calling thread then writes those records itself.
                 let renderer = preparesWithParse ? self.renderer() : nil
+                slot.renderer = renderer
                 // Parsed by the first worker free, so that a slower worker holds back no batch
-                // behind it; the batch's other jobs then go to the same worker.
+                // behind it (or by the calling thread, waiting for it); the batch's other jobs then
+                // go to the same thread.
                 pool.submitToAny { worker in
-                    slot.worker = worker
-                    slot.parse()
-                    if preparesWithParse, let items = slot.batch.itemsAsParsed { slot.prepare(items, preparer, renderer) }
-                    slot.parsed.leave()
+                    if slot.claim() { slot.runParse(as: worker, preparer) }
                 }
                 window.append(slot)
                 bytesInFlight += slot.batch.inputBytes
@@ -337,9 +392,8 @@ struct ParallelConversion {
         }
 
         func stage(_ slot: Slot) {
-            // Not parsed here when the worker is late: the records would be allocated on this
-            // thread and freed on the worker.
-            slot.parsed.wait()
+            // Each batch parsed here is prepared and freed here too.
+            Self.waitParsed(slot, window: window) { $0.runParse(as: Slot.callingThread, preparer) }
             slot.items = inlined(reader.items(from: slot.batch))
             // Records prepared with the parse, or taken by the typed path while parsing: nothing
             // is left to do.
@@ -347,6 +401,11 @@ struct ParallelConversion {
             let items = slot.items
             let renderer = self.renderer()
             slot.prepared.enter()
+            guard slot.worker != Slot.callingThread else {
+                slot.prepare(items, preparer, renderer)
+                slot.prepared.leave()
+                return
+            }
             pool.submit(to: slot.worker, urgent: true) {
                 slot.prepare(items, preparer, renderer)
                 slot.prepared.leave()
@@ -371,9 +430,23 @@ struct ParallelConversion {
             try deliver(slot.items, lane: slot.lane, delivery) { index, record in
                 if let prepared = results[index] { try delivery.general(record, prepared, rendered[index]) }
             }
-            pool.submit(to: slot.worker, urgent: false) { slot.release() }
+            if slot.worker == Slot.callingThread {
+                slot.release()
+            } else {
+                pool.submit(to: slot.worker, urgent: false) { slot.release() }
+            }
             try fill()
         }
         if let readingError { throw readingError }
     }
+}
+
+/// A batch whose parse the first thread to claim it runs (`ParallelConversion.waitParsed`).
+protocol ClaimedParse: AnyObject {
+    /// True for the one caller that is to parse the batch (the first to ask).
+    func claim() -> Bool
+    /// True once the batch is parsed, whichever thread parsed it (asked without waiting).
+    var isParsed: Bool { get }
+    /// Returns once the batch is parsed.
+    func waitUntilParsed()
 }
