@@ -36,6 +36,16 @@ public final class AtomicOutputFile {
     /// would otherwise give it the temporary file's 0644 less the umask).
     private var replacedMode: mode_t?
 
+    /// `init(path:)` after making the folder `path` is in and its missing ancestors, as `-o`
+    /// makes the folder of a file output (`--report-file reports/r.html` in a folder with no
+    /// `reports/`).
+    /// - Throws: `FerryError(.outputUnwritable)` when a folder cannot be made or cannot take a
+    ///   new file.
+    public static func makingFolder(path: String) throws -> AtomicOutputFile {
+        _ = try OutputRouter.makeFolders(OutputRouter.parent(of: path))
+        return try AtomicOutputFile(path: path)
+    }
+
     /// Creates the temporary file beside `path`.
     /// - Throws: `FerryError(.outputUnwritable)` when the folder cannot take a new file.
     public init(path: String) throws {

@@ -30,6 +30,9 @@ public struct ConversionRequest: Sendable {
     /// (`FormatRoles.defaultBundleData`) instead: `ferry head` prints a bundle's records (found by
     /// name or by content, standard input included).
     public var printsBundlesAsData = false
+    /// False for a command with no `-o` (`ferry head`): a folder of several datasets is then
+    /// refused with the advice to name one of them, not to give a folder output.
+    public var offersFolderOutput = true
     /// `--domain`.
     public var domain: Domain?
     /// `--schema-version`: the input's version when it does not say.

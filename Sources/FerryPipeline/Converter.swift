@@ -71,7 +71,8 @@ public struct Converter: Sendable {
     /// decide whether one file can take the output).
     private func plannedTarget(_ request: ConversionRequest, datasets: [String]) throws -> OutputTarget {
         let target = request.action == .convert
-            ? try OutputTarget.resolve(request.output, inputs: datasets, given: request.inputs) : .standardOutput
+            ? try OutputTarget.resolve(request.output, inputs: datasets, given: request.inputs,
+                offersFolderOutput: request.offersFolderOutput) : .standardOutput
         if request.action == .convert, target == .standardOutput, writesBundle(request, datasets: datasets) {
             throw FerryError(.usage, "a bundle cannot go to standard output; name it with -o FILE.tar or -o DIR/")
         }

@@ -37,6 +37,26 @@ import Testing
         #expect(one.status == 2)
         let two = try box.ferry(["convert", "docs/a.json", "docs/b.json", "-o", "out.jsonl"])
         #expect(two.stderrLines == ["ferry convert: error: several inputs need a folder output: -o DIR/ [usage]"])
+        // `head` has no -o: it asks for one of the datasets.
+        let head = try box.ferry(["head", "docs"])
+        #expect(head.stderrLines == [#"ferry head: error: "docs" holds 3 datasets ("docs/a.json", "docs/b.json", ...), and this "#
+            + "command prints one: name one of them [usage]"])
+        #expect(head.status == 2)
+        #expect(head.stdout.isEmpty)
+    }
+
+    /// `--report-file` in a folder that does not exist yet: the folder is made, as `-o` makes a
+    /// file output's, and the report is the one standard output gets.
+    @Test(arguments: ["validate", "convert"])
+    func aReportFileGetsItsFolderMade(command: String) throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "in.json")
+        let extra = command == "convert" ? ["-o", "out/x.jsonl"] : []
+        let printed = try box.ferry([command, "in.json", "--report", "json"] + extra)
+        let filed = try box.ferry([command, "in.json", "--report", "json", "--report-file", "reports/sub/r.json"] + extra)
+        #expect(filed.status == 0, "\(filed.stderr)")
+        #expect(try box.text("reports/sub/r.json") == printed.stdout)
+        #expect(filed.stdout.isEmpty)
     }
 
     @Test func aShortOptionTakesItsValueAfterAnEqualsSign() throws {

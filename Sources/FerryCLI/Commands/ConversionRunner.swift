@@ -76,7 +76,7 @@ struct ConversionRunner {
         guard report != .text || reportFile != nil else { return }
         let text = report.render(reports, command: command, action: action, ignored: ignored)
         if let reportFile {
-            let file = try AtomicOutputFile(path: reportFile)
+            let file = try AtomicOutputFile.makingFolder(path: reportFile)
             try file.sink.write(text)
             try file.commit()
         } else {

@@ -36,6 +36,8 @@ struct HeadCommand: FerryCommand {
         // A bundle's records print as its default data format (JSON): a bundle (with its media)
         // cannot go to standard output.
         convert.request.printsBundlesAsData = true
+        // No -o: a folder of several datasets is refused asking for one of them.
+        convert.request.offersFolderOutput = false
     }
 
     func run() throws -> ExitStatus { try convert.run() }
