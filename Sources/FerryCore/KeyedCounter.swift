@@ -11,12 +11,8 @@ public struct KeyedCounter: Sendable {
 
     /// Returns the count of `key`, then adds one to it.
     public mutating func postIncrement(_ key: String) -> Int {
-        if let lastKey, UTF8Text.isSameString(key, lastKey) {
-            // The usual case: the same string as the last call's, compared in one step.
-        } else if key == lastKey {
-            // Equal text in another string: held from now on, so that the next call with this one
-            // (the caller's, usually the same each time) compares in one step, not byte by byte.
-            lastKey = key
+        if lastKey != nil, UTF8Text.equalHolding(&lastKey!, key) {
+            // The usual case: the last call's key (held as the caller's string).
         } else {
             if let lastKey { table[lastKey] = lastCount }
             lastCount = table[key] ?? 0

@@ -1,13 +1,16 @@
 /// UTF-8 checks shared by the CSV readers (the general decoder and the typed path), so that both
 /// refuse exactly the same bytes, and byte-level string tests shared by the readers and counters.
 public enum UTF8Text {
-    /// True when `a` and `b` are the same string value (the same bits: the same small string, or
-    /// the same storage), which `==` would find equal at once; false says nothing. A caller that
-    /// keeps a string to compare with can hold the one it was given after a slower equal compare,
-    /// so that its next compare with that caller's string takes one step.
+    /// True when `held` equals `other`. When the two are equal in different storage, `held`
+    /// becomes `other`: a caller keeping a string to compare with is usually given the same one
+    /// each time, whose next compare then takes one step (the same bits) rather than a byte
+    /// comparison.
     @inline(__always)
-    public static func isSameString(_ a: String, _ b: String) -> Bool {
-        unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
+    public static func equalHolding(_ held: inout String, _ other: String) -> Bool {
+        if unsafeBitCast(held, to: (UInt64, UInt64).self) == unsafeBitCast(other, to: (UInt64, UInt64).self) { return true }
+        guard held == other else { return false }
+        held = other
+        return true
     }
 
     /// True when `part` stands in `bytes` (true for an empty `part`): a plain byte search, where

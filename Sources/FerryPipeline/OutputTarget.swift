@@ -30,7 +30,7 @@ enum OutputTarget: Equatable {
         let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder)
         let target: OutputTarget = output.hasSuffix("/") || (exists && isFolder.boolValue) ? .folder(output) : .file(output)
         if case .file = target, inputs.count > 1 {
-            throw FerryError(.usage, severalInputs(inputs, given: given))
+            throw FerryError(.usage, severalInputs(inputs, given: given, offersFolderOutput: offersFolderOutput))
         }
         // Whether it names an input, or another input's output, is `OutputPlan`'s check.
         return target
@@ -38,7 +38,7 @@ enum OutputTarget: Equatable {
 
     /// The usage error of several datasets and one output file: one folder given holds them all,
     /// or several inputs were given.
-    private static func severalInputs(_ datasets: [String], given: [String], offersFolderOutput: Bool = true) -> String {
+    private static func severalInputs(_ datasets: [String], given: [String], offersFolderOutput: Bool) -> String {
         guard given.count == 1 else { return "several inputs need a folder output: -o DIR/" }
         let examples = datasets.prefix(2).map { DiagnosticText.quoted($0) }.joined(separator: ", ")
         let held = "\(DiagnosticText.quoted(given[0])) holds \(datasets.count) datasets (\(examples)\(datasets.count > 2 ? ", ..." : ""))"

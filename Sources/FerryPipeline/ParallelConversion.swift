@@ -378,8 +378,7 @@ struct ParallelConversion {
                 slot.parsed.enter()
                 // Asked when the batch is cut: a writer not open yet renders nothing ahead, and
                 // the calling thread then writes those records itself.
-                let renderer = preparesWithParse ? self.renderer() : nil
-                slot.renderer = renderer
+                slot.renderer = preparesWithParse ? self.renderer() : nil
                 // Parsed by the first worker free, so that a slower worker holds back no batch
                 // behind it (or by the calling thread, waiting for it); the batch's other jobs then
                 // go to the same thread.
@@ -401,15 +400,15 @@ struct ParallelConversion {
             let items = slot.items
             let renderer = self.renderer()
             slot.prepared.enter()
-            guard slot.worker != Slot.callingThread else {
-                slot.prepare(items, preparer, renderer)
-                slot.prepared.leave()
-                return
-            }
-            pool.submit(to: slot.worker, urgent: true) {
+            onBatchThread(slot, urgent: true) {
                 slot.prepare(items, preparer, renderer)
                 slot.prepared.leave()
             }
+        }
+
+        /// Runs `job` on the thread that parsed `slot`: here, or queued to its worker.
+        func onBatchThread(_ slot: Slot, urgent: Bool, _ job: @escaping @Sendable () -> Void) {
+            if slot.worker == Slot.callingThread { job() } else { pool.submit(to: slot.worker, urgent: urgent, job) }
         }
 
         try fill()
@@ -430,11 +429,7 @@ struct ParallelConversion {
             try deliver(slot.items, lane: slot.lane, delivery) { index, record in
                 if let prepared = results[index] { try delivery.general(record, prepared, rendered[index]) }
             }
-            if slot.worker == Slot.callingThread {
-                slot.release()
-            } else {
-                pool.submit(to: slot.worker, urgent: false) { slot.release() }
-            }
+            onBatchThread(slot, urgent: false) { slot.release() }
             try fill()
         }
         if let readingError { throw readingError }

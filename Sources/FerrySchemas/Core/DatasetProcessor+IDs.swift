@@ -67,14 +67,8 @@ extension DatasetProcessor {
     /// The id table of a collection (the last one asked for is kept at hand: records of one
     /// collection usually come together).
     func idTable(for collection: String) -> IDTable {
-        if let lastIDTable, let last = lastIDCollection {
-            if UTF8Text.isSameString(last, collection) { return lastIDTable }
-            if last == collection {
-                // Held from now on (as `KeyedCounter` holds its key): the callers' string is
-                // usually the same one each time, and then compares in one step.
-                lastIDCollection = collection
-                return lastIDTable
-            }
+        if let lastIDTable, lastIDCollection != nil, UTF8Text.equalHolding(&lastIDCollection!, collection) {
+            return lastIDTable
         }
         let table = storedIDTable(collection)
         lastIDCollection = collection

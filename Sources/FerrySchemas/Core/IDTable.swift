@@ -246,19 +246,8 @@ final class IDTable {
     {
         var standardIndex: Int?
         if let collection, let index, index >= 0 {
-            if let held = pointerCollection {
-                if UTF8Text.isSameString(held, collection) {
-                    standardIndex = index
-                } else if held == collection {
-                    standardIndex = index
-                    // Held from now on: the next record's string is usually this one, and then
-                    // compares in one step rather than byte by byte.
-                    pointerCollection = collection
-                }
-            } else {
-                pointerCollection = collection
-                standardIndex = index
-            }
+            if pointerCollection == nil { pointerCollection = collection }
+            if UTF8Text.equalHolding(&pointerCollection!, collection) { standardIndex = index }
         }
         let storedIndex = UInt64(standardIndex.map { $0 + 1 } ?? 0)
         let storedLine = Self.encodeLine(line, index: standardIndex)
