@@ -150,29 +150,32 @@ public final class TemporaryFiles: @unchecked Sendable {
         release(path)
     }
 
-    /// Removes every registered path. Waits for a creation under way, so nothing registered
-    /// before the call survives it.
-    /// - Parameter closing: also refuse new paths from now on: the cleanup of a signal, just
-    ///   before the process exits, which no other thread may race by making a file.
-    public func removeAll(closing: Bool = true) {
+    /// Removes every registered path and refuses new ones from then on: the cleanup of a signal,
+    /// just before the process exits, which no other thread may race by making a file. Waits for
+    /// a creation under way, so nothing registered before the call survives it.
+    public func removeAll() {
         let current = lock.withLock {
-            if closing { closed = true }
-            let current = registered
-            registered.removeAll()
-            return current
+            closed = true
+            return registered
         }
-        for path in current { Self.removeTree(path) }
+        for path in current { remove(path) }
     }
 
     /// Removes what is still registered when a command has returned. When a signal is ending
-    /// the run (`removeAll()` ran), it never returns instead: the signal's handler is removing
-    /// the files and exits with the signal's status, which must not be replaced by the status of
-    /// an error that the removal itself caused (a spool file vanishing under a writer).
+    /// the run (`removeAll()` ran, before or during this removal), it never returns instead: the
+    /// signal's handler is removing the files and exits with the signal's status, which must not
+    /// be replaced by the status of an error that the removal itself caused (a spool file
+    /// vanishing under a writer), nor by this process exiting while that handler is still
+    /// removing. A path stays registered until it is gone, so a signal during this removal
+    /// removes it too instead of exiting with it half-removed.
     public func finishRun() {
-        if lock.withLock({ closed }) {
-            while true { sleep(60) }
-        }
-        removeAll(closing: false)
+        if lock.withLock({ closed }) { waitForTheSignalsExit() }
+        for path in lock.withLock({ registered }) { remove(path) }
+        if lock.withLock({ closed }) { waitForTheSignalsExit() }
+    }
+
+    private func waitForTheSignalsExit() -> Never {
+        while true { sleep(60) }
     }
 
     // MARK: - Sweeping
@@ -201,8 +204,9 @@ public final class TemporaryFiles: @unchecked Sendable {
     /// then fails instead of landing in a folder being emptied. The new name keeps the owner's
     /// fields, so a run killed during the removal still leaves a name the next run sweeps.
     /// Two threads may remove one folder at once (a writer ending after a signal, and the
-    /// signal's cleanup): each finishes the removal under the moved name, so the one that exits
-    /// the process never leaves the other's half-done.
+    /// signal's cleanup): each finishes the removal under the moved name, and an entry the other
+    /// removed first counts as removed, so the one that exits the process never leaves the
+    /// other's half-done.
     static func removeTree(_ path: String) {
         var status = stat()
         let moved = path + "-removed"
@@ -213,11 +217,27 @@ public final class TemporaryFiles: @unchecked Sendable {
             }
             _ = rename(path, moved)
         }
-        for target in [path, moved] {
-            for _ in 0..<100 {
-                guard lstat(target, &status) == 0 else { break }
-                if (try? FileManager.default.removeItem(atPath: target)) != nil { break }
+        for target in [path, moved] { removeFolder(target) }
+    }
+
+    /// Empties and removes the folder `path`; `ENOENT` anywhere means another thread got there
+    /// first. Stops when the folder is gone or cannot be read.
+    private static func removeFolder(_ path: String) {
+        for _ in 0..<100 {
+            guard let folder = opendir(path) else { return }
+            var names: [String] = []
+            while let entry = readdir(folder) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                if name != "." && name != ".." { names.append(name) }
             }
+            closedir(folder)
+            for name in names {
+                let child = path + "/" + name
+                var status = stat()
+                guard lstat(child, &status) == 0 else { continue }
+                if (status.st_mode & S_IFMT) == S_IFDIR { removeFolder(child) } else { unlink(child) }
+            }
+            if rmdir(path) == 0 || errno == ENOENT { return }
         }
     }
 

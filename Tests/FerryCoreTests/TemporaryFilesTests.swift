@@ -1,5 +1,6 @@
 import FerryCore
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -105,5 +106,27 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: folder))
         #expect(!FileManager.default.fileExists(atPath: file))
         #expect(registry.paths.isDisjoint(with: [folder, file]))
+    }
+
+    /// A writer ending after a signal and the signal's cleanup remove one folder at once: each
+    /// returns only when all of it is gone, so the one that exits the process leaves nothing.
+    @Test func twoThreadsRemovingOneFolderEachLeaveNothing() throws {
+        let registry = TemporaryFiles.shared
+        for _ in 0..<10 {
+            let folder = try registry.createFolder(kind: "race")
+            try FileManager.default.createDirectory(atPath: folder + "/inner", withIntermediateDirectories: false)
+            for index in 0..<1500 {
+                close(try registry.createFile(inRegisteredFolder: folder + (index % 4 == 0 ? "/inner/" : "/") + String(index)))
+            }
+            let left = Mutex<[[String]]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                // The second starts once the first is under way, as a signal finds a writer's removal.
+                while thread == 1, FileManager.default.fileExists(atPath: folder) { usleep(50) }
+                registry.remove(folder)
+                let remaining = [folder, folder + "-removed"].filter { FileManager.default.fileExists(atPath: $0) }
+                left.withLock { $0.append(remaining) }
+            }
+            #expect(left.withLock { $0 } == [[], []])
+        }
     }
 }
