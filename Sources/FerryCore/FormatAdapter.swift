@@ -119,13 +119,17 @@ public struct FormatDescriptor: Sendable {
     public var hasHeaderColumns: Bool
     /// The parts the format plays where no option names a format (`FormatRoles`).
     public var roles: FormatRoles
+    /// How surely an input's first bytes are this format's, when nothing else names the format;
+    /// nil (or no function) when they are not. A format without one is never guessed.
+    public var recognize: (@Sendable (InputHead) -> HeadMatch?)?
     public var reader: (any FormatReader)?
     public var writer: (any FormatWriter)?
 
     public init(
         name: String, title: String? = nil, extensions: [String], summary: String, isSingleCollection: Bool = false,
         isContainer: Bool = false, scalarsAreText: Bool = false, hasHeaderColumns: Bool = false,
-        roles: FormatRoles = [], reader: (any FormatReader)?, writer: (any FormatWriter)?
+        roles: FormatRoles = [], recognize: (@Sendable (InputHead) -> HeadMatch?)? = nil,
+        reader: (any FormatReader)?, writer: (any FormatWriter)?
     ) {
         self.name = name
         self.title = title ?? name.uppercased()
@@ -136,6 +140,7 @@ public struct FormatDescriptor: Sendable {
         self.scalarsAreText = scalarsAreText
         self.hasHeaderColumns = hasHeaderColumns
         self.roles = roles
+        self.recognize = recognize
         self.reader = reader
         self.writer = writer
     }
@@ -163,6 +168,16 @@ public struct FormatRegistry: Sendable {
     /// The format that plays `role` (the first registered, if several claim it); nil when none does.
     public func format(playing role: FormatRoles) -> FormatDescriptor? {
         formats.first { $0.roles.isSuperset(of: role) }
+    }
+
+    /// The format whose `recognize` is surest of `head` (the first registered among equals); nil
+    /// when none recognises it.
+    public func format(forHead head: InputHead) -> FormatDescriptor? {
+        var best: (format: FormatDescriptor, match: HeadMatch)?
+        for format in formats {
+            if let match = format.recognize?(head), best.map({ match > $0.match }) ?? true { best = (format, match) }
+        }
+        return best?.format
     }
 
     /// The format whose extension ends `path`, longest extension first (`x.tar.gz` is `tar.gz`,

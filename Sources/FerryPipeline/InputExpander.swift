@@ -1,5 +1,7 @@
 import FerryCore
+import FerryFormats
 import FerrySchemas
+import FormatBundle
 import Foundation
 
 #if canImport(Glibc)
@@ -9,12 +11,17 @@ import Glibc
 /// Turns a pipeline's input patterns into input paths: globs expanded with `glob(3)`, folders into
 /// the datasets they hold, every path relative to a base folder, sorted and without duplicates.
 public enum InputExpander {
-    /// File endings of data inputs found in folders.
-    static let dataExtensions: Set<String> = ["json", "jsonl", "ndjson", "csv", "tsv", "xml", "tar", "tgz", "gz", "zst", "xz", "zip"]
+    /// File endings of data inputs found in folders: the last part of each built-in format's
+    /// endings (`gz` of `tar.gz`) and each compression's (`notes.json.zst`).
+    static let dataExtensions: Set<String> = {
+        let formats: [String] = FormatRegistry.builtIn.formats.flatMap(\.extensions).compactMap { $0.split(separator: ".").last.map(String.init) }
+        let compressions: [String] = Compression.allCases.map { String($0.fileExtension.dropFirst()) }
+        return Set(formats + compressions.filter { !$0.isEmpty })
+    }()
     /// Names that make a folder a dataset of its own (a bundle folder or an app's Documents folder).
     static let bundleMarkers: Set<String> = ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories", "media"]
     /// Endings of the files of a folder of one dataset in a one-collection format.
-    static let collectionFileExtensions: Set<String> = ["csv", "tsv"]
+    static let collectionFileExtensions: Set<String> = Set(FormatRegistry.builtIn.formats.filter(\.isSingleCollection).flatMap(\.extensions))
 
     /// - Parameters:
     ///   - ignoring: standardized paths of files that are no data (a pipeline's own file): they

@@ -9,8 +9,8 @@ import Foundation
 /// Content wins only where the name says nothing: `notes.json` is read as JSON without a look at
 /// its bytes, while `-`, `backup` or `backup.gz` are sniffed. Compression is recognised by its
 /// magic number (gzip, zstd, xz, bzip2), then the decompressed bytes are sniffed again: a tar
-/// (`ustar` at offset 257) or a zip (`PK\x03\x04`) is a bundle, anything else a content format
-/// (`FormatSniffer`).
+/// (`ustar` at offset 257) or a zip (`PK\x03\x04`) is a bundle, anything else a content format:
+/// each format recognises its own (`FormatRegistry.format(forHead:)`).
 struct InputProbe {
     enum Kind {
         /// A tar archive or a zip: read as a bundle.
@@ -63,10 +63,11 @@ struct InputProbe {
         if compression != .none {
             (head, stream) = try PrefixedSource.sniff(try CompressedFileSource(source: stream, name: path))
         }
-        if FormatSniffer.isTar(head) || ArchiveContainer.forContent(head) == .zip {
+        let sniffed = registry.format(forHead: InputHead(head))
+        if sniffed?.isContainer == true {
             return InputProbe(kind: .archive, source: stream, compression: compression, innerPath: innerPath)
         }
-        guard let sniffed = registry.format(named: FormatSniffer.formatName(forHead: head)), sniffed.reader != nil else {
+        guard let sniffed, sniffed.reader != nil else {
             throw FerryError(.unknownFormat, "cannot tell the format; name it with --from", at: SourceLocation(file: path))
         }
         return InputProbe(kind: .records(sniffed), source: stream, compression: compression, innerPath: innerPath)

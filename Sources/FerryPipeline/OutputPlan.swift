@@ -295,7 +295,7 @@ public struct OutputPlan: Sendable {
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else { return nil }
         if isFolder.boolValue {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-            if !Set(names).isDisjoint(with: ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories", "media"]) {
+            if !InputExpander.bundleMarkers.isDisjoint(with: names) {
                 return registry.format(playing: .defaultBundle)
             }
             return names.lazy.compactMap { registry.format(forPath: $0) }.first { $0.reader != nil && !$0.isContainer }
@@ -305,7 +305,7 @@ public struct OutputPlan: Sendable {
         guard compression == .none, let handle = FileHandle(forReadingAtPath: input) else { return nil }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 64 << 10)) ?? Data()
-        return registry.format(named: FormatSniffer.formatName(forHead: Array(head)))
+        return registry.format(forHead: InputHead(Array(head)))
     }
 
     /// The input itself, or every file under a folder input.

@@ -8,8 +8,8 @@ public enum CSVFormat {
     public static let descriptor = FormatDescriptor(
         name: "csv", extensions: ["csv", "tsv"],
         summary: "RFC 4180 comma-separated values, one collection per file (tsv: tab-separated)",
-        isSingleCollection: true, scalarsAreText: true, hasHeaderColumns: true, reader: CSVFormatReader(),
-        writer: CSVFormatWriter())
+        isSingleCollection: true, scalarsAreText: true, hasHeaderColumns: true, recognize: { _ in .fallback },
+        reader: CSVFormatReader(), writer: CSVFormatWriter())
 
     /// Tab-separated values: the same adapter with a tab delimiter on both sides.
     public static let tsvDescriptor = FormatDescriptor(

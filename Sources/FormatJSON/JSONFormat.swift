@@ -7,7 +7,15 @@ public enum JSONFormat {
     public static let descriptor = FormatDescriptor(
         name: "json", extensions: ["json"],
         summary: "JSON document: an envelope {\"domain\", \"schemaVersion\", \"<collection>\": [...]}, an array or a value",
-        roles: .defaultBundleData, reader: Reader(), writer: Writer())
+        roles: .defaultBundleData, recognize: recognize, reader: Reader(), writer: Writer())
+
+    /// `{` or `[` first (a JSON Lines input starts with `{` too, and is surer of it), or blank text.
+    @Sendable static func recognize(_ head: InputHead) -> HeadMatch? {
+        guard !head.isUTF16 else { return nil }
+        // Blank text is an empty JSON document, which the reader reports as one.
+        guard let first = head.firstNonBlank else { return .plausible }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .plausible : nil
+    }
 
     /// Makes `JSONDocumentReader`s.
     public struct Reader: FormatReader {

@@ -8,7 +8,13 @@ public enum XMLFormat {
     public static let descriptor = FormatDescriptor(
         name: "xml", extensions: ["xml"],
         summary: "XML: <dataset> with an element per collection and per record (libxml2, no entities, no network)",
-        scalarsAreText: true, reader: XMLFormatReader(), writer: XMLFormatWriter())
+        scalarsAreText: true, recognize: recognize, reader: XMLFormatReader(), writer: XMLFormatWriter())
+
+    /// `<` first; in UTF-16 text (which declares itself in its XML declaration), a `<` anywhere.
+    @Sendable static func recognize(_ head: InputHead) -> HeadMatch? {
+        if head.isUTF16 { return head.text.contains(UInt8(ascii: "<")) ? .distinctive : nil }
+        return head.firstNonBlank == UInt8(ascii: "<") ? .distinctive : nil
+    }
 }
 
 /// Makes `XMLRecordReader`s.

@@ -63,6 +63,22 @@ import Testing
         #expect(try box.ferry(command + ["backups/", "-q"]).stderr == "")
     }
 
+    /// A file of a data format in any compression Ferry writes is a dataset of a folder, as it
+    /// is when named alone (`.bz2` was once left out as of no data format).
+    @Test func compressedFilesInAFolderAreDatasets() throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json")
+        let names = ["a.json.gz", "b.jsonl.bz2", "c.xml.zst", "d.json.xz"]
+        for name in names {
+            #expect(try box.ferry(["convert", "notes-v1.json", "-o", "backups/" + name, "-q"]).status == 0)
+        }
+        let run = try box.ferry(["validate", "backups/"])
+        #expect(run.status == 0)
+        let counts = "notes v1: wineNotes 4, coffeeNotes 2, whiskeyNotes 1, cocktailNotes 1 (8 records, 0 errors, 0 warnings); valid"
+        #expect(run.stderrLines == names.map { "backups/\($0): " + counts }
+            + ["total: 4 datasets, 4 valid, 0 invalid (0 errors, 0 warnings)"])
+    }
+
     /// `--report json` lists the files of no data format under `ignored`, as shown; the
     /// datasets' entries are as without them.
     @Test(arguments: [["validate"], ["convert", "--to", "jsonl", "-o", "out/"]])
