@@ -6,7 +6,7 @@ import Testing
 /// Commands run once for each of several `--jobs` values, each value's transcript (status,
 /// standard output and error, the bytes of every file written) compared at the end with one golden
 /// file under `Fixtures/`. The goldens were written by the general path (`--no-typed-path`, one
-/// job), the oracle these tests compared the typed path with while it existed; with
+/// job), the oracle these tests compared the typed path with until that option was removed; with
 /// `FERRY_RECORD_GOLDENS=1` the first variant's transcript is written.
 final class GoldenRuns {
     /// The extra arguments of each variant, the recorded one first.
@@ -21,7 +21,7 @@ final class GoldenRuns {
     private var transcripts: [String]
 
     init(_ box: Sandbox, golden: String, jobs: [String] = ["1", "2", "3"], replacing: [(String, String)] = []) {
-        variants = [["--no-typed-path", "--jobs", "1"]] + jobs.map { ["--jobs", $0] }
+        variants = jobs.map { ["--jobs", $0] }
         self.box = box
         self.golden = golden
         self.replacing = replacing

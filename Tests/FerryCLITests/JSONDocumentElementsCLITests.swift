@@ -74,14 +74,14 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Writes the case's input (`in.jsonl`, `in.json` or `csv/`), made from the V1 lines by the
-    /// general path; `invalid`: with late invalid records, a duplicate of a collection's first
+    /// Writes the case's input (`in.jsonl`, `in.json` or `csv/`), made from the V1 lines;
+    /// `invalid`: with late invalid records, a duplicate of a collection's first
     /// record and (not in CSV, whose header names the fields) a record with an unknown field.
     static func writeInput(_ testCase: Case, invalid: Bool, in box: Sandbox) throws -> String {
         try box.write("v1.jsonl", v1Lines(testCase.domain))
         var source = "v1.jsonl"
         if testCase.version == 2 {
-            let migrated = try box.ferry(["migrate", "v1.jsonl", "--to-version", "2", "--to", "jsonl", "-o", "v2.jsonl", "--no-typed-path"])
+            let migrated = try box.ferry(["migrate", "v1.jsonl", "--to-version", "2", "--to", "jsonl", "-o", "v2.jsonl"])
             #expect(migrated.status == 0, "\(migrated.stderr)")
             source = "v2.jsonl"
         }
@@ -96,7 +96,7 @@ import Testing
             try box.write("in.jsonl", (lines + late).joined(separator: "\n") + "\n")
             return "in.jsonl"
         case "json":
-            let made = try box.ferry(["convert", source, "--to", "json", "-o", "plain.json", "--no-typed-path"])
+            let made = try box.ferry(["convert", source, "--to", "json", "-o", "plain.json"])
             #expect(made.status == 0, "\(made.stderr)")
             var document = try box.text("plain.json")
             let close = try #require(document.range(of: "\n  ]", options: .backwards))
@@ -105,7 +105,7 @@ import Testing
             try box.write("in.json", document)
             return "in.json"
         default:
-            let made = try box.ferry(["convert", source, "--to", "csv", "-o", "csv/", "--no-typed-path"])
+            let made = try box.ferry(["convert", source, "--to", "csv", "-o", "csv/"])
             #expect(made.status == 0, "\(made.stderr)")
             let file = "csv/\(collection).csv"
             let rows = try box.text(file).components(separatedBy: "\r\n")

@@ -114,8 +114,8 @@ import Testing
     @Test func csvConversionAndValidation() throws {
         let box = try Sandbox()
         try box.write("v2.jsonl", Self.v2Notes())
-        // One CSV file per collection, written by the general path with the bad lines dropped.
-        _ = try box.ferry(["convert", "v2.jsonl", "--to", "csv", "--lenient", "-o", "csv/", "--no-typed-path"])
+        // One CSV file per collection, the bad lines dropped.
+        _ = try box.ferry(["convert", "v2.jsonl", "--to", "csv", "--lenient", "-o", "csv/"])
         var wine = try box.text("csv/wineTastingNotes.csv")
         // A few problems of CSV's own: a quoted newline, a bad number, an empty required cell.
         wine = wine.replacingOccurrences(of: "deep", with: "\"de\nep\"", options: [], range: wine.range(of: "deep"))
@@ -156,7 +156,7 @@ import Testing
         try box.write("wine.jsonl", wine.joined(separator: "\n") + "\n")
         try runs.run(["convert", "wine.jsonl", "--to", "csv", "-o", "OUT.csv"])
         try runs.run(["convert", "wine.jsonl", "--to", "csv", "--lenient", "-o", "OUT.csv"])
-        let made = try box.ferry(["convert", "wine.jsonl", "--to", "csv", "--lenient", "-o", "wineTastingNotes.csv", "--no-typed-path"])
+        let made = try box.ferry(["convert", "wine.jsonl", "--to", "csv", "--lenient", "-o", "wineTastingNotes.csv"])
         #expect(made.status == 3)
         // The header and the 223 valid wine notes, each ending in CRLF (their `think` holds an LF).
         let rows = try box.text("wineTastingNotes.csv").components(separatedBy: "\r\n")
