@@ -68,8 +68,9 @@ public struct ConversionRequest: Sendable {
     /// once (JSON Lines with a domain); 1 reads record by record. Output and diagnostics are the
     /// same for any value (`ParallelConversion`).
     public var jobs: Int = 1
-    /// Domain records of a JSON Lines or CSV input go from bytes to model to bytes when they can
-    /// (issue 7's typed path); false sends every record through a `Value` (same output, slower).
+    /// Domain records go from bytes to model to bytes when they can (the typed path); false sends
+    /// every record through a `Value` (same output, slower). No command-line option sets it: the
+    /// fuzz targets (`Fuzz/`, FuzzSupport's `wholePath`) compare the two paths with it.
     public var usesTypedPath = true
     /// Files that are no data wherever they stand (a pipeline's own file and report), as
     /// standardized absolute paths: a folder input neither reads them nor counts them when

@@ -10,7 +10,8 @@ import Testing
 /// A bundle's data members offer their raw records to the typed lane as their own readers do
 /// (JSON Lines lines, CSV rows, JSON document elements), for the collections whose records need
 /// no media catalog (notes, vocabulary) and pet-story V2's records that name no media: every command
-/// gives the bytes, diagnostics and status of `--no-typed-path`, with 1, 2 and 3 jobs, for each
+/// gives the bytes, diagnostics and status of the general path (the goldens under
+/// `Fixtures/BundleTypedLaneCLITests`), with 1, 2 and 3 jobs, for each
 /// domain at both versions, each data format and container, with duplicate ids, dangling
 /// references and bad values put into the members, and notes' media (external storage) present.
 @Suite struct BundleTypedLaneCLITests {
@@ -109,19 +110,24 @@ import Testing
         if cell.container == .zip, toolOnPath("zip") == nil { return }
         let box = try Sandbox()
         let bundle = try Self.makeBundle(cell, in: box)
-        let validation = try expectSameAsGeneralPath(box, ["validate", bundle], cell)
+        // A tar and a zip give the same: one golden for both, the archive's name as b.ARCHIVE.
+        let container = cell.container == .folder ? "folder" : "archive"
+        let runs = GoldenRuns(box, golden: "BundleTypedLaneCLITests/\(cell.domain)-v\(cell.version)-\(cell.format)-\(container).txt",
+                              replacing: [(bundle, cell.container == .folder ? bundle : "b.ARCHIVE")])
+        let validation = try runs.run(["validate", bundle])
         #expect(validation.status == 1, "\(cell): \(validation.stderr)")
         #expect(validation.errors.contains { $0.contains("[duplicate-id]") }, "\(cell)")
         if cell.domain != "notes" {
             #expect(validation.errors.contains { $0.contains("[dangling-reference]") }, "\(cell)")
         }
-        let converted = try expectSameAsGeneralPath(box, ["convert", bundle, "--to", "jsonl", "--lenient", "-o", "OUT"], cell)
+        let converted = try runs.run(["convert", bundle, "--to", "jsonl", "--lenient", "-o", "OUT"])
         #expect(converted.status == 1, "\(cell): \(converted.stderr)")
-        _ = try expectSameAsGeneralPath(box, ["convert", bundle, "--to", "jsonl", "-o", "OUT"], cell)
-        _ = try expectSameAsGeneralPath(box, ["convert", bundle, "--to", cell.format == "csv" ? "json" : "csv", "--lenient", "-o", "OUT/"], cell)
+        try runs.run(["convert", bundle, "--to", "jsonl", "-o", "OUT"])
+        try runs.run(["convert", bundle, "--to", cell.format == "csv" ? "json" : "csv", "--lenient", "-o", "OUT/"])
         if cell.version == 1 {
-            _ = try expectSameAsGeneralPath(box, ["migrate", bundle, "--to-version", "2", "--to", "jsonl", "--lenient", "-o", "OUT"], cell)
+            try runs.run(["migrate", bundle, "--to-version", "2", "--to", "jsonl", "--lenient", "-o", "OUT"])
         }
+        runs.expectGolden()
     }
 
     /// Offers every batch of a bundle's `reader` to `lane`: the records it takes and those it
@@ -156,8 +162,8 @@ import Testing
     /// that name no media file and the general path looks up those that do; with, every record
     /// goes the general path, which also counts a member's file found by its id. One story and one
     /// member name a file that the bundle with media holds, one of each a file that no bundle
-    /// holds. Every command gives `--no-typed-path`'s bytes, diagnostics and status with 1, 2 and 3
-    /// jobs, media copied to a bundle output included.
+    /// holds. Every command gives the general path's bytes, diagnostics and status (the goldens)
+    /// with 1, 2 and 3 jobs, media copied to a bundle output included.
     @Test(arguments: ["jsonl", "json", "csv"].flatMap { format in Container.allCases.flatMap { c in [true, false].map { (format, c, $0) } } })
     func petStoryV2BundlesGiveTheGeneralPathsResults(_ format: String, _ container: Container, withMedia: Bool) throws {
         if container == .zip, toolOnPath("zip") == nil { return }
@@ -195,8 +201,11 @@ import Testing
             try #require(run.status == 0, "\(run.output)")
             bundle = "b.\(container.rawValue)"
         }
-        let cell = "pet-story v2 \(format) \(container.rawValue)\(withMedia ? " with media" : "")"
-        let validation = try expectSameAsGeneralPath(box, ["validate", bundle], cell)
+        // A tar and a zip give the same: one golden for both, the archive's name as b.ARCHIVE.
+        let golden = "pet-story-v2-\(format)-\(container == .folder ? "folder" : "archive")-\(withMedia ? "with" : "without")-media.txt"
+        let runs = GoldenRuns(box, golden: "BundleTypedLaneCLITests/" + golden,
+                              replacing: [(bundle, container == .folder ? bundle : "b.ARCHIVE")])
+        let validation = try runs.run(["validate", bundle])
         #expect(validation.status == 1, "\(validation.stderr)")
         let missing = validation.errors.filter { $0.contains("[missing-media]") }
         let expected = ["media/Stories/sm2/gone.jpg", "media/MemberImages/mj.png"]
@@ -204,9 +213,10 @@ import Testing
         #expect(missing.count == expected.count, "\(missing)")
         for path in expected { #expect(missing.contains { $0.contains(path) }, "\(path)") }
         #expect(!validation.stderr.contains("unlisted"), "\(validation.stderr)")
-        _ = try expectSameAsGeneralPath(box, ["convert", bundle, "--to", "jsonl", "--lenient", "-o", "OUT"], cell)
-        let copied = try expectSameAsGeneralPath(box, ["convert", bundle, "--to", "tar", "--lenient", "-o", "OUT.bundle/"], cell)
+        try runs.run(["convert", bundle, "--to", "jsonl", "--lenient", "-o", "OUT"])
+        let copied = try runs.run(["convert", bundle, "--to", "tar", "--lenient", "-o", "OUT.bundle/"])
         #expect(copied.status == 1, "\(copied.stderr)")
+        runs.expectGolden()
     }
 
     /// In a pet-story V2 bundle without media files (its catalog empty), the lane takes the records

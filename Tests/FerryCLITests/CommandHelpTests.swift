@@ -9,7 +9,7 @@ import Testing
     static let reading = [
         "--from", "--domain", "--schema-version", "--schema-free", "--collection", "--date-strategy", "--time-zone", "--strict",
         "--lenient", "--delimiter", "--no-header", "--null", "--encoding", "--infer-types", "--adapter-timeout", "--jobs",
-        "--no-typed-path", "--max-errors", "--quiet", "--verbose",
+        "--max-errors", "--quiet", "--verbose",
     ]
 
     static func without(_ names: Set<String>) -> [String] { reading.filter { !names.contains($0) } }

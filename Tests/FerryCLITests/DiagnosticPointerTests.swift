@@ -124,8 +124,8 @@ import Testing
     func recordDiagnosticNamesPointerAndID(_ cell: Cell) throws {
         let box = try Sandbox()
         let input = try Self.brokenInput(cell, in: box)
-        // The typed path (the default), the value-tree path and two workers give the same line.
-        for options in [[], ["--no-typed-path"], ["--jobs", "2"]] {
+        // One job and two give the same line.
+        for options in [[], ["--jobs", "2"]] {
             let run = try box.ferry(["validate", input] + options)
             #expect(run.status == 1, "\(options)")
             // A V1 pet-story bundle made from the lone JSON holds no media: V1 validation applies the

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// JSON documents written from elements the typed lane rendered on its workers give the bytes,
-/// diagnostics and status of the general path (`--no-typed-path`): every domain, from JSON Lines,
+/// diagnostics and status of the general path (the goldens under
+/// `Fixtures/JSONDocumentElementsCLITests`): every domain, from JSON Lines,
 /// a JSON document and a CSV folder, converted at V1 and V2 and migrated from V1 to V2, with one
 /// job and two, with and without `--lenient`. The records hold escapes, non-ASCII text, empty
 /// lists and absent optional fields; late records are invalid (a duplicated id, an unknown field).
@@ -73,14 +74,14 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Writes the case's input (`in.jsonl`, `in.json` or `csv/`), made from the V1 lines by the
-    /// general path; `invalid`: with late invalid records, a duplicate of a collection's first
+    /// Writes the case's input (`in.jsonl`, `in.json` or `csv/`), made from the V1 lines;
+    /// `invalid`: with late invalid records, a duplicate of a collection's first
     /// record and (not in CSV, whose header names the fields) a record with an unknown field.
     static func writeInput(_ testCase: Case, invalid: Bool, in box: Sandbox) throws -> String {
         try box.write("v1.jsonl", v1Lines(testCase.domain))
         var source = "v1.jsonl"
         if testCase.version == 2 {
-            let migrated = try box.ferry(["migrate", "v1.jsonl", "--to-version", "2", "--to", "jsonl", "-o", "v2.jsonl", "--no-typed-path"])
+            let migrated = try box.ferry(["migrate", "v1.jsonl", "--to-version", "2", "--to", "jsonl", "-o", "v2.jsonl"])
             #expect(migrated.status == 0, "\(migrated.stderr)")
             source = "v2.jsonl"
         }
@@ -95,7 +96,7 @@ import Testing
             try box.write("in.jsonl", (lines + late).joined(separator: "\n") + "\n")
             return "in.jsonl"
         case "json":
-            let made = try box.ferry(["convert", source, "--to", "json", "-o", "plain.json", "--no-typed-path"])
+            let made = try box.ferry(["convert", source, "--to", "json", "-o", "plain.json"])
             #expect(made.status == 0, "\(made.stderr)")
             var document = try box.text("plain.json")
             let close = try #require(document.range(of: "\n  ]", options: .backwards))
@@ -104,7 +105,7 @@ import Testing
             try box.write("in.json", document)
             return "in.json"
         default:
-            let made = try box.ferry(["convert", source, "--to", "csv", "-o", "csv/", "--no-typed-path"])
+            let made = try box.ferry(["convert", source, "--to", "csv", "-o", "csv/"])
             #expect(made.status == 0, "\(made.stderr)")
             let file = "csv/\(collection).csv"
             let rows = try box.text(file).components(separatedBy: "\r\n")
@@ -117,29 +118,24 @@ import Testing
     func renderedElementsGiveTheGeneralPathsDocument(_ testCase: Case) throws {
         // Valid records, and late invalid ones with and without --lenient (with it, records that
         // name others in pet-story and vocabulary wait for those they name: the lane is not used).
+        // One golden for both numbers of jobs: they give the same.
+        let golden = "JSONDocumentElementsCLITests/\(testCase.domain)-\(testCase.input)-\(testCase.command)-v\(testCase.version).txt"
+        let runs = GoldenRuns(try Sandbox(), golden: golden, jobs: ["\(testCase.jobs)"])
         for (invalid, lenient) in [(false, false), (true, false), (true, true)] {
             let box = try Sandbox()
+            runs.box = box
             let input = try Self.writeInput(testCase, invalid: invalid, in: box)
+            runs.note("late invalid records: \(invalid)")
             let command = testCase.command == "migrate"
                 ? ["migrate", input, "--to-version", "2", "-o", "OUT.json"] : ["convert", input, "--to", "json", "-o", "OUT.json"]
-            var results: [(document: [UInt8]?, stderr: String, status: Int32)] = []
-            for (index, path) in [["--no-typed-path"], []].enumerated() {
-                let out = "out-\(lenient)-\(index)"
-                let run = try box.ferry(command.map { $0.replacingOccurrences(of: "OUT", with: out) } + path
-                    + (lenient ? ["--lenient"] : []) + ["--jobs", "\(testCase.jobs)"])
-                results.append((box.exists(out + ".json") ? try box.bytes(out + ".json") : nil,
-                                run.stderr.replacingOccurrences(of: out, with: "OUT"), run.status))
-            }
-            let (general, typed) = (results[0], results[1])
-            #expect(typed.document == general.document, "\(testCase) invalid \(invalid) lenient \(lenient)")
-            #expect(typed.stderr == general.stderr, "\(testCase) invalid \(invalid) lenient \(lenient)")
-            #expect(typed.status == general.status, "\(testCase) invalid \(invalid) lenient \(lenient)")
+            let run = try runs.run(command + (lenient ? ["--lenient"] : []))
+            let document = box.exists(runs.recorded("OUT.json")) ? try box.bytes(runs.recorded("OUT.json")) : nil
             // The late duplicate is an error: the document is written with --lenient only, less
             // the invalid records.
-            #expect(general.status == (invalid ? 1 : 0), "\(testCase) invalid \(invalid) lenient \(lenient): \(general.stderr)")
-            #expect(general.stderr.contains("[duplicate-id]") == invalid, "\(testCase)")
-            #expect((general.document != nil) == (lenient || !invalid), "\(testCase) invalid \(invalid) lenient \(lenient)")
-            if let document = general.document {
+            #expect(run.status == (invalid ? 1 : 0), "\(testCase) invalid \(invalid) lenient \(lenient): \(run.stderr)")
+            #expect(run.stderr.contains("[duplicate-id]") == invalid, "\(testCase)")
+            #expect((document != nil) == (lenient || !invalid), "\(testCase) invalid \(invalid) lenient \(lenient)")
+            if let document {
                 #expect(document.count > 30_000, "\(testCase)")
                 let text = String(decoding: document, as: UTF8.self)
                 #expect(text.contains("日本語 🍷"), "\(testCase)")
@@ -149,5 +145,6 @@ import Testing
                 #expect(text.contains(": []") == (testCase.domain != "vocabulary"), "\(testCase)")
             }
         }
+        runs.expectGolden()
     }
 }

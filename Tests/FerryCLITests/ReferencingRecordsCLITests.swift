@@ -5,8 +5,8 @@ import Testing
 /// Records that name other records (a story's `taggedMemberIds`, a word's `wordBookID`) take the
 /// typed lane like any other and carry their references to the commit: every command gives the
 /// bytes, diagnostics (`dangling-reference` with its line, column and pointer included) and
-/// status of `--no-typed-path`, with one job or several, for pet-story and vocabulary at both
-/// versions, in JSON Lines and CSV.
+/// status of the general path (the goldens under `Fixtures/ReferencingRecordsCLITests`), with one
+/// job or several, for pet-story and vocabulary at both versions, in JSON Lines and CSV.
 @Suite struct ReferencingRecordsCLITests {
     /// A domain's dataset: the referenced collection first (with one record after the records
     /// that name it), then the referring records with known, later, unknown and empty ids, a
@@ -69,7 +69,8 @@ import Testing
     func jsonLinesGiveTheGeneralPathsResults(_ dataset: Dataset) throws {
         let box = try Sandbox()
         try box.write("in.jsonl", dataset.text)
-        let validation = try expectSameAsGeneralPath(box, ["validate", "in.jsonl"], dataset)
+        let runs = GoldenRuns(box, golden: "ReferencingRecordsCLITests/jsonl-\(dataset.domain)-v\(dataset.version).txt")
+        let validation = try runs.run(["validate", "in.jsonl"])
         // The unknown and empty ids dangle; the one read later does not.
         let dangling = validation.errors.filter { $0.contains("[dangling-reference]") }
         let noun = dataset.domain == "pet-story" ? "member" : "word book"
@@ -78,14 +79,15 @@ import Testing
         #expect(!dangling.contains { $0.contains("\"m9\"") || $0.contains("\"b9\"") }, "\(dataset)")
         #expect(validation.errors.contains { $0.contains("[duplicate-id]") }, "\(dataset)")
         #expect(validation.status == 1)
-        _ = try expectSameAsGeneralPath(box, ["convert", "in.jsonl", "--to", "jsonl", "-o", "OUT"], dataset)
-        _ = try expectSameAsGeneralPath(box, ["convert", "in.jsonl", "--to", "jsonl", "--lenient", "-o", "OUT"], dataset)
-        _ = try expectSameAsGeneralPath(box, ["convert", "in.jsonl", "--to", "csv", "--lenient", "-o", "OUT/"], dataset)
-        _ = try expectSameAsGeneralPath(box, ["convert", "in.jsonl", "--to", "json", "--lenient", "-o", "OUT"], dataset)
+        try runs.run(["convert", "in.jsonl", "--to", "jsonl", "-o", "OUT"])
+        try runs.run(["convert", "in.jsonl", "--to", "jsonl", "--lenient", "-o", "OUT"])
+        try runs.run(["convert", "in.jsonl", "--to", "csv", "--lenient", "-o", "OUT/"])
+        try runs.run(["convert", "in.jsonl", "--to", "json", "--lenient", "-o", "OUT"])
         if dataset.version == 1 {
-            _ = try expectSameAsGeneralPath(box, ["migrate", "in.jsonl", "--to-version", "2", "--lenient", "-o", "OUT"], dataset)
-            _ = try expectSameAsGeneralPath(box, ["migrate", "in.jsonl", "--to-version", "2", "-o", "OUT"], dataset)
+            try runs.run(["migrate", "in.jsonl", "--to-version", "2", "--lenient", "-o", "OUT"])
+            try runs.run(["migrate", "in.jsonl", "--to-version", "2", "-o", "OUT"])
         }
+        runs.expectGolden()
     }
 
     /// The dataset as a folder of one CSV file a collection (`csv/`), the records with problems
@@ -112,14 +114,15 @@ import Testing
         _ = try Self.csvFolder(of: dataset, in: box)
         let referring = dataset.domain == "pet-story" ? "stories" : "words"
         #expect(try box.text("csv/\(referring).csv").split(whereSeparator: \.isNewline).count > 30, "\(dataset)")
-        let validation = try expectSameAsGeneralPath(box, ["validate", "csv/", "--domain", dataset.domain], dataset)
+        let runs = GoldenRuns(box, golden: "ReferencingRecordsCLITests/csv-\(dataset.domain)-v\(dataset.version).txt")
+        let validation = try runs.run(["validate", "csv/", "--domain", dataset.domain])
         #expect(validation.errors.contains { $0.contains("[dangling-reference]") && $0.contains("column '") }, "\(dataset)")
-        _ = try expectSameAsGeneralPath(box, ["convert", "csv/", "--domain", dataset.domain, "--to", "jsonl", "--lenient", "-o", "OUT"], dataset)
-        _ = try expectSameAsGeneralPath(box, ["convert", "csv/", "--domain", dataset.domain, "--to", "csv", "--lenient", "-o", "OUT/"], dataset)
+        try runs.run(["convert", "csv/", "--domain", dataset.domain, "--to", "jsonl", "--lenient", "-o", "OUT"])
+        try runs.run(["convert", "csv/", "--domain", dataset.domain, "--to", "csv", "--lenient", "-o", "OUT/"])
         if dataset.version == 1 {
-            _ = try expectSameAsGeneralPath(
-                box, ["migrate", "csv/", "--domain", dataset.domain, "--to-version", "2", "--lenient", "-o", "OUT"], dataset)
+            try runs.run(["migrate", "csv/", "--domain", dataset.domain, "--to-version", "2", "--lenient", "-o", "OUT"])
         }
+        runs.expectGolden()
     }
 
     /// A vocabulary line holding a Firestore layout (a word book with its words under
@@ -134,42 +137,10 @@ import Testing
 
             """
         try box.write("in.jsonl", text)
-        let dataset = Dataset(domain: "vocabulary", version: 2, text: text)
-        let converted = try expectSameAsGeneralPath(box, ["convert", "in.jsonl", "--to", "jsonl", "-o", "-"], dataset)
+        let runs = GoldenRuns(box, golden: "ReferencingRecordsCLITests/firestore-layout-in-a-line.txt")
+        let converted = try runs.run(["convert", "in.jsonl", "--to", "jsonl", "-o", "-"])
         #expect(converted.status == 0, "\(converted.stderr)")
         #expect(converted.stdout.components(separatedBy: "\n").filter { $0.contains(#""$collection":"words""#) }.count == 2)
+        runs.expectGolden()
     }
-}
-
-/// Runs `arguments` (`OUT` standing for an output file or folder) with the general path and
-/// one job, then with the typed path and 1, 2 and 3 jobs; expects the same output files,
-/// stdout, stderr and status; returns the general run. `dataset` names the input in messages.
-func expectSameAsGeneralPath(_ box: Sandbox, _ arguments: [String], _ dataset: some CustomStringConvertible,
-    sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> FerryRun
-{
-    var results: [(label: String, files: [String: [UInt8]], stdout: String, stderr: String, status: Int32)] = []
-    var general: FerryRun?
-    for (label, extra) in [("general", ["--no-typed-path", "--jobs", "1"]), ("typed 1", ["--jobs", "1"]),
-                           ("typed 2", ["--jobs", "2"]), ("typed 3", ["--jobs", "3"])]
-    {
-        let out = "out-\(results.count)"
-        let run = try box.ferry(arguments.map { $0.replacingOccurrences(of: "OUT", with: out) } + extra)
-        general = general ?? run
-        var files: [String: [UInt8]] = [:]
-        if box.exists(out) {
-            let names = try box.files(under: out)
-            if names.isEmpty { files[""] = try box.bytes(out) }
-            for name in names { files[name] = try box.bytes(out + "/" + name) }
-        }
-        results.append((label, files, run.stdout.replacingOccurrences(of: out, with: "OUT"),
-                        run.stderr.replacingOccurrences(of: out, with: "OUT"), run.status))
-    }
-    for result in results.dropFirst() {
-        let context = "\(dataset) \(arguments) \(result.label)"
-        #expect(result.files == results[0].files, "\(context)", sourceLocation: sourceLocation)
-        #expect(result.stdout == results[0].stdout, "\(context)", sourceLocation: sourceLocation)
-        #expect(result.stderr == results[0].stderr, "\(context)", sourceLocation: sourceLocation)
-        #expect(result.status == results[0].status, "\(context)", sourceLocation: sourceLocation)
-    }
-    return try #require(general)
 }

@@ -4,8 +4,9 @@ import Testing
 
 /// The duplicate ids and dangling references the commit finds in records the typed lane took
 /// (whose record is made only for such a diagnostic) are reported as the general path reports
-/// them: the same code, line, column, pointer, message and code frame, for the three domains in
-/// JSON Lines, CSV and JSON documents, with 1, 2 and 3 jobs.
+/// them (the goldens under `Fixtures/TakenRecordDiagnosticsCLITests`): the same code, line,
+/// column, pointer, message and code frame, for the three domains in JSON Lines, CSV and JSON
+/// documents, with 1, 2 and 3 jobs.
 @Suite struct TakenRecordDiagnosticsCLITests {
     struct Case: CustomStringConvertible, Sendable {
         let domain: String
@@ -83,25 +84,19 @@ import Testing
     func commitDiagnosticsOfTakenRecordsAreTheGeneralPaths(_ test: Case) throws {
         let box = try Sandbox()
         let input = try Self.dataset(test.domain, test.format, in: box)
-        let general = try box.ferry(["validate", input, "--no-typed-path", "--jobs", "1"])
-        let typed = try box.ferry(["validate", input, "--jobs", "\(test.jobs)"])
-        #expect(typed.stderr == general.stderr, "\(test)")
-        #expect(typed.status == 1 && general.status == 1, "\(test)")
-        let found = Self.diagnostics(typed.stderr)
+        // One golden for every number of jobs: they give the same.
+        let runs = GoldenRuns(box, golden: "TakenRecordDiagnosticsCLITests/\(test.domain)-\(test.format).txt", jobs: ["\(test.jobs)"])
+        let validation = try runs.run(["validate", input])
+        #expect(validation.status == 1, "\(test)")
+        let found = Self.diagnostics(validation.stderr)
         #expect(found == Self.expected[test.domain + " " + test.format], "\(test)\n\(found.map(\.description).joined(separator: "\n"))")
         // Notes name no other records: a duplicate id only.
         #expect(found.contains { $0.code == "dangling-reference" } == (test.domain != "notes"), "\(test)")
         // The HTML report shows each diagnostic with its code frame, read back at its position.
-        _ = try box.ferry(["validate", input, "--no-typed-path", "--jobs", "1", "--report", "html", "--report-file", "general.html"])
-        _ = try box.ferry(["validate", input, "--jobs", "\(test.jobs)", "--report", "html", "--report-file", "typed.html"])
-        #expect(try box.text("typed.html") == box.text("general.html"), "\(test)")
+        try runs.run(["validate", input, "--report", "html", "--report-file", "OUT.html"])
         // Written output too: the lenient run keeps what the general path keeps.
-        let lenient = ["convert", input, "--to", "jsonl", "--lenient", "-o", "out.jsonl"]
-        let generalOut = try box.ferry(lenient + ["--no-typed-path", "--jobs", "1"])
-        let kept = try box.bytes("out.jsonl")
-        let typedOut = try box.ferry(lenient + ["--jobs", "\(test.jobs)"])
-        #expect(try box.bytes("out.jsonl") == kept, "\(test)")
-        #expect(typedOut.stderr == generalOut.stderr, "\(test)")
+        try runs.run(["convert", input, "--to", "jsonl", "--lenient", "-o", "OUT.jsonl"])
+        runs.expectGolden()
     }
 
     /// What each input gives (the same with every number of jobs, typed or not).

@@ -4,8 +4,8 @@ import Testing
 
 /// The typed path (issue 7) takes plain domain records from bytes to model to bytes and leaves
 /// everything else to the general path: output bytes, diagnostics and exit statuses must be
-/// exactly those of `--no-typed-path`, with one job or several, for inputs mixing plain records
-/// with every kind of problem.
+/// exactly those of the general path (the goldens under `Fixtures/TypedPathCLITests`), with one
+/// job or several, for inputs mixing plain records with every kind of problem.
 @Suite struct TypedPathCLITests {
     /// V2 notes of all four types, one per line, with a problem or an oddity on some lines.
     static func v2Notes(count: Int = 900) -> String {
@@ -78,80 +78,63 @@ import Testing
         return text
     }
 
-    /// Runs `arguments` (`OUT` standing for the output file) with the general path and one job,
-    /// then with the typed path and 1, 2 and 3 jobs; expects the same output, stderr and status.
-    private func expectSameAsGeneralPath(_ box: Sandbox, _ arguments: [String], extension ext: String = "jsonl") throws {
-        var results: [(label: String, output: String, stderr: String, status: Int32)] = []
-        for (label, extra) in [("general", ["--no-typed-path", "--jobs", "1"]), ("typed 1", ["--jobs", "1"]),
-                               ("typed 2", ["--jobs", "2"]), ("typed 3", ["--jobs", "3"])]
-        {
-            let output = "out-\(results.count).\(ext)"
-            let run = try box.ferry(arguments.map { $0 == "OUT" ? output : $0 } + extra)
-            let written = (try? box.text(output)) ?? ""
-            results.append((label, written, run.stderr.replacingOccurrences(of: output, with: "OUT"), run.status))
-        }
-        for result in results.dropFirst() {
-            #expect(result.output == results[0].output, "\(arguments) \(result.label)")
-            #expect(result.stderr == results[0].stderr, "\(arguments) \(result.label)")
-            #expect(result.status == results[0].status, "\(arguments) \(result.label)")
-        }
-    }
-
     @Test func v2JSONLinesConversionAndValidation() throws {
         let box = try Sandbox()
         try box.write("v2.jsonl", Self.v2Notes())
-        let general = try box.ferry(["validate", "v2.jsonl", "--no-typed-path"])
+        let runs = GoldenRuns(box, golden: "TypedPathCLITests/v2-jsonl.txt")
+        let validation = try runs.run(["validate", "v2.jsonl"])
         for code in ["unknown-field", "duplicate-id", "malformed-json", "lossy-precision", "missing-field", "out-of-range"] {
-            #expect(general.stderr.contains(code), "\(code)")
+            #expect(validation.stderr.contains(code), "\(code)")
         }
-        try expectSameAsGeneralPath(box, ["validate", "v2.jsonl"])
-        // The JSON report's locations too: a duplicate's names its record's id on both paths.
-        try expectSameAsGeneralPath(box, ["validate", "v2.jsonl", "--report", "json"])
-        let report = try box.ferry(["validate", "v2.jsonl", "--report", "json"])
+        // The JSON report's locations too: a duplicate's names its record's id.
+        let report = try runs.run(["validate", "v2.jsonl", "--report", "json"])
         let duplicate = report.stdout.split(separator: "\n").filter { $0.contains(#""code": "duplicate-id""#) }
         #expect(duplicate.count == 1 && duplicate[0].contains(#", "id": "n1"}}"#), "\(duplicate)")
-        try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "jsonl", "-o", "OUT"])
-        try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "jsonl", "--lenient", "-o", "OUT"])
-        try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "jsonl", "--strict", "--lenient", "-o", "OUT"])
+        try runs.run(["convert", "v2.jsonl", "--to", "jsonl", "-o", "OUT.jsonl"])
+        try runs.run(["convert", "v2.jsonl", "--to", "jsonl", "--lenient", "-o", "OUT.jsonl"])
+        try runs.run(["convert", "v2.jsonl", "--to", "jsonl", "--strict", "--lenient", "-o", "OUT.jsonl"])
+        runs.expectGolden()
     }
 
     @Test func v1MigrationOfJSONLines() throws {
         let box = try Sandbox()
         try box.write("v1.jsonl", Self.v1Notes())
-        let general = try box.ferry(["migrate", "v1.jsonl", "--to-version", "2", "--lenient", "-o", "g.jsonl", "--no-typed-path"])
+        let runs = GoldenRuns(box, golden: "TypedPathCLITests/v1-jsonl.txt")
+        try runs.run(["migrate", "v1.jsonl", "--to-version", "2", "-o", "OUT.jsonl"])
+        let lenient = try runs.run(["migrate", "v1.jsonl", "--to-version", "2", "--lenient", "-o", "OUT.jsonl"])
         for code in ["lossy-drop", "lossy-change", "out-of-range"] {
-            #expect(general.stderr.contains(code), "\(code)")
+            #expect(lenient.stderr.contains(code), "\(code)")
         }
-        #expect(try box.text("g.jsonl").split(separator: "\n").count > 600)
-        try expectSameAsGeneralPath(box, ["migrate", "v1.jsonl", "--to-version", "2", "-o", "OUT"])
-        try expectSameAsGeneralPath(box, ["migrate", "v1.jsonl", "--to-version", "2", "--lenient", "-o", "OUT"])
-        try expectSameAsGeneralPath(box, ["migrate", "v1.jsonl", "--to-version", "2", "--strict", "-o", "OUT"])
-        try expectSameAsGeneralPath(box, ["validate", "v1.jsonl"])
+        #expect(try box.text(runs.recorded("OUT.jsonl")).split(separator: "\n").count == 819)
+        try runs.run(["migrate", "v1.jsonl", "--to-version", "2", "--strict", "-o", "OUT.jsonl"])
+        try runs.run(["validate", "v1.jsonl"])
+        runs.expectGolden()
     }
 
     @Test func csvConversionAndValidation() throws {
         let box = try Sandbox()
         try box.write("v2.jsonl", Self.v2Notes())
-        // One CSV file per collection, written by the general path with the bad lines dropped.
-        _ = try box.ferry(["convert", "v2.jsonl", "--to", "csv", "--lenient", "-o", "csv/", "--no-typed-path"])
+        // One CSV file per collection, the bad lines dropped.
+        _ = try box.ferry(["convert", "v2.jsonl", "--to", "csv", "--lenient", "-o", "csv/"])
         var wine = try box.text("csv/wineTastingNotes.csv")
         // A few problems of CSV's own: a quoted newline, a bad number, an empty required cell.
         wine = wine.replacingOccurrences(of: "deep", with: "\"de\nep\"", options: [], range: wine.range(of: "deep"))
         wine += "n9001,T,red,2024-01-01T00:00:00Z,abc,ruby,deep,oak,body,0.5,Syrah,x,4,true\n"
         wine += "n9002,,red,2024-01-01T00:00:00Z,12,ruby,deep,oak,body,0.5,Syrah,x,4.5,false\n"
         try box.write("wineTastingNotes.csv", wine)
-        let general = try box.ferry(["validate", "wineTastingNotes.csv", "--domain", "notes", "--no-typed-path"])
+        let runs = GoldenRuns(box, golden: "TypedPathCLITests/csv.txt")
+        let validation = try runs.run(["validate", "wineTastingNotes.csv", "--domain", "notes"])
         // The empty title cell is "" (SCHEMAS.md "Formats: CSV"), which a title must not be.
         for code in ["type-error", "invalid-value"] {
-            #expect(general.stderr.contains(code), "\(code)")
+            #expect(validation.stderr.contains(code), "\(code)")
         }
-        try expectSameAsGeneralPath(box, ["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "jsonl", "-o", "OUT"])
-        try expectSameAsGeneralPath(box, ["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "jsonl", "--lenient", "-o", "OUT"])
-        try expectSameAsGeneralPath(box, ["validate", "wineTastingNotes.csv", "--domain", "notes"])
+        try runs.run(["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "jsonl", "-o", "OUT.jsonl"])
+        try runs.run(["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "jsonl", "--lenient", "-o", "OUT.jsonl"])
         for name in ["coffeeTastingNotes", "whiskeyTastingNotes", "cocktailTastingNotes"] {
             try box.write("\(name).csv", try box.text("csv/\(name).csv"))
-            try expectSameAsGeneralPath(box, ["convert", "\(name).csv", "--domain", "notes", "--to", "jsonl", "--lenient", "-o", "OUT"])
+            try runs.run(["convert", "\(name).csv", "--domain", "notes", "--to", "jsonl", "--lenient", "-o", "OUT.jsonl"])
         }
+        runs.expectGolden()
     }
 
     /// Writers that take values (JSON documents, XML, CSV) get the typed records' canonical values,
@@ -160,60 +143,28 @@ import Testing
         let box = try Sandbox()
         try box.write("v2.jsonl", Self.v2Notes())
         try box.write("v1.jsonl", Self.v1Notes())
+        let runs = GoldenRuns(box, golden: "TypedPathCLITests/writers-taking-values.txt")
         for format in ["json", "xml"] {
-            try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", format, "-o", "OUT"], extension: format)
-            try expectSameAsGeneralPath(box, ["convert", "v2.jsonl", "--to", format, "--lenient", "-o", "OUT"], extension: format)
-            try expectSameAsGeneralPath(box, ["migrate", "v1.jsonl", "--to-version", "2", "--lenient", "--to", format, "-o", "OUT"],
-                                        extension: format)
+            try runs.run(["convert", "v2.jsonl", "--to", format, "-o", "OUT.\(format)"])
+            try runs.run(["convert", "v2.jsonl", "--to", format, "--lenient", "-o", "OUT.\(format)"])
+            try runs.run(["migrate", "v1.jsonl", "--to-version", "2", "--lenient", "--to", format, "-o", "OUT.\(format)"])
         }
         // One collection to CSV: the wine lines, the broken ones and a duplicate id.
         let lines = Self.v2Notes().split(separator: "\n", omittingEmptySubsequences: false)
         var wine = lines.filter { $0.contains("wineTastingNotes") || $0.hasPrefix("{broken") || $0.hasPrefix("{\"domain") }
         wine.append(wine[1])
         try box.write("wine.jsonl", wine.joined(separator: "\n") + "\n")
-        try expectSameAsGeneralPath(box, ["convert", "wine.jsonl", "--to", "csv", "-o", "OUT"], extension: "csv")
-        try expectSameAsGeneralPath(box, ["convert", "wine.jsonl", "--to", "csv", "--lenient", "-o", "OUT"], extension: "csv")
-        let made = try box.ferry(["convert", "wine.jsonl", "--to", "csv", "--lenient", "-o", "wineTastingNotes.csv", "--no-typed-path"])
+        try runs.run(["convert", "wine.jsonl", "--to", "csv", "-o", "OUT.csv"])
+        try runs.run(["convert", "wine.jsonl", "--to", "csv", "--lenient", "-o", "OUT.csv"])
+        let made = try box.ferry(["convert", "wine.jsonl", "--to", "csv", "--lenient", "-o", "wineTastingNotes.csv"])
         #expect(made.status == 3)
         // The header and the 223 valid wine notes, each ending in CRLF (their `think` holds an LF).
         let rows = try box.text("wineTastingNotes.csv").components(separatedBy: "\r\n")
         #expect(rows.count == 1 + 223 + 1 && rows.last == "", "\(rows.count)")
         #expect(rows[1].hasPrefix("n0,") && rows[223].hasPrefix("n896,"), "\(rows[1].prefix(8)) \(rows[223].prefix(8))")
-        try expectSameAsGeneralPath(box, ["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "csv", "-o", "OUT"],
-                                    extension: "csv")
-        try expectSameAsGeneralPath(box, ["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "json", "-o", "OUT"],
-                                    extension: "json")
-    }
-
-    /// Runs `arguments` (`OUT/` standing for an output folder) with the general path and one job,
-    /// then with the typed path and 1, 2 and 3 jobs; expects the same files with the same bytes,
-    /// stdout, stderr and status.
-    /// `files`: the names the general path must have written (nil: not checked).
-    private func expectSameFolderAsGeneralPath(_ box: Sandbox, _ arguments: [String], files expected: [String]? = nil,
-                                               sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
-        var results: [(label: String, files: [String: [UInt8]], stdout: String, stderr: String, status: Int32)] = []
-        for (label, extra) in [("general", ["--no-typed-path", "--jobs", "1"]), ("typed 1", ["--jobs", "1"]),
-                               ("typed 2", ["--jobs", "2"]), ("typed 3", ["--jobs", "3"])]
-        {
-            let folder = "out-\(results.count)"
-            let run = try box.ferry(arguments.map { $0.replacingOccurrences(of: "OUT", with: folder) } + extra)
-            var files: [String: [UInt8]] = [:]
-            for name in try box.files(under: folder) { files[name] = try box.bytes(folder + "/" + name) }
-            results.append((label, files, run.stdout.replacingOccurrences(of: folder, with: "OUT"),
-                            run.stderr.replacingOccurrences(of: folder, with: "OUT"), run.status))
-        }
-        if let expected {
-            #expect(results[0].files.keys.sorted() == expected, "\(arguments)", sourceLocation: sourceLocation)
-        }
-        for result in results.dropFirst() {
-            #expect(result.files.keys.sorted() == results[0].files.keys.sorted(), "\(arguments) \(result.label)", sourceLocation: sourceLocation)
-            for (name, bytes) in results[0].files {
-                #expect(result.files[name] == bytes, "\(arguments) \(result.label) \(name)", sourceLocation: sourceLocation)
-            }
-            #expect(result.stdout == results[0].stdout, "\(arguments) \(result.label)", sourceLocation: sourceLocation)
-            #expect(result.stderr == results[0].stderr, "\(arguments) \(result.label)", sourceLocation: sourceLocation)
-            #expect(result.status == results[0].status, "\(arguments) \(result.label)", sourceLocation: sourceLocation)
-        }
+        try runs.run(["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "csv", "-o", "OUT.csv"])
+        try runs.run(["convert", "wineTastingNotes.csv", "--domain", "notes", "--to", "json", "-o", "OUT.json"])
+        runs.expectGolden()
     }
 
     /// CSV writers take the typed records' leaf streams: one file per collection in a folder (all
@@ -235,23 +186,27 @@ import Testing
         try box.write("v2.jsonl", lines.joined(separator: "\n"))
         try box.write("v1.jsonl", Self.v1Notes())
         let notesFiles = ["cocktailTastingNotes.csv", "coffeeTastingNotes.csv", "whiskeyTastingNotes.csv", "wineTastingNotes.csv"]
+        let runs = GoldenRuns(box, golden: "TypedPathCLITests/csv-leaf-streams.txt")
         for extra in [[], ["--lenient"], ["--csv-safe", "--lenient"], ["--delimiter", "tab", "--lenient"], ["--strict", "--lenient"]] {
-            // Without --lenient the errors leave nothing written; with it, one file per collection.
-            let files = extra.contains("--lenient") ? notesFiles : []
-            try expectSameFolderAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "csv", "-o", "OUT/"] + extra, files: files)
-            try expectSameFolderAsGeneralPath(box, ["migrate", "v1.jsonl", "--to-version", "2", "--to", "csv", "-o", "OUT/"] + extra,
-                                              files: files)
+            // Without --lenient the errors leave nothing written; with it, one file per collection;
+            // --strict with --lenient is a usage error.
+            let files = extra.contains("--lenient") && !extra.contains("--strict") ? notesFiles : []
+            try runs.run(["convert", "v2.jsonl", "--to", "csv", "-o", "OUT/"] + extra)
+            #expect(try box.files(under: runs.recorded("OUT")) == files, "convert \(extra)")
+            try runs.run(["migrate", "v1.jsonl", "--to-version", "2", "--to", "csv", "-o", "OUT/"] + extra)
+            #expect(try box.files(under: runs.recorded("OUT")) == files, "migrate \(extra)")
         }
-        try expectSameFolderAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "tsv", "-o", "OUT/", "--lenient"])
-        try expectSameFolderAsGeneralPath(box, ["convert", "v1.jsonl", "--to", "csv", "-o", "OUT/", "--lenient"])
+        try runs.run(["convert", "v2.jsonl", "--to", "tsv", "-o", "OUT/", "--lenient"])
+        try runs.run(["convert", "v1.jsonl", "--to", "csv", "-o", "OUT/", "--lenient"])
         // One file, several collections: their columns merged in it, as the general path merges them.
-        try expectSameFolderAsGeneralPath(box, ["convert", "v2.jsonl", "--to", "csv", "-o", "OUT/x.csv", "--lenient"])
+        try runs.run(["convert", "v2.jsonl", "--to", "csv", "-o", "OUT/x.csv", "--lenient"])
         // The first record invalid: the batches start before any writer is open.
         lines[1] = "{broken"
         try box.write("first.jsonl", lines.joined(separator: "\n"))
-        try expectSameFolderAsGeneralPath(box, ["convert", "first.jsonl", "--to", "csv", "-o", "OUT/", "--lenient"])
+        try runs.run(["convert", "first.jsonl", "--to", "csv", "-o", "OUT/", "--lenient"])
         // Standard output, one collection.
         try box.write("wine.jsonl", lines.filter { $0.contains("wineTastingNotes") || $0.hasPrefix("{\"domain") }.joined(separator: "\n"))
-        try expectSameFolderAsGeneralPath(box, ["convert", "wine.jsonl", "--to", "csv", "--lenient", "--csv-safe"])
+        try runs.run(["convert", "wine.jsonl", "--to", "csv", "--lenient", "--csv-safe"])
+        runs.expectGolden()
     }
 }

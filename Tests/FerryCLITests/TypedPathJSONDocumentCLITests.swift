@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// A JSON document's elements take the typed path as JSON Lines lines do: every command gives the
-/// output bytes, stdout, diagnostics and status of `--no-typed-path`, with one job or several,
+/// output bytes, stdout, diagnostics and status of the general path (the goldens under
+/// `Fixtures/TypedPathJSONDocumentCLITests`), with one job or several,
 /// for documents of every domain at both versions, with elements spread over several lines,
 /// records with problems, duplicated ids (whose first is named by its id's line), references
 /// that dangle, an element holding a `$collection` member (left to the general path) and one that
@@ -60,22 +61,23 @@ import Testing
     func documentsGiveTheGeneralPathsResults(_ testCase: Case) throws {
         let box = try Sandbox()
         try box.write("in.json", Self.document(testCase.lines))
-        let validation = try expectSameAsGeneralPath(box, ["validate", "in.json"], testCase)
+        let runs = GoldenRuns(box, golden: "TypedPathJSONDocumentCLITests/\(testCase.name)-v\(testCase.version).txt")
+        let validation = try runs.run(["validate", "in.json"])
         // What the documents hold reaches the checks: a duplicated id in every dataset but the
         // V1 notes.
         let hasDuplicate = testCase.name != "notes" || testCase.version == 2
         #expect(validation.errors.contains { $0.contains("[duplicate-id]") } == hasDuplicate, "\(testCase)")
-        _ = try expectSameAsGeneralPath(box, ["validate", "in.json", "--report", "json"], testCase)
-        _ = try expectSameAsGeneralPath(box, ["convert", "in.json", "--to", "jsonl", "-o", "OUT"], testCase)
-        _ = try expectSameAsGeneralPath(box, ["convert", "in.json", "--to", "jsonl", "--lenient", "-o", "OUT"], testCase)
-        _ = try expectSameAsGeneralPath(box, ["convert", "in.json", "--to", "json", "--lenient", "-o", "OUT"], testCase)
-        _ = try expectSameAsGeneralPath(box, ["convert", "in.json", "--to", "csv", "--lenient", "-o", "OUT/"], testCase)
+        try runs.run(["validate", "in.json", "--report", "json"])
+        try runs.run(["convert", "in.json", "--to", "jsonl", "-o", "OUT"])
+        try runs.run(["convert", "in.json", "--to", "jsonl", "--lenient", "-o", "OUT"])
+        try runs.run(["convert", "in.json", "--to", "json", "--lenient", "-o", "OUT"])
+        try runs.run(["convert", "in.json", "--to", "csv", "--lenient", "-o", "OUT/"])
         if testCase.version == 1 {
-            _ = try expectSameAsGeneralPath(box, ["migrate", "in.json", "--to-version", "2", "-o", "OUT"], testCase)
-            _ = try expectSameAsGeneralPath(box, ["migrate", "in.json", "--to-version", "2", "--lenient", "-o", "OUT"], testCase)
-            _ = try expectSameAsGeneralPath(
-                box, ["migrate", "in.json", "--to-version", "2", "--lenient", "--to", "jsonl", "-o", "OUT"], testCase)
+            try runs.run(["migrate", "in.json", "--to-version", "2", "-o", "OUT"])
+            try runs.run(["migrate", "in.json", "--to-version", "2", "--lenient", "-o", "OUT"])
+            try runs.run(["migrate", "in.json", "--to-version", "2", "--lenient", "--to", "jsonl", "-o", "OUT"])
         }
+        runs.expectGolden()
     }
 
     /// A duplicated id's diagnostic names the line of the first record's `id`, which in a

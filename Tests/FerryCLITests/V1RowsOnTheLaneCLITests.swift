@@ -53,15 +53,4 @@ import Testing
         let run = try box.ferry(cell.arguments + ["--jobs", jobs])
         #expect(try Self.transcript(run, box) == (try Fixtures.text(cell.golden)), "\(cell) --jobs \(jobs)")
     }
-
-    /// The same runs with the general path only give the goldens too: the lane and the path that
-    /// reports agree on every row.
-    @Test(arguments: cells)
-    func theGeneralPathStillGivesThem(_ cell: Cell) throws {
-        let box = try Sandbox()
-        try FileManager.default.copyItem(at: Fixtures.url("v1-rows-lane/\(cell.input)"),
-            to: box.url.appendingPathComponent(cell.input))
-        let run = try box.ferry(cell.arguments + ["--no-typed-path"])
-        #expect(try Self.transcript(run, box) == (try Fixtures.text(cell.golden)), "\(cell)")
-    }
 }

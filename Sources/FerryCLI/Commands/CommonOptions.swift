@@ -23,7 +23,6 @@ struct CommonOptions {
         OptionSpec(["--infer-types"], help: "Schema-free CSV: read numbers and booleans as such, not as strings."),
         OptionSpec(["--adapter-timeout"], .single, value: "SECONDS", help: "Stop an external ferry-format-* adapter silent this long (default 30)."),
         OptionSpec(["--jobs", "-j"], .single, value: "N", help: "Threads that process one JSON Lines, CSV, JSON document or XML input, CSV folder or bundle (1 to 256, default 1); output is the same."),
-        OptionSpec(["--no-typed-path"], help: "Read every domain record through a value tree (the general path); output is the same, only slower."),
         OptionSpec(["--max-errors"], .single, value: "N", help: "Print at most N errors and warnings; the counts stay exact."),
         OptionSpec(["--quiet", "-q"], help: "Print errors only; no summary, no progress."),
         OptionSpec(["--verbose", "-v"], help: "Print notes and per-input details."),
@@ -101,7 +100,6 @@ struct CommonOptions {
         }
         request.read.inferTypes = arguments.flag("infer-types")
         request.jobs = try arguments.integer("jobs", in: 1...256) ?? 1
-        request.usesTypedPath = !arguments.flag("no-typed-path")
         request.read.header = DatasetHeader(domain: request.domain?.rawValue, schemaVersion: request.sourceVersion)
     }
 
