@@ -24,9 +24,11 @@ struct DatasetPlan {
     static func detectionSample(first: Value?, columns: [String]?) -> Value? {
         guard let columns, !columns.isEmpty else { return first }
         var object = first?.objectValue ?? ValueObject()
+        // A set, not the object's own lookup (a scan of its members): a header of 30,000 columns.
+        var present = Set(object.keys)
         for column in columns where column != "$collection" {
             let key = column.split(separator: ".", maxSplits: 1).first.map(String.init) ?? column
-            if object[key] == nil { object.append(key, .null) }
+            if present.insert(key).inserted { object.append(key, .null) }
         }
         return .object(object)
     }
