@@ -325,6 +325,18 @@ import Testing
         #expect(!box.exists("v1.json"))
     }
 
+    /// A migration to the version the data has already is a conversion, and says so in a note.
+    @Test(arguments: ["notes-v1.json", "pet-story-v1.json", "vocabulary-v1-node-firestore.json"])
+    func migratingToTheInputsOwnVersionSaysSo(sample: String) throws {
+        let box = try Sandbox()
+        try box.copySample(sample)
+        let run = try box.ferry(["migrate", sample, "--to-version", "1", "-o", "same.jsonl"])
+        #expect(run.status == 0)
+        #expect(run.stderrLines.first == "\(sample): note: the input is at version 1 already: its records are written as they are [assumption]")
+        #expect(try box.ferry(["convert", sample, "-o", "converted.jsonl"]).stderrLines.first?.contains("note:") == false)
+        #expect(try box.bytes("same.jsonl") == box.bytes("converted.jsonl"))
+    }
+
     @Test func standardInputAndOutput() throws {
         let box = try Sandbox()
         try box.copySample("notes-v1.json")
