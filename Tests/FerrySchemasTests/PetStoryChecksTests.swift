@@ -141,6 +141,7 @@ struct CheckWatcher: FieldSource {
     mutating func double(_ name: String) -> Double { reader.double(name) }
     mutating func optionalDouble(_ name: String) -> Double? { reader.optionalDouble(name) }
     mutating func integer(_ name: String) -> Int64 { reader.integer(name) }
+    mutating func optionalInteger(_ name: String) -> Int64? { reader.optionalInteger(name) }
     mutating func bool(_ name: String) -> Bool { reader.bool(name) }
     mutating func instant(_ name: String) -> Instant { reader.instant(name) }
     mutating func day(_ name: String) -> CalendarDay { reader.day(name) }

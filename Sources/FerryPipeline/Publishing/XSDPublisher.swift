@@ -80,7 +80,12 @@ public enum XSDPublisher {
             switch type {
             case .string: return ("xs:string", [])
             case .nonEmptyString: return ("xs:string", ["<xs:minLength value=\"1\"/>"])
-            case .integer: return ("xs:long", [])
+            case .integer:
+                guard let range = field?.range else { return ("xs:long", []) }
+                return ("xs:long", [
+                    "<xs:minInclusive value=\"\(NumberText.ecmaScript(range.lowerBound) ?? "0")\"/>",
+                    "<xs:maxInclusive value=\"\(NumberText.ecmaScript(range.upperBound) ?? "0")\"/>",
+                ])
             case .double:
                 guard let range = field?.range else { return ("xs:double", []) }
                 return ("xs:double", [

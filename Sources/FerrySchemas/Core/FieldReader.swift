@@ -144,9 +144,7 @@ extension FieldReader {
             return nil
         }
         if let range = schema.range, !FieldSchema.isInRange(number, range) {
-            diagnostics.append(.error(.outOfRange,
-                "\(context.displayName) \(FieldReader.numberText(number)) is out of range \(FieldReader.rangeText(range))",
-                at: context.location()))
+            reportOutOfRange(number, range, at: context, into: &diagnostics)
             return nil
         }
         if let step = schema.step, !FieldSchema.isOnStep(number, step) {
@@ -158,8 +156,17 @@ extension FieldReader {
         return number == 0 ? 0 : number  // -0 is 0
     }
 
-    /// Reads an integer (never rounded).
-    public static func integer(_ value: Value, at context: RecordContext, into diagnostics: inout [Diagnostic]) -> Int64? {
+    /// `out-of-range`: `number` lies outside its field's `range`.
+    static func reportOutOfRange(_ number: Double, _ range: ClosedRange<Double>, at context: RecordContext,
+                                 into diagnostics: inout [Diagnostic]) {
+        diagnostics.append(.error(.outOfRange,
+            "\(context.displayName) \(FieldReader.numberText(number)) is out of range \(FieldReader.rangeText(range))",
+            at: context.location()))
+    }
+
+    /// Reads an integer (never rounded), within `range` when one is given (`out-of-range` otherwise).
+    public static func integer(_ value: Value, range: ClosedRange<Double>? = nil, at context: RecordContext,
+                               into diagnostics: inout [Diagnostic]) -> Int64? {
         var value = value
         if context.options.scalarsAsText, case .string(let text) = value, DecimalText(text) != nil {
             value = .number(text)
@@ -172,6 +179,10 @@ extension FieldReader {
         guard let integer = value.int64Value else {
             diagnostics.append(.error(.typeError,
                 "\(context.displayName): expected an integer (Int64), found \(value.shortDescription)", at: context.location()))
+            return nil
+        }
+        if let range, !FieldSchema.isInRange(Double(integer), range) {
+            reportOutOfRange(Double(integer), range, at: context, into: &diagnostics)
             return nil
         }
         return integer

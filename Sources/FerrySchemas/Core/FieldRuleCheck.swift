@@ -141,7 +141,7 @@ public struct FieldRuleCheck: FieldSink {
 
     public mutating func add(_ key: String, _ integer: Int64) {
         guard let rule = field(key) else { return }
-        require(rule.pointee.kind == .integer)
+        require(rule.pointee.kind == .integer && FieldSchema.isInRange(Double(integer), rule.pointee.range))
     }
 
     @inline(__always)
@@ -346,7 +346,7 @@ public final class FieldRulePlan: @unchecked Sendable {
         var kind: Kind
         /// For `text`: the field's strings; for `array`: each element's.
         var text: TextRule
-        /// For `double`: the field's `range` and `step`.
+        /// For `double`: the field's `range` and `step`; for `integer`: its `range`.
         var range: ClosedRange<Double>?
         var step: Double?
         /// For `object`, and `array` of objects: the index of the object type's tables in

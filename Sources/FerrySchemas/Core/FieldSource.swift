@@ -23,6 +23,8 @@ public protocol FieldSource {
     mutating func optionalDouble(_ name: String) -> Double?
     /// A required integer (Int64); `1.0` is accepted.
     mutating func integer(_ name: String) -> Int64
+    /// An optional integer (Int64), within the field's range; nil when absent or null.
+    mutating func optionalInteger(_ name: String) -> Int64?
     /// A required Boolean.
     mutating func bool(_ name: String) -> Bool
     /// A required RFC 3339 instant (or numeric date), cut to milliseconds.
@@ -84,6 +86,8 @@ extension FieldSink {
     public mutating func addOptional(_ key: String, _ text: String?) { if let text { add(key, text) } }
     @inlinable
     public mutating func addOptional(_ key: String, _ number: Double?) { if let number { add(key, number) } }
+    @inlinable
+    public mutating func addOptional(_ key: String, _ integer: Int64?) { if let integer { add(key, integer) } }
     @inlinable
     public mutating func addOptional(_ key: String, _ data: Base64Data?) { if let data { add(key, data.base64) } }
     @inlinable

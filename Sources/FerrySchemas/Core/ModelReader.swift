@@ -318,13 +318,21 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
         return FieldReader.double(_cursor.value(of: item), schema(at: index, name), at: context.appending(name), into: &diagnostics)
     }
 
-    /// A required integer field: `1.0` is accepted; a fraction or a value beyond Int64 is a `type-error`.
+    /// A required integer field: `1.0` is accepted; a fraction or a value beyond Int64 is a
+    /// `type-error`, one outside the field's range `out-of-range`.
     @inlinable
     public mutating func integer(_ name: String) -> Int64 {
-        let (_, item) = locate(name)
-        guard let item else { return 0 }
-        if let integer = _cursor.plainInteger(item) { return integer }
-        return FieldReader.integer(_cursor.value(of: item), at: context.appending(name), into: &diagnostics) ?? 0
+        optionalInteger(name) ?? 0
+    }
+
+    /// An optional integer field, read as `integer(_:)` reads one; nil when absent or null.
+    @inlinable
+    public mutating func optionalInteger(_ name: String) -> Int64? {
+        let (index, item) = locate(name)
+        guard let item else { return nil }
+        let range = index.flatMap { _fields[$0].range }
+        if let integer = _cursor.plainInteger(item), FieldSchema.isInRange(Double(integer), range) { return integer }
+        return FieldReader.integer(_cursor.value(of: item), range: range, at: context.appending(name), into: &diagnostics)
     }
 
     /// A required Boolean field.
