@@ -72,6 +72,10 @@ public struct ConversionRequest: Sendable {
     /// every record through a `Value` (same output, slower). No command-line option sets it: the
     /// fuzz targets (`Fuzz/`, FuzzSupport's `wholePath`) compare the two paths with it.
     public var usesTypedPath = true
+    /// True when a person asked for `targetVersion` (`--to-version`, a pipeline's `migrate`
+    /// step): data already at that version then gets a note saying there is nothing to migrate.
+    /// A library's conversion to a model's own version leaves it false.
+    public var notesVersionAlreadyReached = false
     /// Files that are no data wherever they stand (a pipeline's own file and report), as
     /// standardized absolute paths: a folder input neither reads them nor counts them when
     /// deciding whether it is one dataset (a CSV folder beside its pipeline file).

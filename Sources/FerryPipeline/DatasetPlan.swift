@@ -61,9 +61,8 @@ struct DatasetPlan {
                                collections: [], recordTypeNames: [:], outputHeader: source.header)
         }
         let target = request.action == .validate ? detected.version : (request.targetVersion ?? detected.version)
-        if request.action != .validate, request.targetVersion == detected.version {
-            // Asked to migrate to the version the data has: nothing to do, which is worth saying.
-            log.report(.note(.assumption, "the input is at version \(detected.version) already: its records are written as they are",
+        if request.notesVersionAlreadyReached, request.action != .validate, request.targetVersion == detected.version {
+            log.report(.note(.assumption, "the input is at version \(detected.version) already: nothing to migrate",
                              at: SourceLocation(file: source.name)))
         }
         var options = request.processing

@@ -28,7 +28,7 @@ struct InputProbe {
     var innerPath: String
 
     /// Extensions that say nothing about the content: such files are sniffed like extensionless ones.
-    static let neutralExtensions: Set<String> = ["txt", "dat", "data", "export", "backup", "bak"]
+    static let neutralExtensions: Set<String> = ["txt", "dat", "data", "bin", "export", "backup", "bak"]
 
     /// Opens `path` (`-` for standard input), a file, not a folder.
     /// - Parameter formatName: `--from`, which may carry a compression ending (`json.gz`, `csv.zst`).

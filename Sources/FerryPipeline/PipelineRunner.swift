@@ -196,6 +196,7 @@ public struct PipelineRunner: Sendable {
             }
             if let migrate = step.migrate {
                 request.targetVersion = migrate.toVersion
+                request.notesVersionAlreadyReached = true
                 migrated = true
             }
         }

@@ -66,6 +66,21 @@ import Testing
         }
     }
 
+    /// An ending that says nothing of the content (`.txt`, `.dat`, `.bin`, `.bak`) is read as an
+    /// extensionless file is: by its first bytes.
+    @Test(arguments: ["txt", "dat", "bin", "bak"], ["json", "jsonl", "xml", "tar"])
+    func aNeutralEndingIsReadByContent(ending: String, format: String) throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json")
+        #expect(try box.ferry(["convert", "notes-v1.json", "-o", "notes.\(format)"]).status == 0)
+        try box.write("backup.\(ending)", bytes: try box.bytes("notes.\(format)"))
+        let reference = try box.ferry(["validate", "notes.\(format)"])
+        let neutral = try box.ferry(["validate", "backup.\(ending)"])
+        #expect(reference.status == 0)
+        #expect(neutral.status == 0)
+        #expect(neutral.stderr == reference.stderr.replacingOccurrences(of: "notes.\(format)", with: "backup.\(ending)"))
+    }
+
     @Test func tarOnStandardInputIsABundle() throws {
         let box = try Sandbox()
         try box.copySample("notes-v1.json")

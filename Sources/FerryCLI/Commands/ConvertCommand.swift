@@ -60,6 +60,7 @@ struct ConvertCommand: FerryCommand {
             throw FerryError(.unknownFormat, "unknown output format '\(format)'; `ferry formats` lists them")
         }
         request.targetVersion = try arguments.integer("to-version", in: 1...Int.max)
+        request.notesVersionAlreadyReached = request.targetVersion != nil
         request.write.csvSafe = arguments.flag("csv-safe")
         request.write.pretty = !arguments.flag("compact")
         request.filter = arguments.value("where")
