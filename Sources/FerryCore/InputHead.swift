@@ -1,7 +1,7 @@
 /// An input's first bytes, as formats recognise themselves in them when neither `--from` nor the
 /// file name tells the format (DESIGN.md "Detection"; `FormatRegistry.format(forHead:)`).
 public struct InputHead: Sendable {
-    /// The bytes read, from the first (up to 64 KiB; all of a shorter input).
+    /// The bytes read from the start (the first few KiB, all of a shorter input).
     public let bytes: [UInt8]
     /// The bytes after a UTF-8 byte order mark, if there is one.
     public let text: ArraySlice<UInt8>
