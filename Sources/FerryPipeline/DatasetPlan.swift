@@ -61,7 +61,7 @@ struct DatasetPlan {
                                collections: [], recordTypeNames: [:], outputHeader: source.header)
         }
         let target = request.action == .validate ? detected.version : (request.targetVersion ?? detected.version)
-        if request.notesVersionAlreadyReached, request.action != .validate, request.targetVersion == detected.version {
+        if request.notesVersionAlreadyReached, request.targetVersion == detected.version {
             log.report(.note(.assumption, "the input is at version \(detected.version) already: nothing to migrate",
                              at: SourceLocation(file: source.name)))
         }

@@ -76,22 +76,21 @@ public enum XSDPublisher {
             }
         }
 
+        /// The facets of a number field's `range` (none without one).
+        private func bounds(_ range: ClosedRange<Double>?) -> [String] {
+            guard let range else { return [] }
+            return [
+                "<xs:minInclusive value=\"\(NumberText.ecmaScript(range.lowerBound) ?? "0")\"/>",
+                "<xs:maxInclusive value=\"\(NumberText.ecmaScript(range.upperBound) ?? "0")\"/>",
+            ]
+        }
+
         private func simpleType(_ type: FieldType, field: FieldSchema?) -> (String, [String]) {
             switch type {
             case .string: return ("xs:string", [])
             case .nonEmptyString: return ("xs:string", ["<xs:minLength value=\"1\"/>"])
-            case .integer:
-                guard let range = field?.range else { return ("xs:long", []) }
-                return ("xs:long", [
-                    "<xs:minInclusive value=\"\(NumberText.ecmaScript(range.lowerBound) ?? "0")\"/>",
-                    "<xs:maxInclusive value=\"\(NumberText.ecmaScript(range.upperBound) ?? "0")\"/>",
-                ])
-            case .double:
-                guard let range = field?.range else { return ("xs:double", []) }
-                return ("xs:double", [
-                    "<xs:minInclusive value=\"\(NumberText.ecmaScript(range.lowerBound) ?? "0")\"/>",
-                    "<xs:maxInclusive value=\"\(NumberText.ecmaScript(range.upperBound) ?? "0")\"/>",
-                ])
+            case .integer: return ("xs:long", bounds(field?.range))
+            case .double: return ("xs:double", bounds(field?.range))
             case .bool: return ("xs:boolean", ["<xs:pattern value=\"true|false\"/>"])
             case .instant: return ("xs:dateTime", [])
             case .day: return ("xs:date", [])
