@@ -67,22 +67,18 @@ public struct Dataset<Schema: VersionedSchema>: Sendable {
         _ url: URL, as schema: Schema.Type = Schema.self, format: String? = nil,
         options: ProcessingOptions = ProcessingOptions(), registry: FormatRegistry = Ferry.formats
     ) throws(FerryError) -> Dataset {
-        let scratch = try ScratchFolder()
-        let copy = scratch.file("dataset.jsonl")
-        let diagnostics = try FileConversion.run(
-            input: url.path, output: copy, inputFormat: format, outputFormat: "jsonl", domain: Schema.domain,
-            version: Schema.versionIdentifier.major, options: options, registry: registry)
-        let (_, records) = try FileConversion.readJSONLines(copy, registry: registry)
         var models: [any CollectionModel] = []
-        models.reserveCapacity(records.count)
-        for record in records {
-            models.append(try Self.model(of: record, hidden: copy))
+        let diagnostics = try FileConversion.read(
+            url.path, format: format, domain: Schema.domain, version: Schema.versionIdentifier.major, options: options,
+            registry: registry
+        ) { record in
+            models.append(try Self.model(of: record))
         }
         return Dataset(models, diagnostics: diagnostics)
     }
 
     /// Streams the models of a large input one at a time, read as `read` reads them (the input
-    /// is converted to a JSON Lines file on disk first, never held in memory).
+    /// is checked whole first, its records parked in a temporary file, never held in memory).
     public static func stream(
         _ url: URL, as schema: Schema.Type = Schema.self, format: String? = nil,
         options: ProcessingOptions = ProcessingOptions(), registry: FormatRegistry = Ferry.formats
@@ -91,7 +87,7 @@ public struct Dataset<Schema: VersionedSchema>: Sendable {
     }
 
     /// The typed model of a canonical record of this schema.
-    static func model(of record: Record, hidden: String? = nil) throws(FerryError) -> any CollectionModel {
+    static func model(of record: Record) throws(FerryError) -> any CollectionModel {
         guard let collection = record.collection, let type = Schema.codableModel(forCollection: collection) else {
             throw FerryError(.invalidValue,
                 "\(Schema.domain.rawValue) version \(Schema.versionIdentifier.major) has no collection \(quoted: record.collection ?? "")",
@@ -100,7 +96,7 @@ public struct Dataset<Schema: VersionedSchema>: Sendable {
         var diagnostics: [Diagnostic] = []
         let model = type.init(value: record.value, at: RecordContext(record: record), diagnostics: &diagnostics)
         guard !diagnostics.contains(where: { $0.severity == .error }) else {
-            throw .failed(diagnostics.map { FileConversion.hide(hidden, in: $0) })
+            throw .failed(diagnostics)
         }
         return model
     }
@@ -151,13 +147,9 @@ public struct Dataset<Schema: VersionedSchema>: Sendable {
     public func write(to url: URL, format: String? = nil, registry: FormatRegistry = Ferry.formats) throws(FerryError)
         -> [Diagnostic]
     {
-        let scratch = try ScratchFolder()
-        let copy = scratch.file("dataset.jsonl")
-        try FileConversion.writeJSONLines(
-            records, header: header, collections: Schema.datasetSchema.collectionNames, to: copy, registry: registry)
         let output = url.hasDirectoryPath && !url.path.hasSuffix("/") ? url.path + "/" : url.path
-        return try FileConversion.run(
-            input: copy, output: output, inputFormat: "jsonl", outputFormat: format, domain: Schema.domain,
-            version: Schema.versionIdentifier.major, registry: registry, hidden: copy)
+        return try FileConversion.write(
+            RecordsInput(records, header: header, collections: Schema.datasetSchema.collectionNames), to: output,
+            format: format, domain: Schema.domain, version: Schema.versionIdentifier.major, registry: registry)
     }
 }

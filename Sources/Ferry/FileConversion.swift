@@ -4,39 +4,41 @@ import FerrySchemas
 import Foundation
 
 /// The library's way to files: the command line's own `Converter` (the same detection, reading,
-/// checks, diagnostics and atomic writing as `ferry convert`), with a JSON Lines file in a
-/// `ScratchFolder` on the library's side.
+/// checks, diagnostics and atomic writing as `ferry convert`), handed the library's records and
+/// handing it back the records it reads.
 enum FileConversion {
-    /// Converts `input` to `output` and returns the warnings and notes.
+    /// Writes `input`'s records to `output` as `ferry convert` writes a file's, and returns the
+    /// warnings and notes.
     /// - Parameters:
-    ///   - domain: the domain to read the input as; nil with `schemaFree` for plain records.
-    ///   - version: the input's schema version; `targetVersion` the output's (nil: the same).
-    ///   - hidden: a path of the library's own (a scratch file) that diagnostics must not name:
-    ///     they keep their pointer and id, and lose the file, line and column.
-    /// - Throws: `FerryError` with every diagnostic (`DiagnosticList`) when the conversion fails.
-    static func run(
-        input: String, output: String, inputFormat: String? = nil, outputFormat: String?, domain: Domain?,
-        version: Int?, targetVersion: Int? = nil, schemaFree: Bool = false, options: ProcessingOptions = ProcessingOptions(),
-        registry: FormatRegistry, hidden: String? = nil
+    ///   - output: a file, or a folder (ending in `/`: one file a collection, a bundle folder).
+    ///   - format: the output format's name; nil takes it from `output`'s extension.
+    ///   - domain: the records' domain; nil with `schemaFree` for plain records.
+    ///   - version: the records' schema version.
+    /// - Throws: `FerryError` with every diagnostic (`DiagnosticList`) when the conversion fails;
+    ///   `unknown-format` when neither `format` nor the extension names one. The records' own
+    ///   diagnostics name no file: the pointer and the id say where.
+    static func write(
+        _ input: RecordsInput, to output: String, format: String?, domain: Domain?, version: Int?,
+        schemaFree: Bool = false, registry: FormatRegistry
     ) throws(FerryError) -> [Diagnostic] {
-        var request = ConversionRequest(action: .convert, inputs: [input])
+        var request = ConversionRequest(action: .convert, inputs: ["-"])
+        request.records = input
         request.output = output
-        request.inputFormat = inputFormat
-        request.outputFormat = outputFormat
+        request.outputFormat = format
         request.domain = domain
         request.sourceVersion = version
-        request.targetVersion = targetVersion ?? version
+        request.targetVersion = version
         request.schemaFree = schemaFree
-        request.processing = options
         let reports = Converter(registry: registry).run(request) { _ in }
-        let diagnostics = reports.flatMap(\.diagnostics).map { hide(hidden, in: $0) }
+        let diagnostics = reports.flatMap(\.diagnostics).map(withoutFile)
         guard reports.allSatisfy({ $0.status == .success }) else { throw .failed(diagnostics) }
         return diagnostics
     }
 
-    /// `diagnostic` without the file, member, line and column when it names `hidden`.
-    static func hide(_ hidden: String?, in diagnostic: Diagnostic) -> Diagnostic {
-        guard let hidden, diagnostic.location.file == hidden else { return diagnostic }
+    /// `diagnostic` without the file, member, line and column of the records in memory, which
+    /// the converter reads as standard input.
+    private static func withoutFile(_ diagnostic: Diagnostic) -> Diagnostic {
+        guard diagnostic.location.file == "-" else { return diagnostic }
         var copy = diagnostic
         copy.location.file = nil
         copy.location.member = nil
@@ -44,48 +46,46 @@ enum FileConversion {
         return copy
     }
 
-    /// The records of a JSON Lines file the library wrote, each located by collection and index
-    /// only (the scratch file is no place to point a user at).
-    static func readJSONLines(_ path: String, registry: FormatRegistry) throws(FerryError) -> (DatasetHeader, [Record]) {
-        guard let reader = registry.format(named: "jsonl")?.reader else {
-            throw FerryError(.unknownFormat, "the format registry has no jsonl reader")
-        }
-        let log = DiagnosticLog()
-        do {
-            let records = try reader.makeReader(FileDescriptorSource(path: path), options: ReadOptions(fileName: path), log: log)
-            var result: [Record] = []
-            var counts: [String: Int] = [:]
-            while let record = try records.next() {
-                let index = counts[record.collection ?? "", default: 0]
-                counts[record.collection ?? ""] = index + 1
-                result.append(Record(
-                    collection: record.collection, documentID: record.documentID, value: record.value,
-                    location: SourceLocation(collection: record.collection, recordIndex: index)))
-            }
-            guard log.errorCount == 0 else { throw FerryError.failed(log.diagnostics.map { hide(path, in: $0) }) }
-            return (records.header, result)
-        } catch {
-            throw .wrapping(error)
-        }
+    /// Reads `input` as `ferry validate` would and hands `body` every record the run keeps, in
+    /// input order, each a canonical value of `domain` (or a plain record for `schemaFree`) at its
+    /// place in the input (file, line, column).
+    /// - Returns: the warnings and notes of reading.
+    /// - Throws: `FerryError` with every diagnostic (`DiagnosticList`) when the input has an
+    ///   error, or what `body` throws (the rest of the input is then still read, unseen).
+    static func read(
+        _ input: String, format: String?, domain: Domain?, version: Int?, schemaFree: Bool = false,
+        options: ProcessingOptions = ProcessingOptions(), registry: FormatRegistry,
+        body: @escaping (Record) throws -> Void
+    ) throws(FerryError) -> [Diagnostic] {
+        // A run that writes nothing, as `ferry stats` profiles: its observer sees what a
+        // conversion would write, after the checks (and records held for their references).
+        var request = ConversionRequest(action: .dryRun, inputs: [input])
+        request.inputFormat = format
+        request.domain = domain
+        request.sourceVersion = version
+        request.targetVersion = version
+        request.schemaFree = schemaFree
+        request.processing = options
+        let observer = RecordObserver(body)
+        request.recordObserver = { observer.see($0) }
+        let reports = Converter(registry: registry).run(request) { _ in }
+        if let failure = observer.failure { throw .wrapping(failure) }
+        let diagnostics = reports.flatMap(\.diagnostics)
+        guard reports.allSatisfy({ $0.status == .success }) else { throw .failed(diagnostics) }
+        return diagnostics
     }
+}
 
-    /// Writes `records` as a JSON Lines file with `header` first (the form `ferry convert --to
-    /// jsonl` writes), collections named in canonical order.
-    static func writeJSONLines(
-        _ records: [Record], header: DatasetHeader, collections: [String], to path: String, registry: FormatRegistry
-    ) throws(FerryError) {
-        guard let format = registry.format(named: "jsonl")?.writer else {
-            throw FerryError(.unknownFormat, "the format registry has no jsonl writer")
-        }
-        do {
-            let file = try AtomicOutputFile(path: path)
-            let writer = try format.makeWriter(
-                file.sink, options: WriteOptions(header: header, collections: collections, fileName: path))
-            for record in records { try writer.write(record) }
-            try writer.finish()
-            try file.commit()
-        } catch {
-            throw .wrapping(error)
-        }
+/// Hands a run's records to the library's closure, on the converter's calling thread (the one
+/// that called `Converter.run`), keeping the first error it throws.
+private final class RecordObserver: @unchecked Sendable {
+    private let body: (Record) throws -> Void
+    private(set) var failure: (any Error)?
+
+    init(_ body: @escaping (Record) throws -> Void) { self.body = body }
+
+    func see(_ record: Record) {
+        guard failure == nil else { return }
+        do { try body(record) } catch { failure = error }
     }
 }

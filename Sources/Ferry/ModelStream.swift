@@ -1,4 +1,5 @@
 import FerryCore
+import FerryPipeline
 import FerrySchemas
 import Foundation
 
@@ -10,9 +11,10 @@ import Foundation
 /// }
 /// ```
 ///
-/// The first `next()` checks and converts the whole input to a JSON Lines file on disk, as
-/// `ferry convert` would (so an invalid input throws before any model is given); each later call
-/// reads one line. The file is removed when the iterator goes away.
+/// The first `next()` reads and checks the whole input, as `ferry validate` would (so an invalid
+/// input throws before any model is given), parking each record's value in an unlinked temporary
+/// file (`SpoolFile`); each later call decodes one. Memory holds a record's collection and place
+/// in that file, not its value.
 public struct ModelStream<Schema: VersionedSchema>: AsyncSequence, Sendable {
     public typealias Element = any CollectionModel
     public typealias Failure = FerryError
@@ -31,10 +33,20 @@ public struct ModelStream<Schema: VersionedSchema>: AsyncSequence, Sendable {
         public typealias Element = any CollectionModel
         public typealias Failure = FerryError
 
+        /// Where one parked record lies in the spool.
+        private struct Parked {
+            var collection: String?
+            /// Its index in its collection.
+            var index: Int
+            var offset: Int64
+            var count: Int
+        }
+
         private let stream: ModelStream
-        private var scratch: ScratchFolder?
-        private var reader: (any RecordReader)?
-        private var counts: [String: Int] = [:]
+        private var spool: SpoolFile?
+        private var parked: [Parked] = []
+        private var next = 0
+        private var opened = false
         private var done = false
         /// The warnings and notes of reading, once the first `next()` has run.
         public private(set) var diagnostics: [Diagnostic] = []
@@ -46,18 +58,19 @@ public struct ModelStream<Schema: VersionedSchema>: AsyncSequence, Sendable {
         public func next() async throws(FerryError) -> (any CollectionModel)? {
             guard !done else { return nil }
             do {
-                if reader == nil { try open() }
-                guard let record = try reader?.next() else {
+                if !opened { try open() }
+                guard next < parked.count, let spool else {
                     done = true
-                    reader = nil
-                    scratch = nil
+                    parked = []
+                    self.spool = nil
                     return nil
                 }
-                let index = counts[record.collection ?? "", default: 0]
-                counts[record.collection ?? ""] = index + 1
-                let located = Record(collection: record.collection, value: record.value,
-                                     location: SourceLocation(collection: record.collection, recordIndex: index))
-                return try Dataset<Schema>.model(of: located)
+                let entry = parked[next]
+                next += 1
+                let value = try ValueSpoolCoding.decode(spool.bytes(at: entry.offset, count: entry.count))
+                let record = Record(collection: entry.collection, value: value,
+                                    location: SourceLocation(collection: entry.collection, recordIndex: entry.index))
+                return try Dataset<Schema>.model(of: record)
             } catch {
                 done = true
                 throw .wrapping(error)
@@ -65,18 +78,24 @@ public struct ModelStream<Schema: VersionedSchema>: AsyncSequence, Sendable {
         }
 
         private func open() throws {
-            let scratch = try ScratchFolder()
-            self.scratch = scratch
-            let copy = scratch.file("dataset.jsonl")
-            diagnostics = try FileConversion.run(
-                input: stream.input, output: copy, inputFormat: stream.format, outputFormat: "jsonl",
-                domain: Schema.domain, version: Schema.versionIdentifier.major, options: stream.options,
-                registry: stream.registry)
-            guard let format = stream.registry.format(named: "jsonl")?.reader else {
-                throw FerryError(.unknownFormat, "the format registry has no jsonl reader")
+            opened = true
+            let spool = try SpoolFile(kind: "library-stream")
+            var scratch: [UInt8] = []
+            var parked: [Parked] = []
+            var counts: [String: Int] = [:]
+            diagnostics = try FileConversion.read(
+                stream.input, format: stream.format, domain: Schema.domain, version: Schema.versionIdentifier.major,
+                options: stream.options, registry: stream.registry
+            ) { record in
+                scratch.removeAll(keepingCapacity: true)
+                ValueSpoolCoding.encode(record.value, into: &scratch)
+                let offset = try spool.append(scratch)
+                let index = counts[record.collection ?? "", default: 0]
+                counts[record.collection ?? ""] = index + 1
+                parked.append(Parked(collection: record.collection, index: index, offset: offset, count: scratch.count))
             }
-            reader = try format.makeReader(FileDescriptorSource(path: copy), options: ReadOptions(fileName: copy),
-                                           log: DiagnosticLog())
+            self.spool = spool
+            self.parked = parked
         }
     }
 }

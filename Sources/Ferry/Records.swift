@@ -33,8 +33,8 @@ public struct Records: Sendable {
 
     /// Reads a file as plain records. A file of a stream format (JSON, JSON Lines, CSV, XML) is
     /// read by its adapter directly, so each record keeps its file, line and column and finds its
-    /// fields' positions; a bundle (tar or folder) or a compressed file is converted first, and
-    /// its records are located by collection and index.
+    /// fields' positions; a bundle (tar, zip or folder) or a compressed file is read by the
+    /// command line's converter, each record located in its file or member.
     /// - Parameters:
     ///   - format: the format's name when the extension does not tell (`csv`).
     ///   - collection: the collection of records that name none (a CSV file, a top-level array).
@@ -63,17 +63,15 @@ public struct Records: Sendable {
         }
     }
 
-    /// A container or compressed input, converted to JSON Lines by the command line's converter.
+    /// A container or compressed input, read by the command line's converter.
     private static func readConverted(_ path: String, format: String?, registry: FormatRegistry) throws(FerryError)
         -> Records
     {
-        let scratch = try ScratchFolder()
-        let copy = scratch.file("records.jsonl")
-        let diagnostics = try FileConversion.run(
-            input: path, output: copy, inputFormat: format, outputFormat: "jsonl", domain: nil, version: nil,
-            schemaFree: true, registry: registry)
-        let (_, records) = try FileConversion.readJSONLines(copy, registry: registry)
-        return Records(records, diagnostics: diagnostics)
+        var records: [Record] = []
+        let diagnostics = try FileConversion.read(path, format: format, domain: nil, version: nil, schemaFree: true,
+                                                  registry: registry) { records.append($0) }
+        // A bundle of CSV or XML members gives text scalars, as such a file does.
+        return Records(records, diagnostics: diagnostics, scalarsAreText: !records.isEmpty && records.allSatisfy(\.scalarsAreText))
     }
 
     /// Writes the records, complete or not at all, in any format the command line writes: by
@@ -88,14 +86,9 @@ public struct Records: Sendable {
     public func write(
         to url: URL, format: String? = nil, collections: [String] = [], registry: FormatRegistry = Ferry.formats
     ) throws(FerryError) -> [Diagnostic] {
-        let scratch = try ScratchFolder()
-        let copy = scratch.file("records.jsonl")
-        try FileConversion.writeJSONLines(records, header: DatasetHeader(), collections: collections, to: copy,
-                                          registry: registry)
         let output = url.hasDirectoryPath && !url.path.hasSuffix("/") ? url.path + "/" : url.path
-        return try FileConversion.run(
-            input: copy, output: output, inputFormat: "jsonl", outputFormat: format, domain: nil, version: nil,
-            schemaFree: true, registry: registry, hidden: copy)
+        return try FileConversion.write(RecordsInput(records, collections: collections), to: output, format: format,
+                                        domain: nil, version: nil, schemaFree: true, registry: registry)
     }
 }
 

@@ -26,8 +26,9 @@ extension FormatRegistry {
         timeout: Double = 30, searchPath: String? = ProcessInfo.processInfo.environment["PATH"], log: DiagnosticLog? = nil
     ) -> FormatRegistry {
         var registry = builtIn
-        guard let jsonLines = builtIn.format(named: "jsonl") else { return registry }
-        for adapter in ExternalFormatAdapter.discover(searchPath: searchPath, timeout: timeout, jsonLines: jsonLines, log: log)
+        // External adapters exchange records with ferry as JSON Lines (DESIGN.md "External adapters").
+        for adapter in ExternalFormatAdapter.discover(
+            searchPath: searchPath, timeout: timeout, jsonLines: JSONLinesFormat.descriptor, log: log)
         where !builtIn.formats.contains(where: { $0.name == adapter.name }) {
             registry.register(adapter)
         }

@@ -16,6 +16,9 @@ public struct ConversionRequest: Sendable {
     public var action: Action
     /// Input paths; `-` is standard input; a folder is one dataset of per-collection files.
     public var inputs: [String]
+    /// A program's own records, read in place of standard input (`inputs` is then `["-"]`): the
+    /// library's writes, checked and written as a file's records are. Nil reads `inputs`.
+    public var records: RecordsInput?
     /// `-o`: a file, a folder (ending in `/` or existing), `-` or nil for standard output.
     public var output: String?
     /// `--report-file`: written by the caller after the run, yet part of the run's output plan,

@@ -24,6 +24,10 @@ extension Converter {
         {
             formatName = instead
         }
+        if formatName.isEmpty {
+            // Records from memory (`ConversionRequest.records`) have no format an output could keep.
+            throw FerryError(.unknownFormat, "nothing names the output format: name it, or give the output an extension that does")
+        }
         guard let format = registry.format(named: formatName), format.writer != nil || format.isContainer else {
             throw FerryError(.unknownFormat, "unknown output format '\(formatName)'; `ferry formats` lists them")
         }

@@ -114,9 +114,10 @@ public struct Converter: Sendable {
         // A run that writes nothing (validate, a dry run, stats) reads an archive's media again only
         // into the fields their records keep them in (notes' `imageData`): other domains' are only hashed.
         let keepsMedia = request.action != .convert ? Self.keepsMedia(domain: request.domain) : nil
-        let source = try DatasetSource(
-            path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log, progress: progress,
-            ignoring: request.ignoredFiles, keepsMedia: keepsMedia)
+        let source = try request.records.map { DatasetSource(records: $0, name: input, registry: registry, options: readOptions, log: log) }
+            ?? DatasetSource(
+                path: input, formatName: request.inputFormat, registry: registry, options: readOptions, log: log, progress: progress,
+                ignoring: request.ignoredFiles, keepsMedia: keepsMedia)
         result.format = source.formatDescription
         result.media = source.bundle.map { MediaSummary(files: $0.mediaSizes) }
         let columns = source.columnSources

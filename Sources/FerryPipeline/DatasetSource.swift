@@ -230,6 +230,25 @@ final class DatasetSource {
         self.derivedCollection = options.collection == nil ? collection : nil
     }
 
+    /// A program's own records (`ConversionRequest.records`), read as the input `name`.
+    init(records: RecordsInput, name: String, registry: FormatRegistry, options: ReadOptions, log: DiagnosticLog) {
+        self.name = name
+        self.registry = registry
+        self.options = options
+        self.log = log
+        self.progress = nil
+        self.bundle = nil
+        self.media = [:]
+        self.parts = []
+        // No format of the registry's: an output names its own.
+        self.formatName = ""
+        self.formatTitle = "records"
+        self.scalarsAreText = false
+        self.declaredCollections = records.collections
+        self.current = RecordsInputReader(records)
+        partsStarted = 1
+    }
+
     /// True for a tar by name (by extension or `--from tar`; a tar found by content is
     /// `InputProbe`'s), a folder with `manifest.json` or `data/`, or a
     /// folder laid out like the app's Documents folder (SCHEMAS.md "Bundle").

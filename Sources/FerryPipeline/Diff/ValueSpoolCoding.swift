@@ -1,15 +1,16 @@
 import FerryCore
 
-/// A compact binary form of `Value` for the diff's spool files: a tag byte, then LEB128 lengths
-/// and raw bytes. Equal values always encode to equal bytes (object members keep their order),
-/// so two records are compared by their bytes first and decoded only when they differ.
-enum ValueSpoolCoding {
+/// A compact binary form of `Value` for spool files (the diff's, records held back, the library's
+/// streamed models): a tag byte, then LEB128 lengths and raw bytes. Equal values always encode to
+/// equal bytes (object members keep their order), so the diff compares two records by their bytes
+/// first and decodes them only when they differ.
+package enum ValueSpoolCoding {
     private enum Tag: UInt8 {
         case null = 0, falseValue, trueValue, integer, double, number, string, array, object
     }
 
     /// Appends the encoding of `value` to `bytes`.
-    static func encode(_ value: Value, into bytes: inout [UInt8]) {
+    package static func encode(_ value: Value, into bytes: inout [UInt8]) {
         switch value {
         case .null: bytes.append(Tag.null.rawValue)
         case .bool(let flag): bytes.append(flag ? Tag.trueValue.rawValue : Tag.falseValue.rawValue)
@@ -42,7 +43,7 @@ enum ValueSpoolCoding {
     /// Decodes one value from the start of `bytes`.
     /// - Throws: `FerryError(.internalError)` for bytes this encoder did not write (a spool file
     ///   changed under the run).
-    static func decode(_ bytes: [UInt8]) throws -> Value {
+    package static func decode(_ bytes: [UInt8]) throws -> Value {
         var offset = 0
         return try bytes.withUnsafeBufferPointer { try decode($0, at: &offset) }
     }
