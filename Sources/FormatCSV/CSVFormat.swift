@@ -8,8 +8,16 @@ public enum CSVFormat {
     public static let descriptor = FormatDescriptor(
         name: "csv", extensions: ["csv", "tsv"],
         summary: "RFC 4180 comma-separated values, one collection per file (tsv: tab-separated)",
-        isSingleCollection: true, scalarsAreText: true, hasHeaderColumns: true, recognize: { _ in .fallback },
+        isSingleCollection: true, scalarsAreText: true, hasHeaderColumns: true, recognize: recognize,
         reader: CSVFormatReader(), writer: CSVFormatWriter())
+
+    /// Any text, as the format taken when no other recognises the bytes; not a binary file's
+    /// bytes: a NUL byte, which no text holds in an ASCII-compatible encoding (UTF-8, Latin-1,
+    /// Windows-1252), says it is none (a photo, a doubly compressed file). UTF-16 text, which
+    /// holds NULs, says so with its byte order mark.
+    @Sendable static func recognize(_ head: InputHead) -> HeadMatch? {
+        head.isUTF16 || !head.bytes.contains(0) ? .fallback : nil
+    }
 
     /// Tab-separated values: the same adapter with a tab delimiter on both sides.
     public static let tsvDescriptor = FormatDescriptor(

@@ -81,6 +81,20 @@ import Testing
         #expect(neutral.stderr == reference.stderr.replacingOccurrences(of: "notes.\(format)", with: "backup.\(ending)"))
     }
 
+    /// Bytes no format recognises and no text holds (a photo, a gzip inside a gzip) are not read
+    /// as CSV: the format cannot be told, by path and on standard input.
+    @Test(arguments: ["photo", "-"])
+    func binaryBytesAreNoFormat(input: String) throws {
+        let box = try Sandbox()
+        try box.write("photo", bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52])
+        let run = try box.ferry(["validate", input], stdinFile: input == "-" ? "photo" : nil)
+        #expect(run.status == 4)
+        #expect(run.stderrLines == [
+            "\(input): error: cannot tell the format; name it with --from [unknown-format]",
+            "\(input): (0 records, 1 error, 0 warnings); not checked: unknown format",
+        ])
+    }
+
     @Test func tarOnStandardInputIsABundle() throws {
         let box = try Sandbox()
         try box.copySample("notes-v1.json")

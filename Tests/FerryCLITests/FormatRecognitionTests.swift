@@ -13,7 +13,7 @@ import Testing
         return block
     }
 
-    static let cases: [(head: [UInt8], format: String)] = [
+    static let cases: [(head: [UInt8], format: String?)] = [
         (Array("".utf8), "json"),
         (Array(" \r\n\t".utf8), "json"),
         (Array("{\"domain\":\"notes\",\n\"wineNotes\":[]}\n".utf8), "json"),
@@ -33,6 +33,12 @@ import Testing
         (Array("{\"a\":1}\n{\"b\":2}\n".utf8) + tarHead(name: "").dropFirst(16), "tar"),
         ([0x50, 0x4B, 0x03, 0x04, 0x14, 0x00], "zip"),
         ([0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18), "zip"),
+        // Binary bytes are no text, so not CSV: a PNG's start, a gzip stream (inside another).
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D], nil),
+        ([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03], nil),
+        (Array("id,title\n".utf8) + [0x00], nil),
+        // Latin-1 text is CSV (read with --encoding latin1).
+        (Array("id,title\nn1,Ros".utf8) + [0xE9] + Array("\n".utf8), "csv"),
     ]
 
     @Test(arguments: cases.indices)
