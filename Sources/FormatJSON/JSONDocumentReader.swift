@@ -306,8 +306,15 @@ public final class JSONDocumentReader: RecordReader {
 
             case .trailing:
                 try input.skipWhitespace()
-                if try input.peek() != nil {
-                    throw unexpected("unexpected data after the top-level value; expected the end of the input")
+                if let byte = try input.peek() {
+                    let error = unexpected("unexpected data after the top-level value; expected the end of the input")
+                    // Another object or array at the start of a line: most likely JSON Lines
+                    // taken for a document (by its name, or a first line JSON Lines shares).
+                    guard byte == JSONSyntax.openBrace || byte == JSONSyntax.openBracket,
+                          input.position(at: input.pos).column == 1, var said = error as? FerryError
+                    else { throw error }
+                    said.diagnostic.message += "; one JSON value a line is JSON Lines: read it with --from jsonl"
+                    throw said
                 }
                 state = .finished
                 return nil

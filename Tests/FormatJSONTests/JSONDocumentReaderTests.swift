@@ -126,6 +126,8 @@ import Testing
             (#"{"a": {"d1": 1,}}"#, 1, 16, "trailing comma before '}'"),
             (#"{"a": 1,}"#, 1, 9, "trailing comma before '}'"),
             (#"{"a": 1} []"#, 1, 10, "unexpected data after the top-level value; expected the end of the input, found '['"),
+            ("[1]\n[2]\n", 2, 1, "unexpected data after the top-level value; expected the end of the input, found '['; one JSON value a line is JSON Lines: read it with --from jsonl"),
+            ("{\"a\": 1}\r\n  {\"a\": 2}", 2, 3, "unexpected data after the top-level value; expected the end of the input, found '{'"),
             (#"{"a" 1}"#, 1, 6, "expected ':' after object key, found '1'"),
             ("{\"a\": [1, 2", 1, 12, "unexpected end of input, expected ',' or ']' after array element"),
             ("", 1, 1, "empty input: expected a JSON value"),
