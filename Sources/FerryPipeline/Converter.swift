@@ -171,7 +171,7 @@ public struct Converter: Sendable {
             planned.recordTypeNames = [:]
         }
         let plan = planned
-        source.rejectsDuplicateHeaders = plan.processor != nil
+        source.isDomainData = plan.processor != nil
         result.domain = plan.processor.map { _ in plan.domain } ?? nil
         result.sourceVersion = plan.sourceVersion
         result.targetVersion = plan.targetVersion

@@ -55,13 +55,14 @@ final class DatasetSource {
         var source: (any ByteSource)?
     }
 
-    /// True once the data is known to belong to a domain: a CSV file (or CSV bundle member) with a
-    /// duplicated header name is then an error (`duplicate-header`), not renamed as in
-    /// schema-free mode (SCHEMAS.md "CSV").
-    var rejectsDuplicateHeaders = false {
+    /// Whether the data belongs to a domain, once known (nil before): a CSV file (or CSV bundle
+    /// member) with a repeated header name is then an error (`duplicate-header`); in schema-free
+    /// data the repeats are renamed `name_2`, `name_3`, ... (Miller's way) and a note says so
+    /// (SCHEMAS.md "CSV").
+    var isDomainData: Bool? {
         didSet {
-            guard rejectsDuplicateHeaders else { return }
-            for (reader, location) in uncheckedHeaders { log.report(contentsOf: duplicateHeaders(of: reader, at: location)) }
+            guard isDomainData != nil else { return }
+            for (reader, location) in uncheckedHeaders { log.report(contentsOf: repeatedHeaders(of: reader, at: location)) }
             uncheckedHeaders = []
         }
     }
@@ -74,17 +75,32 @@ final class DatasetSource {
     /// the problems to report now (a bundle's reader reports them in turn with its records).
     private func headerStarted(_ reader: any RecordReader, at location: SourceLocation) -> [Diagnostic] {
         guard let columns = reader as? any ColumnRecordReader else { return [] }
-        if rejectsDuplicateHeaders { return duplicateHeaders(of: columns, at: location) }
-        uncheckedHeaders.append((columns, location))
-        return []
+        guard isDomainData != nil else {
+            uncheckedHeaders.append((columns, location))
+            return []
+        }
+        return repeatedHeaders(of: columns, at: location)
     }
 
-    private func duplicateHeaders(of reader: any ColumnRecordReader, at file: SourceLocation) -> [Diagnostic] {
-        reader.duplicateHeaderCells.map { name, position in
+    /// An error a repeated header cell in a domain's data; in schema-free data one note a header.
+    private func repeatedHeaders(of reader: any ColumnRecordReader, at file: SourceLocation) -> [Diagnostic] {
+        let repeats = reader.duplicateHeaderCells
+        guard let first = repeats.first else { return [] }
+        func at(_ position: TextPosition) -> SourceLocation {
             var location = file
             location.position = position
-            return .error(.duplicateHeader, "the header names '\(name)' more than once; a domain's fields are unique", at: location)
+            return location
         }
+        guard isDomainData == false else {
+            return repeats.map { name, position in
+                .error(.duplicateHeader, "the header names '\(name)' more than once; a domain's fields are unique", at: at(position))
+            }
+        }
+        var seen: Set<String> = []
+        let names = repeats.map(\.name).filter { seen.insert($0).inserted }
+        let shown = names.prefix(3).map(DiagnosticText.quoted).joined(separator: ", ") + (names.count > 3 ? ", ..." : "")
+        return [.note(.assumption, "the header names \(shown) more than once: each repeat is read as NAME_2, NAME_3, ... (Miller's way)",
+                      at: at(first.position))]
     }
 
     /// The files and bundle members of the input read by a format whose records are columns

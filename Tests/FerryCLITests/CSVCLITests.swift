@@ -206,6 +206,32 @@ import Testing
             """)
     }
 
+    /// Repeated header names in schema-free CSV are renamed, Miller's way, with one note a file
+    /// at the first repeat: alone, in a folder of datasets, and in a bundle.
+    @Test func schemaFreeRepeatedHeadersAreRenamedWithANote() throws {
+        let box = try Sandbox()
+        try box.write("t/a.csv", "k,v,k,w,v,k\n1,2,3,4,5,6\n")
+        try box.write("t/b.csv", "x,y\n1,2\n")
+        let file = try box.ferry(["convert", "t/a.csv", "--to", "jsonl"])
+        #expect(file.status == 0)
+        #expect(file.stdout == #"{"k":"1","v":"2","k_2":"3","w":"4","v_2":"5","k_3":"6"}"# + "\n")
+        let note = #":1:5: note: the header names "k", "v" more than once: each repeat is read as NAME_2, NAME_3, ... (Miller's way) [assumption]"#
+        #expect(file.stderrLines == ["t/a.csv" + note, "t/a.csv: schema-free csv: records 1 (1 record, 0 errors, 0 warnings) -> standard output"])
+        let folder = try box.ferry(["validate", "t"])
+        #expect(folder.status == 0)
+        #expect(folder.stderrLines == [
+            "t/a.csv" + note, "t/a.csv: schema-free csv: records 1 (1 record, 0 errors, 0 warnings); valid",
+            "t/b.csv: schema-free csv: records 1 (1 record, 0 errors, 0 warnings); valid",
+            "total: 2 datasets, 2 valid, 0 invalid (0 errors, 0 warnings)",
+        ])
+        // A bundle folder's member (without its manifest, an error of its own).
+        try box.write("bundle/data/a.csv", bytes: try box.bytes("t/a.csv"))
+        let bundle = try box.ferry(["validate", "bundle"])
+        #expect(bundle.stderrLines.prefix(2) == [
+            "bundle: error: the bundle has data/ but no manifest.json [missing-manifest]", "bundle:data/a.csv" + note,
+        ])
+    }
+
     @Test func csvSafePrefixesFormulaCells() throws {
         let box = try Sandbox()
         try box.write("in.jsonl", #"""
