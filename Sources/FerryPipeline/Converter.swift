@@ -280,7 +280,9 @@ public struct Converter: Sendable {
         }
         do {
             for record in applier?.constantRecords() ?? [] { try process(record) }
-            let plainCollection = plan.processor == nil ? source.derivedCollection : nil
+            // Plain records of a one-collection file (`cities.csv`) convert as a top-level array,
+            // as Miller's do; a bundle, whose data is collections, keeps the file's name for one.
+            let plainCollection = plan.processor == nil && router?.carriesMedia != true ? source.derivedCollection : nil
             // The record is moved along, not copied: a copy retains and releases each of its
             // strings, its value and its locator.
             func take(_ record: consuming Record) throws {

@@ -232,6 +232,24 @@ import Testing
         ])
     }
 
+    /// Plain records of a one-collection file go into a bundle as the collection the file names
+    /// (a bundle's data is collections), and come back as they were; in a plain file they stay a
+    /// top-level array.
+    @Test(arguments: ["tar", "zip"])
+    func schemaFreeCSVGoesIntoABundle(container: String) throws {
+        let box = try Sandbox()
+        let csv = "city,pop\nOslo,709000\nBergen,285900\n"
+        try box.write("cities.csv", csv)
+        let packed = try box.ferry(["convert", "cities.csv", "-o", "cities.\(container)"])
+        #expect(packed.status == 0)
+        #expect(packed.stderrLines == ["cities.csv: schema-free csv: cities 2 (2 records, 0 errors, 0 warnings) -> cities.\(container)"])
+        let back = try box.ferry(["convert", "cities.\(container)", "--to", "csv", "-q"])
+        #expect(back.status == 0)
+        #expect(back.stdout == csv.replacingOccurrences(of: "\n", with: "\r\n"))  // RFC 4180 line ends
+        let plain = try box.ferry(["convert", "cities.csv", "--to", "jsonl", "-q"])
+        #expect(plain.stdout == #"{"city":"Oslo","pop":"709000"}"# + "\n" + #"{"city":"Bergen","pop":"285900"}"# + "\n")
+    }
+
     @Test func csvSafePrefixesFormulaCells() throws {
         let box = try Sandbox()
         try box.write("in.jsonl", #"""
