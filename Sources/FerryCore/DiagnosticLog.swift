@@ -12,6 +12,8 @@ public final class DiagnosticLog: @unchecked Sendable {
     private var worst = ExitStatus.success
     /// Called with each diagnostic as it is reported (the CLI prints as it goes); nil keeps them only.
     private let onReport: (@Sendable (Diagnostic) -> Void)?
+    /// Which diagnostics `diagnostics` holds; nil holds every one.
+    private let keeps: (@Sendable (Diagnostic) -> Bool)?
     private var rewriter: (@Sendable (Diagnostic) -> Diagnostic)?
 
     /// A change made to every diagnostic reported from now on, before it is kept or passed on
@@ -21,15 +23,21 @@ public final class DiagnosticLog: @unchecked Sendable {
         set { lock.withLock { rewriter = newValue } }
     }
 
-    public init(onReport: (@Sendable (Diagnostic) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - onReport: sees every diagnostic as it is reported.
+    ///   - keeps: which diagnostics `diagnostics` holds (nil: every one). A caller that prints
+    ///     them as they come needs to hold few, so that memory does not grow with a run's
+    ///     problems; the counts and the exit status count every one either way.
+    public init(onReport: (@Sendable (Diagnostic) -> Void)? = nil, keeps: (@Sendable (Diagnostic) -> Bool)? = nil) {
         self.onReport = onReport
+        self.keeps = keeps
     }
 
     /// Adds a diagnostic.
     public func report(_ diagnostic: Diagnostic) {
         lock.lock()
         let diagnostic = rewriter?(diagnostic) ?? diagnostic
-        stored.append(diagnostic)
+        if keeps?(diagnostic) ?? true { stored.append(diagnostic) }
         switch diagnostic.severity {
         case .error: errors += 1
         case .warning: warnings += 1
@@ -45,7 +53,7 @@ public final class DiagnosticLog: @unchecked Sendable {
         for diagnostic in diagnostics { report(diagnostic) }
     }
 
-    /// Every diagnostic so far, in the order reported.
+    /// Every diagnostic so far that the log keeps (`keeps`), in the order reported.
     public var diagnostics: [Diagnostic] { lock.withLock { stored } }
     /// The number of errors so far.
     public var errorCount: Int { lock.withLock { errors } }

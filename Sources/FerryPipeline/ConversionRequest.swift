@@ -65,6 +65,11 @@ public struct ConversionRequest: Sendable {
     /// calling thread and in output order (`ferry stats` counts them); nil sees none. Records then
     /// take the general path (values), never the typed lanes, which build no value.
     public var recordObserver: (@Sendable (Record) -> Void)?
+    /// Which diagnostics each dataset's report holds (`DatasetReport.diagnostics`); nil holds
+    /// every one. The counts and exit status count every one either way. The command line,
+    /// when it prints diagnostics as they come and writes no report, holds only those its
+    /// summary reads: a run's memory then does not grow with its problems.
+    public var keepsDiagnostic: (@Sendable (Diagnostic) -> Bool)?
     /// The output format of data files inside a bundle (`--data-format`).
     public var dataFormat: String?
     /// `--jobs`: threads that parse, decode, validate and migrate the records of one input at

@@ -43,7 +43,7 @@ public struct Converter: Sendable {
         }
         return datasets.map { dataset in
             let input = Self.folderName(dataset.path)
-            let log = DiagnosticLog(onReport: report)
+            let log = DiagnosticLog(onReport: report, keeps: request.keepsDiagnostic)
             var result = DatasetReport(input: input, format: "", collections: [], errorCount: 0, warningCount: 0, status: .success)
             do {
                 let naming = OutputNaming(stem: dataset.stem, ownFolder: ownFolders)

@@ -54,6 +54,20 @@ import Testing
         #expect(log.errorCount == 2 && log.warningCount == 1)
     }
 
+    /// A log that keeps some diagnostics counts and passes on every one.
+    @Test func logKeepsWhatItIsAskedToAndCountsEveryOne() {
+        let seen = DiagnosticLog()
+        let log = DiagnosticLog(onReport: { seen.report($0) }, keeps: { $0.exitStatus > .invalidData })
+        log.report(.warning(.lossyDrop, "w"))
+        log.report(.error(.typeError, "t"))
+        log.report(.note(.assumption, "n"))
+        log.report(.error(.unreadableInput, "u"))
+        #expect(log.diagnostics.map(\.description) == ["ferry: error: u [unreadable-input]"])
+        #expect(log.errorCount == 2 && log.warningCount == 1)
+        #expect(log.exitStatus == .malformedInput)
+        #expect(seen.diagnostics.map(\.message) == ["w", "t", "n", "u"])
+    }
+
     @Test func everyCodeIsKebabCase() {
         for code in Diagnostic.Code.all {
             #expect(code.rawValue.allSatisfy { $0.isLowercase || $0 == "-" }, "\(code)")

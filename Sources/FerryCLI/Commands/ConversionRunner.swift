@@ -45,6 +45,11 @@ struct ConversionRunner {
     func run(_ request: ConversionRequest) throws -> ExitStatus {
         var request = request
         request.reportFile = reportFile
+        if report == .text && reportFile == nil {
+            // The diagnostics go to standard error as found; the summary lines read only those
+            // that stopped an input (`Summary.verdict`, the output's failure).
+            request.keepsDiagnostic = { $0.exitStatus > .invalidData }
+        }
         try Converter(registry: common.registry).checkOutputs(request)
         let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
         let verbose = common.verbose
