@@ -33,7 +33,7 @@ import Testing
         ("formats", ["--json", "--adapter-timeout"]),
         // Both sides are read as a conversion reads them.
         ("diff", ["--report", "--as", "--ignore", "--where", "--var"] + reading),
-        ("stats", ["--report", "--where", "--var", "--map", "--to-version"] + reading),
+        ("stats", ["--report", "--report-file", "--where", "--var", "--map", "--to-version"] + reading),
         ("head", ["--records", "--to", "--compact", "--where", "--var", "--skip", "--select"] + reading),
     ]
 

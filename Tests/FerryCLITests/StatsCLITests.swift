@@ -238,6 +238,23 @@ import Testing
         ] as NSDictionary)
     }
 
+    /// `--report-file` writes what standard output would get, complete or not at all, and never
+    /// over the input.
+    @Test(arguments: ["text", "json", "html"]) func theReportGoesToAFile(report: String) throws {
+        let box = try Sandbox()
+        try box.write("notes.json", SelectionCLITests.notes)
+        let printed = try box.ferry(["stats", "notes.json", "--report", report])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let filed = try box.ferry(["stats", "notes.json", "--report", report, "--report-file", "out/stats.\(report)"])
+        #expect(filed.status == 0, "\(filed.stderr)")
+        #expect(filed.stdout == "")
+        #expect(try box.text("out/stats.\(report)") == printed.stdout)
+        let over = try box.ferry(["stats", "notes.json", "--report", report, "--report-file", "notes.json"])
+        #expect(over.status == 2)
+        #expect(over.stderrLines == ["ferry stats: error: the output 'notes.json' is the input 'notes.json'; inputs are never modified [usage]"])
+        #expect(try box.text("notes.json") == SelectionCLITests.notes)
+    }
+
     /// Bad options are usage errors.
     @Test func anUnknownReportIsAUsageError() throws {
         let box = try Sandbox()

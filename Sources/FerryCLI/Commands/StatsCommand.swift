@@ -22,6 +22,7 @@ struct StatsCommand: FerryCommand {
         arguments: "INPUT", argumentCount: 1...1,
         options: [
             OptionSpec(["--report"], .single, value: "FORMAT", help: "text (default: a table per collection), json, or html (a page with charts)."),
+            OptionSpec(["--report-file"], .single, value: "FILE", help: "Write the statistics to FILE, complete or not at all, instead of standard output."),
             OptionSpec(["--where"], .single, value: "EXPR", help: "Count only records matching an NSPredicate-format filter."),
             OptionSpec(["--var"], .repeating, value: "NAME=VALUE", help: "A value for $NAME in --where."),
             OptionSpec(["--map"], .single, value: "FILE", help: "A field mapping (JSON) that brings foreign records into a domain (Docs/mappings.md)."),
@@ -33,6 +34,8 @@ struct StatsCommand: FerryCommand {
     var request: ConversionRequest
     var common: CommonOptions
     var report: String
+    /// `--report-file`: where the statistics go; nil is standard output.
+    var reportFile: String?
 
     init(_ arguments: ParsedArguments) throws {
         var request = ConversionRequest(action: .dryRun, inputs: arguments.positionals)
@@ -45,12 +48,20 @@ struct StatsCommand: FerryCommand {
         request.filter = arguments.value("where")
         request.variables = try VariableParsing.parse(arguments.values("var"))
         request.mapping = arguments.value("map")
+        reportFile = try ConversionRunner.reportFile(arguments)
+        request.reportFile = reportFile
+        // Diagnostics are printed as found; the statistics read only each input's status.
+        request.keepsDiagnostic = { $0.exitStatus > .invalidData }
         self.request = request
     }
 
-    /// Profiles each dataset of the input and prints the statistics on standard output.
+    /// Profiles each dataset of the input and writes the statistics to standard output or the
+    /// report file.
     /// - Returns: the worst status of the datasets (1 when records were invalid and left out).
+    /// - Throws: `FerryError(.usage)` before anything is read when the report file would replace
+    ///   the input; `output-unwritable` when it cannot be written.
     func run() throws -> ExitStatus {
+        try Converter(registry: common.registry).checkOutputs(request)
         let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
         let verbose = common.verbose
         var results: [DatasetStatistics] = []
@@ -72,18 +83,28 @@ struct StatsCommand: FerryCommand {
             }
         }
         printer.finish()
+        let text: String
         if report == "html" {
-            StandardOutput.write(HTMLStatsReport.render(results))
+            text = HTMLStatsReport.render(results)
         } else if report == "json" {
             let documents = results.map { StatsFormatter.json($0) }
             if documents.count == 1 {
-                StandardOutput.write(documents[0])
+                text = documents[0]
             } else if !documents.isEmpty {
                 let items = documents.map { "  " + $0.dropLast().replacingOccurrences(of: "\n", with: "\n  ") }
-                StandardOutput.write("[\n" + items.joined(separator: ",\n") + "\n]\n")
+                text = "[\n" + items.joined(separator: ",\n") + "\n]\n"
+            } else {
+                text = ""
             }
         } else {
-            StandardOutput.write(results.map { StatsFormatter.text($0) }.joined(separator: "\n"))
+            text = results.map { StatsFormatter.text($0) }.joined(separator: "\n")
+        }
+        if let reportFile {
+            let file = try AtomicOutputFile.makingFolder(path: reportFile)
+            try file.sink.write(text)
+            try file.commit()
+        } else {
+            StandardOutput.write(text)
         }
         return status
     }
