@@ -11,9 +11,16 @@ struct HeadCommand: FerryCommand {
         discussion: """
             Writes the first N records (default 10) of each collection to standard output, in the input's
             format unless --to names another, with the input's domain header: the same bytes as
-            `ferry convert INPUT --limit N`; a bundle's records print as JSON. Like convert, the whole input is read and checked, so an
-            invalid input prints its errors and writes nothing (--lenient writes the valid records): the
-            records are held (in memory, past 16 MiB in $TMPDIR) until the run succeeds.
+            `ferry convert INPUT --limit N`; a bundle's records print as JSON.
+            The reading stops once every collection that may still come has its N records: records
+            after that are not read, so their errors are not reported, nor is a reference to a record
+            not read, nor a bundle's manifest count or media file (the manifest lists the collections
+            and counts). Which collections may still come: those of a bundle's manifest, the one of a
+            CSV file without a $collection column; in a JSON, JSON Lines or XML file (or a $collection
+            CSV) any of the domain's, so such a file that lacks one of them, or holds fewer than N
+            records of one, is read to its end. Records read are checked as convert checks them: an
+            invalid one prints its error and nothing is written (--lenient writes the valid records).
+            The records are held (in memory, past 16 MiB in $TMPDIR) until the run succeeds.
             """,
         arguments: "INPUT", argumentCount: 1...1,
         options: [
@@ -33,6 +40,8 @@ struct HeadCommand: FerryCommand {
         let count = try arguments.integer("records", in: 0...Int.max) ?? 10
         convert = try ConvertCommand(arguments, action: .convert, limit: count)
         convert.runner.summary = false
+        // A preview: the reading ends once the selection is full (`RecordSelection.stopsWhenFull`).
+        convert.request.selection?.stopsWhenFull = true
         // A bundle's records print as its default data format (JSON): a bundle (with its media)
         // cannot go to standard output.
         convert.request.printsBundlesAsData = true

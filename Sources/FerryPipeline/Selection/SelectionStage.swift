@@ -31,6 +31,18 @@ final class SelectionStage {
     /// True when `take(_:)` gives back the record it is handed, or nothing (no `--select`, no `--sample`).
     var keepsRecordsWhole: Bool { projection == nil && selection.sample == nil }
 
+    /// True when no record of `collections` handed to `take(_:)` from now on would be kept:
+    /// each has had its `--skip` and `--limit` records (a limit of 0 keeps none of any).
+    /// `collections`: those the input may still hold records of (`""` for records naming none),
+    /// nil when any may come; a sample is never full (its last record may replace a kept one).
+    func isFull(awaiting collections: Set<String>?) -> Bool {
+        guard let limit = selection.limit, selection.sample == nil else { return false }
+        if limit == 0 { return true }
+        guard let collections else { return false }
+        let enough = selection.skip + limit
+        return collections.allSatisfy { seen[$0, default: 0] >= enough }
+    }
+
     /// The record to write now for `record`, cut to `--select`; nil while skipping, past the
     /// limit, or when sampling (the sample comes from `finish`).
     func take(_ record: Record) -> Record? {
