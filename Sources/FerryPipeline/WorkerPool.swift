@@ -163,10 +163,15 @@ final class WorkerPool: @unchecked Sendable {
     /// queued before (the parse of the batches read ahead, which nothing takes) run first.
     /// Jobs are never dropped: each batch's parse leaves the group its slot waits on.
     func stopAndWait() {
+        stop()
+        running.wait()
+    }
+
+    /// Lets the threads end once their queues are empty, without waiting for them.
+    func stop() {
         condition.lock()
         stopping = true
         condition.broadcast()
         condition.unlock()
-        running.wait()
     }
 }
