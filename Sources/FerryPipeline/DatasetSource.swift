@@ -328,7 +328,8 @@ final class DatasetSource {
             return Set(manifest.collections.filter { $0.count > read[$0.name] }.map(\.name))
         }
         guard parts.isEmpty else { return nil }
-        guard let current, let part = currentPart else { return [] }
+        guard let current else { return [] }
+        guard let part = currentPart else { return nil }
         guard part.format.isSingleCollection && !current.recordsNameCollections || current.remainingRecordsShareCollection else { return nil }
         return [part.collection ?? options.collection ?? ""]
     }

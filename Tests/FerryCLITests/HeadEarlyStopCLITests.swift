@@ -188,6 +188,25 @@ import Testing
         #expect(run.stdout == #"{"domain": "vocabulary", "schemaVersion": 2}"# + "\n")
     }
 
+    /// An external adapter that prints two records and then hangs: `head -n 0` stops at the
+    /// first record and ends the adapter, long before its silence would time out.
+    @Test func anAdapterIsNotWaitedForAfterTheStop() throws {
+        let box = try Sandbox()
+        try box.writeScript("bin/ferry-format-hanging", """
+            #!/bin/sh
+            case "$1" in
+              describe) echo '{"name": "hanging", "extensions": ["hanging"], "reads": true, "writes": false}';;
+              read) cat >/dev/null; echo '{"a":1}'; echo '{"a":2}'; exec sleep 60;;
+            esac
+
+            """)
+        try box.write("in.hanging", "anything\n")
+        let path = box.path + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let run = try box.ferry(["head", "in.hanging", "-n", "0", "--to", "jsonl", "--adapter-timeout", "50"], environment: ["PATH": path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty && run.stdout.isEmpty, "\(run.stderr)")
+    }
+
     /// Schema-free records of one collection (a top-level JSON array, a CSV file) stop after N:
     /// a broken element or row later on is not read.
     @Test(arguments: ["json", "csv"], ["1", "2"])

@@ -12,14 +12,14 @@ struct HeadCommand: FerryCommand {
             Writes the first N records (default 10) of each collection to standard output, in the input's
             format unless --to names another, with the input's domain header: the same bytes as
             `ferry convert INPUT --limit N`; a bundle's records print as JSON.
-            The reading stops once every collection that may still come has its N records: records
-            after that are not read, so their errors are not reported, nor is a reference to a record
-            not read, nor a bundle's manifest count or media file (the manifest lists the collections
-            and counts). Which collections may still come: those of a bundle's manifest, the one of a
-            CSV file without a $collection column; in a JSON, JSON Lines or XML file (or a $collection
-            CSV) any of the domain's, so such a file that lacks one of them, or holds fewer than N
-            records of one, is read to its end. Records read are checked as convert checks them: an
-            invalid one prints its error and nothing is written (--lenient writes the valid records).
+            Reading stops once every collection that may still come has its N records: the records
+            after that are not read, so their errors are not reported; a reference to a record not
+            read is not said to dangle; a bundle's manifest counts and media are not checked. What
+            may still come: a bundle's manifest collections, the one collection of a CSV file without
+            a $collection column or of a top-level JSON array; in a JSON envelope, JSON Lines or XML
+            any of the domain's, so such a file lacking one of them (or holding fewer than N of one)
+            is read to its end (Docs/selection.md). Records read are checked as convert checks them:
+            an invalid one prints its error and nothing is written (--lenient writes the valid ones).
             The records are held (in memory, past 16 MiB in $TMPDIR) until the run succeeds.
             """,
         arguments: "INPUT", argumentCount: 1...1,
