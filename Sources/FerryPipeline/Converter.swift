@@ -273,7 +273,7 @@ public struct Converter: Sendable {
                 if let selection {
                     if let kept = selection.take(record) {
                         try write(kept, typed: selection.keepsRecordsWhole ? typed : nil)
-                        try stopIfFull()
+                        if stopsWhenFull, selection.filledCollection { try stopIfFull() }
                     }
                 } else if let rendered, let range = rendered.ranges[index] {
                     try write(record, rendered: (rendered.bytes, range))
