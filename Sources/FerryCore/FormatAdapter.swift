@@ -18,10 +18,18 @@ public protocol RecordReader: AnyObject {
     /// is `$collection`), so the input's name says nothing about its collection. Known once the
     /// reader is made; false by default.
     var recordsNameCollections: Bool { get }
+
+    /// True when every record `next()` may still return is of the reader's one collection
+    /// (`ReadOptions.collection`; none when it is nil): a JSON document whose top level is an
+    /// array, while its elements are read. A reader that runs ahead in batches answers for what
+    /// it has not cut yet. False by default: a record may name any collection (a JSON envelope,
+    /// JSON Lines' `$collection`). `ferry head` stops reading sooner when it is true.
+    var remainingRecordsShareCollection: Bool { get }
 }
 
 extension RecordReader {
     public var recordsNameCollections: Bool { false }
+    public var remainingRecordsShareCollection: Bool { false }
 }
 
 /// Pushes records into one output. Records of a collection arrive in order; collections may

@@ -113,6 +113,10 @@ final class ExternalRecordReader: RecordReader {
 
     var header: DatasetHeader { inner.header }
 
+    // A run that stops reading before the adapter's last record (`ferry head`, a failure) leaves
+    // no adapter behind it; one read to its end has exited already.
+    deinit { process.terminate() }
+
     func next() throws -> Record? {
         let record: Record?
         do {

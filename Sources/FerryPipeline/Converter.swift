@@ -209,6 +209,14 @@ public struct Converter: Sendable {
             processor.holdsUnsettledReferences = true
             return HeldRecords(processor: processor)
         }
+        // `ferry head`: the reading ends once the selection is full (`SelectionFull`).
+        let stopsWhenFull = request.selection?.stopsWhenFull == true
+        var reading = true
+        func stopIfFull() throws {
+            guard stopsWhenFull, reading, let selection else { return }
+            let awaited = Self.awaitedCollections(source: source, plan: plan, read: tally.read, holdsRecords: held != nil)
+            if selection.isFull(awaiting: awaited) { throw SelectionFull() }
+        }
         /// Writes a record the filter and the selection kept (`rendered`: its bytes made ahead).
         /// `typed`: the typed path's reading of the record, when it is the record as read.
         func write(_ record: Record, rendered: (bytes: [UInt8], range: Range<Int>)? = nil, typed: TypedPreparation? = nil) throws {
@@ -264,7 +272,10 @@ public struct Converter: Sendable {
             for (index, record) in records.enumerated() where filter?.keepsAfterMigration(record) ?? true {
                 references.collect(record)
                 if let selection {
-                    if let kept = selection.take(record) { try write(kept, typed: selection.keepsRecordsWhole ? typed : nil) }
+                    if let kept = selection.take(record) {
+                        try write(kept, typed: selection.keepsRecordsWhole ? typed : nil)
+                        if stopsWhenFull, selection.filledCollection { try stopIfFull() }
+                    }
                 } else if let rendered, let range = rendered.ranges[index] {
                     try write(record, rendered: (rendered.bytes, range))
                 } else {
@@ -386,10 +397,18 @@ public struct Converter: Sendable {
                     inline: inliner.map { inliner in { try inliner.inline($0) } })
                 try parallel?.run(delivery)
             }
-            if let first { try take(first) }
+            // Stopped once the selection was full: the rest of the input is not read.
+            var stoppedEarly = false
+            do {
+                if let first { try take(first) }
+                try stopIfFull()
+            } catch is SelectionFull {
+                stoppedEarly = true
+            }
             var cutShort = false
             do {
                 if let firstFailure { throw firstFailure }
+                guard !stoppedEarly else { throw SelectionFull() }
                 var batchedPart = source.partsStarted
                 try runBatches()
                 while let record = try source.next() {
@@ -400,6 +419,8 @@ public struct Converter: Sendable {
                         try runBatches()
                     }
                 }
+            } catch is SelectionFull {
+                stoppedEarly = true
             } catch let error as FerryError where error.exitStatus == .malformedInput && (request.processing.mode == .lenient || router != nil) {
                 // An input cut short or broken where reading cannot go on: --lenient keeps the
                 // records read before it, as it does for a JSON Lines or CSV input (exit 3 still);
@@ -407,6 +428,7 @@ public struct Converter: Sendable {
                 log.report(error.diagnostic)
                 cutShort = true
             }
+            reading = false
             if let held { try emit(held.drain()) }
             // A sample is known once every record is read; it is written in input order.
             for record in selection?.finish() ?? [] { try write(record) }
@@ -414,11 +436,13 @@ public struct Converter: Sendable {
             // Past a cut no reference can be settled: none is reported dangling for it (a bundle's
             // archive cut inside a member, too: its records before the cut were read; or damaged:
             // the records in the damage were not).
-            if !cutShort, source.bundle?.isReadInPart != true { plan.processor?.finish() }
-            recheck?.report(into: log)
+            // Nor before a stop (`ferry head`): a reference to a record not read is not said dangling.
+            if !cutShort, !stoppedEarly, source.bundle?.isReadInPart != true { plan.processor?.finish() }
+            recheck?.report(into: log, readBy: stoppedEarly ? plan.processor : nil)
             let referenced = references.referenced.union(inliner?.referenced ?? [])
-            // A bundle cut short lacks what its manifest lists: no follow-on errors for that.
-            if let bundle = source.bundle, !cutShort {
+            // A bundle cut short lacks what its manifest lists: no follow-on errors for that (nor for
+            // one whose reading stopped: its counts and media are those of the records read).
+            if let bundle = source.bundle, !cutShort, !stoppedEarly {
                 bundle.verify(referencedMedia: Set(referenced.compactMap { source.media[$0] }), recordCounts: tally.read.counts, log: log)
             }
             result.collections = tally.kept.counts

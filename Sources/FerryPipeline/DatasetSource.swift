@@ -39,6 +39,8 @@ final class DatasetSource {
 
     @exclusivity(unchecked) private var parts: [Part]
     @exclusivity(unchecked) private var current: (any RecordReader)?
+    /// The file `current` reads, when the input is not a bundle.
+    @exclusivity(unchecked) private var currentPart: Part?
     private let registry: FormatRegistry
     private let options: ReadOptions
     private let log: DiagnosticLog
@@ -344,6 +346,29 @@ final class DatasetSource {
         return (current as? any ColumnRecordReader)?.headerFields
     }
 
+    /// The collections whose records may still come from `next()`, as far as the input tells
+    /// before it is read to its end (`""` for records that name none); nil when any may.
+    ///
+    /// A bundle's manifest lists its collections and their counts: those whose count is above
+    /// the records read of them so far (`read`, by collection as read) may still come. Otherwise
+    /// the one file being read, once no other file of a folder is left to open, may hold only
+    /// its own collection when its format holds one (CSV) and its rows do not name theirs (no
+    /// `$collection` column), or when its reader says so (`remainingRecordsShareCollection`: a
+    /// top-level JSON array); a file whose records name their collections (a JSON envelope, JSON
+    /// Lines, XML), or a folder with files not opened yet (any of them may name any collection),
+    /// may hold any.
+    func collectionsStillToCome(read: KeyedCounter) -> Set<String>? {
+        if let bundle {
+            guard let manifest = bundle.manifest else { return nil }
+            return Set(manifest.collections.filter { $0.count > read[$0.name] }.map(\.name))
+        }
+        guard parts.isEmpty else { return nil }
+        guard let current else { return [] }
+        guard let part = currentPart else { return nil }
+        guard part.format.isSingleCollection && !current.recordsNameCollections || current.remainingRecordsShareCollection else { return nil }
+        return [part.collection ?? options.collection ?? ""]
+    }
+
     /// How many files (a folder's, or the one file) `next()` has started reading: a new count
     /// means a new `batchReader`.
     @exclusivity(unchecked) private(set) var partsStarted = 0
@@ -389,6 +414,7 @@ final class DatasetSource {
                 throw cut?.takeStop() ?? error
             }
             current = started
+            currentPart = part
             partsStarted += 1
             currentScalarsAreText = part.format.scalarsAreText
             if current?.recordsNameCollections == true, let stem = part.collection, stem != options.collection {

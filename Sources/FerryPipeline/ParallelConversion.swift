@@ -349,7 +349,7 @@ struct ParallelConversion {
         // two cores: about a tenth more CPU for the same work, the batches' memory refetched
         // after each switch.
         let pool = WorkerPool(threads: jobs - 1)
-        defer { pool.stop() }
+        defer { pool.stopAndWait() }
         let preparer = self.preparer
         var window: [Slot] = []
         // The input bytes of the batches in `window`.

@@ -18,9 +18,12 @@ struct ReferenceRecheck {
         }
     }
 
-    /// Reports each reference left dangling by the filter, as a warning.
-    func report(into target: DiagnosticLog) {
-        processor.finish()
+    /// Reports each reference left dangling by the filter, as a warning. `readBy`: for an input
+    /// read in part (the selection was full), the processor of the records read: only references
+    /// to records it read and the filter or selection dropped are reported, none to a record
+    /// never read.
+    func report(into target: DiagnosticLog, readBy reader: DatasetProcessor? = nil) {
+        processor.finish(checking: reader.map { reader in { reader.isRead($0) } })
         for diagnostic in log.diagnostics where diagnostic.code == .danglingReference {
             var warning = diagnostic
             warning.severity = .warning

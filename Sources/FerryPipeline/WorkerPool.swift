@@ -31,6 +31,8 @@ final class WorkerPool: @unchecked Sendable {
     /// Jobs for whichever worker is free first (`submitToAny`), each handed that worker's number.
     private var shared = JobQueue<@Sendable (Int) -> Void>()
     private var stopping = false
+    /// Entered by each thread as it starts, left as it ends (`stopAndWait`).
+    private let running = DispatchGroup()
 
     /// Runs worker `index`: its urgent jobs, then its others, then shared ones, until stopped with
     /// nothing left.
@@ -124,9 +126,11 @@ final class WorkerPool: @unchecked Sendable {
         workers = Array(repeating: Worker(), count: max(threads, 1))
         let nice = Self.workerNice()
         for index in workers.indices {
+            running.enter()
             let thread = Thread { [self] in
                 if let nice { Self.setNice(nice) }
                 run(index)
+                running.leave()
             }
             thread.stackSize = 1 << 20
             thread.start()
@@ -154,7 +158,16 @@ final class WorkerPool: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Lets the threads end once their queues are empty.
+    /// Lets the threads end once their queues are empty, and returns once they have: a run that
+    /// ends early (an error, a full selection) leaves no thread at work past it, only the jobs
+    /// queued before (the parse of the batches read ahead, which nothing takes) run first.
+    /// Jobs are never dropped: each batch's parse leaves the group its slot waits on.
+    func stopAndWait() {
+        stop()
+        running.wait()
+    }
+
+    /// Lets the threads end once their queues are empty, without waiting for them.
     func stop() {
         condition.lock()
         stopping = true

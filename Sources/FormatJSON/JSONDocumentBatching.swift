@@ -27,6 +27,15 @@ extension JSONDocumentReader: BatchRecordReader {
     /// batches are worth cutting with one job too.
     public var takesRawRecords: Bool { true }
 
+    /// True inside a top-level array: its elements are all of `options.collection`. Not after
+    /// it (nothing comes then, but an envelope's end looks the same) nor in an envelope.
+    public var remainingRecordsShareCollection: Bool {
+        switch state {
+        case .element(let collection), .afterElement(let collection): return !collection.inEnvelope
+        default: return false
+        }
+    }
+
     /// The records that follow, at most `limit`: the elements of a collection array as spans of
     /// bytes for a worker to parse, or records `next()` read; nil at the end of the document.
     public func nextBatch(limit: Int) throws -> (any RecordBatch)? {

@@ -22,13 +22,22 @@ public struct RecordSelection: Sendable, Hashable {
     public var seed: UInt64 = 0
     /// The fields kept (`--select`); empty keeps every field.
     public var fields: [FieldSelector] = []
+    /// True when the reading ends once the selection is full (`ferry head`): every collection the
+    /// input may still hold records of has its `limit` records, so no record read after that
+    /// would be kept. The records after the stop are not read, so neither are their problems
+    /// reported; checks that need the whole input (references to records not read, a bundle's
+    /// manifest counts and media) are not made. Without a `limit`, or with a `sample`, the
+    /// selection is never full. False: the whole input is read and checked (`convert --limit`).
+    public var stopsWhenFull = false
 
-    public init(skip: Int = 0, limit: Int? = nil, sample: Int? = nil, seed: UInt64 = 0, fields: [FieldSelector] = []) {
+    public init(skip: Int = 0, limit: Int? = nil, sample: Int? = nil, seed: UInt64 = 0, fields: [FieldSelector] = [],
+                stopsWhenFull: Bool = false) {
         self.skip = skip
         self.limit = limit
         self.sample = sample
         self.seed = seed
         self.fields = fields
+        self.stopsWhenFull = stopsWhenFull
     }
 
     /// True when the selection keeps every record (it may still cut fields).

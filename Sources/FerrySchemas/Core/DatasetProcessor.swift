@@ -191,8 +191,12 @@ public final class DatasetProcessor {
     }
 
     /// Cross-record checks after the last record: duplicate ids, dangling references; reports to the log.
-    public func finish() {
+    /// - Parameter checked: for an input read in part (`ferry head` stopped early), true for the
+    ///   ids that were read (another processor's `isRead`): a reference to any other names a
+    ///   record that was never read, which may exist, and is not reported. Nil checks them all.
+    public func finish(checking checked: ((ReferencedID) -> Bool)? = nil) {
         for reference in pendingReferences where !(ids[reference.collection]?.isKnown(reference.id) ?? false) {
+            if let checked, !checked(ReferencedID(collection: reference.collection, id: reference.id)) { continue }
             if holdsUnsettledReferences, ids[reference.collection]?.isRecorded(reference.id) ?? false {
                 reportDropped(reference)
                 continue
