@@ -68,10 +68,28 @@ enum FileConversion {
         request.processing = options
         let observer = RecordObserver(body)
         request.recordObserver = { observer.see($0) }
+        let datasets = DatasetInputs.expand([input]).datasets
+        if datasets.count > 1 {
+            let examples = datasets.prefix(2).map { DiagnosticText.quoted($0.path) }.joined(separator: ", ")
+            throw FerryError(.usage, "\(DiagnosticText.quoted(input)) holds \(datasets.count) datasets (\(examples)\(datasets.count > 2 ? ", ..." : "")): read each on its own",
+                             at: SourceLocation(file: input))
+        }
         let reports = Converter(registry: registry).run(request) { _ in }
         if let failure = observer.failure { throw .wrapping(failure) }
-        let diagnostics = reports.flatMap(\.diagnostics)
-        guard reports.allSatisfy({ $0.status == .success }) else { throw .failed(diagnostics) }
+        var diagnostics = reports.flatMap(\.diagnostics)
+        for report in reports where !report.mediaOutsideRecords.isEmpty {
+            // Memory holds the records, not the media files of a bundle: say so, as a conversion
+            // to a plain data file does (an error under `.strict`).
+            let media = report.mediaOutsideRecords
+            let examples = media.prefix(2).joined(separator: ", ") + (media.count > 2 ? ", ..." : "")
+            let message = "\(media.count) media file\(media.count == 1 ? "" : "s") (\(examples)) are not read into memory: "
+                + "the records keep their paths, and a write leaves the files out"
+            diagnostics.append(Diagnostic(options.mode == .strict ? .error : .warning, .lossyDrop, message,
+                                          at: SourceLocation(file: report.input)))
+        }
+        guard reports.allSatisfy({ $0.status == .success }), !diagnostics.contains(where: { $0.severity == .error }) else {
+            throw .failed(diagnostics)
+        }
         return diagnostics
     }
 }

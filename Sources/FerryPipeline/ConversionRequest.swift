@@ -132,6 +132,10 @@ public struct DatasetReport: Sendable {
 
     /// The media files of a bundle or folder input; nil for an input that holds none (a lone file).
     public var media: MediaSummary?
+    /// The input's media files (as records name them, `media/...`) that no record holds: all but
+    /// those read into an external-storage field (notes' `imageData`). A plain data file, or
+    /// records held in memory, leave them out. Set once the input is read without errors.
+    public var mediaOutsideRecords: [String] = []
 
     /// The total number of records.
     public var recordCount: Int { collections.reduce(0) { $0 + $1.count } }
