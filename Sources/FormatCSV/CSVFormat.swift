@@ -13,10 +13,24 @@ public enum CSVFormat {
 
     /// Any text, as the format taken when no other recognises the bytes; not a binary file's
     /// bytes: a NUL byte, which no text holds in an ASCII-compatible encoding (UTF-8, Latin-1,
-    /// Windows-1252), says it is none (a photo, a doubly compressed file). UTF-16 text, which
-    /// holds NULs, says so with its byte order mark.
+    /// Windows-1252), says it is none (a photo, a doubly compressed file), unless the bytes are
+    /// UTF-16 text (with its byte order mark, or a NUL in every other byte and none between).
     @Sendable static func recognize(_ head: InputHead) -> HeadMatch? {
-        head.isUTF16 || !head.bytes.contains(0) ? .fallback : nil
+        head.isUTF16 || !head.bytes.contains(0) || looksLikeUTF16(head.bytes) ? .fallback : nil
+    }
+
+    /// True for the start of UTF-16 text without a byte order mark, as `--encoding utf-16le` (or
+    /// `be`) reads it: in its first 512 bytes, NULs at odd offsets and none at even ones (little
+    /// endian) or the reverse, at least one pair in two (the high byte of Latin characters).
+    static func looksLikeUTF16(_ bytes: [UInt8]) -> Bool {
+        let sample = bytes.prefix(512)
+        guard sample.count >= 4 else { return false }
+        var even = 0, odd = 0
+        for (offset, byte) in sample.enumerated() where byte == 0 {
+            if offset % 2 == 0 { even += 1 } else { odd += 1 }
+        }
+        let pairs = sample.count / 2
+        return (even == 0 && odd * 2 >= pairs) || (odd == 0 && even * 2 >= pairs)
     }
 
     /// Tab-separated values: the same adapter with a tab delimiter on both sides.

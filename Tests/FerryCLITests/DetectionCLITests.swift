@@ -95,6 +95,17 @@ import Testing
         ])
     }
 
+    /// UTF-16 text without a byte order mark has a NUL in every other byte and is no binary:
+    /// with its encoding named it reads as CSV, by path and on standard input.
+    @Test(arguments: ["u16", "-"])
+    func utf16WithoutAByteOrderMarkIsText(input: String) throws {
+        let box = try Sandbox()
+        try box.write("u16", bytes: Array("name,city\nJos\u{E9},M\u{E1}laga\n".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        let run = try box.ferry(["convert", input, "--encoding", "utf-16le", "--to", "jsonl", "-q"], stdinFile: input == "-" ? "u16" : nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == #"{"name":"José","city":"Málaga"}"# + "\n")
+    }
+
     @Test func tarOnStandardInputIsABundle() throws {
         let box = try Sandbox()
         try box.copySample("notes-v1.json")

@@ -37,6 +37,9 @@ import Testing
         ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D], nil),
         ([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03], nil),
         (Array("id,title\n".utf8) + [0x00], nil),
+        // UTF-16 text without its byte order mark is CSV (read with --encoding utf-16le or be).
+        (Array("id,title\nn1,Ros\u{E9}\n".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, "csv"),
+        (Array("id,title\n".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }, "csv"),
         // Latin-1 text is CSV (read with --encoding latin1).
         (Array("id,title\nn1,Ros".utf8) + [0xE9] + Array("\n".utf8), "csv"),
     ]
