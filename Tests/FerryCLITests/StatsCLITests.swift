@@ -255,6 +255,22 @@ import Testing
         #expect(try box.text("notes.json") == SelectionCLITests.notes)
     }
 
+    /// An input that cannot be read gives no statistics: a report file is left as it was.
+    @Test func anUnreadableInputLeavesTheReportFile() throws {
+        let box = try Sandbox()
+        try box.write("old.json", "{}\n")
+        for report in ["text", "json", "html"] {
+            let run = try box.ferry(["stats", "missing.json", "--report", report, "--report-file", "old.json"])
+            #expect(run.status == 3)
+            #expect(run.stderrLines.first == "missing.json: error: no such file or folder [unreadable-input]")
+            #expect(try box.text("old.json") == "{}\n")
+        }
+        let dash = try box.ferry(["stats", "old.json", "--schema-free", "--report", "json", "--report-file", "-"])
+        #expect(dash.status == 0, "\(dash.stderr)")
+        #expect(dash.stdout.hasPrefix("{"))
+        #expect(!FileManager.default.fileExists(atPath: box.url.appendingPathComponent("-").path))
+    }
+
     /// Bad options are usage errors.
     @Test func anUnknownReportIsAUsageError() throws {
         let box = try Sandbox()

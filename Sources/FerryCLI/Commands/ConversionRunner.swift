@@ -32,12 +32,12 @@ struct ConversionRunner {
         reportFile = try arguments.flatMap(Self.reportFile)
     }
 
-    /// `--report-file`, which must name a file.
+    /// `--report-file`, which must name a file; `-` is standard output (nil), as for `-o`.
     /// - Throws: `UsageError` for an empty path (it names no file, and its folder would be swept).
     static func reportFile(_ arguments: ParsedArguments) throws -> String? {
         let file = arguments.value("report-file")
         if file == "" { throw UsageError("--report-file needs a file name, not ''") }
-        return file
+        return file == "-" ? nil : file
     }
 
     /// - Throws: `FerryError(.usage)` before anything is read when an output or the report would

@@ -99,6 +99,8 @@ struct StatsCommand: FerryCommand {
         } else {
             text = results.map { StatsFormatter.text($0) }.joined(separator: "\n")
         }
+        // Nothing profiled (no input could be read): no report, and a report file is left as it was.
+        if results.isEmpty && status > .invalidData { return status }
         if let reportFile {
             let file = try AtomicOutputFile.makingFolder(path: reportFile)
             try file.sink.write(text)
