@@ -309,11 +309,12 @@ public final class JSONDocumentReader: RecordReader {
                 if let byte = try input.peek() {
                     let error = unexpected("unexpected data after the top-level value; expected the end of the input")
                     // Another object or array at the start of a line: most likely JSON Lines
-                    // taken for a document (by its name, or a first line JSON Lines shares).
-                    guard byte == JSONSyntax.openBrace || byte == JSONSyntax.openBracket,
+                    // taken for a document (by its name, or a first line JSON Lines shares). A
+                    // bundle's member is read as its manifest says: no option changes that.
+                    guard byte == JSONSyntax.openBrace || byte == JSONSyntax.openBracket, options.member == nil,
                           input.position(at: input.pos).column == 1, var said = error as? FerryError
                     else { throw error }
-                    said.diagnostic.message += "; one JSON value a line is JSON Lines: read it with --from jsonl"
+                    said.diagnostic.message += "; one JSON value a line is JSON Lines: read it with --from \(Self.jsonLinesName(for: options.fileName))"
                     throw said
                 }
                 state = .finished
@@ -483,6 +484,13 @@ public final class JSONDocumentReader: RecordReader {
 
     private func error(_ message: String, at offset: Int) -> FerryError {
         FerryError(.malformedJSON, message, at: location(at: offset))
+    }
+
+    /// The `--from` value for JSON Lines in the compression `fileName` ends with (`jsonl.gz`).
+    static func jsonLinesName(for fileName: String?) -> String {
+        let name = fileName?.lowercased() ?? ""
+        let compression = ["gz", "zst", "xz", "bz2"].first { name.hasSuffix("." + $0) }
+        return "jsonl" + (compression.map { "." + $0 } ?? "")
     }
 
     private func unexpectedEnd(_ expectation: String) -> FerryError {

@@ -118,6 +118,21 @@ import Testing
         #expect(bom.first?.location.position == TextPosition(line: 1, column: 2))
     }
 
+    /// The JSON Lines hint names the `--from` value a compressed file needs, and is not given
+    /// for a bundle's member, which its manifest names.
+    @Test func theJSONLinesHintFitsTheInput() throws {
+        func message(_ options: ReadOptions) throws -> String? {
+            let reader = JSONDocumentReader(source: MemorySource(Array("{\"a\":1}\n{\"a\":2}\n".utf8)), options: options)
+            return ferryError { _ = try drain(reader) }?.diagnostic.message
+        }
+        let base = "unexpected data after the top-level value; expected the end of the input, found '{'"
+        #expect(try message(ReadOptions(fileName: "n.json")) == base + "; one JSON value a line is JSON Lines: read it with --from jsonl")
+        #expect(try message(ReadOptions(fileName: "n.JSON.GZ")) == base + "; one JSON value a line is JSON Lines: read it with --from jsonl.gz")
+        var member = ReadOptions(fileName: "b.tar")
+        member.member = "data/n.json"
+        #expect(try message(member) == base)
+    }
+
     @Test func syntaxErrorsStopTheReadingWithTheirPosition() throws {
         let cases: [(String, Int, Int, String)] = [
             (#"{"a": [1, 2,]}"#, 1, 13, "trailing comma before ']'"),
