@@ -292,12 +292,16 @@ public struct Converter: Sendable {
         do {
             for record in applier?.constantRecords() ?? [] { try process(record) }
             // Plain records of a one-collection file (`cities.csv`) convert as a top-level array,
-            // as Miller's do; a bundle, whose data is collections, keeps the file's name for one.
+            // as Miller's do; a bundle, whose data is collections, puts records of no collection
+            // (a JSON Lines file's, a top-level array's) in one named after the input.
             let plainCollection = plan.processor == nil && router?.carriesMedia != true ? source.derivedCollection : nil
+            let bundleCollection = plan.processor == nil && router?.carriesMedia == true
+                ? (input == "-" ? "records" : OutputRouter.stem(of: input)) : nil
             // The record is moved along, not copied: a copy retains and releases each of its
             // strings, its value and its locator.
             func take(_ record: consuming Record) throws {
                 if let plainCollection, record.collection == plainCollection { record.collection = nil }
+                if let bundleCollection, record.collection == nil { record.collection = bundleCollection }
                 countRaw(record)
                 var read = record
                 if let inliner { read = try inliner.inline(read) }

@@ -250,6 +250,20 @@ import Testing
         #expect(plain.stdout == #"{"city":"Oslo","pop":"709000"}"# + "\n" + #"{"city":"Bergen","pop":"285900"}"# + "\n")
     }
 
+    /// Plain records of no collection (a JSON Lines file, a top-level array, standard input) go
+    /// into a bundle as one collection named after the input (`records` for standard input).
+    @Test(arguments: [("things.jsonl", "things"), ("things.json", "things"), ("-", "records")])
+    func schemaFreeRecordsGoIntoABundleAsOneCollection(input: String, collection: String) throws {
+        let box = try Sandbox()
+        try box.write("things.jsonl", "{\"a\":1}\n{\"a\":2}\n")
+        try box.write("things.json", "[{\"a\":1},{\"a\":2}]\n")
+        let packed = try box.ferry(["convert", input, "--from", "jsonl", "-o", "b.tar"].filter { input != "things.json" || ($0 != "--from" && $0 != "jsonl") },
+                                   stdinFile: input == "-" ? "things.jsonl" : nil)
+        #expect(packed.status == 0, "\(packed.stderr)")
+        let back = try box.ferry(["convert", "b.tar", "--to", "jsonl", "-q"])
+        #expect(back.stdout == "{\"$collection\":\"\(collection)\",\"a\":1}\n{\"$collection\":\"\(collection)\",\"a\":2}\n")
+    }
+
     @Test func csvSafePrefixesFormulaCells() throws {
         let box = try Sandbox()
         try box.write("in.jsonl", #"""
