@@ -33,6 +33,11 @@ public struct ExternalFormatAdapter: FormatReader, FormatWriter {
         var seen: Set<String> = []
         var found: [FormatDescriptor] = []
         for folder in (searchPath ?? "").split(separator: ":").map(String.init) where !folder.isEmpty {
+            // Most folders on PATH hold no adapter: their listing is read without making a
+            // `String` of every name and sorting them all (a few milliseconds before any record is
+            // read, on every run). A folder with a name starting with the prefix's bytes is listed
+            // as before.
+            guard mayHoldAdapter(folder) else { continue }
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
             for name in names.sorted() where name.hasPrefix(prefix) && !seen.contains(name) {
                 let path = folder + "/" + name
@@ -48,6 +53,26 @@ public struct ExternalFormatAdapter: FormatReader, FormatWriter {
             }
         }
         return found
+    }
+
+    /// False when `folder` can be listed and no name in it starts with the bytes of `prefix` (no
+    /// name there can then have it as a `String` prefix: every character of the prefix is ASCII,
+    /// which nothing else is canonically equivalent to). True when it cannot be listed this way:
+    /// the caller then asks `FileManager`, as it did for every folder.
+    static func mayHoldAdapter(_ folder: String) -> Bool {
+        guard let directory = opendir(folder) else { return true }
+        defer { closedir(directory) }
+        let prefixBytes = Array(prefix.utf8)
+        errno = 0
+        while let entry = readdir(directory) {
+            // `d_name` ends with a NUL, which no byte of the prefix is: a shorter name differs there.
+            let found = withUnsafeBytes(of: &entry.pointee.d_name) { name in
+                zip(name, prefixBytes).allSatisfy { $0 == $1 }
+            }
+            if found { return true }
+        }
+        // A listing that failed part way says nothing: asked again the usual way.
+        return errno != 0
     }
 
     /// Runs `describe` and builds the descriptor.

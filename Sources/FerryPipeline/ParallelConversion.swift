@@ -406,9 +406,14 @@ struct ParallelConversion {
             }
         }
 
-        /// Runs `job` on the thread that parsed `slot`: here, or queued to its worker.
-        func onBatchThread(_ slot: Slot, urgent: Bool, _ job: @escaping @Sendable () -> Void) {
-            if slot.worker == Slot.callingThread { job() } else { pool.submit(to: slot.worker, urgent: urgent, job) }
+        /// Runs `job` on the thread that parsed `slot`: here, or queued to its worker (woken for it
+        /// when `wakes`).
+        func onBatchThread(_ slot: Slot, urgent: Bool, wakes: Bool = true, _ job: @escaping @Sendable () -> Void) {
+            if slot.worker == Slot.callingThread {
+                job()
+            } else {
+                pool.submit(to: slot.worker, urgent: urgent, wakes: wakes, job)
+            }
         }
 
         try fill()
@@ -429,7 +434,9 @@ struct ParallelConversion {
             try deliver(slot.items, lane: slot.lane, delivery) { index, record in
                 if let prepared = results[index] { try delivery.general(record, prepared, rendered[index]) }
             }
-            onBatchThread(slot, urgent: false) { slot.release() }
+            // A worker with nothing to parse lets go of the batch when next woken (at most the
+            // window's batches wait for it), not woken for this alone.
+            onBatchThread(slot, urgent: false, wakes: false) { slot.release() }
             try fill()
         }
         if let readingError { throw readingError }

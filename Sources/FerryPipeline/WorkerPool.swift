@@ -16,8 +16,9 @@ import Glibc
 /// queue that was about a tenth of the CPU of `--jobs 2` on JSON documents, and the records'
 /// memory moved between cores.
 ///
-/// The workers run at a lower scheduling priority than the thread that starts them
-/// (`workerNiceIncrement`, on Linux), which is the pipeline's one serial stage.
+/// When the workers and the thread that starts them outnumber the cores, the workers run at a
+/// lower scheduling priority than that thread (`workerNiceIncrement`, on Linux), which is the
+/// pipeline's one serial stage.
 final class WorkerPool: @unchecked Sendable {
     // @unchecked: the queues and `stopping` are guarded by `condition`.
     private struct Worker {
@@ -92,18 +93,25 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     /// How much higher the workers' nice value is than that of the thread starting them (Linux;
-    /// capped at 19). The starting thread keeps what must stay in input order (cutting batches,
-    /// ids, writing) and the workers only wait for it when it falls behind: with more threads than
-    /// cores, a fair scheduler gives it as little of a core as each worker, and where it does a
-    /// third of the work (small records: pet-story's 182 bytes against a wine note's 452) it then
-    /// sets the pace while the workers sleep. At +5 the scheduler's weights give it three quarters
-    /// of a core it shares with a worker; the workers still take every cycle it leaves idle.
+    /// capped at 19) when the workers and that thread outnumber the cores. The starting thread
+    /// keeps what must stay in input order (cutting batches, ids, writing) and the workers only
+    /// wait for it when it falls behind: with more threads than cores, a fair scheduler gives it as
+    /// little of a core as each worker, and where it does a third of the work (small records:
+    /// pet-story's 182 bytes against a wine note's 452) it then sets the pace while the workers
+    /// sleep. At +5 the scheduler's weights give it three quarters of a core it shares with a
+    /// worker; the workers still take every cycle it leaves idle.
     static let workerNiceIncrement: Int32 = 5
 
-    /// The nice value for workers started by the calling thread, or nil where it is not known or
-    /// not per thread (only Linux gives each thread its own).
-    static func workerNice() -> Int32? {
+    /// The nice value for `threads` workers started by the calling thread, or nil to leave theirs
+    /// as it is: where it is not known or not per thread (only Linux gives each thread its own),
+    /// and where the workers and the calling thread fit on the cores. Then no worker shares a core
+    /// with the calling thread, and a lower priority only puts the workers behind the machine's
+    /// other processes: with `--jobs 2` on two cores busy with other work, the worker got a
+    /// fraction of its core (pet-story's JSON document: 0.67 s against 0.53 s at the same nice
+    /// value as the calling thread, medians of 15 runs in turn).
+    static func workerNice(threads: Int) -> Int32? {
         #if os(Linux)
+        if threads + 1 <= ProcessInfo.processInfo.activeProcessorCount { return nil }
         errno = 0
         let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
         if current == -1, errno != 0 { return nil }
@@ -124,7 +132,7 @@ final class WorkerPool: @unchecked Sendable {
     /// Starts `threads` workers (at least one), numbered from 0.
     init(threads: Int) {
         workers = Array(repeating: Worker(), count: max(threads, 1))
-        let nice = Self.workerNice()
+        let nice = Self.workerNice(threads: max(threads, 1))
         for index in workers.indices {
             running.enter()
             let thread = Thread { [self] in
@@ -142,11 +150,16 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Queues `job` for worker `index` (taken modulo `count`), which runs its jobs one at a time:
     /// `urgent` ones before the others, each kind in the order queued, and both before shared ones.
-    func submit(to index: Int, urgent isUrgent: Bool, _ job: @escaping @Sendable () -> Void) {
+    /// Without `wakes`, a sleeping worker is not woken for it: it runs the job once it is awake for
+    /// another (or the pool stops). Letting go of a batch is such a job: waking a worker that has
+    /// nothing to parse only to free a batch was about one wake-up a batch, each a few
+    /// microseconds of both threads' time and more of the worker's before it ran again.
+    func submit(to index: Int, urgent isUrgent: Bool, wakes: Bool = true, _ job: @escaping @Sendable () -> Void) {
         condition.lock()
         if isUrgent { workers[index % workers.count].urgent.append(job) } else { workers[index % workers.count].normal.append(job) }
-        condition.broadcast()
         condition.unlock()
+        // After the unlock: a worker woken while the lock is held wakes only to wait for it.
+        if wakes { condition.broadcast() }
     }
 
     /// Queues `job` for the first worker free of its own jobs, in the order queued; it is handed
@@ -154,8 +167,8 @@ final class WorkerPool: @unchecked Sendable {
     func submitToAny(_ job: @escaping @Sendable (Int) -> Void) {
         condition.lock()
         shared.append(job)
-        condition.signal()
         condition.unlock()
+        condition.signal()
     }
 
     /// Lets the threads end once their queues are empty, and returns once they have: a run that

@@ -205,17 +205,20 @@ import Testing
         #expect(order.values == [0, 3, 2, 1])
     }
 
-    /// Each worker runs 5 nice steps below the thread that started the pool (the serial stage
-    /// must not get less of a core than a worker); the starting thread's own value is unchanged.
-    @Test func workersRunAtANiceValueFiveAboveTheirStartingThread() {
+    /// When the workers and the thread that started the pool outnumber the cores, each worker runs
+    /// 5 nice steps below that thread (the serial stage must not get less of a core than a worker);
+    /// when they fit, the workers keep its value (a lower one only put them behind other
+    /// processes). The starting thread's own value is unchanged either way.
+    @Test(arguments: [1, ProcessInfo.processInfo.activeProcessorCount])
+    func workersRunFiveNiceStepsAboveTheirStartingThreadOnlyWhenTheyOutnumberTheCores(threads: Int) {
         errno = 0
         let before = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
         #expect(errno == 0)
-        let pool = WorkerPool(threads: 2)
+        let pool = WorkerPool(threads: threads)
         defer { pool.stop() }
         let seen = LockedOrder()
         let done = DispatchGroup()
-        for worker in 0..<2 {
+        for worker in 0..<threads {
             done.enter()
             pool.submit(to: worker, urgent: false) {
                 seen.add(Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)))
@@ -223,9 +226,40 @@ import Testing
             }
         }
         done.wait()
-        let expected = Int(min(before + 5, 19))
-        #expect(seen.values == [expected, expected])
+        let outnumbered = threads + 1 > ProcessInfo.processInfo.activeProcessorCount
+        let expected = outnumbered ? Int(min(before + 5, 19)) : Int(before)
+        #expect(seen.values == Array(repeating: expected, count: threads))
         #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == before)
+    }
+
+    /// A job given without waking its worker runs once the worker is awake for another job, before
+    /// that one, or when the pool stops.
+    @Test func aJobGivenWithoutAWakeRunsWithTheWorkersNextJobOrAtTheStop() {
+        let pool = WorkerPool(threads: 1)
+        let order = LockedOrder()
+        let done = DispatchGroup()
+        // The worker is asleep once the first job is done and it found nothing more.
+        done.enter()
+        pool.submitToAny { _ in done.leave() }
+        done.wait()
+        usleep(20_000)
+        done.enter()
+        pool.submit(to: 0, urgent: false, wakes: false) {
+            order.add(1)
+            done.leave()
+        }
+        done.enter()
+        pool.submitToAny { _ in
+            order.add(2)
+            done.leave()
+        }
+        done.wait()
+        #expect(order.values == [1, 2])
+        let stopped = DispatchSemaphore(value: 0)
+        usleep(20_000)
+        pool.submit(to: 0, urgent: false, wakes: false) { stopped.signal() }
+        pool.stop()
+        #expect(stopped.wait(timeout: .now() + 10) == .success)
     }
 
     /// A worker of `pool` held busy by a job of its own, given and started before `init` returns;
