@@ -5,7 +5,8 @@ import FerryCore
 public enum CSVEncoding: String, Sendable, Hashable, CaseIterable {
     /// UTF-8 (the default); a leading UTF-8 BOM (`EF BB BF`) is skipped.
     case utf8 = "utf-8"
-    /// UTF-16 with a BOM saying the byte order; big-endian when there is none (RFC 2781 section 4.3).
+    /// UTF-16 with a BOM saying the byte order; without one, the order the first bytes show (a NUL
+    /// after each ASCII character: little endian), else big-endian (RFC 2781 section 4.3).
     case utf16 = "utf-16"
     /// UTF-16 little-endian; a leading BOM `FF FE` is skipped.
     case utf16LE = "utf-16le"

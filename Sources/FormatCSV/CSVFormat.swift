@@ -16,21 +16,24 @@ public enum CSVFormat {
     /// Windows-1252), says it is none (a photo, a doubly compressed file), unless the bytes are
     /// UTF-16 text (with its byte order mark, or a NUL in every other byte and none between).
     @Sendable static func recognize(_ head: InputHead) -> HeadMatch? {
-        head.isUTF16 || !head.bytes.contains(0) || looksLikeUTF16(head.bytes) ? .fallback : nil
+        head.isUTF16 || !head.bytes.contains(0) || utf16ByteOrder(of: head.bytes[...]) != nil ? .fallback : nil
     }
 
-    /// True for the start of UTF-16 text without a byte order mark, as `--encoding utf-16le` (or
-    /// `be`) reads it: in its first 512 bytes, NULs at odd offsets and none at even ones (little
-    /// endian) or the reverse, at least one pair in two (the high byte of Latin characters).
-    static func looksLikeUTF16(_ bytes: [UInt8]) -> Bool {
+    /// The byte order of UTF-16 text without a byte order mark, as its first 512 bytes show it:
+    /// NULs at odd offsets and none at even ones, at least one pair in two (the high byte of
+    /// Latin characters), is little endian (true); the reverse big endian (false); anything else
+    /// is no UTF-16 text seen this way (nil).
+    static func utf16ByteOrder(of bytes: ArraySlice<UInt8>) -> Bool? {
         let sample = bytes.prefix(512)
-        guard sample.count >= 4 else { return false }
+        guard sample.count >= 4 else { return nil }
         var even = 0, odd = 0
         for (offset, byte) in sample.enumerated() where byte == 0 {
             if offset % 2 == 0 { even += 1 } else { odd += 1 }
         }
         let pairs = sample.count / 2
-        return (even == 0 && odd * 2 >= pairs) || (odd == 0 && even * 2 >= pairs)
+        if even == 0 && odd * 2 >= pairs { return true }
+        if odd == 0 && even * 2 >= pairs { return false }
+        return nil
     }
 
     /// Tab-separated values: the same adapter with a tab delimiter on both sides.

@@ -183,8 +183,10 @@ public final class CSVReader: ColumnRecordReader {
             }
         case .utf16?:
             encoding = .utf16
-            littleEndian = hasLE
             bomLength = hasLE || hasBE ? 2 : 0
+            // No mark: the order the text shows (a NUL after each ASCII character is little
+            // endian, as Windows writes it), else big endian (RFC 2781 section 4.3).
+            littleEndian = hasLE || (bomLength == 0 && CSVFormat.utf16ByteOrder(of: Array(b.prefix(512))[...]) == true)
         case .utf16LE?:
             encoding = .utf16LE
             littleEndian = true

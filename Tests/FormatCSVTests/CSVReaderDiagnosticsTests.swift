@@ -230,6 +230,8 @@ import FerryCore
         #expect(readCSV(le, options: ReadOptions(encoding: "utf-16le")).objects == [["a": "1", "b": "é"]])
         let be: [UInt8] = Array("a,b\n1,é\n".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
         #expect(readCSV(be, options: ReadOptions(encoding: "utf-16")).objects == [["a": "1", "b": "é"]])
+        // `utf-16` without a mark takes the order the text shows: little endian here.
+        #expect(readCSV(le, options: ReadOptions(encoding: "utf-16")).objects == [["a": "1", "b": "é"]])
         #expect(readCSV([0x61, 0x0A, 0x80], options: ReadOptions(encoding: "windows-1252")).objects == [["a": "€"]])
     }
 
