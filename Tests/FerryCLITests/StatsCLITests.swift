@@ -271,6 +271,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: box.url.appendingPathComponent("-").path))
     }
 
+    /// `--report-file` naming a folder is a usage error before anything is made or read.
+    @Test(arguments: ["stats", "validate", "convert"], ["out/", "."])
+    func aReportFileThatIsAFolderIsRefused(command: String, folder: String) throws {
+        let box = try Sandbox()
+        try box.write("notes.json", SelectionCLITests.notes)
+        let run = try box.ferry([command, "notes.json", "--report", "json", "--report-file", folder] + (command == "convert" ? ["-o", "n.jsonl"] : []))
+        #expect(run.status == 2)
+        #expect(run.stderrLines.first == "ferry \(command): error: --report-file needs a file name, not the folder '\(folder)'")
+        #expect(!FileManager.default.fileExists(atPath: box.url.appendingPathComponent("out").path))
+        #expect(!FileManager.default.fileExists(atPath: box.url.appendingPathComponent("n.jsonl").path))
+    }
+
     /// Bad options are usage errors.
     @Test func anUnknownReportIsAUsageError() throws {
         let box = try Sandbox()

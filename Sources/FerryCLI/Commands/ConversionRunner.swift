@@ -33,10 +33,14 @@ struct ConversionRunner {
     }
 
     /// `--report-file`, which must name a file; `-` is standard output (nil), as for `-o`.
-    /// - Throws: `UsageError` for an empty path (it names no file, and its folder would be swept).
+    /// - Throws: `UsageError` for an empty path (it names no file, and its folder would be swept)
+    ///   and for a folder (a path ending in `/`, or an existing folder), before anything is made.
     static func reportFile(_ arguments: ParsedArguments) throws -> String? {
         let file = arguments.value("report-file")
         if file == "" { throw UsageError("--report-file needs a file name, not ''") }
+        if let file, file != "-", file.hasSuffix("/") || ReportFormat.isFolder(file) {
+            throw UsageError("--report-file needs a file name, not the folder '\(file)'")
+        }
         return file == "-" ? nil : file
     }
 

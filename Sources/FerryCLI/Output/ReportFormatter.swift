@@ -129,8 +129,9 @@ enum ReportFormat: String, CaseIterable {
         return out
     }
 
-    /// True when `path` is a folder (a folder bundle, whose members are files GitHub can show).
-    private static func isFolder(_ path: String) -> Bool {
+    /// True when `path` is a folder (a folder bundle, whose members are files GitHub can show; a
+    /// `--report-file` that names no file).
+    static func isFolder(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
