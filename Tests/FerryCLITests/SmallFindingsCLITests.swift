@@ -127,6 +127,25 @@ import Testing
         }
     }
 
+    /// A collection of another version of the domain says which: the version is most likely
+    /// wrong (V1 notes read as V2, V2 notes as V1).
+    @Test(arguments: [("notes-v1.json", "2", "notes", "wineNotes", "1"), ("notes-v1.json", "1", "notes", "wineTastingNotes", "2")])
+    func aCollectionOfAnotherVersionSaysWhich(sample: String, version: String, domain: String, collection: String, its: String) throws {
+        let box = try Sandbox()
+        try box.copySample(sample, to: "in.json")
+        var input = "in.json"
+        if version == "1" {
+            // The V2 form of the notes, read as V1.
+            #expect(try box.ferry(["migrate", "in.json", "--to-version", "2", "-o", "v2.jsonl", "-q"]).status == 0)
+            input = "v2.jsonl"
+        }
+        let run = try box.ferry(["validate", input, "--schema-version", version])
+        #expect(run.status == 1)
+        let line = run.stderrLines.first { $0.contains("unknown collection \(collection) ") }
+        #expect(line?.contains("; its records are skipped; \(collection) is a collection of \(domain) v\(its): is the input at version \(its)? ") == true,
+                "\(run.stderr)")
+    }
+
     /// A JSON Lines line that is not an object is an error of its own, each time; a record
     /// without `$collection` is named as such, once.
     @Test(arguments: ["1", "2"])

@@ -226,6 +226,17 @@ public final class DatasetProcessor {
 
     // MARK: One document
 
+    /// Another version of `domain` whose schema has `collection`, if one has it.
+    private static func version(holding collection: String, of domain: Domain, besides version: Int) -> Int? {
+        guard let plan = domain.definition?.migrationPlan else { return nil }
+        for schema in plan.schemas {
+            let candidate = schema.versionIdentifier.major
+            guard candidate != version, let dataset = DatasetSchema.schema(for: domain, version: candidate) else { continue }
+            if dataset.collectionNames.contains(collection) { return candidate }
+        }
+        return nil
+    }
+
     private func commit(_ document: PreparedDocument) -> Record? {
         let collection = document.collection
         if document.isUnknownCollection {
@@ -237,9 +248,12 @@ public final class DatasetProcessor {
                 return nil
             }
             if reportedCollections.insert(collection).inserted {
+                // A collection of another version of the domain: most likely the version is wrong.
+                let other = Self.version(holding: collection, of: domain, besides: sourceVersion)
                 report([.error(.invalidValue,
                     "unknown collection \(collection.isEmpty ? Self.noCollection(document.context.record.value) : collection) for domain \(domain.rawValue) v\(sourceVersion) "
-                    + "(its collections: \(preparer.sourceCollections.joined(separator: ", "))); its records are skipped",
+                    + "(its collections: \(preparer.sourceCollections.joined(separator: ", "))); its records are skipped"
+                    + (other.map { "; \(collection) is a collection of \(domain.rawValue) v\($0): is the input at version \($0)?" } ?? ""),
                     at: document.context.location())])
             }
             return nil
