@@ -283,6 +283,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: box.url.appendingPathComponent("n.jsonl").path))
     }
 
+    /// A folder of datasets names the files that are none, as validate does.
+    @Test func aFolderNamesTheFilesItIgnores() throws {
+        let box = try Sandbox()
+        try box.write("backups/a/notes.json", SelectionCLITests.notes)
+        try box.write("backups/b/notes.json", SelectionCLITests.notes)
+        try box.write("backups/README.txt", "hi\n")
+        let run = try box.ferry(["stats", "backups"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderrLines == ["backups: note: not part of any dataset, ignored: 'README.txt' [assumption]"])
+        #expect(try box.ferry(["validate", "backups"]).stderrLines.first == run.stderrLines.first)
+    }
+
     /// Bad options are usage errors.
     @Test func anUnknownReportIsAUsageError() throws {
         let box = try Sandbox()

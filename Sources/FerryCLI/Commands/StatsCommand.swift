@@ -66,7 +66,11 @@ struct StatsCommand: FerryCommand {
         let verbose = common.verbose
         var results: [DatasetStatistics] = []
         var status = ExitStatus.success
-        for dataset in DatasetInputs.expand(request.inputs).datasets {
+        let expansion = DatasetInputs.expansion(of: request.inputs, ignoring: request.ignoredFiles)
+        // Each dataset is profiled on its own: the files of no dataset are named here, as
+        // `convert` and `validate` name them.
+        for (folder, file) in expansion.skipped { printer.print(DatasetInputs.ignoredNote(file, in: folder)) }
+        for dataset in expansion.datasets {
             var one = request
             one.inputs = [dataset.path]
             let collector = StatisticsCollector()
