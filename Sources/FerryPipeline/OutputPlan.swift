@@ -61,6 +61,9 @@ public struct OutputPlan: Sendable {
 
     let outputs: [Output]
     let inputs: [InputFile]
+    /// The inputs that are folders of one dataset (a bundle folder, a CSV folder, an app
+    /// Documents folder): no output goes inside them, where it would become part of the input.
+    var inputFolders: [InputFile] = []
 
     /// Plans the outputs of `jobs` and checks them.
     /// - Parameters:
@@ -83,11 +86,17 @@ public struct OutputPlan: Sendable {
             outputs.append(Output(shown: report, input: "", writer: "--report-file", shape: .file, path: PlannedPath(report)))
         }
         var inputs: [InputFile] = []
+        var folders: [InputFile] = []
         var seenInputs: Set<String> = []
         for job in jobs where job.input != "-" && seenInputs.insert(job.input).inserted {
             inputs += files(of: job.input).map { InputFile(shown: show($0), path: PlannedPath($0)) }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: job.input, isDirectory: &isFolder), isFolder.boolValue {
+                folders.append(InputFile(shown: show(job.input), path: PlannedPath(job.input)))
+            }
         }
-        let plan = OutputPlan(outputs: outputs, inputs: inputs)
+        var plan = OutputPlan(outputs: outputs, inputs: inputs)
+        plan.inputFolders = folders
         try plan.checkInputs()
         try plan.checkOutputs(sameNameHint: sameNameHint)
         try plan.checkReplacedFolders()
@@ -153,6 +162,12 @@ public struct OutputPlan: Sendable {
     }
 
     private func checkInputs() throws {
+        for folder in inputFolders {
+            let inside = folder.path.resolved.hasSuffix("/") ? folder.path.resolved : folder.path.resolved + "/"
+            if let output = outputs.first(where: { $0.path.resolved.hasPrefix(inside) }) {
+                throw refusal(output, folder, "is inside the input folder '\(folder.shown)'")
+            }
+        }
         let claims = Claims(outputs)
         for input in inputs {
             if let index = claims.files[input.path.resolved] {

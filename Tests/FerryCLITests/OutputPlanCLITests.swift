@@ -235,6 +235,27 @@ import Testing
         #expect(try Self.snapshot(box) == before)
     }
 
+    /// Nothing is written inside a folder input (a bundle folder, a CSV folder, an app Documents
+    /// folder): an output or a report there would become part of the input (a bundle's
+    /// `unlisted-file`, a CSV folder's extra collection).
+    @Test(arguments: ["bundle", "csv", "docs"], [["convert", "-o", "DIR/data/x.jsonl"], ["convert", "--to", "csv", "-o", "DIR/out/"], ["validate", "--report", "json", "--report-file", "DIR/r.json"]])
+    func nothingIsWrittenInsideAFolderInput(folder: String, arguments: [String]) throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json")
+        switch folder {
+        case "docs": try box.copySample("pet-story-v1-documents", to: "docs")
+        case "csv": #expect(try box.ferry(["convert", "notes-v1.json", "--to", "csv", "-o", "csv/", "-q"]).status == 0)
+        default: #expect(try box.ferry(["convert", "notes-v1.json", "--to", "tar", "-o", "bundle/", "-q"]).status == 0)
+        }
+        let before = try Self.snapshot(box)
+        let filled = arguments.map { $0.replacingOccurrences(of: "DIR", with: folder) }
+        let run = try box.ferry([filled[0], folder] + filled.dropFirst())
+        let output = filled.last!.hasSuffix("/") ? "the output folder '\(filled.last!)'" : "the output '\(filled.last!)'"
+        #expect(run.status == 2)
+        #expect(run.errors == ["ferry \(filled[0]): error: \(output) is inside the input folder '\(folder)'; inputs are never modified [usage]"])
+        #expect(try Self.snapshot(box) == before)
+    }
+
     // MARK: ferry run
 
     /// Writes `p.json`: the inputs migrated to V2 and written as JSON to `template`.
