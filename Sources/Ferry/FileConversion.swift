@@ -80,7 +80,7 @@ enum FileConversion {
         for report in reports where !report.mediaOutsideRecords.isEmpty {
             // Memory holds the records, not the media files of a bundle: say so, as a conversion
             // to a plain data file does (an error under `.strict`).
-            let media = report.mediaOutsideRecords
+            let media = report.mediaOutsideRecords.sorted()
             let examples = media.prefix(2).joined(separator: ", ") + (media.count > 2 ? ", ..." : "")
             let message = "\(media.count) media file\(media.count == 1 ? "" : "s") (\(examples)) are not read into memory: "
                 + "the records keep their paths, and a write leaves the files out"

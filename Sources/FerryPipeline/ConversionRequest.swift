@@ -134,7 +134,8 @@ public struct DatasetReport: Sendable {
     public var media: MediaSummary?
     /// The input's media files (as records name them, `media/...`) that no record holds: all but
     /// those read into an external-storage field (notes' `imageData`). A plain data file, or
-    /// records held in memory, leave them out. Set once the input is read without errors.
+    /// records held in memory, leave them out. Set once the input is read without errors; in no
+    /// order (a caller that names some sorts them).
     public var mediaOutsideRecords: [String] = []
 
     /// The total number of records.

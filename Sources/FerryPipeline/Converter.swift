@@ -475,7 +475,7 @@ public struct Converter: Sendable {
             // them or, for a filtered dataset, those the kept records name.
             let inlined = inliner?.referenced ?? []
             let copied = source.media.filter { !inlined.contains($0.key) }
-            result.mediaOutsideRecords = copied.keys.sorted()
+            result.mediaOutsideRecords = Array(copied.keys)
             if let router, !router.carriesMedia, !copied.isEmpty, !request.mediaAccountedFor {
                 let examples = copied.keys.sorted().prefix(2).joined(separator: ", ")
                 let message = "\(copied.count) media file\(copied.count == 1 ? "" : "s") (\(examples)\(copied.count > 2 ? ", ..." : "")) "

@@ -63,7 +63,7 @@ public struct OutputPlan: Sendable {
     let inputs: [InputFile]
     /// The inputs that are folders of one dataset (a bundle folder, a CSV folder, an app
     /// Documents folder): no output goes inside them, where it would become part of the input.
-    var inputFolders: [InputFile] = []
+    let inputFolders: [InputFile]
 
     /// Plans the outputs of `jobs` and checks them.
     /// - Parameters:
@@ -95,8 +95,7 @@ public struct OutputPlan: Sendable {
                 folders.append(InputFile(shown: show(job.input), path: PlannedPath(job.input)))
             }
         }
-        var plan = OutputPlan(outputs: outputs, inputs: inputs)
-        plan.inputFolders = folders
+        let plan = OutputPlan(outputs: outputs, inputs: inputs, inputFolders: folders)
         try plan.checkInputs()
         try plan.checkOutputs(sameNameHint: sameNameHint)
         try plan.checkReplacedFolders()

@@ -50,9 +50,8 @@ struct ConversionRunner {
         var request = request
         request.reportFile = reportFile
         if report == .text && reportFile == nil {
-            // The diagnostics go to standard error as found; the summary lines read only those
-            // that stopped an input (`Summary.verdict`, the output's failure).
-            request.keepsDiagnostic = { $0.exitStatus > .invalidData }
+            // The diagnostics go to standard error as found.
+            request.keepsDiagnostic = Self.keepsForSummary
         }
         try Converter(registry: common.registry).checkOutputs(request)
         let printer = DiagnosticPrinter(limit: common.maxErrors, quiet: common.quiet)
@@ -83,7 +82,12 @@ struct ConversionRunner {
     static func writeReport(_ reports: [DatasetReport], as report: ReportFormat, to reportFile: String?,
                             command: String, action: ConversionRequest.Action, ignored: [String] = []) throws {
         guard report != .text || reportFile != nil else { return }
-        let text = report.render(reports, command: command, action: action, ignored: ignored)
+        try write(report.render(reports, command: command, action: action, ignored: ignored), to: reportFile)
+    }
+
+    /// Writes a report's text to `reportFile`, complete or not at all (its folder made), or to
+    /// standard output when nil.
+    static func write(_ text: String, to reportFile: String?) throws {
         if let reportFile {
             let file = try AtomicOutputFile.makingFolder(path: reportFile)
             try file.sink.write(text)
@@ -92,6 +96,10 @@ struct ConversionRunner {
             StandardOutput.write(text)
         }
     }
+
+    /// The diagnostics a run that prints them as they come keeps for its summary: those that
+    /// stopped an input (`Summary.verdict`, the output's failure, a profile left out).
+    static let keepsForSummary: @Sendable (Diagnostic) -> Bool = { $0.exitStatus > .invalidData }
 }
 
 /// One-line summaries of what a run did.

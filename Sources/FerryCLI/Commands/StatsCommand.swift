@@ -51,7 +51,7 @@ struct StatsCommand: FerryCommand {
         reportFile = try ConversionRunner.reportFile(arguments)
         request.reportFile = reportFile
         // Diagnostics are printed as found; the statistics read only each input's status.
-        request.keepsDiagnostic = { $0.exitStatus > .invalidData }
+        request.keepsDiagnostic = ConversionRunner.keepsForSummary
         self.request = request
     }
 
@@ -87,6 +87,8 @@ struct StatsCommand: FerryCommand {
             }
         }
         printer.finish()
+        // Nothing profiled (no input could be read): no report, and a report file is left as it was.
+        if results.isEmpty && status > .invalidData { return status }
         let text: String
         if report == "html" {
             text = HTMLStatsReport.render(results)
@@ -103,15 +105,7 @@ struct StatsCommand: FerryCommand {
         } else {
             text = results.map { StatsFormatter.text($0) }.joined(separator: "\n")
         }
-        // Nothing profiled (no input could be read): no report, and a report file is left as it was.
-        if results.isEmpty && status > .invalidData { return status }
-        if let reportFile {
-            let file = try AtomicOutputFile.makingFolder(path: reportFile)
-            try file.sink.write(text)
-            try file.commit()
-        } else {
-            StandardOutput.write(text)
-        }
+        try ConversionRunner.write(text, to: reportFile)
         return status
     }
 }
