@@ -36,11 +36,23 @@ final class AdapterProcess: @unchecked Sendable {
         process.standardError = stderrPipe
         output = PipeSource(descriptor: stdoutPipe.fileHandleForReading.fileDescriptor, timeout: timeout, name: executable)
         input = FileDescriptorSink(descriptor: stdinPipe.fileHandleForWriting.fileDescriptor, name: executable, capacity: 64 * 1024)
-        do {
-            try process.run()
-        } catch {
-            throw FerryError(.adapterFailed, "cannot start `\(executable) \(verb)`: \(error.localizedDescription)",
-                             at: SourceLocation(file: executable))
+        // An executable that some process still holds open for writing cannot be run (ETXTBSY):
+        // one just installed, or a script another thread of a test or build just wrote while a
+        // third forked. That ends within moments. Foundation does not report the errno reliably
+        // (posix_spawn returns it rather than setting errno), so any failure to start a file that
+        // is still there and executable is tried again a few times, about 0.3 s in all.
+        var attempt = 0
+        while true {
+            do {
+                try process.run()
+                break
+            } catch where attempt < 4 && access(executable, X_OK) == 0 {
+                attempt += 1
+                usleep(UInt32(10_000 << attempt))
+            } catch {
+                throw FerryError(.adapterFailed, "cannot start `\(executable) \(verb)`: \(error.localizedDescription)",
+                                 at: SourceLocation(file: executable))
+            }
         }
     }
 

@@ -128,4 +128,26 @@ import Testing
         // No output, no partial output, no temporary file.
         #expect(try box.list() == ["bin", "in.failing", "in.garbage", "in.sleepy", "notes-v1.json", "v2.json"])
     }
+
+    /// An adapter still open for writing (just installed, or written by a thread while another
+    /// forked) cannot be run for a moment (ETXTBSY); ferry tries it again instead of reading on as
+    /// if it were not there. The writer here lets go 50 ms after ferry starts.
+    @Test func anAdapterBusyForAMomentIsStillFound() throws {
+        let box = try Sandbox()
+        try box.writeScript("bin/ferry-format-busy", """
+            #!/bin/sh
+            case "$1" in
+              describe) echo '{"name": "busy", "extensions": ["busy"], "reads": true, "writes": false}';;
+              read) cat >/dev/null; echo '{"a":1}';;
+            esac
+
+            """)
+        try box.write("in.busy", "anything\n")
+        let writer = open(box.url.appendingPathComponent("bin/ferry-format-busy").path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        #expect(writer >= 0)
+        Thread.detachNewThread { usleep(50_000); close(writer) }
+        let run = try box.ferry(["convert", "in.busy", "--to", "jsonl", "-o", "-"], environment: path(with: box.url.appendingPathComponent("bin")))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == #"{"a":1}"# + "\n")
+    }
 }
