@@ -158,8 +158,20 @@ public struct FormatDescriptor: Sendable {
 /// built-ins (`FormatRegistry.builtIn`); Swift programs can add their own descriptors.
 public struct FormatRegistry: Sendable {
     public private(set) var formats: [FormatDescriptor]
+    /// The paths of the external adapters on PATH that did not describe themselves (they failed,
+    /// hung or printed something else), so that a format no adapter reads can name them.
+    public var undescribedAdapters: [String] = []
 
     public init(_ formats: [FormatDescriptor]) { self.formats = formats }
+
+    /// What ends an `unknown-format` message when some adapter did not describe itself (it may be
+    /// the one meant): "; ferry-format-x on PATH did not describe itself (...)"; empty otherwise.
+    public var undescribedNote: String {
+        guard !undescribedAdapters.isEmpty else { return "" }
+        let names = undescribedAdapters.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        let listed = names.count <= 3 ? names.joined(separator: ", ") : names.prefix(3).joined(separator: ", ") + ", ..."
+        return "; \(listed) on PATH did not describe \(names.count == 1 ? "itself" : "themselves") (`ferry formats` says why)"
+    }
 
     /// Adds (or replaces, by name) a format.
     public mutating func register(_ descriptor: FormatDescriptor) {

@@ -26,12 +26,14 @@ extension FormatRegistry {
         timeout: Double = 30, searchPath: String? = ProcessInfo.processInfo.environment["PATH"], log: DiagnosticLog? = nil
     ) -> FormatRegistry {
         var registry = builtIn
+        var failed: [String] = []
         // External adapters exchange records with ferry as JSON Lines (DESIGN.md "External adapters").
         for adapter in ExternalFormatAdapter.discover(
-            searchPath: searchPath, timeout: timeout, jsonLines: JSONLinesFormat.descriptor, log: log)
+            searchPath: searchPath, timeout: timeout, jsonLines: JSONLinesFormat.descriptor, log: log, failed: &failed)
         where !builtIn.formats.contains(where: { $0.name == adapter.name }) {
             registry.register(adapter)
         }
+        registry.undescribedAdapters = failed
         return registry
     }
 }

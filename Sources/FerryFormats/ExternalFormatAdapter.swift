@@ -30,6 +30,14 @@ public struct ExternalFormatAdapter: FormatReader, FormatWriter {
     public static func discover(
         searchPath: String?, timeout: Double, jsonLines: FormatDescriptor, log: DiagnosticLog? = nil
     ) -> [FormatDescriptor] {
+        var failed: [String] = []
+        return discover(searchPath: searchPath, timeout: timeout, jsonLines: jsonLines, log: log, failed: &failed)
+    }
+
+    /// `discover`, also giving the paths of the executables that failed to describe themselves.
+    static func discover(
+        searchPath: String?, timeout: Double, jsonLines: FormatDescriptor, log: DiagnosticLog?, failed: inout [String]
+    ) -> [FormatDescriptor] {
         var seen: Set<String> = []
         var found: [FormatDescriptor] = []
         for folder in (searchPath ?? "").split(separator: ":").map(String.init) where !folder.isEmpty {
@@ -46,8 +54,10 @@ public struct ExternalFormatAdapter: FormatReader, FormatWriter {
                 do {
                     found.append(try describe(path, timeout: timeout, jsonLines: jsonLines))
                 } catch let error as FerryError {
+                    failed.append(path)
                     log?.report(error.diagnostic)
                 } catch {
+                    failed.append(path)
                     log?.report(.error(.adapterFailed, "cannot run: \(error)", at: SourceLocation(file: path)))
                 }
             }

@@ -48,8 +48,8 @@ struct InputProbe {
             format = registry.format(forPath: innerPath)
             let ext = URL(fileURLWithPath: innerPath).pathExtension.lowercased()
             if format == nil, !ext.isEmpty, !neutralExtensions.contains(ext) {
-                throw FerryError(.unknownFormat, "no format reads '.\(ext)' files; name one with --from (`ferry formats` lists them)",
-                                 at: SourceLocation(file: path))
+                throw FerryError(.unknownFormat, "no format reads '.\(ext)' files; name one with --from (`ferry formats` lists them)"
+                                 + registry.undescribedNote, at: SourceLocation(file: path))
             }
         }
         let file = try FileDescriptorSource(path: path)

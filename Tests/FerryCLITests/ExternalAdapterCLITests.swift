@@ -150,4 +150,31 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == #"{"a":1}"# + "\n")
     }
+
+    /// An adapter that fails to describe itself is not a format, and the error for the format
+    /// nothing reads names it, for `--from`, an input's extension, `--to` and an output's.
+    @Test func anAdapterThatDoesNotDescribeItselfIsNamed() throws {
+        let box = try Sandbox()
+        try box.writeScript("bin/ferry-format-broken", """
+            #!/bin/sh
+            echo 'not json'
+
+            """)
+        try box.write("in.broken", "anything\n")
+        try box.copySample("notes-v1.json")
+        let env = path(with: box.url.appendingPathComponent("bin"))
+        let note = "; ferry-format-broken on PATH did not describe itself (`ferry formats` says why) [unknown-format]"
+        let byExtension = try box.ferry(["validate", "in.broken"], environment: env)
+        #expect(byExtension.status == 4)
+        #expect(byExtension.errors == ["in.broken: error: no format reads '.broken' files; name one with --from (`ferry formats` lists them)" + note])
+        let byName = try box.ferry(["validate", "in.broken", "--from", "broken"], environment: env)
+        #expect(byName.errors == ["ferry validate: error: unknown input format 'broken'; `ferry formats` lists them" + note])
+        let output = try box.ferry(["convert", "notes-v1.json", "-o", "out.broken"], environment: env)
+        #expect(output.status == 4)
+        #expect(output.errors == ["out.broken: error: no format writes '.broken' files; name one with --to (`ferry formats` lists them)" + note])
+        let formats = try box.ferry(["formats"], environment: env)
+        #expect(formats.errors == ["$TMP/bin/ferry-format-broken: error: `describe` did not print {\"name\", \"extensions\", \"reads\", \"writes\"} [adapter-failed]"])
+        let without = try box.ferry(["validate", "in.broken"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(without.errors == ["in.broken: error: no format reads '.broken' files; name one with --from (`ferry formats` lists them) [unknown-format]"])
+    }
 }
