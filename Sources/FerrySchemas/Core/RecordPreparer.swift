@@ -14,6 +14,8 @@ public struct RecordPreparer: @unchecked Sendable {
     let definition: any DomainDefinition.Type
     /// The fields of each collection (at the target version) that name other records, read once.
     let referenceRules: [String: [ReferenceRule]]
+    /// `referenceRules` again, for the general path's records to borrow (`references(_:collection:context:)`).
+    let referenceRuleLists: CollectionMap<ReferenceRuleList>
     /// `definition.hasFirestoreLayouts`, read once.
     let hasFirestoreLayouts: Bool
     let sourceVersion: Int
@@ -60,11 +62,18 @@ public struct RecordPreparer: @unchecked Sendable {
     }
 
     /// A stage's step for one collection, with the rules of its new model compiled and what its
-    /// records share.
-    struct Step: Sendable {
+    /// records share. A class: the records borrow it (`CollectionMap.unretained`), as every
+    /// thread of `--jobs` would otherwise count its three references per record.
+    final class Step: Sendable {
         let migration: any CollectionMigration
         let rules: FieldRulePlan
         let environment: MigrationEnvironment
+
+        init(migration: any CollectionMigration, rules: FieldRulePlan, environment: MigrationEnvironment) {
+            self.migration = migration
+            self.rules = rules
+            self.environment = environment
+        }
     }
 
     init(domain: Domain, definition: any DomainDefinition.Type, sourceVersion: Int, targetVersion: Int, options: ProcessingOptions, timeZone: TimeZone,
@@ -79,6 +88,7 @@ public struct RecordPreparer: @unchecked Sendable {
             if !rules.isEmpty { referenceRules[collection] = rules }
         }
         self.referenceRules = referenceRules
+        self.referenceRuleLists = CollectionMap(referenceRules.mapValues(ReferenceRuleList.init))
         self.sourceVersion = sourceVersion
         self.targetVersion = targetVersion
         self.options = options
@@ -257,17 +267,23 @@ public struct RecordPreparer: @unchecked Sendable {
                     at: document.context.location())])
                 return nil
             }
-            let step = stage.steps[currentCollection]
+            // The step borrowed from the stage, which keeps it: its migration, rules and
+            // environment are shared by every record, and counting them per record moved their
+            // cache lines between the threads of `--jobs`.
+            let step = stage.steps.unretained(currentCollection)
             // The step's new model, checked below; or, without a step, the lightweight value.
             var built: (any FieldCodableCollection)? = nil
             var lightweight = Value.null
             var problems: [Diagnostic] = []
             if let step {
-                var context = MigrationContext(step.environment, recordIndex: sourceIndex)
-                do { built = try step.migration.migrate(boxed: current, &context) } catch {
-                    if !context.hasErrors { context.error(.invalidValue, "\(error)", at: .root) }
+                step._withUnsafeGuaranteedRef { step in
+                    var context = MigrationContext(unretained: step.environment)
+                    context.recordIndex = sourceIndex
+                    do { built = try step.migration.migrate(boxed: current, &context) } catch {
+                        if !context.hasErrors { context.error(.invalidValue, "\(error)", at: .root) }
+                    }
+                    problems = context.diagnostics(in: document.context)
                 }
-                problems = context.diagnostics(in: document.context)
             } else {
                 let old = current.value
                 lightweight = DatasetProcessor.lightweight(old, to: newType.recordType)
@@ -278,14 +294,14 @@ public struct RecordPreparer: @unchecked Sendable {
                 if hasErrors(problems, mode: mode) { return nil }
             }
 
-            let renames = step?.migration.pointerRenames ?? []
+            let renames = step?._withUnsafeGuaranteedRef { $0.migration.pointerRenames } ?? []
             let previous = sourcePointer
             let mapped: @Sendable (JSONPointer) -> JSONPointer = { pointer in
                 let back = PointerRename.apply(renames, to: pointer)
                 return previous?(back) ?? back
             }
             sourcePointer = mapped
-            if let built, let step, step.environment.passesPlainly(built, rules: step.rules) {
+            if let built, let step, step._withUnsafeGuaranteedRef({ $0.environment.passesPlainly(built, rules: $0.rules) }) {
                 current = built
             } else {
                 // A rule broken (or a lightweight value): the new record is read in full, which
@@ -309,23 +325,36 @@ public struct RecordPreparer: @unchecked Sendable {
     /// its domain declares (`DomainDefinition.references(collection:version:)`).
     func references(_ value: Value, collection: String, context: RecordContext) -> [PendingReference] {
         // Most domains declare none: no hash of the collection name per record then.
-        guard !referenceRules.isEmpty, let rules = referenceRules[collection], let object = value.objectValue else { return [] }
+        guard !referenceRules.isEmpty, let list = referenceRuleLists.unretained(collection), let object = value.objectValue
+        else { return [] }
         var references: [PendingReference] = []
-        for rule in rules {
-            switch object[rule.field] {
-            case .array(let items)?:
-                for (index, item) in items.enumerated() {
-                    guard let id = item.stringValue else { continue }
-                    references.append(PendingReference(rule: rule, id: id, index: index, context: context))
+        // The rules borrowed, not counted: every record of the collection reads them, on every
+        // thread of `--jobs`.
+        list._withUnsafeGuaranteedRef { list in
+            for rule in list.rules.indices {
+                let rule = list.rules[rule]
+                switch object[rule.field] {
+                case .array(let items)?:
+                    for (index, item) in items.enumerated() {
+                        guard let id = item.stringValue else { continue }
+                        references.append(PendingReference(rule: rule, id: id, index: index, context: context))
+                    }
+                case let item?:
+                    guard let id = item.stringValue, !id.isEmpty else { continue }
+                    references.append(PendingReference(rule: rule, id: id, index: nil, context: context))
+                case nil:
+                    continue
                 }
-            case let item?:
-                guard let id = item.stringValue, !id.isEmpty else { continue }
-                references.append(PendingReference(rule: rule, id: id, index: nil, context: context))
-            case nil:
-                continue
             }
         }
         return references
+    }
+
+    /// The reference rules of one collection, in an object that records borrow.
+    final class ReferenceRuleList: Sendable {
+        let rules: [ReferenceRule]
+
+        init(_ rules: [ReferenceRule]) { self.rules = rules }
     }
 
     /// With a media catalog, every V2 media path must name a file (`missing-media`). A story item of
