@@ -169,11 +169,6 @@ final class HashPipeline: @unchecked Sendable {
         digest.hasher.update(bytes)
     }
 
-    /// Waits until every job queued so far has run.
-    func drain() {
-        for lane in lanes { lane.sync {} }
-    }
-
     /// Reads `read` to its end chunk by chunk; each chunk is queued for hashing, then handed to
     /// `write` (nil: hash only) while the hashing thread works on it. Returns the byte count and
     /// the pending digest.
