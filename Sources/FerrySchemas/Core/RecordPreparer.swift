@@ -19,8 +19,6 @@ public struct RecordPreparer: @unchecked Sendable {
     let sourceVersion: Int
     let targetVersion: Int
     let options: ProcessingOptions
-    let timeZone: TimeZone
-    let plan: any SchemaMigrationPlan.Type
     let sourceSchema: any VersionedSchema.Type
     /// The options records are read with (`scalarsAsText` for CSV and XML, the date strategy).
     public let decodingOptions: DecodingOptions
@@ -82,8 +80,6 @@ public struct RecordPreparer: @unchecked Sendable {
         self.sourceVersion = sourceVersion
         self.targetVersion = targetVersion
         self.options = options
-        self.timeZone = timeZone
-        self.plan = plan
         self.sourceSchema = sourceSchema
         self.decodingOptions = decodingOptions
         var stages: [Stage] = []
