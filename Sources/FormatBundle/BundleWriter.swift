@@ -343,7 +343,7 @@ public final class BundleWriter {
             try BundleHeaderFiles(manifest: BundleManifest(
                 domain: self.options.header.domain, schemaVersion: self.options.header.schemaVersion,
                 createdAt: self.options.createdAt, generator: self.options.generator, collections: manifestCollections,
-                files: entries.map { BundleManifest.File(path: $0.member.path, size: $0.member.size, sha256: $0.member.sha256) }),
+                files: entries.map(\.member)),
                 baggingDate: baggingDate)
         }
         switch destination {
