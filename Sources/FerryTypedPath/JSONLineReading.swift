@@ -23,11 +23,6 @@ public final class JSONLineReading: @unchecked Sendable {
         isStarted.initialize(to: false)
     }
 
-    /// A reading in a context of `options` with no record.
-    public convenience init(options: DecodingOptions) {
-        self.init(context: .placeless(options))
-    }
-
     deinit {
         if isStarted.pointee { slot.deinitialize(count: 1) }
         slot.deallocate()
