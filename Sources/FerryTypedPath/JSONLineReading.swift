@@ -1,4 +1,3 @@
-import FerryCore
 import FerrySchemas
 
 /// The model reader of a run of JSON lines read in one context (a batch's), kept from line to
