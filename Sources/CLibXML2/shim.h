@@ -14,9 +14,6 @@
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlmemory.h>
 
-// Swift 6 refuses `xmlFree` itself: it is a global mutable function pointer, not concurrency-safe.
-static inline void ferry_xmlFree(void *pointer) { xmlFree(pointer); }
-
 // libxml2 prints some errors (`xmlAddEntity: invalid redeclaration of predefined entity`) through
 // its generic error function, straight to stderr, beside the structured error Ferry already turns
 // into a diagnostic. Swift cannot write a C variadic function, so the silent handler lives here.

@@ -1,5 +1,4 @@
 import FerryCore
-import FerryFormats
 import FerrySchemas
 import Foundation
 

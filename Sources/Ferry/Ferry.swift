@@ -5,7 +5,6 @@
 @_exported import FerryFormats
 @_exported import FerryPipeline
 @_exported import FerrySchemas
-import Foundation
 
 /// Ferry as a library: its version and the formats it knows.
 ///

@@ -1,7 +1,6 @@
 import FerryCore
 import FerryPipeline
 import FerrySchemas
-import Foundation
 
 /// The library's way to files: the command line's own `Converter` (the same detection, reading,
 /// checks, diagnostics and atomic writing as `ferry convert`), handed the library's records and

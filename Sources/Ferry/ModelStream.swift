@@ -1,7 +1,6 @@
 import FerryCore
 import FerryPipeline
 import FerrySchemas
-import Foundation
 
 /// The models of one input, one at a time (`Dataset.stream`): for inputs too large to hold.
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Decodes a caller's own `Decodable` types from a `Value` tree, as Foundation's `JSONDecoder`
 /// decodes them from JSON bytes (DESIGN.md: `ValueEncoder` / `ValueDecoder` exist for users' own
 /// Codable types; Ferry's hot paths read `Value` directly).

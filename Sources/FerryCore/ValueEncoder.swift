@@ -1,5 +1,3 @@
-import Foundation
-
 /// Encodes a caller's own `Encodable` types into a `Value` tree, as Foundation's `JSONEncoder`
 /// encodes them into JSON bytes (DESIGN.md: `ValueEncoder` / `ValueDecoder` exist for users' own
 /// Codable types; Ferry's hot paths build `Value` directly).

@@ -1,5 +1,4 @@
 import FerryCore
-import Foundation
 
 /// The compiled form of a filter expression, evaluated per record: `AND`/`OR` chains flattened,
 /// constants prepared, regular expressions compiled.

@@ -114,7 +114,7 @@ public struct ExternalFormatAdapter: FormatReader, FormatWriter {
         innerOptions.fileName = "\(name) adapter output"
         let protocolLog = DiagnosticLog()
         let inner = try reader.makeReader(process.output, options: innerOptions, log: protocolLog)
-        return ExternalRecordReader(inner: inner, process: process, protocolLog: protocolLog, log: log, options: options, name: name)
+        return ExternalRecordReader(inner: inner, process: process, protocolLog: protocolLog, options: options, name: name)
     }
 
     public func makeWriter(_ sink: any ByteSink, options: WriteOptions) throws -> any RecordWriter {
@@ -133,15 +133,13 @@ final class ExternalRecordReader: RecordReader {
     private let inner: any RecordReader
     private let process: AdapterProcess
     private let protocolLog: DiagnosticLog
-    private let log: DiagnosticLog
     private let options: ReadOptions
     private let name: String
 
-    init(inner: any RecordReader, process: AdapterProcess, protocolLog: DiagnosticLog, log: DiagnosticLog, options: ReadOptions, name: String) {
+    init(inner: any RecordReader, process: AdapterProcess, protocolLog: DiagnosticLog, options: ReadOptions, name: String) {
         self.inner = inner
         self.process = process
         self.protocolLog = protocolLog
-        self.log = log
         self.options = options
         self.name = name
     }

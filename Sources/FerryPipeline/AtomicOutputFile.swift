@@ -9,7 +9,7 @@ import Glibc
 /// beside the destination, which is renamed into place by `commit()`. A failed or interrupted run
 /// leaves the previous output untouched. The temporary file is `TemporaryFiles`' (registered before
 /// it exists, removed on any end of the run); leftovers of a killed run are swept by the next run
-/// in the same folder (`sweepLeftovers(in:)`).
+/// in the same folder (`TemporaryFiles.sweepLeftovers(in:)`).
 ///
 /// A destination that exists and is not a regular file or folder (a character device such as
 /// `/dev/null` or `/dev/full`, a FIFO) cannot be replaced by a rename without destroying it: it is
@@ -131,11 +131,5 @@ public final class AtomicOutputFile {
         close(descriptor)
         if inPlace { return }
         TemporaryFiles.shared.remove(temporaryPath)
-    }
-
-    /// Removes temporary files and folders in `folder` left by Ferry runs that no longer run
-    /// (`TemporaryFiles.sweepLeftovers(in:)`).
-    public static func sweepLeftovers(in folder: String) {
-        TemporaryFiles.sweepLeftovers(in: folder)
     }
 }

@@ -3,7 +3,6 @@ import FerrySchemas
 import FerryTypedPath
 import FormatBundle
 import FormatCSV
-import Foundation
 
 /// Runs conversions, migrations and validations of whole inputs: reader -> domain processor ->
 /// writer, one record at a time (DESIGN.md "Data flow").

@@ -1,6 +1,4 @@
 import FerryCore
-import FerrySchemas
-import FormatBundle
 import Foundation
 
 /// One dataset of a request: a file given on the command line, or one found in a folder of

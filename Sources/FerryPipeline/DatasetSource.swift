@@ -41,7 +41,6 @@ final class DatasetSource {
     @exclusivity(unchecked) private var current: (any RecordReader)?
     /// The file `current` reads, when the input is not a bundle.
     @exclusivity(unchecked) private var currentPart: Part?
-    private let registry: FormatRegistry
     private let options: ReadOptions
     private let log: DiagnosticLog
     @exclusivity(unchecked) private var mergedHeader = DatasetHeader()
@@ -165,7 +164,6 @@ final class DatasetSource {
     ) throws {
         self.progress = progress
         self.name = path
-        self.registry = registry
         self.options = options
         self.log = log
         var isFolder: ObjCBool = false
@@ -251,7 +249,6 @@ final class DatasetSource {
     /// A program's own records (`ConversionRequest.records`), read as the input `name`.
     init(records: RecordsInput, name: String, registry: FormatRegistry, options: ReadOptions, log: DiagnosticLog) {
         self.name = name
-        self.registry = registry
         self.options = options
         self.log = log
         self.progress = nil

@@ -1,5 +1,3 @@
-import FerryCore
-
 /// A batch job read from a pipeline file (`ferry run PIPELINE.json`): inputs, steps in order, one
 /// output template and options. Paths and globs are relative to the pipeline file's folder.
 ///

@@ -1,4 +1,3 @@
-import FerryCore
 import FerrySchemas
 import FormatCSV
 

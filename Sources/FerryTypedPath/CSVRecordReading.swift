@@ -1,7 +1,6 @@
 import FerryCore
 import FerrySchemas
 import FormatCSV
-import Foundation
 
 /// Reads CSV rows of one header as models of one type, straight from their cells: `ModelReader`
 /// over the row's `CSVCursor`, so every rule of SCHEMAS.md is checked by the one model reader, as

@@ -1,4 +1,3 @@
-import FerryCore
 import FerrySchemas
 
 /// The model reader of a run of JSON lines read in one context (a batch's), kept from line to
@@ -21,11 +20,6 @@ public final class JSONLineReading: @unchecked Sendable {
         slot = .allocate(capacity: 1)
         isStarted = .allocate(capacity: 1)
         isStarted.initialize(to: false)
-    }
-
-    /// A reading in a context of `options` with no record.
-    public convenience init(options: DecodingOptions) {
-        self.init(context: .placeless(options))
     }
 
     deinit {

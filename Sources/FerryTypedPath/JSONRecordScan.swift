@@ -141,10 +141,4 @@ public struct JSONRecordScan {
             return model
         }
     }
-
-    /// `decode(_:reading:)` with a reading of `options` made for the call (the typed lane keeps one
-    /// for a batch).
-    public func decode<T: FieldCodable>(_ type: T.Type, options: DecodingOptions) -> T? {
-        decode(T.self, reading: JSONLineReading(options: options))
-    }
 }

@@ -1,8 +1,5 @@
 import FerryCore
 import FerrySchemas
-import FormatCSV
-import FormatJSON
-import Foundation
 
 /// Reads one kind of input (a CSV row, a record's parsed value) as models of one type: what a
 /// lane's route does with such a record, with the model type erased and each call specialized for

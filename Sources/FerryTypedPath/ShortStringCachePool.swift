@@ -1,5 +1,4 @@
 import FerryCore
-import FormatJSON
 import Foundation
 
 /// The short-string caches of one lane's batches, kept from one batch to the next: a batch takes

@@ -2,7 +2,6 @@ import FerryCore
 import FerrySchemas
 import FormatCSV
 import FormatJSON
-import Foundation
 
 /// The typed path's entry for one input (issue 7): takes each raw record (a JSON Lines line, a CSV
 /// row) whose collection has a typed route, decodes it straight into its model, runs the typed

@@ -138,12 +138,6 @@ public final class ArchiveReader {
         return count == 4 && bytes == [0x50, 0x4B, 0x03, 0x04]
     }
 
-    /// Opens the file at `path` (`-` for standard input).
-    /// - Throws: `FerryError(.unreadableInput)` when it cannot be opened; see `init(source:name:mode:)`.
-    public convenience init(path: String, mode: Mode) throws {
-        try self.init(source: try FileDescriptorSource(path: path), name: path, mode: mode)
-    }
-
     deinit {
         archive_read_free(archive)
     }
@@ -383,11 +377,4 @@ private final class SourceBridge {
             return -1
         }
     }
-}
-
-/// A read-only view of one member's content, for `ByteSource` consumers (the raw compressed reader).
-final class ArchiveMemberSource: ByteSource {
-    private let reader: ArchiveReader
-    init(reader: ArchiveReader) { self.reader = reader }
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try reader.readData(into: buffer) }
 }

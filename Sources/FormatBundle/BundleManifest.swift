@@ -37,17 +37,7 @@ public struct BundleManifest: Sendable, Hashable {
     }
 
     /// One listed file: its member path, size in bytes and SHA-256 (64 lowercase hex digits).
-    public struct File: Sendable, Hashable {
-        public var path: String
-        public var size: Int64
-        public var sha256: String
-
-        public init(path: String, size: Int64, sha256: String) {
-            self.path = path
-            self.size = size
-            self.sha256 = sha256
-        }
-    }
+    public typealias File = BundleMember
 
     public var bundleVersion: Int
     public var domain: String?

@@ -87,7 +87,6 @@ public final class BundleWriter {
     }
 
     private final class CollectionFile {
-        let name: String
         let member: String
         let spoolPath: String
         let descriptor: Int32
@@ -96,9 +95,8 @@ public final class BundleWriter {
         var count = 0
         var result: BundleMember?
 
-        init(name: String, member: String, spoolPath: String, descriptor: Int32, sink: HashingSink,
+        init(member: String, spoolPath: String, descriptor: Int32, sink: HashingSink,
              writer: any RecordWriter) {
-            self.name = name
             self.member = member
             self.spoolPath = spoolPath
             self.descriptor = descriptor
@@ -193,7 +191,7 @@ public final class BundleWriter {
             close(descriptor)
             throw error
         }
-        let file = CollectionFile(name: name, member: member, spoolPath: spoolPath, descriptor: descriptor,
+        let file = CollectionFile(member: member, spoolPath: spoolPath, descriptor: descriptor,
                                   sink: sink, writer: writer)
         collections[name] = file
         collectionOrder.append(name)
@@ -345,7 +343,7 @@ public final class BundleWriter {
             try BundleHeaderFiles(manifest: BundleManifest(
                 domain: self.options.header.domain, schemaVersion: self.options.header.schemaVersion,
                 createdAt: self.options.createdAt, generator: self.options.generator, collections: manifestCollections,
-                files: entries.map { BundleManifest.File(path: $0.member.path, size: $0.member.size, sha256: $0.member.sha256) }),
+                files: entries.map(\.member)),
                 baggingDate: baggingDate)
         }
         switch destination {

@@ -21,7 +21,6 @@ final class ChunkPool: @unchecked Sendable {
         }
     }
 
-    let chunkSize: Int
     private let buffers: [UnsafeMutableRawBufferPointer]
     private var users: [Int]
     private var free: [Int]
@@ -29,7 +28,6 @@ final class ChunkPool: @unchecked Sendable {
     private let available: DispatchSemaphore
 
     init(chunkSize: Int, count: Int) {
-        self.chunkSize = chunkSize
         buffers = (0..<count).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 4096) }
         users = Array(repeating: 0, count: count)
         free = Array((0..<count).reversed())
@@ -167,11 +165,6 @@ final class HashPipeline: @unchecked Sendable {
     /// Hashes `bytes` into `digest` (begun with `beginHere`) at once.
     func hashHere(_ bytes: UnsafeRawBufferPointer, into digest: PendingDigest) {
         digest.hasher.update(bytes)
-    }
-
-    /// Waits until every job queued so far has run.
-    func drain() {
-        for lane in lanes { lane.sync {} }
     }
 
     /// Reads `read` to its end chunk by chunk; each chunk is queued for hashing, then handed to

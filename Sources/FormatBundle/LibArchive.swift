@@ -68,8 +68,6 @@ enum ArchiveStatus {
     static let eof: Int32 = 1
     static let retry: Int32 = -10
     static let warn: Int32 = -20
-    static let failed: Int32 = -25
-    static let fatal: Int32 = -30
 }
 
 /// The archive's current error string, or a fallback. libarchive capitalises its messages

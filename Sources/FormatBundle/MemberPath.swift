@@ -1,4 +1,3 @@
-import FerryCore
 import Foundation
 
 /// The rules for member paths inside a bundle (SCHEMAS.md "Formats: Bundle": member paths are

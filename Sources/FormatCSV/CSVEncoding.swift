@@ -1,5 +1,3 @@
-import FerryCore
-
 /// The character encodings the CSV reader accepts (`--encoding`). Everything is transcoded to
 /// UTF-8 before scanning, so the scanner only ever sees UTF-8 bytes.
 public enum CSVEncoding: String, Sendable, Hashable, CaseIterable {

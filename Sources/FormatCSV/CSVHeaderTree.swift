@@ -82,14 +82,6 @@ public final class CSVHeaderTree: @unchecked Sendable {
         UnsafeMutableBufferPointer(mutating: columns).deallocate()
     }
 
-    /// True when a cell at or under `node` is present (the row's value holds something there).
-    @inlinable @inline(__always)
-    public func isPresent(_ node: Node, _ cells: UnsafeBufferPointer<RawCSVCell>) -> Bool {
-        if node.kind == .leaf { return !cells[node.column].isAbsent }
-        for k in node.columnsStart..<(node.columnsStart + node.columnsCount) where !cells[columns[k]].isAbsent { return true }
-        return false
-    }
-
     /// The value of `nodes[index]` in the row `cells`, as the reader builds it; nil when absent
     /// (the record, `nodes[0]`, is always an object). Leaves are strings (cells not yet checked as
     /// UTF-8 are decoded with replacement characters: the caller checks them first).

@@ -462,12 +462,6 @@ public final class CSVReader: ColumnRecordReader {
         return location
     }
 
-    /// True when `text` follows the JSON number grammar (RFC 8259 section 6).
-    static func isJSONNumber(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { isJSONNumber($0) }
-    }
-
     /// True when `bytes` follow the JSON number grammar (RFC 8259 section 6).
     static func isJSONNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0

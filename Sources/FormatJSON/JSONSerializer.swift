@@ -208,8 +208,4 @@ struct JSONSerializer: ~Copyable {
     /// Appends a string in quotes, escaping only `"`, `\` and control characters.
     @inline(__always)
     mutating func appendString(_ text: String) { bytes.appendJSONString(text) }
-
-    /// Appends UTF-8 text in quotes, escaping only `"`, `\` and control characters.
-    @inline(__always)
-    mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) { bytes.appendJSONQuoted(utf8) }
 }

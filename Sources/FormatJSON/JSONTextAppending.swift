@@ -15,16 +15,6 @@ extension ByteBuffer {
         }
     }
 
-    /// Appends an object member's key and its colon (`"key":`), the bytes `appendJSONString(key)`
-    /// and then `:` append, for any key. The usual key (a field name: up to 16 bytes with nothing
-    /// to escape) is checked and copied as two words, without the general string path; any other
-    /// key (longer, or holding a quote, a backslash or a control character) takes that path.
-    /// `@inlinable`: it runs for every member a renderer writes.
-    @inlinable @inline(__always)
-    public mutating func appendJSONMemberKey(_ key: String) {
-        appendJSONMember(key, comma: false)
-    }
-
     /// Appends UTF-8 text in quotes, escaped as `appendJSONString(_:)` escapes it.
     public mutating func appendJSONQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count

@@ -121,7 +121,7 @@ import Testing
     /// A key then an index stay pending, and give the same pointers as built ones.
     @Test func pendingKeyAndIndexGiveTheSamePointers() {
         let context = RecordContext(record: makeRecord("c", 4, .null))
-        let element = context.appending("tastes").materialized().appending(1)
+        let element = context.appending("tastes").appending(1)
         #expect(element.path == JSONPointer(tokens: ["tastes", "1"]))
         #expect(element.appending("value").path == JSONPointer(tokens: ["tastes", "1", "value"]))
         #expect(element.appending(2).path == JSONPointer(tokens: ["tastes", "1", "2"]))

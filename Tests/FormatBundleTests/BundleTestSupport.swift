@@ -92,3 +92,17 @@ enum Sample {
         #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
     }
 }
+
+extension ArchiveReader {
+    /// Opens the file at `path`.
+    convenience init(path: String, mode: Mode) throws {
+        try self.init(source: try FileDescriptorSource(path: path), name: path, mode: mode)
+    }
+}
+
+/// A read-only view of the current member's content, as a `ByteSource`.
+final class ArchiveMemberSource: ByteSource {
+    private let reader: ArchiveReader
+    init(reader: ArchiveReader) { self.reader = reader }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try reader.readData(into: buffer) }
+}

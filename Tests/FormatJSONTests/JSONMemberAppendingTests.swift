@@ -5,7 +5,7 @@ import Testing
 
 /// The in-line pieces a renderer writes each member with (`appendJSONMember`,
 /// `appendJSONStringInline`, `appendJSONNumberInline`) append exactly the bytes of the general
-/// pieces (`appendJSONMemberKey`, `appendJSONString`, `appendJSONNumber`), for every length around
+/// pieces (`appendJSONString` and `:`, `appendJSONString`, `appendJSONNumber`), for every length around
 /// their word paths, each byte that needs an escape at each position, and numbers of every kind.
 @Suite struct JSONMemberAppendingTests {
     /// The bytes `body` appends after a one-byte prefix, through a buffer that starts small.
@@ -62,7 +62,8 @@ import Testing
         for key in Self.texts.filter({ $0.utf8.count <= 24 }) {
             let general = Self.appended { buffer in
                 if comma { buffer.append(UInt8(ascii: ",")) }
-                buffer.appendJSONMemberKey(key)
+                buffer.appendJSONString(key)
+                buffer.append(UInt8(ascii: ":"))
             }
             #expect(Self.appended { $0.appendJSONMember(key, comma: comma) } == general, "\(key)")
         }

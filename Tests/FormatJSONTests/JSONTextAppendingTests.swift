@@ -63,11 +63,11 @@ import Testing
         #expect(Self.appended(long) == Self.reference(long))
     }
 
-    /// The bytes `appendJSONMemberKey` appends after a prefix (kept), through a buffer that starts small.
+    /// The bytes `appendJSONMember(_:comma: false)` appends after a prefix (kept), through a buffer that starts small.
     static func appendedKey(_ key: String) -> [UInt8] {
         var buffer = ByteBuffer(capacity: 1)
         buffer.append("x")
-        buffer.appendJSONMemberKey(key)
+        buffer.appendJSONMember(key, comma: false)
         buffer.append("y")
         let bytes = buffer.array
         #expect(bytes.first == UInt8(ascii: "x") && bytes.last == UInt8(ascii: "y"))
@@ -108,7 +108,7 @@ import Testing
         var expected: [UInt8] = []
         for n in 0..<200 {
             let key = String(repeating: "k", count: n % 18)
-            buffer.appendJSONMemberKey(key)
+            buffer.appendJSONMember(key, comma: false)
             expected += Self.reference(key) + [UInt8(ascii: ":")]
         }
         #expect(buffer.array == expected)

@@ -1,6 +1,5 @@
 import Foundation
 import FerryCore
-import FerryFormats
 import FerryPipeline
 
 /// `ferry convert INPUT... [-o OUT] [--to FORMAT] [--to-version N]`.

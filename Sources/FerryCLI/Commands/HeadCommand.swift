@@ -1,6 +1,5 @@
 import FerryCore
 import FerryPipeline
-import Foundation
 
 /// `ferry head INPUT [-n N]`: the first records of each collection, on standard output in the
 /// input's format (or `--to`); short for `ferry convert INPUT --limit N`.

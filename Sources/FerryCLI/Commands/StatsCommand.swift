@@ -1,5 +1,4 @@
 import FerryCore
-import FerryFormats
 import FerryPipeline
 import Foundation
 

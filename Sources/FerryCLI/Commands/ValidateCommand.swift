@@ -1,7 +1,5 @@
 import FerryCore
-import FerryFormats
 import FerryPipeline
-import Foundation
 
 /// `ferry validate INPUT... [--report text|json|junit|github|html] [--report-file F] [--max-errors N]`.
 struct ValidateCommand: FerryCommand {

@@ -1,6 +1,5 @@
 import FerryCore
 import FerryPipeline
-import Foundation
 import FerrySchemas
 
 /// `ferry diff`'s readable form (Docs/diff.md "Text"): the two sides, then per collection that

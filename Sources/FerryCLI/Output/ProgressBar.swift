@@ -1,5 +1,4 @@
 import Dispatch
-import FerryCore
 import FerryPipeline
 import Foundation
 

@@ -11,9 +11,6 @@ public struct DiffIgnore: Sendable {
         self.patterns = patterns.map { JSONPointer($0).tokens }
     }
 
-    /// True when no pattern was given.
-    public var isEmpty: Bool { patterns.isEmpty }
-
     /// True when a pattern covers `field` (relative to the record) of `record`.
     func ignores(_ field: JSONPointer, of record: RecordDifference) -> Bool {
         guard !patterns.isEmpty else { return false }

@@ -1,5 +1,3 @@
-import FerryCore
-
 /// What one `ferry diff OLD NEW` asks for (Docs/diff.md).
 public struct DiffRequest: Sendable {
     /// The older dataset's path (`-` for standard input).

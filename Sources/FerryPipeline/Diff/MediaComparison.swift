@@ -1,5 +1,3 @@
-import FerryCore
-
 /// Compares two sides' media files by SHA-256: same path and digest is the same file; same path,
 /// other digest is changed; a file gone from one path whose digest turns up at a new path is
 /// renamed; the rest are removed or added.

@@ -1,5 +1,4 @@
 import FerryCore
-import Foundation
 
 /// One side's records parked on disk: each record's value in `ValueSpoolCoding` form, appended to
 /// one file, and in memory only where each one starts (the "temporary file plus offset index" of

@@ -1,6 +1,5 @@
 import FerryCore
 import FerrySchemas
-import Foundation
 import FormatJSON
 
 /// A declarative field mapping (`--map FILE.json`, or a pipeline `map` step) that brings foreign

@@ -1,5 +1,3 @@
-import FerryCore
-
 /// The source lines around a diagnostic's position, read back from its input file or bundle
 /// member (`CodeFrameReader`), for a report that shows where a problem stands: up to
 /// `CodeFrameReader.contextLines` lines either side of the diagnostic's line, every line cut to

@@ -13,11 +13,8 @@ public final class DatasetProcessor {
     public let targetVersion: Int
     public let options: ProcessingOptions
     let log: DiagnosticLog
-    let timeZone: TimeZone
-    let plan: any SchemaMigrationPlan.Type
     /// What the domain is (its assumptions, media).
     let definition: any DomainDefinition.Type
-    let sourceSchema: any VersionedSchema.Type
     let targetVersionedSchema: any VersionedSchema.Type
     let decodingOptions: DecodingOptions
 
@@ -91,10 +88,7 @@ public final class DatasetProcessor {
         self.targetVersion = targetVersion
         self.options = options
         self.log = log
-        self.timeZone = timeZone
-        self.plan = plan
         self.definition = definition
-        self.sourceSchema = source
         self.targetVersionedSchema = target
         self.decodingOptions = DecodingOptions(
             dateStrategy: options.explicitDateStrategy, scalarsAsText: options.scalarsAsText, timeZone: timeZone,

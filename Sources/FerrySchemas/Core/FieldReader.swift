@@ -96,16 +96,10 @@ extension FieldReader {
     }
 
 
-    /// A number that passes every check of `double(_:_:at:into:)` (finite, in range, on its
-    /// step), or nil to send the caller to the checked path, which reports the problem.
-    @inline(__always)
-    static func plainDouble(_ value: Value, _ schema: FieldSchema, scalarsAsText: Bool = false) -> Double? {
-        plainDouble(value, range: schema.range, step: schema.step, scalarsAsText: scalarsAsText)
-    }
-
-    /// `plainDouble(_:_:scalarsAsText:)` given the field's range and step. With `scalarsAsText`
-    /// (CSV, XML) a string of plain decimal text counts as the number it spells, as the checked
-    /// path reads it.
+    /// A number that passes every check of `double(_:_:at:into:)` (finite, in the field's range,
+    /// on its step), or nil to send the caller to the checked path, which reports the problem.
+    /// With `scalarsAsText` (CSV, XML) a string of plain decimal text counts as the number it
+    /// spells, as the checked path reads it.
     @inline(__always)
     static func plainDouble(_ value: Value, range: ClosedRange<Double>?, step: Double?, scalarsAsText: Bool) -> Double? {
         let number: Double

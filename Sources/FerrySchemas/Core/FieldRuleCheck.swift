@@ -21,11 +21,9 @@ import FerryCore
 /// The descriptor is read through a `FieldRulePlan` (its rules compiled once into plain values): a
 /// hot caller keeps one plan per model type and calls `passes(_:plan:)`.
 public struct FieldRuleCheck: FieldSink {
-    /// The descriptor checked against.
-    public var type: RecordType { tables.pointee.type.pointee }
     /// True once a rule was found broken.
     public private(set) var failed = false
-    /// The fields written so far, one bit per index in `type.fields`.
+    /// The fields written so far, one bit per index in the descriptor's fields.
     private var written: UInt64 = 0
     /// Where the next field lookup starts: models write in canonical order.
     private var hint = 0

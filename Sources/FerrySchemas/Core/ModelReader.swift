@@ -23,9 +23,7 @@ import Foundation
 /// diagnostic or a check across fields asks for one, so a nested value with no problem costs no
 /// context and no reader of its own.
 public struct ModelReader<Cursor: RecordCursor>: FieldSource {
-    /// The cursor, as the reads left it (a caller asks it what it saw).
-    @inlinable public var cursor: Cursor { _cursor }
-    /// The cursor's storage: read-only to callers (`cursor`), visible to the inlined reads.
+    /// The cursor, as the reads left it; visible to the inlined reads.
     @usableFromInline var _cursor: Cursor
     /// The context of the object the reader was started on.
     @usableFromInline let rootContext: RecordContext

@@ -180,20 +180,6 @@ public struct RecordContext: Sendable {
         return copy
     }
 
-    /// This context with its path built, so that contexts appended to it share the pointer
-    /// (a list's elements). A pending key stays pending: its elements' contexts hold the key and
-    /// their index until a pointer is asked for.
-    @usableFromInline
-    func materialized() -> RecordContext {
-        switch last {
-        case .none, .key: return self
-        case .index, .keyIndex: break
-        }
-        var copy = self
-        copy.path = path
-        return copy
-    }
-
     /// True when the path is the record's root.
     var isAtRoot: Bool {
         if case .none = last { return parentPath.tokens.isEmpty }

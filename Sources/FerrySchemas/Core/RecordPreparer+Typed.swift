@@ -1,5 +1,4 @@
 import FerryCore
-import Foundation
 
 /// How the typed path (issue 7) takes the records of one source collection: the source model a
 /// raw source decodes, the typed migration stages, and the target collection. Built once per

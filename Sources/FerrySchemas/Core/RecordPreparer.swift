@@ -21,8 +21,6 @@ public struct RecordPreparer: @unchecked Sendable {
     let sourceVersion: Int
     let targetVersion: Int
     let options: ProcessingOptions
-    let timeZone: TimeZone
-    let plan: any SchemaMigrationPlan.Type
     let sourceSchema: any VersionedSchema.Type
     /// The options records are read with (`scalarsAsText` for CSV and XML, the date strategy).
     public let decodingOptions: DecodingOptions
@@ -92,8 +90,6 @@ public struct RecordPreparer: @unchecked Sendable {
         self.sourceVersion = sourceVersion
         self.targetVersion = targetVersion
         self.options = options
-        self.timeZone = timeZone
-        self.plan = plan
         self.sourceSchema = sourceSchema
         self.decodingOptions = decodingOptions
         var stages: [Stage] = []

@@ -1,5 +1,3 @@
-import FerryCore
-
 /// A model whose records name others (`ReferenceRule`), saying where it keeps the fields that do,
 /// so that the typed lane reads those fields off a decoded model (`ReferenceReading`) rather than
 /// encoding the whole model into a `ReferenceCapture` to find them.

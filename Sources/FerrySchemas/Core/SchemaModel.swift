@@ -45,11 +45,8 @@ struct ObjectBuilder: FieldSink {
     mutating func add(_ key: String, _ instant: Instant) { add(key, .string(instant.description)) }
     mutating func add(_ key: String, _ day: CalendarDay) { add(key, .string(day.description)) }
     mutating func add(_ key: String, _ strings: [String]) { add(key, .array(strings.map { .string($0) })) }
-    mutating func add<M: SchemaModel>(_ key: String, _ models: [M]) { add(key, .array(models.map(\.value))) }
-    mutating func add<M: SchemaModel>(_ key: String, _ model: M) { add(key, model.value) }
     mutating func add<M: FieldCodable>(_ key: String, _ models: [M]) { add(key, .array(models.map(\.value))) }
     mutating func add<M: FieldCodable>(_ key: String, _ model: M) { add(key, model.value) }
-    mutating func addOptional<M: SchemaModel>(_ key: String, _ model: M?) { if let model { add(key, model.value) } }
 
     var value: Value { .object(ValueObject(members)) }
 }

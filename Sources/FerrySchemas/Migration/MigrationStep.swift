@@ -1,5 +1,3 @@
-import FerryCore
-
 /// One collection's step of a custom migration stage, written once on models: the new version's
 /// model for a record of the old one (`Old` -> `New`). Every route runs it (the general path, the
 /// typed lane, one thread or `--jobs`): the old model comes from whatever reader read the record,

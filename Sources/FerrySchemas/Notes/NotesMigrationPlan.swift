@@ -1,4 +1,3 @@
-import FerryCore
 import Foundation
 
 /// The `notes` migration V1 -> V2 (SCHEMAS.md "Domain notes: V1 -> V2"), as a SwiftData-style plan.

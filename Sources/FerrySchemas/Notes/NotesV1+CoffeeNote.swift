@@ -1,6 +1,3 @@
-import FerryCore
-import Foundation
-
 extension NotesV1 {
     /// A V1 coffee note (collection `coffeeNotes`).
     ///

@@ -1,6 +1,3 @@
-import FerryCore
-import Foundation
-
 extension NotesV1 {
     /// A V1 whiskey finish: free-text length and note.
     ///

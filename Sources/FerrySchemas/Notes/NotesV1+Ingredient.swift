@@ -1,6 +1,3 @@
-import FerryCore
-import Foundation
-
 extension NotesV1 {
     /// A cocktail ingredient, the same in V1 and V2 (`NotesV2.Ingredient`): the same fields,
     /// rules and record type name, so one declaration serves both versions.

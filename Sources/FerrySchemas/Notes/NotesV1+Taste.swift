@@ -1,6 +1,3 @@
-import FerryCore
-import Foundation
-
 extension NotesV1 {
     /// A taste of a V1 note: a label and a free number.
     ///

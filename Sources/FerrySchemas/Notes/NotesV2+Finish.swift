@@ -1,6 +1,3 @@
-import FerryCore
-import Foundation
-
 extension NotesV2 {
     /// A whiskey finish: length short, medium or long, and a note.
     ///

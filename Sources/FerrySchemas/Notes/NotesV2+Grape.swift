@@ -1,6 +1,3 @@
-import FerryCore
-import Foundation
-
 extension NotesV2 {
     /// A wine's grape.
     ///

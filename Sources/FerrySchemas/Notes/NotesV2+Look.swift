@@ -1,6 +1,3 @@
-import FerryCore
-import Foundation
-
 extension NotesV2 {
     /// How a drink looks: tint and note (V1 `look` split at its first comma).
     ///

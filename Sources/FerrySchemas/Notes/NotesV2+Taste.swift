@@ -1,6 +1,3 @@
-import FerryCore
-import Foundation
-
 extension NotesV2 {
     /// A taste: a label and a value in 0...1.
     ///

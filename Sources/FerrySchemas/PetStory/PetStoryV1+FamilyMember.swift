@@ -1,6 +1,3 @@
-import FerryCore
-import Foundation
-
 extension PetStoryV1 {
     /// A V1 pet (collection `members`).
     ///

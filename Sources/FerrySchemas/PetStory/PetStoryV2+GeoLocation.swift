@@ -1,6 +1,3 @@
-import FerryCore
-import Foundation
-
 extension PetStoryV2 {
     /// Where a story happened.
     ///

@@ -1,6 +1,3 @@
-import FerryCore
-import Foundation
-
 extension PetStoryV2 {
     /// A V2 diary story (collection `stories`).
     ///

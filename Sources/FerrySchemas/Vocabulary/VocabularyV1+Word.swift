@@ -1,5 +1,4 @@
 import FerryCore
-import Foundation
 
 extension VocabularyV1 {
     /// A V1 word (collection `words`, Firestore-shaped; strings missing = "").

@@ -1,6 +1,3 @@
-import FerryCore
-import Foundation
-
 extension VocabularyV2 {
     /// A V2 word (collection `words`); `wordBookID` names an existing word book.
     ///
