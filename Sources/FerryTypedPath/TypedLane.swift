@@ -20,7 +20,7 @@ public final class TypedLane: Sendable {
     private let csvOptions: DecodingOptions
     /// The context JSON lines and elements are read in: `options`, no record, no place (the
     /// reader's reports only decide that the record goes the general path, which reports it).
-    fileprivate let jsonContext: RecordContext
+    let jsonContext: RecordContext
     /// What is made of a taken record: its output line, its CSV leaf stream (with the lane's key
     /// table set), its value, or nothing (validation).
     let output: LaneOutput
@@ -28,7 +28,7 @@ public final class TypedLane: Sendable {
     private let csvColumns: [String]?
     private let csvReadings: [String: CSVModelReading]
     /// The short-string caches of the lane's batches, reused from batch to batch.
-    fileprivate let stringCaches = ShortStringCachePool()
+    let stringCaches = ShortStringCachePool()
     /// The readings of CSV headers other than `csvColumns` (the CSV data members of a bundle),
     /// made when a batch first meets one.
     private let otherReadings = CSVHeaderReadings()
@@ -96,7 +96,7 @@ public final class TypedLane: Sendable {
     /// batch's `state`: making its `output` of it (the lane's, with the batch's encoder) and
     /// appending what it renders to its buffer; short strings of a JSON Lines line are made by its
     /// cache; its last routes are tried first.
-    fileprivate func take(_ record: RawRecord, _ state: UnsafeMutablePointer<LaneBatchState>)
+    func take(_ record: RawRecord, _ state: UnsafeMutablePointer<LaneBatchState>)
         -> (TypedPreparation, named: String?)?
     {
         switch record {
@@ -322,149 +322,9 @@ public final class TypedLane: Sendable {
     }
 }
 
-/// The typed path's taker for one batch of raw records (`TypedLane.batch()`): the output lines (or
-/// CSV leaf streams) of the records it takes go one after the other into one buffer
-/// (`TypedPreparation.rendered` is each record's range in it), so that the calling thread writes a
-/// batch's kept lines in one piece and no per-record bytes cross threads.
-///
-/// For CSV leaf streams the batch borrows a cell encoder from the lane at its first record and
-/// gives it back when told the batch is taken (`finishTaking()`), or at the latest when it ends.
-public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
-    // @unchecked: one thread takes the batch's records; the thread writing the lines reads
-    // `rendered` only after waiting for that (the batch's parse is complete).
-    private let lane: TypedLane
-    /// What the batch changes as it takes records, behind one pointer: reached per record through
-    /// it, not through several stored properties of the class, each of which would be counted and
-    /// checked for exclusive access on every record.
-    private let state: UnsafeMutablePointer<LaneBatchState>
-    /// The key table the batch's leaf streams index; nil for other outputs.
-    public let leafTable: CSVLeafTable?
-    /// True when the batch renders elements, which are written one by one with their collection
-    /// (`LaneOutput.rendersElements`).
-    public let rendersElements: Bool
-
-    /// What the batch's records it took were made into, in input order.
-    public var preparations: [TypedPreparation] { state.pointee.preparations }
-
-    init(lane: TypedLane) {
-        self.lane = lane
-        let needsEncoder: Bool
-        if case .csvLeaves(let leaves) = lane.output {
-            needsEncoder = true
-            leafTable = leaves.layout?.table
-        } else {
-            needsEncoder = false
-            leafTable = nil
-        }
-        rendersElements = lane.output.rendersElements
-        state = .allocate(capacity: 1)
-        state.initialize(to: LaneBatchState(
-            strings: lane.stringCaches.take(), jsonReading: JSONLineReading(context: lane.jsonContext), output: lane.output,
-            needsEncoder: needsEncoder))
-    }
-
-    deinit {
-        finishTaking()
-        lane.stringCaches.giveBack(state.pointee.strings)
-        state.deinitialize(count: 1)
-        state.deallocate()
-    }
-
-    /// Takes `record` when the typed path can: its `TakenRecord.payload` is its preparation's index
-    /// in `preparations` (`preparation(of:)` reads it back).
-    public func take(_ record: RawRecord) -> TakenRecord? {
-        let state = self.state
-        // After a run of records the lane gave back (each with a problem the general path then
-        // reads it again to report), the next ones go there at once: an input whose every record
-        // has one is read once, not twice. The lane is tried again after them.
-        if state.pointee.resting > 0 {
-            state.pointee.resting -= 1
-            return nil
-        }
-        if state.pointee.needsEncoder { borrowEncoder() }
-        guard let (preparation, named) = lane.take(record, state) else {
-            state.pointee.givenBack += 1
-            if state.pointee.givenBack == LaneBatchState.givenBackRun {
-                state.pointee.givenBack = 0
-                state.pointee.resting = LaneBatchState.restAfterRun
-            }
-            return nil
-        }
-        state.pointee.givenBack = 0
-        state.pointee.preparations.append(preparation)
-        return TakenRecord(collection: named, payload: state.pointee.preparations.count - 1)
-    }
-
-    /// Says the batch's records are all offered (its parse is done): a borrowed encoder goes back
-    /// to the lane. Called on the thread that took them.
-    public func finishTaking() {
-        guard case .csvLeaves(var leaves) = state.pointee.output, let encoder = leaves.encoder else { return }
-        leaves.layout?.giveBack(encoder)
-        leaves.encoder = nil
-        state.pointee.output = .csvLeaves(leaves)
-        state.pointee.needsEncoder = true
-    }
-
-    private func borrowEncoder() {
-        state.pointee.needsEncoder = false
-        guard case .csvLeaves(var leaves) = state.pointee.output, let layout = leaves.layout else { return }
-        leaves.encoder = layout.borrowEncoder()
-        state.pointee.output = .csvLeaves(leaves)
-    }
-
-    /// The preparation of the record this batch took with `payload` (its `TakenRecord.payload`);
-    /// nil for a payload this batch did not give.
-    public func preparation(of payload: Int) -> TypedPreparation? {
-        state.pointee.preparations.indices.contains(payload) ? state.pointee.preparations[payload] : nil
-    }
-
-    /// The bytes of the output lines rendered so far: `TypedPreparation.rendered` ranges index it.
-    /// Valid during `body` only.
-    public func withRendered<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try state.pointee.buffer.withBytes(body)
-    }
-}
-
-/// What a `TypedLaneBatch` changes as it takes its records.
-fileprivate struct LaneBatchState: ~Copyable {
-    /// Room for a batch of 128 records of about 700 bytes without growing (growing copies), and
-    /// under glibc's mmap threshold (`main.swift`: 128 KiB), so it comes from the heap.
-    var buffer = ByteBuffer(capacity: 96 << 10)
-    /// What the batch's records it took were made into, in input order.
-    var preparations: [TypedPreparation] = []
-    /// The short strings of the batch's JSON Lines lines (values repeat from line to line): one
-    /// of the lane's caches, given back when the batch is freed.
-    let strings: ShortStringCache
-    /// The model reader of the batch's JSON lines and document elements, kept from record to record.
-    let jsonReading: JSONLineReading
-    /// The route of the CSV collection the batch's rows named last.
-    var routeCache = LaneRouteCache()
-    /// The route of the collection the batch's JSON Lines lines named last (unowned: the lane
-    /// holds it).
-    var lastLineRoute: Unmanaged<LaneRoute>? = nil
-    /// The lane's output, with the encoder this batch borrowed for CSV leaf streams.
-    var output: LaneOutput
-    /// True while `output` is CSV leaf streams without an encoder.
-    var needsEncoder: Bool
-    /// The records given back in a row (not taken), and how many of the next are not offered.
-    var givenBack = 0
-    var resting = 0
-    /// After this many records given back in a row, the next `restAfterRun` go the general way
-    /// unoffered: in an input of records with problems, 8 in 64 are read twice, not all.
-    static let givenBackRun = 8
-    static let restAfterRun = 56
-
-    init(strings: ShortStringCache, jsonReading: JSONLineReading, output: LaneOutput, needsEncoder: Bool) {
-        self.strings = strings
-        self.jsonReading = jsonReading
-        self.output = output
-        self.needsEncoder = needsEncoder
-    }
-}
-
 /// The route a `TypedLaneBatch` looked up last for a CSV row, with the collection it is for and
 /// its model's reading of the header.
-fileprivate struct LaneRouteCache {
+struct LaneRouteCache {
     var collection: String?
     /// The header the reading is for (held: its address stays its own while cached).
     var columns: [String] = []
@@ -474,7 +334,7 @@ fileprivate struct LaneRouteCache {
 
 /// A typed route with the codecs of its source and target models (specialized for them). A
 /// class: looking a route up hands out one reference, not copies of its closures.
-private final class LaneRoute: @unchecked Sendable {
+final class LaneRoute: @unchecked Sendable {
     // @unchecked: `sourceName`'s bytes are written once, in `init`.
     let route: TypedRoute
     /// `route.sourceCollection`'s UTF-8 bytes, which a line's `$collection` is compared with (no
