@@ -164,11 +164,16 @@ public struct FormatRegistry: Sendable {
 
     public init(_ formats: [FormatDescriptor]) { self.formats = formats }
 
-    /// What ends an `unknown-format` message when some adapter did not describe itself (it may be
-    /// the one meant): "; ferry-format-x on PATH did not describe itself (...)"; empty otherwise.
-    public var undescribedNote: String {
+    /// What ends an `unknown-format` message for `format` (a name or an extension) when some
+    /// adapter did not describe itself: "; ferry-format-x on PATH did not describe itself (...)",
+    /// `ferry-format-<format>` first when it is among them (the one most likely meant, never
+    /// lost in the "..." after three); empty when every adapter described itself.
+    public func undescribedNote(for format: String?) -> String {
         guard !undescribedAdapters.isEmpty else { return "" }
-        let names = undescribedAdapters.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        var names = undescribedAdapters.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        if let format, let meant = names.firstIndex(where: { $0.lowercased() == "ferry-format-" + format.lowercased() }) {
+            names.insert(names.remove(at: meant), at: 0)
+        }
         let listed = names.count <= 3 ? names.joined(separator: ", ") : names.prefix(3).joined(separator: ", ") + ", ..."
         return "; \(listed) on PATH did not describe \(names.count == 1 ? "itself" : "themselves") (`ferry formats` says why)"
     }

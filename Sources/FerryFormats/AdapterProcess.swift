@@ -160,9 +160,12 @@ final class AdapterProcess: @unchecked Sendable {
         }
     }
 
-    /// Stops the adapter.
+    /// Stops the adapter and whatever it started: Foundation starts it as the leader of a process
+    /// group of its own, so the group is killed (a shell script's `sleep` outlived its adapter).
     func terminate() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        guard process.isRunning else { return }
+        let pid = process.processIdentifier
+        if kill(-pid, SIGKILL) != 0 { kill(pid, SIGKILL) }
     }
 
     private func record(_ error: FerryError) {

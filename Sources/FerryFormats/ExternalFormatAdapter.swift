@@ -88,9 +88,16 @@ public struct ExternalFormatAdapter: FormatReader, FormatWriter {
     /// Runs `describe` and builds the descriptor.
     static func describe(_ path: String, timeout: Double, jsonLines: FormatDescriptor) throws -> FormatDescriptor {
         let run = try AdapterProcess(executable: path, verb: "describe", timeout: timeout)
-        try run.closeInput()
-        let output = try run.readAll()
-        try run.waitForExit()
+        let output: [UInt8]
+        do {
+            try run.closeInput()
+            output = try run.readAll()
+            try run.waitForExit()
+        } catch {
+            // Silent past the timeout: stopped, not left running after ferry exits.
+            run.terminate()
+            throw error
+        }
         guard let object = try? JSONSerialization.jsonObject(with: Data(output)) as? [String: Any],
               let name = object["name"] as? String, !name.isEmpty
         else {

@@ -14,7 +14,7 @@ extension Converter {
             let ext = URL(fileURLWithPath: Compression.forPath(path).innerPath).pathExtension.lowercased()
             if !ext.isEmpty {
                 throw FerryError(.unknownFormat, "no format writes '.\(ext)' files; name one with --to (`ferry formats` lists them)"
-                                 + registry.undescribedNote, at: SourceLocation(file: path))
+                                 + registry.undescribedNote(for: ext), at: SourceLocation(file: path))
             }
         }
         var formatName = request.outputFormat ?? target.formatName(registry: registry) ?? source.formatName
@@ -29,7 +29,7 @@ extension Converter {
             throw FerryError(.unknownFormat, "nothing names the output format: name it, or give the output an extension that does")
         }
         guard let format = registry.format(named: formatName), format.writer != nil || format.isContainer else {
-            throw FerryError(.unknownFormat, "unknown output format '\(formatName)'; `ferry formats` lists them" + registry.undescribedNote)
+            throw FerryError(.unknownFormat, "unknown output format '\(formatName)'; `ferry formats` lists them" + registry.undescribedNote(for: formatName))
         }
         if let dataFormat = request.dataFormat, !format.isContainer {
             throw FerryError(.usage, "--data-format \(dataFormat) names the data format inside a bundle, and the output is "

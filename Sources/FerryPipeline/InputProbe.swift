@@ -49,7 +49,7 @@ struct InputProbe {
             let ext = URL(fileURLWithPath: innerPath).pathExtension.lowercased()
             if format == nil, !ext.isEmpty, !neutralExtensions.contains(ext) {
                 throw FerryError(.unknownFormat, "no format reads '.\(ext)' files; name one with --from (`ferry formats` lists them)"
-                                 + registry.undescribedNote, at: SourceLocation(file: path))
+                                 + registry.undescribedNote(for: ext), at: SourceLocation(file: path))
             }
         }
         let file = try FileDescriptorSource(path: path)

@@ -160,10 +160,12 @@ import Testing
             echo 'not json'
 
             """)
+        try box.writeScript("bin/ferry-format-aaa", "#!/bin/sh\nexit 3\n")
         try box.write("in.broken", "anything\n")
         try box.copySample("notes-v1.json")
         let env = path(with: box.url.appendingPathComponent("bin"))
-        let note = "; ferry-format-broken on PATH did not describe itself (`ferry formats` says why) [unknown-format]"
+        // The adapter of the format asked for first, the others after it.
+        let note = "; ferry-format-broken, ferry-format-aaa on PATH did not describe themselves (`ferry formats` says why) [unknown-format]"
         let byExtension = try box.ferry(["validate", "in.broken"], environment: env)
         #expect(byExtension.status == 4)
         #expect(byExtension.errors == ["in.broken: error: no format reads '.broken' files; name one with --from (`ferry formats` lists them)" + note])
@@ -172,9 +174,47 @@ import Testing
         let output = try box.ferry(["convert", "notes-v1.json", "-o", "out.broken"], environment: env)
         #expect(output.status == 4)
         #expect(output.errors == ["out.broken: error: no format writes '.broken' files; name one with --to (`ferry formats` lists them)" + note])
+        let named = try box.ferry(["convert", "notes-v1.json", "--to", "broken", "-o", "out.x"], environment: env)
+        #expect(named.errors == ["ferry convert: error: unknown output format 'broken'; `ferry formats` lists them" + note])
         let formats = try box.ferry(["formats"], environment: env)
-        #expect(formats.errors == ["$TMP/bin/ferry-format-broken: error: `describe` did not print {\"name\", \"extensions\", \"reads\", \"writes\"} [adapter-failed]"])
+        #expect(formats.errors == [
+            "$TMP/bin/ferry-format-aaa: error: `$TMP/bin/ferry-format-aaa describe` exited with status 3 [adapter-failed]",
+            "$TMP/bin/ferry-format-broken: error: `describe` did not print {\"name\", \"extensions\", \"reads\", \"writes\"} [adapter-failed]",
+        ])
         let without = try box.ferry(["validate", "in.broken"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(without.errors == ["in.broken: error: no format reads '.broken' files; name one with --from (`ferry formats` lists them) [unknown-format]"])
+    }
+
+    /// An adapter silent past `--adapter-timeout` is stopped with what it started (its process
+    /// group), whether it hangs in `describe` or in `read`: nothing of it outlives the run.
+    @Test(arguments: ["describe", "read"])
+    func aTimedOutAdapterLeavesNoProcess(verb: String) throws {
+        let box = try Sandbox()
+        let hang = "sleep 30 & echo $! > \(box.path)/child; echo $$ > \(box.path)/shell; wait"
+        try box.writeScript("bin/ferry-format-slow", """
+            #!/bin/sh
+            case "$1" in
+              describe) \(verb == "describe" ? hang : "echo '{\"name\": \"slow\", \"extensions\": [\"slow\"], \"reads\": true}'");;
+              read) cat >/dev/null; \(hang);;
+            esac
+
+            """)
+        try box.write("in.slow", "anything\n")
+        let run = try box.ferry(["validate", "in.slow", "--adapter-timeout", "1"], environment: path(with: box.url.appendingPathComponent("bin")))
+        #expect(run.status == (verb == "describe" ? 4 : 3), "\(run.stderr)")
+        for file in ["shell", "child"] {
+            let pid = Int32(try box.text(file).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            #expect(pid > 0)
+            // Gone, or a zombie waiting for whoever adopted it to reap it: not running.
+            var running = false
+            for _ in 0..<100 {
+                let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
+                    .split(separator: ")").last?.split(separator: " ").first
+                running = state != nil && state != "Z" && state != "X"
+                if !running { break }
+                usleep(20_000)
+            }
+            #expect(!running, "\(file) \(pid) still runs")
+        }
     }
 }

@@ -59,7 +59,7 @@ struct CommonOptions {
         request.inputFormat = arguments.value("from")
         if let name = request.inputFormat, !registry.knowsInputFormat(name) {
             // As `--to` names an unknown output format: the command's error, before anything is read.
-            throw FerryError(.unknownFormat, "unknown input format '\(name)'; `ferry formats` lists them" + registry.undescribedNote)
+            throw FerryError(.unknownFormat, "unknown input format '\(name)'; `ferry formats` lists them" + registry.undescribedNote(for: name))
         }
         if let domain = arguments.value("domain") {
             guard let parsed = Domain(rawValue: domain) else {

@@ -56,7 +56,8 @@ struct ConvertCommand: FerryCommand {
         if request.output == "" { throw UsageError("-o needs a file, a folder (DIR/) or - for standard output, not ''") }
         request.outputFormat = arguments.value("to")
         if let format = request.outputFormat, common.registry.format(named: format) == nil {
-            throw FerryError(.unknownFormat, "unknown output format '\(format)'; `ferry formats` lists them")
+            throw FerryError(.unknownFormat, "unknown output format '\(format)'; `ferry formats` lists them"
+                + common.registry.undescribedNote(for: format))
         }
         request.targetVersion = try arguments.integer("to-version", in: 1...Int.max)
         request.notesVersionAlreadyReached = request.targetVersion != nil
