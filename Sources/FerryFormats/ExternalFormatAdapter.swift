@@ -88,21 +88,30 @@ public struct ExternalFormatAdapter: FormatReader, FormatWriter {
     /// Runs `describe` and builds the descriptor.
     static func describe(_ path: String, timeout: Double, jsonLines: FormatDescriptor) throws -> FormatDescriptor {
         let run = try AdapterProcess(executable: path, verb: "describe", timeout: timeout)
+        // What it says on standard error goes into the failure's message: it is the why.
+        let said = DiagnosticLog()
+        run.collectErrors(into: said, file: path)
+        func failure(_ error: FerryError) -> FerryError {
+            guard let first = said.diagnostics.first?.message else { return error }
+            var error = error
+            error.diagnostic.message += "; " + (first.hasPrefix(path + " ") ? "it" + first.dropFirst(path.count) : first)
+            return error
+        }
         let output: [UInt8]
         do {
             try run.closeInput()
             output = try run.readAll()
             try run.waitForExit()
-        } catch {
+        } catch let error as FerryError {
             // Silent past the timeout: stopped, not left running after ferry exits.
             run.terminate()
-            throw error
+            throw failure(error)
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(output)) as? [String: Any],
               let name = object["name"] as? String, !name.isEmpty
         else {
-            throw FerryError(.adapterFailed, "`describe` did not print {\"name\", \"extensions\", \"reads\", \"writes\"}",
-                             at: SourceLocation(file: path))
+            throw failure(FerryError(.adapterFailed, "`describe` did not print {\"name\", \"extensions\", \"reads\", \"writes\"}",
+                                     at: SourceLocation(file: path)))
         }
         let extensions = (object["extensions"] as? [String] ?? []).map { $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
         let adapter = ExternalFormatAdapter(name: name, executable: path, timeout: timeout, jsonLines: jsonLines)

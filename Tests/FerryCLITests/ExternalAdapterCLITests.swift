@@ -160,7 +160,7 @@ import Testing
             echo 'not json'
 
             """)
-        try box.writeScript("bin/ferry-format-aaa", "#!/bin/sh\nexit 3\n")
+        try box.writeScript("bin/ferry-format-aaa", "#!/bin/sh\necho 'No module named yaml' >&2\nexit 3\n")
         try box.write("in.broken", "anything\n")
         try box.copySample("notes-v1.json")
         let env = path(with: box.url.appendingPathComponent("bin"))
@@ -178,7 +178,8 @@ import Testing
         #expect(named.errors == ["ferry convert: error: unknown output format 'broken'; `ferry formats` lists them" + note])
         let formats = try box.ferry(["formats"], environment: env)
         #expect(formats.errors == [
-            "$TMP/bin/ferry-format-aaa: error: `$TMP/bin/ferry-format-aaa describe` exited with status 3 [adapter-failed]",
+            "$TMP/bin/ferry-format-aaa: error: `$TMP/bin/ferry-format-aaa describe` exited with status 3; "
+                + "it printed on standard error: No module named yaml [adapter-failed]",
             "$TMP/bin/ferry-format-broken: error: `describe` did not print {\"name\", \"extensions\", \"reads\", \"writes\"} [adapter-failed]",
         ])
         let without = try box.ferry(["validate", "in.broken"], environment: ["PATH": "/usr/bin:/bin"])
