@@ -69,31 +69,12 @@ import Testing
     /// partial one) and does not hang past `--adapter-timeout`.
     @Test func brokenAdaptersFailCleanly() throws {
         let box = try Sandbox()
-        try box.writeScript("bin/ferry-format-garbage", """
-            #!/bin/sh
-            case "$1" in
-              describe) echo '{"name": "garbage", "extensions": ["garbage"], "reads": true, "writes": true}';;
-              read) cat >/dev/null; echo '{"domain": "notes", "schemaVersion": 2}'; echo 'this is not json';;
+        try box.writeAdapter("garbage", writes: true, verbs: """
+            read) cat >/dev/null; echo '{"domain": "notes", "schemaVersion": 2}'; echo 'this is not json';;
               write) cat >/dev/null; echo 'whatever';;
-            esac
-
             """)
-        try box.writeScript("bin/ferry-format-sleepy", """
-            #!/bin/sh
-            case "$1" in
-              describe) echo '{"name": "sleepy", "extensions": ["sleepy"], "reads": true, "writes": true}';;
-              *) exec sleep 20;;
-            esac
-
-            """)
-        try box.writeScript("bin/ferry-format-failing", """
-            #!/bin/sh
-            case "$1" in
-              describe) echo '{"name": "failing", "extensions": ["failing"], "reads": true, "writes": true}';;
-              *) cat >/dev/null; exit 3;;
-            esac
-
-            """)
+        try box.writeAdapter("sleepy", writes: true, verbs: "*) exec sleep 20;;")
+        try box.writeAdapter("failing", writes: true, verbs: "*) cat >/dev/null; exit 3;;")
         try box.copySample("notes-v1.json")
         #expect(try box.ferry(["migrate", "notes-v1.json", "--to-version", "2", "-o", "v2.json"]).status == 0)
         for name in ["garbage", "sleepy", "failing"] { try box.write("in.\(name)", "anything\n") }
@@ -134,14 +115,7 @@ import Testing
     /// if it were not there. The writer here lets go 50 ms after ferry starts.
     @Test func anAdapterBusyForAMomentIsStillFound() throws {
         let box = try Sandbox()
-        try box.writeScript("bin/ferry-format-busy", """
-            #!/bin/sh
-            case "$1" in
-              describe) echo '{"name": "busy", "extensions": ["busy"], "reads": true, "writes": false}';;
-              read) cat >/dev/null; echo '{"a":1}';;
-            esac
-
-            """)
+        try box.writeAdapter("busy", verbs: #"read) cat >/dev/null; echo '{"a":1}';;"#)
         try box.write("in.busy", "anything\n")
         let writer = open(box.url.appendingPathComponent("bin/ferry-format-busy").path, O_WRONLY | O_APPEND | O_CLOEXEC)
         #expect(writer >= 0)

@@ -192,14 +192,7 @@ import Testing
     /// first record and ends the adapter, long before its silence would time out.
     @Test func anAdapterIsNotWaitedForAfterTheStop() throws {
         let box = try Sandbox()
-        try box.writeScript("bin/ferry-format-hanging", """
-            #!/bin/sh
-            case "$1" in
-              describe) echo '{"name": "hanging", "extensions": ["hanging"], "reads": true, "writes": false}';;
-              read) cat >/dev/null; echo '{"a":1}'; echo '{"a":2}'; exec sleep 60;;
-            esac
-
-            """)
+        try box.writeAdapter("hanging", verbs: #"read) cat >/dev/null; echo '{"a":1}'; echo '{"a":2}'; exec sleep 60;;"#)
         try box.write("in.hanging", "anything\n")
         let path = box.path + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let run = try box.ferry(["head", "in.hanging", "-n", "0", "--to", "jsonl", "--adapter-timeout", "50"], environment: ["PATH": path])

@@ -45,6 +45,20 @@ final class Sandbox {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.appendingPathComponent(name).path)
     }
 
+    /// Writes the external adapter `bin/ferry-format-NAME`: a shell script whose `describe`
+    /// prints NAME's descriptor (it reads `.NAME` files, and writes them when `writes`) and whose
+    /// other verbs are the `case` branches `verbs` (`read) cat >/dev/null; echo '{"a":1}';;`).
+    func writeAdapter(_ name: String, writes: Bool = false, verbs: String) throws {
+        try writeScript("bin/ferry-format-\(name)", """
+            #!/bin/sh
+            case "$1" in
+              describe) echo '{"name": "\(name)", "extensions": ["\(name)"], "reads": true, "writes": \(writes)}';;
+              \(verbs)
+            esac
+
+            """)
+    }
+
     func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: url.appendingPathComponent(name)))
     }

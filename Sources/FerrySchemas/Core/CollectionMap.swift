@@ -11,15 +11,21 @@ struct CollectionMap<Element> {
         entries = dictionary.sorted { $0.key < $1.key }.map { (name: $0.key, element: $0.value) }
     }
 
+    /// True when no name has an element.
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// The position of `name`'s entry. By index: `for entry in entries` copied every entry it
+    /// passed (its references counted).
+    private func index(of name: String) -> Int? {
+        for index in entries.indices where entries[index].name == name { return index }
+        return nil
+    }
+
     /// The element of `name`; setting replaces it or adds it.
     subscript(name: String) -> Element? {
-        get {
-            // By index: `for entry in entries` copied every entry it passed (its references counted).
-            for index in entries.indices where entries[index].name == name { return entries[index].element }
-            return nil
-        }
+        get { index(of: name).map { entries[$0].element } }
         set {
-            if let index = entries.firstIndex(where: { $0.name == name }) {
+            if let index = index(of: name) {
                 if let newValue { entries[index].element = newValue } else { entries.remove(at: index) }
             } else if let newValue {
                 entries.append((name: name, element: newValue))
@@ -33,10 +39,7 @@ extension CollectionMap where Element: AnyObject {
     /// no entry is copied on the way either. For elements every record uses, on every thread of
     /// `--jobs`: a count per record would move their cache lines between the cores.
     func unretained(_ name: String) -> Unmanaged<Element>? {
-        for index in entries.indices where entries[index].name == name {
-            return Unmanaged.passUnretained(entries[index].element)
-        }
-        return nil
+        index(of: name).map { Unmanaged.passUnretained(entries[$0].element) }
     }
 }
 

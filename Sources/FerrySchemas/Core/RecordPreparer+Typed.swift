@@ -283,6 +283,6 @@ extension RecordPreparer {
         }
         return TypedRoute(sourceCollection: collection, targetCollection: current, sourceModel: model,
             targetModel: currentModel, domain: domain, stages: typedStages, sourcePointer: sourcePointer,
-            referenceRules: referenceRules[current] ?? [], checkStages: typedChecks, mediaPaths: mediaPaths)
+            referenceRules: referenceRules[current]?.rules ?? [], checkStages: typedChecks, mediaPaths: mediaPaths)
     }
 }

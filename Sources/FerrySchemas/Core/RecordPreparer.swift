@@ -12,10 +12,9 @@ public struct RecordPreparer: @unchecked Sendable {
     let domain: Domain
     /// What the domain is (Firestore layouts, media).
     let definition: any DomainDefinition.Type
-    /// The fields of each collection (at the target version) that name other records, read once.
-    let referenceRules: [String: [ReferenceRule]]
-    /// `referenceRules` again, for the general path's records to borrow (`references(_:collection:context:)`).
-    let referenceRuleLists: CollectionMap<ReferenceRuleList>
+    /// The fields of each collection (at the target version) that name other records, read once;
+    /// in objects, which the general path's records borrow (`references(_:collection:context:)`).
+    let referenceRules: CollectionMap<ReferenceRuleList>
     /// `definition.hasFirestoreLayouts`, read once.
     let hasFirestoreLayouts: Bool
     let sourceVersion: Int
@@ -85,8 +84,7 @@ public struct RecordPreparer: @unchecked Sendable {
             let rules = definition.references(collection: collection, version: targetVersion)
             if !rules.isEmpty { referenceRules[collection] = rules }
         }
-        self.referenceRules = referenceRules
-        self.referenceRuleLists = CollectionMap(referenceRules.mapValues(ReferenceRuleList.init))
+        self.referenceRules = CollectionMap(referenceRules.mapValues(ReferenceRuleList.init))
         self.sourceVersion = sourceVersion
         self.targetVersion = targetVersion
         self.options = options
@@ -271,6 +269,7 @@ public struct RecordPreparer: @unchecked Sendable {
             var built: (any FieldCodableCollection)? = nil
             var lightweight = Value.null
             var problems: [Diagnostic] = []
+            var renames: [PointerRename] = []
             if let step {
                 step._withUnsafeGuaranteedRef { step in
                     var context = MigrationContext(unretained: step.environment)
@@ -279,6 +278,7 @@ public struct RecordPreparer: @unchecked Sendable {
                         if !context.hasErrors { context.error(.invalidValue, "\(error)", at: .root) }
                     }
                     problems = context.diagnostics(in: document.context)
+                    renames = step.migration.pointerRenames
                 }
             } else {
                 let old = current.value
@@ -290,9 +290,8 @@ public struct RecordPreparer: @unchecked Sendable {
                 if hasErrors(problems, mode: mode) { return nil }
             }
 
-            let renames = step?._withUnsafeGuaranteedRef { $0.migration.pointerRenames } ?? []
             let previous = sourcePointer
-            let mapped: @Sendable (JSONPointer) -> JSONPointer = { pointer in
+            let mapped: @Sendable (JSONPointer) -> JSONPointer = { [renames] pointer in
                 let back = PointerRename.apply(renames, to: pointer)
                 return previous?(back) ?? back
             }
@@ -321,14 +320,14 @@ public struct RecordPreparer: @unchecked Sendable {
     /// its domain declares (`DomainDefinition.references(collection:version:)`).
     func references(_ value: Value, collection: String, context: RecordContext) -> [PendingReference] {
         // Most domains declare none: no hash of the collection name per record then.
-        guard !referenceRules.isEmpty, let list = referenceRuleLists.unretained(collection), let object = value.objectValue
+        guard !referenceRules.isEmpty, let list = referenceRules.unretained(collection), let object = value.objectValue
         else { return [] }
         var references: [PendingReference] = []
         // The rules borrowed, not counted: every record of the collection reads them, on every
         // thread of `--jobs`.
         list._withUnsafeGuaranteedRef { list in
-            for rule in list.rules.indices {
-                let rule = list.rules[rule]
+            for k in list.rules.indices {
+                let rule = list.rules[k]
                 switch object[rule.field] {
                 case .array(let items)?:
                     for (index, item) in items.enumerated() {
