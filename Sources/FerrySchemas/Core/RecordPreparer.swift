@@ -269,7 +269,6 @@ public struct RecordPreparer: @unchecked Sendable {
             var built: (any FieldCodableCollection)? = nil
             var lightweight = Value.null
             var problems: [Diagnostic] = []
-            var renames: [PointerRename] = []
             if let step {
                 step._withUnsafeGuaranteedRef { step in
                     var context = MigrationContext(unretained: step.environment)
@@ -278,7 +277,6 @@ public struct RecordPreparer: @unchecked Sendable {
                         if !context.hasErrors { context.error(.invalidValue, "\(error)", at: .root) }
                     }
                     problems = context.diagnostics(in: document.context)
-                    renames = step.migration.pointerRenames
                 }
             } else {
                 let old = current.value
@@ -290,8 +288,11 @@ public struct RecordPreparer: @unchecked Sendable {
                 if hasErrors(problems, mode: mode) { return nil }
             }
 
+            // Read apart from the migration's borrow above: kept in a `var` there, the renames
+            // were counted twice a record (once more for the closure's capture).
+            let renames = step?._withUnsafeGuaranteedRef { $0.migration.pointerRenames } ?? []
             let previous = sourcePointer
-            let mapped: @Sendable (JSONPointer) -> JSONPointer = { [renames] pointer in
+            let mapped: @Sendable (JSONPointer) -> JSONPointer = { pointer in
                 let back = PointerRename.apply(renames, to: pointer)
                 return previous?(back) ?? back
             }
