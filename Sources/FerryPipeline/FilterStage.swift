@@ -13,9 +13,11 @@ struct FilterStage {
     /// Nil when the request has no filter.
     /// - Throws: `FerryError(.usage)` with the expression and a caret under the offending part, for a
     ///   syntax error, an unset variable, an unknown key (with the keys that would fit) or an
-    ///   operator that does not fit the field's type.
+    ///   operator that does not fit the field's type; for a time zone that is not an IANA name
+    ///   (`IANATimeZone`).
     static func make(request: ConversionRequest, plan: DatasetPlan) throws -> FilterStage? {
         guard let source = request.filter else { return nil }
+        let timeZone = try IANATimeZone.resolve(request.processing.timeZone)
         do {
             var variables: [String: Value] = [:]
             for (name, text) in request.variables {
@@ -25,7 +27,7 @@ struct FilterStage {
             let schema = plan.domain.flatMap { domain in version.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
             let filter = try CompiledFilter(
                 source, variables: variables, schema: schema.map(FilterSchema.init(datasetSchema:)),
-                timeZone: TimeZone(identifier: request.processing.timeZone) ?? .gmt)
+                timeZone: timeZone)
             return FilterStage(filter: filter, beforeMigration: request.filterBeforeMigration)
         } catch {
             var diagnostic = error.diagnostic(file: "--where")

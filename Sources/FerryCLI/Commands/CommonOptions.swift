@@ -80,7 +80,7 @@ struct CommonOptions {
             request.processing.dateStrategy = parsed
         }
         if let zone = arguments.value("time-zone") {
-            guard TimeZone(identifier: zone) != nil else { throw UsageError("unknown time zone '\(zone)'; use an IANA name such as Asia/Tokyo") }
+            do { _ = try IANATimeZone.resolve(zone) } catch let error as FerryError { throw UsageError(error.diagnostic.message) }
             request.processing.timeZone = zone
         }
         if arguments.flag("strict") && arguments.flag("lenient") { throw UsageError("--strict and --lenient exclude each other") }

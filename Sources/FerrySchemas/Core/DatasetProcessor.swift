@@ -64,7 +64,7 @@ public final class DatasetProcessor {
     @exclusivity(unchecked) var warmSink: UInt32 = 0
 
     /// - Throws: FerryError(.unknownVersion) for an unknown version or targetVersion < source version (no down-migration);
-    ///   FerryError(.usage) for a time zone that is not an IANA name.
+    ///   FerryError(.usage) for a time zone that is not an IANA name (`IANATimeZone`).
     public init(domain: Domain, sourceVersion: Int, targetVersion: Int, options: ProcessingOptions, log: DiagnosticLog) throws {
         guard let definition = domain.definition else {
             throw FerryError(.unknownDomain, "unknown domain \(quoted: domain.rawValue); domains: \(DomainRegistry.shared.namesList)")
@@ -80,9 +80,7 @@ public final class DatasetProcessor {
             throw FerryError(.unknownVersion,
                 "cannot migrate \(domain.rawValue) down from version \(sourceVersion) to \(targetVersion) (no down-migration)")
         }
-        guard let timeZone = TimeZone(identifier: options.timeZone) else {
-            throw FerryError(.usage, "unknown time zone \(quoted: options.timeZone) (an IANA name such as UTC or Asia/Tokyo)")
-        }
+        let timeZone = try IANATimeZone.resolve(options.timeZone)
         self.domain = domain
         self.sourceVersion = sourceVersion
         self.targetVersion = targetVersion
