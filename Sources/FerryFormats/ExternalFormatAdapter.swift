@@ -1,4 +1,5 @@
 import FerryCore
+import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -39,7 +40,7 @@ public struct ExternalFormatAdapter: FormatReader, FormatWriter {
         searchPath: String?, timeout: Double, jsonLines: FormatDescriptor, log: DiagnosticLog?, failed: inout [String]
     ) -> [FormatDescriptor] {
         var seen: Set<String> = []
-        var found: [FormatDescriptor] = []
+        var candidates: [String] = []
         for folder in (searchPath ?? "").split(separator: ":").map(String.init) where !folder.isEmpty {
             // Most folders on PATH hold no adapter: their listing is read without making a
             // `String` of every name and sorting them all (a few milliseconds before any record is
@@ -49,20 +50,56 @@ public struct ExternalFormatAdapter: FormatReader, FormatWriter {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
             for name in names.sorted() where name.hasPrefix(prefix) && !seen.contains(name) {
                 let path = folder + "/" + name
-                guard access(path, X_OK) == 0 else { continue }
+                // A folder is searchable (X_OK) but no program: as a shell looks up a command.
+                guard access(path, X_OK) == 0, isRegularFile(path) else { continue }
                 seen.insert(name)
-                do {
-                    found.append(try describe(path, timeout: timeout, jsonLines: jsonLines))
-                } catch let error as FerryError {
-                    failed.append(path)
-                    log?.report(error.diagnostic)
-                } catch {
-                    failed.append(path)
-                    log?.report(.error(.adapterFailed, "cannot run: \(error)", at: SourceLocation(file: path)))
-                }
+                candidates.append(path)
+            }
+        }
+        var found: [FormatDescriptor] = []
+        for (path, result) in zip(candidates, describeAll(candidates, timeout: timeout, jsonLines: jsonLines)) {
+            switch result {
+            case .success(let descriptor):
+                found.append(descriptor)
+            case .failure(let error as FerryError):
+                failed.append(path)
+                log?.report(error.diagnostic)
+            case .failure(let error):
+                failed.append(path)
+                log?.report(.error(.adapterFailed, "cannot run: \(error)", at: SourceLocation(file: path)))
             }
         }
         return found
+    }
+
+    /// True when `path` is a regular file, through symbolic links.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// `describe` of each of `paths`, in their order, all run at once: an adapter that hangs
+    /// until the timeout then delays a command by one timeout, not by one for each adapter.
+    static func describeAll(_ paths: [String], timeout: Double, jsonLines: FormatDescriptor)
+        -> [Result<FormatDescriptor, any Error>]
+    {
+        guard paths.count > 1 else {
+            return paths.map { path in Result { try describe(path, timeout: timeout, jsonLines: jsonLines) } }
+        }
+        let results = DescribeResults(count: paths.count)
+        let group = DispatchGroup()
+        for (index, path) in paths.enumerated() {
+            group.enter()
+            // A thread each, not a queue's: every describe mostly waits on its process, and a
+            // pool the width of the cores would run the third after the first two.
+            let thread = Thread {
+                results.set(index, Result { try describe(path, timeout: timeout, jsonLines: jsonLines) })
+                group.leave()
+            }
+            thread.start()
+        }
+        group.wait()
+        return results.all
     }
 
     /// False when `folder` can be listed and no name in it starts with the bytes of `prefix` (no
@@ -216,17 +253,51 @@ final class ExternalRecordWriter: RecordWriter {
         do {
             try inner.write(record)
         } catch {
-            process.terminate()
-            throw FerryError(.adapterFailed, "the \(name) adapter stopped reading its input", at: SourceLocation(file: file))
+            throw stoppedReading()
         }
     }
 
     func finish() throws {
-        try inner.finish()
-        try process.closeInput()
-        try process.waitForExit()
-        if let first = errors.diagnostics.first(where: { $0.severity == .error }) {
-            throw FerryError(first)
+        do {
+            try inner.finish()
+            try process.closeInput()
+        } catch {
+            throw stoppedReading()
         }
+        // Its own error first: an adapter that explains itself and exits non-zero has said why.
+        do { try process.waitForExit() } catch let error as FerryError { throw firstError ?? error }
+        if let firstError { throw firstError }
+    }
+
+    /// The first error the adapter printed on standard error.
+    private var firstError: FerryError? {
+        errors.diagnostics.first(where: { $0.severity == .error }).map { FerryError($0) }
+    }
+
+    /// The error of an adapter that closed its input before the last record (most often it
+    /// exited): its first error on standard error, else `adapter-failed` with how it ended. It is
+    /// the adapter's failure, not the output's: no `output-unwritable` for the broken pipe.
+    private func stoppedReading() -> FerryError {
+        var ended: FerryError? = nil
+        do { try process.waitForExit() } catch let error as FerryError { ended = error } catch {}
+        process.terminate()
+        // The adapter's own error, as `finish` reports it (its code may be the data's, not a failure).
+        if let firstError { return firstError }
+        let how = ended.map { "; " + $0.diagnostic.message } ?? ""
+        return FerryError(.adapterFailed, "the \(name) adapter stopped reading its input\(how)", at: SourceLocation(file: file))
+    }
+}
+
+/// The results of describes running on several threads, each set once.
+private final class DescribeResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<FormatDescriptor, any Error>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<FormatDescriptor, any Error>) { lock.withLock { results[index] = result } }
+
+    var all: [Result<FormatDescriptor, any Error>] {
+        lock.withLock { results.map { $0 ?? .failure(FerryError(.internalError, "an adapter's describe gave no result")) } }
     }
 }

@@ -229,7 +229,9 @@ final class DatasetSource {
             stream = CountingSource(stream, meter: progress)
         }
         guard format.reader != nil else {
-            throw FerryError(.unknownFormat, "cannot tell the format; name it with --from", at: SourceLocation(file: path))
+            // Named (--from, the extension) but write-only, as an external adapter may be.
+            throw FerryError(.unknownFormat, "format '\(format.name)' is written only, not read; `ferry formats` lists what reads",
+                             at: SourceLocation(file: path))
         }
         // A one-collection file (CSV) names its collection after itself: `wineTastingNotes.csv`.
         var collection = options.collection

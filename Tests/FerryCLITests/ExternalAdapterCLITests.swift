@@ -127,6 +127,78 @@ import Testing
 
     /// An adapter that fails to describe itself is not a format, and the error for the format
     /// nothing reads names it, for `--from`, an input's extension, `--to` and an output's.
+    /// A write adapter that exits before reading all its input fails as an adapter (exit 3), with
+    /// what it said on standard error, not as an output that cannot be written (the broken pipe's
+    /// exit 5). The input is larger than a pipe holds, so ferry is still writing when it exits.
+    @Test(arguments: [
+        ("explains", #"echo '{"severity": "error", "code": "adapter-failed", "message": "no place for lists"}' >&2; exit 3"#,
+            "out.explains: error: no place for lists [adapter-failed]"),
+        ("crashes", "echo 'ModuleNotFoundError: yaml' >&2; exit 1",
+            "out.crashes: error: $TMP/bin/ferry-format-crashes printed on standard error: ModuleNotFoundError: yaml [adapter-failed]"),
+        ("quits", "exit 0",
+            "out.quits: error: the quits adapter stopped reading its input [adapter-failed]"),
+    ])
+    func aWriteAdapterThatStopsReadingFailsAsAnAdapter(name: String, write: String, error: String) throws {
+        let box = try Sandbox()
+        try box.writeAdapter(name, writes: true, verbs: "write) \(write);;")
+        let lines = (0..<3000).map { #"{"n": \#($0), "text": "a line long enough to fill a pipe before the end"}"# }
+        try box.write("in.jsonl", lines.joined(separator: "\n") + "\n")
+        let run = try box.ferry(["convert", "in.jsonl", "-o", "out.\(name)"], environment: path(with: box.url.appendingPathComponent("bin")))
+        #expect(run.status == 3, "\(name): \(run.stderr)")
+        #expect(run.errors == [error], "\(name)")
+        #expect(try box.list() == ["bin", "in.jsonl"], "\(name)")
+    }
+
+    /// A format whose adapter only writes, named for an input by `--from` or by the extension,
+    /// is said to be write-only (it was "cannot tell the format; name it with --from").
+    @Test(arguments: [["validate", "in.wo", "--from", "wo"], ["validate", "in.wo"], ["convert", "in.wo", "-o", "out.json"]])
+    func aWriteOnlyFormatIsNotRead(arguments: [String]) throws {
+        let box = try Sandbox()
+        try box.writeScript("bin/ferry-format-wo", """
+            #!/bin/sh
+            case "$1" in
+              describe) echo '{"name": "wo", "extensions": ["wo"], "reads": false, "writes": true}';;
+              *) cat >/dev/null;;
+            esac
+
+            """)
+        try box.write("in.wo", "anything\n")
+        let run = try box.ferry(arguments, environment: path(with: box.url.appendingPathComponent("bin")))
+        #expect(run.status == 4)
+        #expect(run.errors == ["in.wo: error: format 'wo' is written only, not read; `ferry formats` lists what reads [unknown-format]"])
+    }
+
+    /// Adapters describe themselves at once, not one after another: each of these two says it
+    /// started, then describes itself only once the other has started too (it gives up after
+    /// 10 s, before the timeout). Asked in turn, the first would wait for the second in vain.
+    @Test func adaptersDescribeThemselvesTogether() throws {
+        let box = try Sandbox()
+        for (name, other) in [("one", "two"), ("two", "one")] {
+            try box.writeScript("bin/ferry-format-\(name)", """
+                #!/bin/sh
+                touch "$(dirname "$0")/../\(name).started"
+                i=0
+                while [ ! -e "$(dirname "$0")/../\(other).started" ]; do
+                  i=$((i + 1)); [ $i -gt 100 ] && { echo 'the other adapter never started' >&2; exit 1; }
+                  sleep 0.1
+                done
+                echo '{"name": "\(name)", "extensions": ["\(name)"], "reads": true, "writes": false}'
+
+                """)
+        }
+        // A folder with an adapter's name is no program (a shell would not run it either).
+        try FileManager.default.createDirectory(at: box.url.appendingPathComponent("bin/ferry-format-folder"),
+            withIntermediateDirectories: true)
+        let run = try box.ferry(["formats", "--adapter-timeout", "30"], environment: path(with: box.url.appendingPathComponent("bin")))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.errors == [])
+        let adapters = run.stdout.split(separator: "\n").filter { $0.contains("external adapter") }
+        #expect(adapters == [
+            "one     .one                  read       external adapter $TMP/bin/ferry-format-one",
+            "two     .two                  read       external adapter $TMP/bin/ferry-format-two",
+        ])
+    }
+
     @Test func anAdapterThatDoesNotDescribeItselfIsNamed() throws {
         let box = try Sandbox()
         try box.writeScript("bin/ferry-format-broken", """
