@@ -50,7 +50,7 @@ import Glibc
     /// Inputs every case copies, made once: `notes.json` (big enough to be stopped mid-write),
     /// `mid.json` and its bundle `in.tar`, and `small.json`.
     static let inputs: URL = {
-        let folder = try! makeTemporaryDirectory()
+        let folder = try! makeProcessTemporaryDirectory()
         try! Data(notes(count: 1500).utf8).write(to: folder.appendingPathComponent("notes.json"))
         try! Data(notes(count: 300).utf8).write(to: folder.appendingPathComponent("mid.json"))
         try! Data(notes(count: 2).utf8).write(to: folder.appendingPathComponent("small.json"))

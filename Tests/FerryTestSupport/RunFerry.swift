@@ -71,3 +71,29 @@ public func makeTemporaryDirectory() throws -> URL {
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+
+/// A fresh temporary directory for the rest of the test process (inputs that several tests
+/// copy, made once), removed when the process exits: a `static let` is never freed, so nothing
+/// else would remove it.
+public func makeProcessTemporaryDirectory() throws -> URL {
+    let url = try makeTemporaryDirectory()
+    ProcessTemporaryDirectories.shared.add(url)
+    return url
+}
+
+/// The directories `makeProcessTemporaryDirectory` made, removed at exit.
+private final class ProcessTemporaryDirectories: @unchecked Sendable {
+    static let shared: ProcessTemporaryDirectories = {
+        let directories = ProcessTemporaryDirectories()
+        atexit { ProcessTemporaryDirectories.shared.removeAll() }
+        return directories
+    }()
+    private let lock = NSLock()
+    private var urls: [URL] = []
+
+    func add(_ url: URL) { lock.withLock { urls.append(url) } }
+
+    func removeAll() {
+        for url in lock.withLock({ urls }) { try? FileManager.default.removeItem(at: url) }
+    }
+}
