@@ -46,13 +46,13 @@ import Testing
     static let runs: [(dataset: String, options: [String], warning: String, summary: String)] = [
         ("stories", ["--where", #"id != "m2""#],
          #"warning: /stories/0/taggedMemberIds/1: taggedMemberIds[1] "m2" names no member of the dataset after filtering (--where)%@ (id "s1") [dangling-reference]"#,
-         "pet-story v2: profiles 0, members 1, stories 2 (3 records, 0 errors, 1 warning) -> out.jsonl"),
+         "pet-story v2: profiles 0, members 1, stories 2 (3 of 4 records passed, 0 errors, 1 warning) -> out.jsonl"),
         ("stories", ["--skip", "1"],
          #"warning: /stories/1/taggedMemberIds/0: taggedMemberIds[0] "m1" names no member of the dataset after selecting records (--skip, --limit, --sample)%@ (id "s2") [dangling-reference]"#,
-         "pet-story v2: profiles 0, members 1, stories 1 (2 records, 0 errors, 1 warning) -> out.jsonl"),
+         "pet-story v2: profiles 0, members 1, stories 1 (2 of 4 records passed, 0 errors, 1 warning) -> out.jsonl"),
         ("words", ["--where", #"id != "b2""#],
          #"warning: /words/1/wordBookID: wordBookID "b2" names no word book of the dataset after filtering (--where)%@ (id "w2") [dangling-reference]"#,
-         "vocabulary v2: wordBooks 1, words 2 (3 records, 0 errors, 1 warning) -> out.jsonl"),
+         "vocabulary v2: wordBooks 1, words 2 (3 of 4 records passed, 0 errors, 1 warning) -> out.jsonl"),
     ]
 
     @Test(arguments: ["jsonl", "json", "csv", "xml"], ["1", "2"])
@@ -107,7 +107,7 @@ import Testing
         #expect(result.stderrLines == [
             "\(input):\(cell.note): note: calendar days (birthDate, since) are taken in time zone UTC (--time-zone) [assumption]",
             #"\#(input):\#(cell.warning): warning: /stories/0/taggedMemberIds/1: taggedMemberIds[1] "m2" names no member of the dataset after filtering (--where)\#(cell.column) (id "s1") [dangling-reference]"#,
-            "\(input): pet-story v1 -> v2: profiles 0, members 1, stories 2 (3 records, 0 errors, 1 warning) -> out.jsonl",
+            "\(input): pet-story v1 -> v2: profiles 0, members 1, stories 2 (3 of 4 records passed, 0 errors, 1 warning) -> out.jsonl",
         ], "\(input) --jobs \(jobs)")
     }
 

@@ -184,7 +184,7 @@ import Testing
         Self.expectOnlyPrintable(run.stderr)
         #expect(run.stderrLines == [
             #"a\nf.json:1:1: error: forged\r\u0007.jsonl:2:87: error: /wineTastingNotes/0/createdAt: createdAt "nope" is not an RFC 3339 instant (YYYY-MM-DDTHH:MM:SSZ) (id "n-0") [invalid-value]"#,
-            #"a\nf.json:1:1: error: forged\r\u0007.jsonl: notes v2: wineTastingNotes 0, coffeeTastingNotes 0, whiskeyTastingNotes 0, cocktailTastingNotes 0 (0 records, 1 error, 0 warnings); invalid"#,
+            #"a\nf.json:1:1: error: forged\r\u0007.jsonl: notes v2: wineTastingNotes 0, coffeeTastingNotes 0, whiskeyTastingNotes 0, cocktailTastingNotes 0 (0 of 1 record valid, 1 error, 0 warnings); invalid"#,
         ])
     }
 

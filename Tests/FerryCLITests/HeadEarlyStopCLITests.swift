@@ -132,7 +132,7 @@ import Testing
             #"w.jsonl:4:47: error: /words/2/wordBookID: wordBookID "b9" names no word book of the dataset (id "w2") [dangling-reference]"#,
             #"w.jsonl:2:47: warning: /words/0/wordBookID: wordBookID "b3" names no word book of the dataset after selecting records (--skip, --limit, --sample) (id "w0") [dangling-reference]"#,
             "w.jsonl: note: nothing was written because of the errors above; --lenient writes the valid records [assumption]",
-            "w.jsonl: vocabulary v2: wordBooks 2, words 2 (4 records, 1 error, 1 warning); nothing written",
+            "w.jsonl: vocabulary v2: wordBooks 2, words 2 (4 of 7 records passed, 1 error, 1 warning); nothing written",
         ])
     }
 

@@ -55,12 +55,12 @@ import Testing
          #"{"$collection":"stories","id":"s1","caption":"nap","createdAt":"2024-01-01T08:00:00Z","media":[],"taggedMemberIds":["m1"]}"#,
          #"in.jsonl:2:132: error: /members/0/bio: U+0001 cannot be written in XML 1.0 (id "m1") [invalid-value]"#,
          #"in.jsonl:3:117: warning: /stories/0/taggedMemberIds/0: taggedMemberIds[0] "m1" names a member that is not written (it has errors), so no record naming it is written either (id "s1") [lossy-drop]"#,
-         "pet-story v2: profiles 0, members 0, stories 0 (0 records, 1 error, 1 warning)"),
+         "pet-story v2: profiles 0, members 0, stories 0 (0 of 2 records passed, 1 error, 1 warning)"),
         ("vocabulary", #"{"$collection":"wordBooks","id":"b1","title":"Book \u0001","createdAt":"2020-09-13T12:26:40Z"}"#,
          #"{"$collection":"words","id":"w1","wordBookID":"b1","meaningText":"one","meaningImageURL":"","ganaText":"いち","ganaImageURL":"","kanjiText":"一","kanjiImageURL":"","studyState":"fail","timestamp":"2020-09-13T12:26:40.250Z"}"#,
          #"in.jsonl:2:46: error: /wordBooks/0/title: U+0001 cannot be written in XML 1.0 (id "b1") [invalid-value]"#,
          #"in.jsonl:3:47: warning: /words/0/wordBookID: wordBookID "b1" names a word book that is not written (it has errors), so no record naming it is written either (id "w1") [lossy-drop]"#,
-         "vocabulary v2: wordBooks 0, words 0 (0 records, 1 error, 1 warning)"),
+         "vocabulary v2: wordBooks 0, words 0 (0 of 2 records passed, 1 error, 1 warning)"),
     ], ["1", "2"])
     func aRecordNamingOneLeftOutIsNotWritten(cell: (domain: String, named: String, naming: String, error: String, warning: String, summary: String),
         jobs: String) throws
@@ -117,7 +117,7 @@ import Testing
             #expect(run.stderrLines == [
                 "in.json:1:10: error: \(first) [invalid-value]",
                 "in.json:1:60: error: \(second) [invalid-value]",
-                "in.json: schema-free json: things 2 (2 records, 2 errors, 0 warnings) -> \(output)",
+                "in.json: schema-free json: things 2 (2 of 4 records passed, 2 errors, 0 warnings) -> \(output)",
             ])
             #expect(String(decoding: try box.bytes(output), as: UTF8.self) == written)
         }

@@ -124,7 +124,7 @@ import Testing
             return String(line[range.upperBound...].prefix { $0 != "\"" })
         }
         #expect(ids == ["w-001", "w-004"])
-        #expect(run.stderrLines.last == "notes-v1.json: notes v1 -> v2: wineTastingNotes 2, coffeeTastingNotes 0, whiskeyTastingNotes 0, cocktailTastingNotes 0 (2 records, 0 errors, 1 warning) -> standard output")
+        #expect(run.stderrLines.last == "notes-v1.json: notes v1 -> v2: wineTastingNotes 2, coffeeTastingNotes 0, whiskeyTastingNotes 0, cocktailTastingNotes 0 (2 of 8 records passed, 0 errors, 1 warning) -> standard output")
 
         // Inputs of our own: [c] ignores case, [d] diacritics; BETWEEN, IN, ANY over a list.
         let cases: [(String, [String])] = [
@@ -181,6 +181,7 @@ import Testing
                   "path": "bad.json",
                   "valid": false,
                   "records": 0,
+                  "recordsRead": 2,
                   "diagnostics": [
                     {"severity": "error", "code": "out-of-range", "message": "rating 7 is out of range 0...5", "location": {"file": "bad.json", "line": 21, "column": 17, "collection": "wineTastingNotes", "record": 0, "field": "/wineTastingNotes/0/rating", "id": "b-1"}},
                     {"severity": "error", "code": "duplicate-id", "message": "duplicate id \"b-1\" in wineTastingNotes: first at line 6 (/wineTastingNotes/0)", "location": {"file": "bad.json", "line": 25, "column": 13, "collection": "wineTastingNotes", "record": 1, "field": "/wineTastingNotes/1/id", "id": "b-1"}},

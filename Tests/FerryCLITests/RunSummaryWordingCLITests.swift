@@ -50,6 +50,6 @@ import Testing
         let run = try box.ferry(["validate", "s.jsonl"])
         #expect(run.status == 1)
         #expect(run.stderrLines.last == "s.jsonl: notes v2: wineTastingNotes 0, coffeeTastingNotes 0, whiskeyTastingNotes 0, "
-            + "cocktailTastingNotes 0 (0 records, 1 error, 0 warnings); invalid")
+            + "cocktailTastingNotes 0 (0 of 1 record valid, 1 error, 0 warnings); invalid")
     }
 }

@@ -174,7 +174,7 @@ import Testing
             "in.jsonl:3:1: error: /1: record: expected an object, found a list [type-error]",
             #"in.jsonl:4:1: error: /2: unknown collection (none: the record has no "$collection") for domain pet-story v2 "#
                 + #"(its collections: profiles, members, stories); its records are skipped (id "x") [invalid-value]"#,
-            "in.jsonl: pet-story v2: profiles 0, members 0, stories 0 (0 records, 3 errors, 0 warnings); invalid",
+            "in.jsonl: pet-story v2: profiles 0, members 0, stories 0 (0 of 4 records valid, 3 errors, 0 warnings); invalid",
         ])
     }
 }

@@ -145,7 +145,16 @@ enum Summary {
         // An output that cannot be written is no problem of the records: said at the end instead.
         let outputFailed = report.status == .outputUnwritable
         let errors = report.errorCount - (outputFailed ? report.diagnostics.filter { $0.severity == .error && $0.code == .outputUnwritable }.count : 0)
-        text += " (\(report.recordCount) record\(report.recordCount == 1 ? "" : "s")"
+        // Records read can be fewer than those counted (a Firestore document holds its
+        // sub-collections): the records read are said only when some were not kept, lost to
+        // errors or left out by a filter (`passed`: kept for the output), so that a file whose
+        // records all fail does not read as empty.
+        if report.recordsRead > report.recordCount {
+            let read = "\(report.recordsRead) record\(report.recordsRead == 1 ? "" : "s")"
+            text += " (\(report.recordCount) of \(read) \(action == .validate ? "valid" : "passed")"
+        } else {
+            text += " (\(report.recordCount) record\(report.recordCount == 1 ? "" : "s")"
+        }
         text += ", \(errors) error\(errors == 1 ? "" : "s")"
         text += ", \(report.warningCount) warning\(report.warningCount == 1 ? "" : "s"))"
         switch action {

@@ -47,7 +47,7 @@ enum ReportFormat: String, CaseIterable {
         out += "  \"files\": ["
         for (i, report) in reports.enumerated() {
             out += (i == 0 ? "\n" : ",\n") + "    {\n      \"path\": \(quote(report.input)),\n"
-            out += "      \"valid\": \(report.errorCount == 0),\n      \"records\": \(report.recordCount),\n      \"diagnostics\": ["
+            out += "      \"valid\": \(report.errorCount == 0),\n      \"records\": \(report.recordCount),\n      \"recordsRead\": \(report.recordsRead),\n      \"diagnostics\": ["
             for (j, d) in report.diagnostics.enumerated() {
                 out += (j == 0 ? "\n" : ",\n") + "        {\"severity\": \(quote(d.severity.rawValue)), \"code\": \(quote(d.code.rawValue)), "
                 out += "\"message\": \(quote(d.message)), \"location\": \(location(d.location))}"
