@@ -126,8 +126,8 @@ public struct DatasetReport: Sendable {
     public var status: ExitStatus
     /// Every diagnostic of this input, in the order found.
     public var diagnostics: [Diagnostic] = []
-    /// Records read from the input, valid or not, as the reader returned them (a Firestore document
-    /// holding a sub-collection is one); `recordCount` counts the records written or valid.
+    /// Records read from the input, valid or not (each document of a Firestore export); a line or
+    /// row too broken to be a record is not one. `recordCount` counts the records written or valid.
     public var recordsRead = 0
 
     /// The media files of a bundle or folder input; nil for an input that holds none (a lone file).

@@ -186,6 +186,7 @@ public struct Converter: Sendable {
         var keptReferences = MediaReferences(media: source.media)  // by records written: what a filtered bundle keeps
         let tally = RecordTally(order: plan.collections)
         func countRaw(_ record: Record) {
+            tally.records += 1
             if record.nesting == nil || record.location != tally.streamedCollection {
                 _ = tally.read.postIncrement(record.collection ?? "")
             }
@@ -333,6 +334,7 @@ public struct Converter: Sendable {
             func takeTyped(_ item: TakenItem, _ typed: TypedPreparation) throws -> Bool {
                 // As `countRaw` counts a record of its own (not one document of a streamed collection).
                 _ = tally.read.postIncrement(item.collection ?? "")
+                tally.records += 1
                 tally.streamedCollection = nil
                 guard let processor = plan.processor else { return false }
                 if typed.value != nil {
@@ -449,7 +451,8 @@ public struct Converter: Sendable {
                 bundle.verify(referencedMedia: Set(referenced.compactMap { source.media[$0] }), recordCounts: tally.read.counts, log: log)
             }
             result.collections = tally.kept.counts
-            result.recordsRead = tally.read.counts.values.reduce(0, +)
+            // A Firestore export's raw record can hold several documents: the processor counts them.
+            result.recordsRead = max(tally.records, plan.processor?.documentsCommitted ?? 0)
             if cutShort || source.bundle?.isCutShort == true, request.processing.mode == .lenient,
                tally.kept.counts.allSatisfy({ $0.count == 0 }), let router
             {

@@ -10,6 +10,8 @@ final class RecordTally {
     /// The collection a reader streams document by document (`Record.nesting`): its documents
     /// share its location, and count as the one record it was read as before.
     @exclusivity(unchecked) var streamedCollection: SourceLocation?
+    /// Every record read, a streamed collection's documents each counted (`DatasetReport.recordsRead`).
+    @exclusivity(unchecked) var records = 0
     /// Records kept per output collection.
     @exclusivity(unchecked) var kept: CollectionCounter
 

@@ -120,7 +120,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderrLines == [
             #"export.json:2:161: warning: /words/1/wordBookID: wordBookID "b2" names no word book of the dataset after filtering (--where) (id "w2") [dangling-reference]"#,
-            "export.json: vocabulary v1: wordBooks 1, words 2 (3 records, 0 errors, 1 warning) -> out.jsonl",
+            "export.json: vocabulary v1: wordBooks 1, words 2 (3 of 4 records passed, 0 errors, 1 warning) -> out.jsonl",
         ])
     }
 }

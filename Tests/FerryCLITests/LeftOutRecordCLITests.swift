@@ -90,7 +90,7 @@ import Testing
                 #"export.json:2:17: error: /wordBooks/1/title: U+0001 cannot be written in XML 1.0 (id "b2") [invalid-value]"#,
                 #"export.json:2:166: warning: /words/1/wordBookID: wordBookID "b2" names a word book that is not written (it has errors), "#
                     + #"so no record naming it is written either (id "w2") [lossy-drop]"#,
-                "export.json: vocabulary \(version): wordBooks 1, words 1 (2 records, 1 error, 1 warning) -> \(output[1])",
+                "export.json: vocabulary \(version): wordBooks 1, words 1 (2 of 4 records passed, 1 error, 1 warning) -> \(output[1])",
             ], "\(output)")
             #expect(try box.ferry(["validate", output[1]]).status == 0, "\(output)")
         }

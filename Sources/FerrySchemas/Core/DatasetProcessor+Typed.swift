@@ -55,6 +55,7 @@ extension DatasetProcessor {
     }
 
     private func commitTyped(_ typed: TypedPreparation, _ raw: TypedCommitRecord, route: TypedRoute) -> Int? {
+        documentsCommitted += 1
         var made: Record? = nil
         func record() -> Record {
             if let made { return made }

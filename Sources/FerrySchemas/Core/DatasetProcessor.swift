@@ -62,6 +62,9 @@ public final class DatasetProcessor {
     @exclusivity(unchecked) var referenceTables: [IDTable] = []
     /// The slots `warmIDs` read, kept so that the reads are not optimized away.
     @exclusivity(unchecked) var warmSink: UInt32 = 0
+    /// The documents committed so far, valid or not: one a record, each of a Firestore export's
+    /// documents on its own (a raw record can hold several).
+    @exclusivity(unchecked) public internal(set) var documentsCommitted = 0
 
     /// - Throws: FerryError(.unknownVersion) for an unknown version or targetVersion < source version (no down-migration);
     ///   FerryError(.usage) for a time zone that is not an IANA name (`IANATimeZone`).
@@ -111,6 +114,7 @@ public final class DatasetProcessor {
     /// `preparer.prepare(_:)`, which may run on another thread; committing the prepared records
     /// in input order gives exactly what `process` gives.
     public func commit(_ prepared: PreparedRecord) -> [Record] {
+        documentsCommitted += prepared.documents.count
         if prepared.documents.count > 1 { warmIDs(of: prepared.documents) }
         var output: [Record] = []
         if holdsUnsettledReferences { clearUnresolved() }
