@@ -249,15 +249,22 @@ final class ExternalRecordWriter: RecordWriter {
         self.file = file
     }
 
+    /// The adapter's failure once it stopped reading: said once, by `finish` (a record's write
+    /// that threw it was reported with `--lenient` and then again by `finish`), and the same
+    /// whichever record the pipe filled up on.
+    private var failure: FerryError?
+
     func write(_ record: Record) throws {
+        guard failure == nil else { return }
         do {
             try inner.write(record)
         } catch {
-            throw stoppedReading()
+            failure = stoppedReading()
         }
     }
 
     func finish() throws {
+        if let failure { throw failure }
         do {
             try inner.finish()
             try process.closeInput()

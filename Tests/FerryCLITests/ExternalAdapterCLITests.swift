@@ -168,6 +168,22 @@ import Testing
         #expect(run.errors == ["in.wo: error: format 'wo' is written only, not read; `ferry formats` lists what reads [unknown-format]"])
     }
 
+    /// A format whose adapter only reads, named for an output by `--to` or by the extension, is
+    /// said to be read-only (it was an unknown format, with unrelated adapters named).
+    @Test(arguments: [
+        (["--to", "ro", "-o", "out.x"], "ferry convert: error: format 'ro' is read only, not written; `ferry formats` lists what writes [unknown-format]"),
+        (["-o", "out.ro"], "out.ro: error: format 'ro' is read only, not written; `ferry formats` lists what writes [unknown-format]"),
+    ])
+    func aReadOnlyFormatIsNotWritten(arguments: [String], error: String) throws {
+        let box = try Sandbox()
+        try box.writeAdapter("ro", verbs: "read) cat >/dev/null; echo '{\"a\": 1}';;")
+        try box.copySample("notes-v1.json")
+        let run = try box.ferry(["convert", "notes-v1.json"] + arguments, environment: path(with: box.url.appendingPathComponent("bin")))
+        #expect(run.status == 4)
+        #expect(run.errors == [error])
+        #expect(try box.list() == ["bin", "notes-v1.json"])
+    }
+
     /// Adapters describe themselves at once, not one after another: each of these two says it
     /// started, then describes itself only once the other has started too (it gives up after
     /// 10 s, before the timeout). Asked in turn, the first would wait for the second in vain.

@@ -55,9 +55,14 @@ struct ConvertCommand: FerryCommand {
         request.output = arguments.value("output")
         if request.output == "" { throw UsageError("-o needs a file, a folder (DIR/) or - for standard output, not ''") }
         request.outputFormat = arguments.value("to")
-        if let format = request.outputFormat, common.registry.format(named: format) == nil {
-            throw FerryError(.unknownFormat, "unknown output format '\(format)'; `ferry formats` lists them"
-                + common.registry.undescribedNote(for: format))
+        if let format = request.outputFormat {
+            guard let known = common.registry.format(named: format) else {
+                throw FerryError(.unknownFormat, "unknown output format '\(format)'; `ferry formats` lists them"
+                    + common.registry.undescribedNote(for: format))
+            }
+            if known.writer == nil, !known.isContainer {
+                throw FerryError(.unknownFormat, "format '\(format)' is read only, not written; `ferry formats` lists what writes")
+            }
         }
         request.targetVersion = try arguments.integer("to-version", in: 1...Int.max)
         request.notesVersionAlreadyReached = request.targetVersion != nil
