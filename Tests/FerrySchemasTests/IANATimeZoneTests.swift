@@ -8,6 +8,8 @@ import Testing
 @Suite struct IANATimeZoneTests {
     @Test(arguments: [
         ("IST", "time zone \"IST\" is an abbreviation, not an IANA name; use \"Asia/Kolkata\" or another IANA name"),
+        ("UTC+5", "time zone \"UTC+5\" is an offset, not an IANA name; use \"Etc/GMT-5\" (POSIX's sign: ahead of UTC) or a city's zone such as Asia/Tokyo"),
+        ("GMT-3", "time zone \"GMT-3\" is an offset, not an IANA name; use \"Etc/GMT+3\" (POSIX's sign: behind UTC) or a city's zone such as Asia/Tokyo"),
         ("Nowhere/City", "unknown time zone \"Nowhere/City\"; use an IANA name such as UTC or Asia/Tokyo"),
         ("", "unknown time zone \"\"; use an IANA name such as UTC or Asia/Tokyo"),
     ])
