@@ -190,6 +190,21 @@ public struct FormatRegistry: Sendable {
         return formats.first { $0.name == key } ?? formats.first { $0.extensions.contains(key) }
     }
 
+    /// The format `name` names for an output: one that writes, or a bundle container.
+    /// - Parameter location: where the name came from (the output file whose extension named it).
+    /// - Throws: `FerryError(.unknownFormat)` for a name no format has (with `undescribedNote`), or
+    ///   for a format that only reads (as an external adapter may).
+    public func outputFormat(named name: String, at location: SourceLocation = SourceLocation()) throws -> FormatDescriptor {
+        guard let format = format(named: name) else {
+            throw FerryError(.unknownFormat, "unknown output format '\(name)'; `ferry formats` lists them" + undescribedNote(for: name),
+                             at: location)
+        }
+        guard format.writer != nil || format.isContainer else {
+            throw FerryError(.unknownFormat, "format '\(name)' is read only, not written; `ferry formats` lists what writes", at: location)
+        }
+        return format
+    }
+
     /// The format that plays `role` (the first registered, if several claim it); nil when none does.
     public func format(playing role: FormatRoles) -> FormatDescriptor? {
         formats.first { $0.roles.isSuperset(of: role) }

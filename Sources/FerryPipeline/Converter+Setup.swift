@@ -28,16 +28,10 @@ extension Converter {
             // Records from memory (`ConversionRequest.records`) have no format an output could keep.
             throw FerryError(.unknownFormat, "nothing names the output format: name it, or give the output an extension that does")
         }
-        guard let format = registry.format(named: formatName) else {
-            throw FerryError(.unknownFormat, "unknown output format '\(formatName)'; `ferry formats` lists them" + registry.undescribedNote(for: formatName))
-        }
-        guard format.writer != nil || format.isContainer else {
-            // Known, but read-only, as an external adapter may be: said at the output it names.
-            var location = SourceLocation()
-            if request.outputFormat == nil, case .file(let path) = target { location = SourceLocation(file: path) }
-            throw FerryError(.unknownFormat, "format '\(formatName)' is read only, not written; `ferry formats` lists what writes",
-                             at: location)
-        }
+        // A format the output's extension named is said at the output.
+        var location = SourceLocation()
+        if request.outputFormat == nil, case .file(let path) = target { location = SourceLocation(file: path) }
+        let format = try registry.outputFormat(named: formatName, at: location)
         if let dataFormat = request.dataFormat, !format.isContainer {
             throw FerryError(.usage, "--data-format \(dataFormat) names the data format inside a bundle, and the output is "
                 + "\(format.name), not a bundle: add --to tar (or -o NAME.tar)")

@@ -55,15 +55,7 @@ struct ConvertCommand: FerryCommand {
         request.output = arguments.value("output")
         if request.output == "" { throw UsageError("-o needs a file, a folder (DIR/) or - for standard output, not ''") }
         request.outputFormat = arguments.value("to")
-        if let format = request.outputFormat {
-            guard let known = common.registry.format(named: format) else {
-                throw FerryError(.unknownFormat, "unknown output format '\(format)'; `ferry formats` lists them"
-                    + common.registry.undescribedNote(for: format))
-            }
-            if known.writer == nil, !known.isContainer {
-                throw FerryError(.unknownFormat, "format '\(format)' is read only, not written; `ferry formats` lists what writes")
-            }
-        }
+        if let format = request.outputFormat { _ = try common.registry.outputFormat(named: format) }
         request.targetVersion = try arguments.integer("to-version", in: 1...Int.max)
         request.notesVersionAlreadyReached = request.targetVersion != nil
         request.write.csvSafe = arguments.flag("csv-safe")
