@@ -55,6 +55,7 @@ import Testing
                 "orphans": 0
               },
               "records": 5,
+              "recordsRead": 5,
               "errors": 0,
               "warnings": 0
             }

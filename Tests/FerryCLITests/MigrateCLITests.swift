@@ -295,6 +295,7 @@ import Testing
               },
               "media": null,
               "records": 8,
+              "recordsRead": 8,
               "errors": 0,
               "warnings": 0
             }

@@ -85,7 +85,8 @@ struct InspectCommand: FerryCommand {
         // Records read can be fewer than records out (a Firestore document holds its sub-collections):
         // only say it when records were lost to errors.
         if report.recordsRead > report.recordCount { out += " valid of \(report.recordsRead) read" }
-        out += "\nproblems:    \(report.errorCount) errors, \(report.warningCount) warnings\n"
+        out += "\nproblems:    \(report.errorCount) error\(report.errorCount == 1 ? "" : "s"), "
+            + "\(report.warningCount) warning\(report.warningCount == 1 ? "" : "s")\n"
         return out
     }
 
@@ -103,7 +104,7 @@ struct InspectCommand: FerryCommand {
         } else {
             out += "  \"media\": null,\n"
         }
-        out += "  \"records\": \(report.recordCount),\n  \"errors\": \(report.errorCount),\n  \"warnings\": \(report.warningCount)\n}\n"
+        out += "  \"records\": \(report.recordCount),\n  \"recordsRead\": \(report.recordsRead),\n  \"errors\": \(report.errorCount),\n  \"warnings\": \(report.warningCount)\n}\n"
         return out
     }
 }

@@ -88,7 +88,9 @@ struct RunCommand: FerryCommand {
             let failed = Summary.failures(reports, action: action)
             let warnings = reports.reduce(0) { $0 + $1.warningCount }
             let shardText = shard.map { " (shard \($0.0)/\($0.1))" } ?? ""
-            StandardError.write("run\(shardText): \(reports.count - failed) converted, \(failed) failed, \(warnings) warning\(warnings == 1 ? "" : "s")\n")
+            // A pipeline with no output validates: its inputs are valid or invalid, not converted.
+            let (good, bad) = action == .convert ? ("converted", "failed") : Summary.words(action)
+            StandardError.write("run\(shardText): \(reports.count - failed) \(good), \(failed) \(bad), \(warnings) warning\(warnings == 1 ? "" : "s")\n")
         }
         return reports.map(\.status).max() ?? .success
     }

@@ -1,4 +1,5 @@
 import FerryCore
+import FerryPipeline
 import Foundation
 
 /// The frame of every `--report html` page (Docs/reports.md): one self-contained HTML5 document
@@ -66,6 +67,18 @@ enum HTMLPage {
     /// `1 error`, `2 errors`.
     static func count(_ number: Int, _ noun: String) -> String {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
+    /// ` of 8 read` when fewer records passed than were read (the others had errors or were left
+    /// out), else nothing: as the summary line says `2 of 8 records`. Records read can also be
+    /// fewer than those counted (a Firestore document holds its sub-collections).
+    static func ofRecordsRead(_ report: DatasetReport) -> String {
+        report.recordsRead > report.recordCount ? " of \(report.recordsRead) read" : ""
+    }
+
+    /// The records of a table cell: `2 of 8` when some of those read did not pass, else `8`.
+    static func recordsPassed(_ report: DatasetReport) -> String {
+        report.recordsRead > report.recordCount ? "\(report.recordCount) of \(report.recordsRead)" : "\(report.recordCount)"
     }
 
     /// The style sheet: system fonts only, light and dark colour schemes, print-friendly.

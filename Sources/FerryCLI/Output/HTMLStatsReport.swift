@@ -35,7 +35,7 @@ enum HTMLStatsReport {
         } else {
             facts.append("schema-free")
         }
-        facts.append(HTMLPage.count(report.recordCount, "record"))
+        facts.append(HTMLPage.count(report.recordCount, "record") + HTMLPage.ofRecordsRead(report))
         if report.errorCount > 0 {
             facts.append("\(report.errorCount) error\(report.errorCount == 1 ? "" : "s"): invalid records are left out (<code>ferry validate</code> lists them)")
         }

@@ -37,7 +37,7 @@ enum HTMLValidationReport {
         for (index, report) in reports.enumerated() {
             out += "<tr><td><a href=\"#f\(index + 1)\">\(HTMLPage.escape(report.input))</a></td>"
             out += "<td>\(HTMLPage.escape(report.domain?.rawValue ?? "schema-free"))</td><td>\(version(report))</td>"
-            out += "<td>\(HTMLPage.escape(report.format))</td><td class=\"num\">\(report.recordCount)</td>"
+            out += "<td>\(HTMLPage.escape(report.format))</td><td class=\"num\">\(HTMLPage.recordsPassed(report))</td>"
             out += "<td class=\"num\">\(report.errorCount)</td><td class=\"num\">\(report.warningCount)</td>"
             out += "<td class=\"num\">\(notes(report))</td><td>\(verdict(report, action: action))</td></tr>\n"
         }
@@ -67,7 +67,7 @@ enum HTMLValidationReport {
     static func fileSection(_ report: DatasetReport, number: Int, action: ConversionRequest.Action) -> String {
         var out = "<section class=\"file\" id=\"f\(number)\">\n<h2>\(HTMLPage.escape(report.input))</h2>\n"
         var facts = [report.domain.map { "\($0.rawValue) v\(version(report))" } ?? "schema-free", HTMLPage.escape(report.format)]
-        facts.append(HTMLPage.count(report.recordCount, "record"))
+        facts.append(HTMLPage.count(report.recordCount, "record") + HTMLPage.ofRecordsRead(report))
         if !report.collections.isEmpty {
             facts.append(report.collections.map { HTMLPage.escape($0.name.isEmpty ? "records" : $0.name) + " \($0.count)" }.joined(separator: ", "))
         }

@@ -95,7 +95,7 @@ enum StatsFormatter {
         var out = "{\n  \"input\": \(ReportFormat.quote(report.input)),\n  \"format\": \(ReportFormat.quote(report.format)),\n"
         out += "  \"domain\": \(report.domain.map { ReportFormat.quote($0.rawValue) } ?? "null"),\n"
         out += "  \"schemaVersion\": \((report.domain == nil ? nil : report.targetVersion ?? report.sourceVersion).map(String.init) ?? "null"),\n"
-        out += "  \"records\": \(report.recordCount),\n  \"errors\": \(report.errorCount),\n  \"warnings\": \(report.warningCount),\n"
+        out += "  \"records\": \(report.recordCount),\n  \"recordsRead\": \(report.recordsRead),\n  \"errors\": \(report.errorCount),\n  \"warnings\": \(report.warningCount),\n"
         if let media = report.media {
             out += "  \"media\": {\"files\": \(media.count), \"bytes\": \(media.bytes), \"byKind\": {"
             out += zip(media.byKind, media.bytesByKind).map { "\(ReportFormat.quote($0.kind)): {\"files\": \($0.count), \"bytes\": \($1.bytes)}" }
