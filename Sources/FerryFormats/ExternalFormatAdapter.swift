@@ -276,9 +276,15 @@ final class ExternalRecordWriter: RecordWriter {
         if let firstError { throw firstError }
     }
 
-    /// The first error the adapter printed on standard error.
+    /// The first error the adapter printed on standard error, as the write's failure: always
+    /// `adapter-failed` (exit 3), as a read's failure is, whatever code the adapter gave it. A
+    /// write has no record to put a data error on, and its line and column count the JSON Lines
+    /// Ferry fed it, not a file the user has: the message and the adapter's code are kept.
     private var firstError: FerryError? {
-        errors.diagnostics.first(where: { $0.severity == .error }).map { FerryError($0) }
+        guard let said = errors.diagnostics.first(where: { $0.severity == .error }) else { return nil }
+        if said.code == .adapterFailed { return FerryError(said) }
+        return FerryError(.adapterFailed, "the \(name) adapter could not write: \(said.message) (\(said.code.rawValue))",
+                          at: SourceLocation(file: file))
     }
 
     /// The error of an adapter that closed its input before the last record (most often it

@@ -137,11 +137,31 @@ import Testing
             "out.crashes: error: $TMP/bin/ferry-format-crashes printed on standard error: ModuleNotFoundError: yaml [adapter-failed]"),
         ("quits", "exit 0",
             "out.quits: error: the quits adapter stopped reading its input [adapter-failed]"),
+        ("refuses", #"echo '{"severity": "error", "code": "invalid-value", "message": "no place for lists", "line": 2, "column": 9}' >&2; exit 1"#,
+            "out.refuses: error: the refuses adapter could not write: no place for lists (invalid-value) [adapter-failed]"),
     ])
     func aWriteAdapterThatStopsReadingFailsAsAnAdapter(name: String, write: String, error: String) throws {
+        try aWriteAdapterFails(name: name, write: write, error: error, records: 3000)
+    }
+
+    /// A write adapter that reads all its input and then fails, with an error line of any code, is
+    /// `adapter-failed` (exit 3), as a read adapter's failure is; nothing is written.
+    @Test(arguments: [
+        ("explains", #"cat >/dev/null; echo '{"severity": "error", "code": "adapter-failed", "message": "no place for lists"}' >&2; exit 3"#,
+            "out.explains: error: no place for lists [adapter-failed]"),
+        ("refuses", #"cat >/dev/null; echo '{"severity": "error", "code": "invalid-value", "message": "no place for lists", "line": 2, "column": 9}' >&2; exit 1"#,
+            "out.refuses: error: the refuses adapter could not write: no place for lists (invalid-value) [adapter-failed]"),
+        ("exits", "cat >/dev/null; exit 1",
+            "$TMP/bin/ferry-format-exits: error: `$TMP/bin/ferry-format-exits write` exited with status 1 [adapter-failed]"),
+    ])
+    func aWriteAdapterThatFailsAfterReadingFailsAsAnAdapter(name: String, write: String, error: String) throws {
+        try aWriteAdapterFails(name: name, write: write, error: error, records: 3)
+    }
+
+    private func aWriteAdapterFails(name: String, write: String, error: String, records: Int) throws {
         let box = try Sandbox()
         try box.writeAdapter(name, writes: true, verbs: "write) \(write);;")
-        let lines = (0..<3000).map { #"{"n": \#($0), "text": "a line long enough to fill a pipe before the end"}"# }
+        let lines = (0..<records).map { #"{"n": \#($0), "text": "a line long enough to fill a pipe before the end"}"# }
         try box.write("in.jsonl", lines.joined(separator: "\n") + "\n")
         let run = try box.ferry(["convert", "in.jsonl", "-o", "out.\(name)"], environment: path(with: box.url.appendingPathComponent("bin")))
         #expect(run.status == 3, "\(name): \(run.stderr)")
