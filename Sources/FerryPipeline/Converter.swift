@@ -25,7 +25,7 @@ public struct Converter: Sendable {
     ///   others still run.
     public func run(_ request: ConversionRequest, report: @escaping @Sendable (Diagnostic) -> Void) -> [DatasetReport] {
         let target: OutputTarget
-        let expansion = DatasetInputs.expansion(of: request.inputs, ignoring: request.ignoredFiles)
+        let expansion = DatasetInputs.expansion(of: request.inputs, ignoring: request.ignoredFiles, registry: registry)
         let (datasets, ownFolders) = (expansion.datasets, expansion.ownFolders)
         do {
             target = try plannedTarget(request, datasets: datasets.map(\.path))
@@ -63,7 +63,7 @@ public struct Converter: Sendable {
     /// a caller that writes the report itself calls this first, so a refused run writes nothing.
     /// - Throws: `FerryError(.usage)` naming both sides of a clash, or for a bad `-o`.
     public func checkOutputs(_ request: ConversionRequest) throws {
-        _ = try plannedTarget(request, datasets: DatasetInputs.expand(request.inputs, ignoring: request.ignoredFiles).datasets.map(\.path))
+        _ = try plannedTarget(request, datasets: DatasetInputs.expand(request.inputs, ignoring: request.ignoredFiles, registry: registry).datasets.map(\.path))
     }
 
     /// `checkOutputs`, returning the output target (`datasets`: the request's datasets, which

@@ -1,4 +1,5 @@
 import FerryCore
+import FerryFormats
 import Foundation
 
 /// One dataset of a request: a file given on the command line, or one found in a folder of
@@ -17,11 +18,16 @@ public struct DatasetInput: Sendable, Equatable {
 /// data file under it, each read, checked and written on its own, as `ferry run` does.
 public enum DatasetInputs {
     /// The datasets of `inputs`, in argument order, each folder's files in byte order.
-    /// - Parameter ignoring: files that are no data (`ConversionRequest.ignoredFiles`).
+    /// - Parameters:
+    ///   - ignoring: files that are no data (`ConversionRequest.ignoredFiles`).
+    ///   - registry: the formats whose files are data: an external adapter's files in a folder
+    ///     are datasets too.
     /// - Returns: the datasets and whether a folder output gives each its own file or folder
     ///   (several datasets, or any found in a folder), rather than one folder for one dataset.
-    public static func expand(_ inputs: [String], ignoring: Set<String> = []) -> (datasets: [DatasetInput], ownFolders: Bool) {
-        let expansion = expansion(of: inputs, ignoring: ignoring)
+    public static func expand(_ inputs: [String], ignoring: Set<String> = [], registry: FormatRegistry = .builtIn)
+        -> (datasets: [DatasetInput], ownFolders: Bool)
+    {
+        let expansion = expansion(of: inputs, ignoring: ignoring, registry: registry)
         return (expansion.datasets, expansion.ownFolders)
     }
 
@@ -37,19 +43,19 @@ public enum DatasetInputs {
     }
 
     /// `expand`, naming the files it passed over as well.
-    public static func expansion(of inputs: [String], ignoring: Set<String> = []) -> Expansion {
+    public static func expansion(of inputs: [String], ignoring: Set<String> = [], registry: FormatRegistry = .builtIn) -> Expansion {
         var datasets: [DatasetInput] = []
         var skipped: [(folder: String, file: String)] = []
         var expanded = false
         for input in inputs {
-            guard input != "-", isFolderOfDatasets(input, ignoring: ignoring) else {
+            guard input != "-", isFolderOfDatasets(input, ignoring: ignoring, registry: registry) else {
                 datasets.append(DatasetInput(path: input, stem: OutputRouter.stem(of: input)))
                 continue
             }
             let base = OutputRouter.base(of: input)
             var found: Set<String> = []
             var passed: [String] = []
-            InputExpander.datasets(at: base, into: &found, skipped: &passed, ignoring: ignoring)
+            InputExpander.datasets(at: base, into: &found, skipped: &passed, ignoring: ignoring, registry: registry)
             let byteOrder = { (a: String, b: String) in Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) }
             skipped += passed.sorted(by: byteOrder).map { (folder: base, file: String($0.dropFirst(base.count + 1))) }
             let files = found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
@@ -78,10 +84,10 @@ public enum DatasetInputs {
 
     /// True for a folder that holds several datasets: not a bundle folder (`manifest.json`,
     /// `data/`), not an app Documents folder, not a CSV folder of one dataset.
-    public static func isFolderOfDatasets(_ path: String, ignoring: Set<String> = []) -> Bool {
+    public static func isFolderOfDatasets(_ path: String, ignoring: Set<String> = [], registry: FormatRegistry = .builtIn) -> Bool {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return false }
-        return !InputExpander.isOneDataset(OutputRouter.base(of: path), ignoring: ignoring)
+        return !InputExpander.isOneDataset(OutputRouter.base(of: path), ignoring: ignoring, registry: registry)
     }
 
     /// `relative` (`2024/notes.json`) without the extensions of its file name (`2024/notes`); a

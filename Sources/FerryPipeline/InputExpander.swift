@@ -18,6 +18,14 @@ public enum InputExpander {
         let compressions: [String] = Compression.allCases.map { String($0.fileExtension.dropFirst()) }
         return Set(formats + compressions.filter { !$0.isEmpty })
     }()
+
+    /// `dataExtensions` and the endings of the formats `registry` reads besides the built-in ones
+    /// (an external adapter's `.toml`): a file a command could read, named as it is, is also a
+    /// dataset when found in a folder.
+    static func dataExtensions(of registry: FormatRegistry) -> Set<String> {
+        let readable = registry.formats.filter { $0.reader != nil }.flatMap(\.extensions)
+        return dataExtensions.union(readable.compactMap { $0.split(separator: ".").last.map { $0.lowercased() } })
+    }
     /// Names that make a folder a dataset of its own (a bundle folder or an app's Documents folder).
     static let bundleMarkers: Set<String> = ["manifest.json", "data", "ProfileImages", "MemberImages", "Stories", "media"]
     /// Endings of the files of a folder of one dataset in a one-collection format.
@@ -31,7 +39,7 @@ public enum InputExpander {
     /// - Returns: absolute paths of the inputs, in byte order.
     /// - Throws: `FerryError(.unreadableInput)` for a pattern that matches nothing.
     public static func expand(
-        _ patterns: [String], relativeTo base: String, ignoring: Set<String> = [],
+        _ patterns: [String], relativeTo base: String, ignoring: Set<String> = [], registry: FormatRegistry = .builtIn,
         skipped: ((_ folder: String, _ file: String) -> Void)? = nil
     ) throws -> [String] {
         var found: Set<String> = []
@@ -45,7 +53,7 @@ public enum InputExpander {
             for match in matches {
                 let path = match.hasSuffix("/.") ? String(match.dropLast(2)) : match
                 var passed: [String] = []
-                datasets(at: path, into: &found, skipped: &passed, ignoring: ignoring)
+                datasets(at: path, into: &found, skipped: &passed, ignoring: ignoring, registry: registry)
                 for file in passed.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
                     skipped?(path, String(file.dropFirst(path.count + 1)))
                 }
@@ -66,13 +74,15 @@ public enum InputExpander {
     /// (`manifest.json`, `data/`), an app Documents folder, or a folder whose data files are all
     /// CSV (or TSV) files named after collections of one domain (`wineNotes.csv`, `tags.csv`).
     /// Any other folder is a set of datasets, one per data file under it.
-    /// `ignoring`: standardized paths of files left out of the decision (`expand`).
-    public static func isOneDataset(_ path: String, ignoring: Set<String> = []) -> Bool {
+    /// `ignoring`: standardized paths of files left out of the decision (`expand`); `registry`:
+    /// the formats whose files are data (an adapter's too).
+    public static func isOneDataset(_ path: String, ignoring: Set<String> = [], registry: FormatRegistry = .builtIn) -> Bool {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { name in
             !name.hasPrefix(".") && (ignoring.isEmpty || !ignoring.contains(standardized(path + "/" + name)))
         }
         if names.contains(where: bundleMarkers.contains) { return true }
         var stems: Set<String> = []
+        let dataExtensions = dataExtensions(of: registry)
         for name in names {
             let ext = (name as NSString).pathExtension.lowercased()
             guard dataExtensions.contains(ext) else { continue }
@@ -91,24 +101,26 @@ public enum InputExpander {
     /// Adds the datasets at `path`: the file itself, a folder of one dataset, or the data files
     /// under a folder of several, recursively; adds to `skipped` every file under a folder of
     /// several that is no dataset: not hidden, not in `ignoring`, of an ending that is no data input.
-    static func datasets(at path: String, into found: inout Set<String>, skipped: inout [String], ignoring: Set<String> = []) {
+    static func datasets(at path: String, into found: inout Set<String>, skipped: inout [String], ignoring: Set<String> = [],
+                         registry: FormatRegistry = .builtIn) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
         guard isFolder.boolValue else {
             found.insert(path)
             return
         }
-        if isOneDataset(path, ignoring: ignoring) {
+        if isOneDataset(path, ignoring: ignoring, registry: registry) {
             found.insert(path)
             return
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let dataExtensions = dataExtensions(of: registry)
         for name in names where !name.hasPrefix(".") {
             let child = path + "/" + name
             var childIsFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: child, isDirectory: &childIsFolder) else { continue }
             if childIsFolder.boolValue {
-                datasets(at: child, into: &found, skipped: &skipped, ignoring: ignoring)
+                datasets(at: child, into: &found, skipped: &skipped, ignoring: ignoring, registry: registry)
             } else if ignoring.isEmpty || !ignoring.contains(standardized(child)) {
                 if dataExtensions.contains((name as NSString).pathExtension.lowercased()) {
                     found.insert(child)

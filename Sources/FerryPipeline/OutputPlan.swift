@@ -104,7 +104,7 @@ public struct OutputPlan: Sendable {
     /// The plan of a `ferry convert | migrate` request: its inputs share `target`.
     /// - Throws: what `check` throws.
     static func check(_ request: ConversionRequest, target: OutputTarget, registry: FormatRegistry) throws {
-        let (datasets, ownFolders) = DatasetInputs.expand(request.inputs, ignoring: request.ignoredFiles)
+        let (datasets, ownFolders) = DatasetInputs.expand(request.inputs, ignoring: request.ignoredFiles, registry: registry)
         let jobs = datasets.map { Job(input: $0.path, target: target, request: request, stem: $0.stem, ownFolder: ownFolders) }
         try check(jobs, report: request.reportFile, registry: registry) { first, second in
             // Two files of one folder (`x.json`, `x.csv`) differ only in their extensions, which

@@ -81,7 +81,7 @@ public struct PipelineRunner: Sendable {
         var skipped: [(folder: String, file: String)] = []
         for input in definition.inputs {
             let map = input.map.map { $0.hasPrefix("/") ? $0 : base + "/" + $0 }
-            let expanded = try InputExpander.expand([input.path], relativeTo: base, ignoring: own) { folder, file in
+            let expanded = try InputExpander.expand([input.path], relativeTo: base, ignoring: own, registry: registry) { folder, file in
                 skipped.append((folder, file))
             }
             for path in expanded where seen.insert(path).inserted {

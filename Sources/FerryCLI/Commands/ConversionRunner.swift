@@ -63,7 +63,7 @@ struct ConversionRunner {
         }
         progress?.finish()
         printer.finish()
-        let ignored = DatasetInputs.expansion(of: request.inputs, ignoring: request.ignoredFiles).skipped.map { $0.folder + "/" + $0.file }
+        let ignored = DatasetInputs.expansion(of: request.inputs, ignoring: request.ignoredFiles, registry: common.registry).skipped.map { $0.folder + "/" + $0.file }
         try Self.writeReport(reports, as: report, to: reportFile, command: command, action: request.action, ignored: ignored)
         if !common.quiet && summary {
             for report in reports { StandardError.write(Summary.line(for: report, action: request.action) + "\n") }

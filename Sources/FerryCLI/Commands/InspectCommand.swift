@@ -39,7 +39,7 @@ struct InspectCommand: FerryCommand {
         guard !reports.isEmpty else { return .internalError }
         // Files of no data format under a folder of datasets are named, as validate names them:
         // notes, not problems, so they are printed when problems are not.
-        for (folder, file) in DatasetInputs.expansion(of: request.inputs, ignoring: request.ignoredFiles).skipped {
+        for (folder, file) in DatasetInputs.expansion(of: request.inputs, ignoring: request.ignoredFiles, registry: common.registry).skipped {
             StandardError.write(DatasetInputs.ignoredNote(file, in: folder).description + "\n")
         }
         var status = ExitStatus.success

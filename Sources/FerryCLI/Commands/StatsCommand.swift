@@ -65,7 +65,7 @@ struct StatsCommand: FerryCommand {
         let verbose = common.verbose
         var results: [DatasetStatistics] = []
         var status = ExitStatus.success
-        let expansion = DatasetInputs.expansion(of: request.inputs, ignoring: request.ignoredFiles)
+        let expansion = DatasetInputs.expansion(of: request.inputs, ignoring: request.ignoredFiles, registry: common.registry)
         // Each dataset is profiled on its own: the files of no dataset are named here, as
         // `convert` and `validate` name them.
         for (folder, file) in expansion.skipped { printer.print(DatasetInputs.ignoredNote(file, in: folder)) }

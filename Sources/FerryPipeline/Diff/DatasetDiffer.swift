@@ -35,7 +35,7 @@ public struct DatasetDiffer: Sendable {
         if request.old == "-" && request.new == "-" {
             throw FerryError(.usage, "OLD and NEW cannot both be standard input ('-')")
         }
-        for path in [request.old, request.new] where DatasetInputs.isFolderOfDatasets(path) {
+        for path in [request.old, request.new] where DatasetInputs.isFolderOfDatasets(path, registry: registry) {
             throw FerryError(.usage, "diff compares two datasets, and this folder holds several; name one file of it",
                              at: SourceLocation(file: path))
         }
