@@ -107,6 +107,20 @@ import Testing
                 "w1": {\(word(0))}}}}}}}
 
             """, #"in.json:5:11: error: /__collections__/wordBooks/b2/__collections__/words/w1: duplicate id "w1" in words: first at line 3 (/__collections__/wordBooks/b1/__collections__/words/w1) [duplicate-id]"#),
+        // The same key twice in one collection: both documents have the same pointer, so the
+        // first is named by its line alone.
+        ("backup-restore, one key twice", """
+            {"wordBooks": {
+              "b1": {\(book)},
+              "b1": {\(book)}}}
+
+            """, #"in.json:3:9: error: /wordBooks/b1: duplicate id "b1" in wordBooks: first at line 2 [duplicate-id]"#),
+        ("node-firestore, one key twice", """
+            {"__collections__": {"wordBooks": {
+              "b1": {\(book)},
+              "b1": {\(book)}}}}
+
+            """, #"in.json:3:9: error: /__collections__/wordBooks/b1: duplicate id "b1" in wordBooks: first at line 2 [duplicate-id]"#),
     ])
     func aDuplicateKeyNamesTheDocument(_ layout: String, _ text: String, _ error: String) throws {
         let box = try Sandbox()

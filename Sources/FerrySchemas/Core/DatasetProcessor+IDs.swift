@@ -44,7 +44,10 @@ extension DatasetProcessor {
     static func duplicate(id: String, in collection: String, first: IDTable.FirstSeen, at location: SourceLocation) -> Diagnostic {
         var message = "duplicate id \(quoted: id) in \(collection): first at"
         if let line = first.line { message += " line \(line)" }
-        if let field = first.field { message += (first.line == nil ? " " : " (") + field.description + (first.line == nil ? "" : ")") }
+        // A Firestore document's id is its key, so both have the same pointer: the line tells them apart.
+        if let field = first.field, first.line == nil || field != location.field {
+            message += (first.line == nil ? " " : " (") + field.description + (first.line == nil ? "" : ")")
+        }
         return .error(.duplicateID, message, at: location)
     }
 
