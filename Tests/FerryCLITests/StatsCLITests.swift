@@ -70,7 +70,9 @@ import Testing
             if random.next(4) != 0 { members.append("\"score\":\(random.next(3) == 0 ? String(random.next(100)) : String(Double(random.next(400)) / 4))") }
             let day = 1 + random.next(28)
             let hour = random.next(24)
-            members.append("\"at\":\"2024-0\(1 + random.next(9))-\(day < 10 ? "0" : "")\(day)T\(hour < 10 ? "0" : "")\(hour):15:00Z\"")
+            // A calendar day now and then among the instants: one range for both.
+            let time = random.next(5) == 0 ? "" : "T\(hour < 10 ? "0" : "")\(hour):15:00Z"
+            members.append("\"at\":\"2024-0\(1 + random.next(9))-\(day < 10 ? "0" : "")\(day)\(time)\"")
             let tags = (0..<random.next(4)).map { _ in "\"t\(random.next(12))\"" }
             members.append("\"tags\":[\(tags.joined(separator: ","))]")
             if random.next(3) != 0 {
@@ -84,6 +86,17 @@ import Testing
             lines.append("{" + members.joined(separator: ",") + "}")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A field of calendar days and instants (pet-story's `since` and `birthDate`) has one range:
+    /// a day counts as its midnight UTC.
+    @Test func daysAndInstantsShareARange() throws {
+        let box = try Sandbox()
+        try box.copySample("pet-story-v1.json")
+        let run = try box.ferry(["stats", "pet-story-v1.json", "--report", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#"{"field": "/since", "kinds": {"string": 2}, "count": 2, "nulls": 0, "missing": 0, "distinct": 2, "distinctExact": true, "min": "2021-04-03", "max": "2022-08-31T15:00:00Z","#), "\(run.stdout)")
+        #expect(run.stdout.contains(#"{"field": "/birthDate", "kinds": {"string": 2}, "count": 2, "nulls": 0, "missing": 0, "distinct": 2, "distinctExact": true, "min": "2020-12-24T15:00:00Z", "max": "2022-05-05","#), "\(run.stdout)")
     }
 
     @Test func aGeneratedFileCountsAsPythonCountsIt() throws {

@@ -35,7 +35,9 @@ public struct FieldStatistics: Sendable {
     /// The smallest and largest number, as written.
     public private(set) var minNumber: (value: Double, text: String)?
     public private(set) var maxNumber: (value: Double, text: String)?
-    /// The earliest and latest instant among strings in RFC 3339 form, as written.
+    /// The earliest and latest instant among strings in RFC 3339 form, as written: date-times,
+    /// and full-dates (`2021-04-03`, a calendar day such as pet-story's `since`) as their
+    /// midnight UTC, so that a field holding both has one range.
     public private(set) var minInstant: (value: Instant, text: String)?
     public private(set) var maxInstant: (value: Instant, text: String)?
     /// The shortest and longest string, in Unicode scalars.
@@ -160,9 +162,15 @@ public struct FieldStatistics: Sendable {
         }
     }
 
-    /// The instant of an RFC 3339 date-time string (`2024-05-01T09:30:00Z`); nil for other text.
+    /// The instant of an RFC 3339 date-time string (`2024-05-01T09:30:00Z`), or of a full-date
+    /// (`2024-05-01`) at its midnight UTC; nil for other text.
     static func instant(_ text: String) -> Instant? {
         let bytes = text.utf8
+        if bytes.count == 10 {
+            let date = bytes.withContiguousStorageIfAvailable { RFC3339Fields.parseFullDate(UnsafeRawBufferPointer($0)) } ?? nil
+            guard let date, let day = CalendarDay(year: date.year, month: date.month, day: date.day) else { return nil }
+            return Instant(seconds: CivilDate.days(year: day.year, month: day.month, day: day.day) * 86_400)
+        }
         guard bytes.count >= 20, bytes.count <= 40 else { return nil }
         var iterator = bytes.makeIterator()
         for position in 0..<11 {

@@ -9,14 +9,21 @@ nest as Docs/csv.md says). Prints
 """
 import csv
 import json
+import re
 import sys
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timezone
 
 KINDS = ["string", "number", "bool", "object", "list", "null"]
 
 
 def instant(text):
+    # A full-date (a calendar day) is ordered as its midnight UTC.
+    if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+        try:
+            return datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
+        except ValueError:
+            return None
     if not (20 <= len(text.encode()) <= 40 and text[4:5] == "-" and text[7:8] == "-" and text[10:11] in "Tt"):
         return None
     try:
