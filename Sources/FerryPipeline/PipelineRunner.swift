@@ -15,19 +15,23 @@ public struct PipelineRunner: Sendable {
         self.progress = progress
     }
 
-    /// Reads and checks a pipeline file.
-    /// - Throws: `FerryError(.usage)` naming the JSON Pointer of a bad member, or
-    ///   `unreadable-input` / `malformed-json` for the file itself.
+    /// Reads and checks a pipeline file: its members (`PipelineFileCheck`), their types and its
+    /// options, before any input is read.
+    /// - Throws: `FerryError(.usage)` at the JSON Pointer of a bad member (`p.json: error:
+    ///   /options/jobs: expected a number, found string [usage]`), or `unreadable-input` /
+    ///   `malformed-json` for the file itself.
     public static func load(_ path: String) throws -> PipelineDefinition {
         let source = try FileDescriptorSource(path: path)
         let bytes = try source.readAll(limit: 16 << 20)
         let value = try JSONText.parse(bytes, options: ReadOptions(fileName: path))
+        try PipelineFileCheck.members(of: value, path: path)
         do {
             let definition = try ValueDecoder().decode(PipelineDefinition.self, from: value)
             try check(definition, path: path)
+            try PipelineFileCheck.options(definition.options, path: path)
             return definition
         } catch let error as DecodingError {
-            throw FerryError(.usage, "\(path): \(error.jsonPointer): \(Self.reason(error))", at: SourceLocation(file: path))
+            throw FerryError(.usage, Self.reason(error), at: SourceLocation(file: path, field: error.jsonPointer))
         }
     }
 
@@ -35,23 +39,25 @@ public struct PipelineRunner: Sendable {
         for (index, step) in definition.steps.enumerated() {
             let set = [step.map != nil, step.filter != nil, step.migrate != nil, step.validate != nil].filter { $0 }.count
             if set != 1 {
-                throw FerryError(.usage, "/steps/\(index): a step has exactly one of map, filter, migrate, validate",
-                                 at: SourceLocation(file: path, field: JSONPointer("/steps/\(index)")))
+                throw FerryError(.usage, "a step has exactly one of map, filter, migrate, validate",
+                                 at: SourceLocation(file: path, field: JSONPointer(tokens: ["steps", String(index)])))
             }
-        }
-        if definition.options?.strict == true && definition.options?.lenient == true {
-            throw FerryError(.usage, "/options: strict and lenient exclude each other", at: SourceLocation(file: path))
         }
     }
 
+    /// The decoder's message without the place it starts with (`at /options/jobs: `): the
+    /// diagnostic's pointer says it.
     private static func reason(_ error: DecodingError) -> String {
+        let text: String
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
              .dataCorrupted(let context):
-            return context.debugDescription
+            text = context.debugDescription
         @unknown default:
-            return "\(error)"
+            text = "\(error)"
         }
+        guard text.hasPrefix("at "), let colon = text.range(of: ": ") else { return text }
+        return String(text[colon.upperBound...])
     }
 
     /// The inputs of a pipeline, optionally one shard of them.
