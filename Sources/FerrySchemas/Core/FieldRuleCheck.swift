@@ -237,7 +237,8 @@ public final class FieldRulePlan: @unchecked Sendable {
         typeStorage.initialize(to: type)
         tables = Tables(
             type: UnsafePointer(typeStorage), names: Self.store(type.fields.map(\.name)), rules: Self.store(rules), requiredFields: required,
-            textTypes: Self.store(textTypes), nested: Self.store(nestedPlans.map(\.tables)))
+            textTypes: Self.store(textTypes), enumerations: Self.store(textTypes.map(Self.storedCases)),
+            nested: Self.store(nestedPlans.map(\.tables)))
         let stored = UnsafeMutablePointer<Tables>.allocate(capacity: 1)
         stored.initialize(to: tables)
         storedTables = UnsafePointer(stored)
@@ -249,7 +250,15 @@ public final class FieldRulePlan: @unchecked Sendable {
         Self.free(tables.names)
         Self.free(tables.rules)
         Self.free(tables.textTypes)
+        for cases in tables.enumerations { Self.free(cases) }
+        Self.free(tables.enumerations)
         Self.free(tables.nested)
+    }
+
+    /// The cases of an enumeration type in storage of their own (empty for any other type).
+    private static func storedCases(_ type: FieldType) -> UnsafeBufferPointer<String> {
+        guard case .enumeration(let cases) = type else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return store(cases)
     }
 
     /// A copy of `elements` in storage of its own (freed by `free`).
@@ -279,6 +288,10 @@ public final class FieldRulePlan: @unchecked Sendable {
         let requiredFields: UInt64
         /// The string types whose `FieldType.admits(_:)` must be asked (`TextRule.ask` indexes it).
         let textTypes: UnsafeBufferPointer<FieldType>
+        /// The cases of each enumeration of `textTypes` (same count; empty for other types),
+        /// compared in place: taking them out of the `FieldType` retained its array once a record,
+        /// a count every worker thread wrote.
+        let enumerations: UnsafeBufferPointer<UnsafeBufferPointer<String>>
         /// The tables of nested object types (`Rule.nested` indexes it).
         let nested: UnsafeBufferPointer<Tables>
 
@@ -296,7 +309,10 @@ public final class FieldRulePlan: @unchecked Sendable {
         /// True when `textTypes[index]` admits `text` (`FieldType.admits(_:)`).
         @inline(never)
         func asks(_ text: String, _ index: Int) -> Bool {
-            index < textTypes.count && textTypes[index].admits(text)
+            guard index < textTypes.count else { return false }
+            let cases = enumerations[index]
+            guard cases.isEmpty else { return cases.contains(text) }
+            return textTypes[index].admits(text)
         }
 
         /// The tables of the object type of a field (or of its array's elements), where the

@@ -232,17 +232,19 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     @inlinable
     public mutating func string(_ name: String) -> String {
         let index = fieldIndex(name)
-        let fieldType = index.map { _fields[$0].type } ?? .string
+        // The type's admission, not the type: an enumeration's cases copied out of it would count
+        // a reference every record (`TextAdmission`).
+        let admission = index.map { _table.admissions[$0] } ?? .any
         // Every string type: an unquoted empty cell is "" (SCHEMAS.md "Formats: CSV"), so a
         // `nonEmptyString` or `enumeration` field breaks the same rule as a quoted "" or `<x/>`.
-        let quiet = scalarsAsText && index != nil && FieldReader.isTextType(fieldType)
+        let quiet = scalarsAsText && index != nil && admission.isText
         guard let item = item(of: name, at: index, quietWhenMissing: quiet) else {
-            if quiet, reportMissingUnlessEmptyCell(name, at: index), !fieldType.admits("") {
-                _ = FieldReader.string(.string(""), fieldType, at: context.appending(name), into: &diagnostics)
+            if quiet, reportMissingUnlessEmptyCell(name, at: index), !admission.admits(""), let index {
+                _ = FieldReader.string(.string(""), _fields[index].type, at: context.appending(name), into: &diagnostics)
             }
             return ""
         }
-        return checkedString(item, fieldType, name) ?? ""
+        return checkedString(item, admission, index, name) ?? ""
     }
 
     /// An optional string field.
@@ -250,18 +252,16 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     public mutating func optionalString(_ name: String) -> String? {
         let (index, item) = locate(name)
         guard let item else { return nil }
-        return checkedString(item, index.map { _fields[$0].type } ?? .string, name)
+        return checkedString(item, index.map { _table.admissions[$0] } ?? .any, index, name)
     }
 
-    /// The text of a string item that fits `fieldType`, else nil (reported).
+    /// The text of a string item that fits the type of field `index` (nil: a plain string), whose
+    /// `admission` is given, else nil (reported).
     @inlinable @inline(__always)
-    mutating func checkedString(_ item: Cursor.Item, _ fieldType: FieldType, _ name: String) -> String? {
-        if let text = _cursor.text(of: item) {
-            if let plain = FieldReader.plainString(text, fieldType) { return plain }
-            // URLs and enumeration values: `FieldReader.string` takes a string its type admits.
-            if fieldType.admits(text) { return text }
-        }
-        return FieldReader.string(_cursor.value(of: item), fieldType, at: context.appending(name), into: &diagnostics)
+    mutating func checkedString(_ item: Cursor.Item, _ admission: TextAdmission, _ index: Int?, _ name: String) -> String? {
+        if let text = _cursor.text(of: item), admission.admits(text) { return text }
+        return FieldReader.string(_cursor.value(of: item), index.map { _fields[$0].type } ?? .string, at: context.appending(name),
+                                  into: &diagnostics)
     }
 
     /// A list of strings.
