@@ -15,7 +15,7 @@ import FerryCore
 /// Only paths are held, each with the first record that referenced it: memory grows with the
 /// number of media files, never with their bytes or the number of records.
 final class OutputMedia {
-    /// Why a record that references a media file is not written as read.
+    /// Where the run met a record it may leave out, or write with fewer fields than it read.
     enum Reason: CaseIterable {
         /// `--where` left the record out.
         case filtered
