@@ -116,6 +116,9 @@ extension Diagnostic.Code {
     public static let unlistedFile: Self = "unlisted-file"
     /// A media file no record references (a warning).
     public static let orphanMedia: Self = "orphan-media"
+    /// A media file not written to a bundle output because every record referencing it is left
+    /// out (a note).
+    public static let mediaLeftOut: Self = "media-left-out"
     /// A collection whose record count differs from the manifest's.
     public static let countMismatch: Self = "count-mismatch"
     /// Two members with one path (or NFC-equal paths).
@@ -134,7 +137,7 @@ extension Diagnostic.Code {
         .outputUnwritable, .internalError, .assumption, .raggedRow, .unterminatedQuote, .malformedCSV, .strayQuote,
         .duplicateHeader, .unmappedField, .malformedXML, .unsafeXML, .unsafePath, .truncatedArchive,
         .malformedArchive, .missingManifest, .checksumMismatch, .missingFile, .unlistedFile, .orphanMedia,
-        .countMismatch, .duplicateMember, .adapterFailed,
+        .mediaLeftOut, .countMismatch, .duplicateMember, .adapterFailed,
     ]
 
     /// Exit statuses of codes that are not plain invalid data.

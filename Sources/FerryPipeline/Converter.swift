@@ -200,6 +200,9 @@ public struct Converter: Sendable {
         if request.action == .convert {
             router = try makeRouter(request: request, target: target, naming: naming, source: source, plan: plan)
         }
+        // Which media a bundle output carries follows from which records are written, and why the others are not.
+        let outputMedia = router?.carriesMedia == true ? OutputMedia(media: source.media) : nil
+        if let outputMedia { selection?.willCut = { outputMedia.note($0, .chosen) } }
         // What --lenient writes and what `stats` profiles leave out every record with an error, a
         // dangling reference included: records naming ids not read yet wait until they are.
         let held = plan.processor.flatMap { processor -> HeldRecords? in
@@ -229,7 +232,7 @@ public struct Converter: Sendable {
             // one is: it is written first and kept when it was (counted, too, when the write
             // fails outright and the run stops, as a record is counted before its write above).
             // One naming a record left out is left out too (a word of the same Firestore book).
-            if plan.processor?.namesLeftOut(record) == true { return }
+            if plan.processor?.namesLeftOut(record) == true { outputMedia?.note(record, .namesLeftOut); return }
             let written: Bool
             do {
                 written = try writeOut(record, rendered: rendered)
@@ -269,9 +272,11 @@ public struct Converter: Sendable {
         /// `rendered`: the records' bytes made ahead on a worker (`--jobs`), one range per record.
         /// `typed`: the typed path's reading of the one record of `records`.
         func emit(_ records: [Record], rendered: RenderedRecords? = nil, typed: TypedPreparation? = nil) throws {
-            for (index, record) in records.enumerated() where filter?.keepsAfterMigration(record) ?? true {
+            for (index, record) in records.enumerated() {
+                guard filter?.keepsAfterMigration(record) ?? true else { outputMedia?.note(record, .filtered); continue }
                 references.collect(record)
                 if let selection {
+                    outputMedia?.note(record, .offered)
                     if let kept = selection.take(record) {
                         try write(kept, typed: selection.keepsRecordsWhole ? typed : nil)
                         if stopsWhenFull, selection.filledCollection { try stopIfFull() }
@@ -284,7 +289,7 @@ public struct Converter: Sendable {
             }
         }
         func process(_ record: consuming Record) throws {
-            if let filter, !filter.keepsBeforeMigration(record) { return }
+            if let filter, !filter.keepsBeforeMigration(record) { outputMedia?.note(record, .filtered); return }
             guard let processor = plan.processor else { return try emit([record]) }
             let committed = processor.process(record)
             try emit(held.map { try $0.pass(committed) } ?? committed)
@@ -472,24 +477,9 @@ public struct Converter: Sendable {
                 return
             }
             try router?.ensureOpened(collection: nil)
-            // Media of external-storage fields were inlined and are written again from the records
-            // (under the new collection's folder after a migration); the others are copied, all of
-            // them or, for a filtered dataset, those the kept records name.
-            let inlined = inliner?.referenced ?? []
-            let copied = source.media.filter { !inlined.contains($0.key) }
-            result.mediaOutsideRecords = Array(copied.keys)
-            if let router, !router.carriesMedia, !copied.isEmpty, !request.mediaAccountedFor {
-                let examples = copied.keys.sorted().prefix(2).joined(separator: ", ")
-                let message = "\(copied.count) media file\(copied.count == 1 ? "" : "s") (\(examples)\(copied.count > 2 ? ", ..." : "")) "
-                    + "cannot go into a plain data file and are left out; the records keep their paths. Write a bundle (-o NAME.tar, or --to tar -o DIR/) to keep them"
-                log.report(Diagnostic(request.processing.mode == .strict ? .error : .warning, .lossyDrop, message,
-                                      at: SourceLocation(file: input)))
-                if request.processing.mode == .strict {
-                    router.discard()
-                    return
-                }
-            }
-            try router?.commit(media: source.bundle.map { ($0, copied, filter == nil && selection == nil ? nil : keptReferences.referenced) })
+            let media = MediaOutcome(read: references, written: keptReferences, inlined: inliner?.referenced ?? [], dropped: outputMedia,
+                                     carriesOrphans: filter == nil && selection == nil && !stoppedEarly)
+            guard try commit(router, media: media, source: source, request: request, input: input, log: log, into: &result) else { return }
             result.output = router.map { r in r.paths.isEmpty ? "-" : r.paths.joined(separator: ", ") }
         } catch {
             router?.discard()

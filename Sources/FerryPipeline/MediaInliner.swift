@@ -51,10 +51,18 @@ final class MediaInliner {
 /// (`DomainDefinition.mediaStems`, asked of every registered domain: the records' domain is not
 /// known here).
 struct MediaReferences {
+    /// A record that referenced a media file, as a note about the file names it.
+    struct Referrer {
+        var collection: String?
+        var id: String?
+    }
+
     let media: [String: String]
     private let catalog: ListedMediaCatalog
     private let definitions = Domain.allCases.compactMap(\.definition)
     private(set) var referenced: Set<String> = []
+    /// The first record that referenced each path of `referenced`.
+    private(set) var firstReferrers: [String: Referrer] = [:]
 
     init(media: [String: String]) {
         self.media = media
@@ -65,21 +73,24 @@ struct MediaReferences {
     /// Notes the media a record names, as paths or through a domain's media layout.
     mutating func collect(_ record: Record) {
         guard !media.isEmpty else { return }
-        collect(record.value)
+        collect(record.value, of: record)
         for definition in definitions {
             for stem in definition.mediaStems(collection: record.collection, value: record.value) {
-                referenced.formUnion(catalog.files(withStem: stem))
+                for path in catalog.files(withStem: stem) { insert(path, of: record) }
             }
         }
     }
 
-    private mutating func collect(_ value: Value) {
-        guard !media.isEmpty else { return }
+    private mutating func collect(_ value: Value, of record: Record) {
         switch value {
-        case .string(let text) where media[text] != nil: referenced.insert(text)
-        case .array(let items): for item in items { collect(item) }
-        case .object(let object): for member in object { collect(member.value) }
+        case .string(let text) where media[text] != nil: insert(text, of: record)
+        case .array(let items): for item in items { collect(item, of: record) }
+        case .object(let object): for member in object { collect(member.value, of: record) }
         default: break
         }
+    }
+
+    private mutating func insert(_ path: String, of record: Record) {
+        if referenced.insert(path).inserted { firstReferrers[path] = Referrer(collection: record.collection, id: record.id) }
     }
 }

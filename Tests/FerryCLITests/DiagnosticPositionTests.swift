@@ -216,6 +216,9 @@ import Glibc
             _ = try bundle(in: $0)
             try write("extra", "b/data/media/extra.png", in: $0)
         },
+        Case(code: "media-left-out", arguments: ["convert", "docs", "--where", #"id != "s2""#, "-o", "o.tar"], expect: .member) {
+            try FileManager.default.copyItem(at: Fixtures.sample("pet-story-v1-documents"), to: $0.appendingPathComponent("docs"))
+        },
         Case(code: "count-mismatch", arguments: ["validate", "b"], expect: .member) {
             _ = try bundle(in: $0)
             let url = $0.appendingPathComponent("b/manifest.json")

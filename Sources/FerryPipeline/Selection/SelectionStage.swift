@@ -33,6 +33,9 @@ final class SelectionStage {
     /// of a run that keeps them all. (A collection that ends short of the limit can make the
     /// selection full too; that is left to the next collection to fill, or the input's end.)
     private(set) var filledCollection = false
+    /// Called with each record kept, before `--select` cuts its fields (a bundle output learns
+    /// which media files the records written referenced before the cut: `OutputMedia`).
+    var willCut: ((Record) -> Void)?
 
     /// True when `take(_:)` gives back the record it is handed, or nothing (no `--select`, no `--sample`).
     var keepsRecordsWhole: Bool { projection == nil && selection.sample == nil }
@@ -90,6 +93,7 @@ final class SelectionStage {
 
     private func project(_ record: Record) -> Record {
         guard let projection else { return record }
+        willCut?(record)
         var cut = record
         cut.value = projection.project(record.value)
         return cut
