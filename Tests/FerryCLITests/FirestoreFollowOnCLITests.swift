@@ -36,8 +36,7 @@ import Testing
             "in.json:\(p[0]): error: \(layout.books)/b-bad/title: title: expected a string, found 5 (id \"b-bad\") [type-error]",
             "in.json:\(p[2]): error: \(layout.words("b-ok"))/w-wrong/wordBookID: wordBookID \"b-nope\" differs from its parent word "
                 + "book \"b-ok\" (id \"w-wrong\") [invalid-value]",
-            "in.json:\(p[4]): error: \(layout.words("b-ok"))/w-ok: duplicate id \"w-ok\" in words: first at line \(p[3]) "
-                + "(\(layout.words("b-ok"))/w-ok) [duplicate-id]",
+            "in.json:\(p[4]): error: \(layout.words("b-ok"))/w-ok: duplicate id \"w-ok\" in words: first at line \(p[3]) [duplicate-id]",
         ]
     }
 
