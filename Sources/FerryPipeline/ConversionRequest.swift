@@ -88,6 +88,10 @@ public struct ConversionRequest: Sendable {
     /// standardized absolute paths: a folder input neither reads them nor counts them when
     /// deciding whether it is one dataset (a CSV folder beside its pipeline file).
     public var ignoredFiles: Set<String> = []
+    /// The record of the folders made for outputs, shared by the conversions of one run that go on
+    /// at once (a pipeline's inputs), which removes those left empty when they are all done; nil:
+    /// each conversion removes what it made as it fails.
+    public var runFolders: MadeFolders?
     /// True when the caller compares a bundle's media itself (`ferry diff`): a plain output
     /// that leaves them out then loses nothing worth a warning.
     var mediaAccountedFor = false

@@ -43,7 +43,7 @@ extension Converter {
         let schema = plan.schemaFreeOutput ? nil : plan.domain.flatMap { domain in plan.targetVersion.flatMap { DatasetSchema.schema(for: domain, version: $0) } }
         return OutputRouter(target: target, format: format, options: options, stem: naming.stem,
                             ownFolder: naming.ownFolder, registry: registry, schema: schema, dataFormat: request.dataFormat,
-                            holdsStandardOutput: request.processing.mode != .lenient)
+                            holdsStandardOutput: request.processing.mode != .lenient, runFolders: request.runFolders)
     }
 
     /// The typed path for a domain run (issue 7): records go from bytes to model to bytes. Nil

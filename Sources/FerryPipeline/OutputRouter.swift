@@ -27,6 +27,8 @@ final class OutputRouter {
     /// Folders this router made for its outputs, parents first: a run that fails removes those
     /// left empty, so nothing of it stays behind.
     private var madeFolders: [String] = []
+    /// The run's record of the folders its conversions made (`MadeFolders`); nil for a run of one.
+    private let runFolders: MadeFolders?
     private let registry: FormatRegistry
     private let schema: DatasetSchema?
     private let dataFormat: String?
@@ -43,8 +45,10 @@ final class OutputRouter {
     ///     write); otherwise records stream out as they are written.
     init(
         target: OutputTarget, format: FormatDescriptor, options: WriteOptions, stem: String, ownFolder: Bool,
-        registry: FormatRegistry, schema: DatasetSchema?, dataFormat: String?, holdsStandardOutput: Bool = false
+        registry: FormatRegistry, schema: DatasetSchema?, dataFormat: String?, holdsStandardOutput: Bool = false,
+        runFolders: MadeFolders? = nil
     ) {
+        self.runFolders = runFolders
         self.holdsStandardOutput = holdsStandardOutput
         self.target = target
         self.format = format
@@ -187,6 +191,7 @@ final class OutputRouter {
             if let bundle {
                 if let media { try bundle.copyMedia(from: media.bundle, media: media.paths, only: media.only) }
                 try bundle.finish()
+                runFolders?.keep(madeFolders)
                 return
             }
             for key in writerOrder { try writers[key]?.writer.finish() }
@@ -194,6 +199,7 @@ final class OutputRouter {
             try standardOutput?.flush()
             try heldStandardOutput?.release()
             for key in writerOrder { try writers[key]?.file?.commit() }
+            runFolders?.keep(madeFolders)
         } catch {
             discard()
             throw error
@@ -346,7 +352,9 @@ final class OutputRouter {
     }
 
     private func makeFolder(_ path: String) throws {
-        madeFolders.append(contentsOf: try Self.makeFolders(path))
+        let made = try Self.makeFolders(path)
+        madeFolders.append(contentsOf: made)
+        runFolders?.add(made)
     }
 
     /// Makes the folder `path` and its missing ancestors, as `mkdir -p` does: a folder that another

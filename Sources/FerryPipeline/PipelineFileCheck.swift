@@ -1,4 +1,5 @@
 import FerryCore
+import FerryFilter
 import FerrySchemas
 
 /// The checks of a pipeline file before anything runs (Docs/pipelines.md): every member is one a
@@ -39,6 +40,15 @@ enum PipelineFileCheck {
                 if let validate = step.objectValue?["validate"] {
                     try check(validate, allowed: [], at: at.appending("validate"), path: path)
                 }
+                // The filter's syntax, once: its keys are checked against each input's domain.
+                if case .string(let filter)? = step.objectValue?["filter"] {
+                    do {
+                        _ = try FilterQuery(parsing: filter)
+                    } catch {
+                        throw FerryError(.usage, "column \(error.column): \(error.message)",
+                                         at: SourceLocation(file: path, field: at.appending("filter")))
+                    }
+                }
             }
         }
         if let output = root["output"] { try check(output, allowed: outputMembers, at: JSONPointer(tokens: ["output"]), path: path) }
@@ -65,17 +75,27 @@ enum PipelineFileCheck {
         if let name = options.domain, Domain(rawValue: name) == nil {
             throw refuse("domain", "unknown domain '\(name)'; domains: \(Domain.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if let jobs = options.jobs, jobs < 1 { throw refuse("jobs", "jobs is at least 1, not \(jobs)") }
+        if let jobs = options.jobs, !(1...1024).contains(jobs) { throw refuse("jobs", "jobs is 1 to 1024, not \(jobs)") }
+        if let delimiter = options.delimiter, ![",", ";", "|", "tab", "\\t", "\t"].contains(delimiter) {
+            throw refuse("delimiter", "delimiter takes ',', ';', '|' or 'tab', not '\(delimiter)'")
+        }
     }
 
     /// Throws for the first member of `value` (when an object) not in `allowed` or `annotations`.
     private static func check(_ value: Value, allowed: [String], at pointer: JSONPointer, path: String,
                               hint: (String) -> String = { _ in "" }) throws {
         guard case .object(let object) = value else { return }
-        for key in object.keys where !allowed.contains(key) && !annotations.contains(key) {
-            let expected = allowed.isEmpty ? "it has no members" : "expected " + list(allowed)
-            throw FerryError(.usage, "unknown member '\(key)'; \(expected)\(hint(key))",
-                             at: SourceLocation(file: path, field: pointer.appending(key)))
+        var seen: Set<String> = []
+        for key in object.keys {
+            if !allowed.contains(key) && !annotations.contains(key) {
+                let expected = allowed.isEmpty ? "it has no members" : "expected " + list(allowed)
+                throw FerryError(.usage, "unknown member '\(key)'; \(expected)\(hint(key))",
+                                 at: SourceLocation(file: path, field: pointer.appending(key)))
+            }
+            // JSON leaves a repeated member to the reader; the decoder would take one silently.
+            guard seen.insert(key).inserted else {
+                throw FerryError(.usage, "member '\(key)' given twice; give it once", at: SourceLocation(file: path, field: pointer.appending(key)))
+            }
         }
     }
 

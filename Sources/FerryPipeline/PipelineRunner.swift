@@ -140,6 +140,7 @@ public struct PipelineRunner: Sendable {
         _ definition: PipelineDefinition, pipelinePath: String, inputs: [PipelineInput], variables: [String: String],
         overrideJobs: Int?, reportFile: String? = nil, report: @escaping @Sendable (Diagnostic) -> Void
     ) -> [DatasetReport] {
+        let folders = MadeFolders()
         let own = Self.ownFiles(pipelinePath: pipelinePath, reportFile: reportFile)
         let base = URL(fileURLWithPath: pipelinePath).deletingLastPathComponent().standardizedFileURL.path
         let jobs = max(1, overrideJobs ?? definition.options?.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -153,6 +154,7 @@ public struct PipelineRunner: Sendable {
                 do {
                     var request = try makeRequest(definition, input: input.path, base: base, variables: variables, ignoring: own)
                     if let map = input.map { request.mapping = map }
+                    request.runFolders = folders
                     reports = Converter(registry: registry, progress: progress).run(request) { ordered.add($0, input: index) }
                 } catch {
                     let diagnostic = Converter.diagnostic(for: error)
@@ -165,6 +167,7 @@ public struct PipelineRunner: Sendable {
             }
         }
         queue.waitUntilAllOperationsAreFinished()
+        folders.removeEmpty()
         return results.all
     }
 

@@ -71,6 +71,6 @@ import Testing
         try box.write("pipeline.json", #"{"inputs": ["fold"], "steps": [{"validate": {}}]}"#)
         let run = try box.ferry(["run", "pipeline.json"], environment: withAdapter(box))
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderrLines.suffix(3) == ["fold/a.json: \(Self.summary); valid", "fold/sub/b.kv: \(Self.summary); valid", "run: 2 valid, 0 invalid, 0 warnings"])
+        #expect(run.stderrLines.suffix(3) == ["fold/a.json: \(Self.summary); valid", "fold/sub/b.kv: \(Self.summary); valid", "run: 2 valid, 0 invalid (0 errors, 0 warnings)"])
     }
 }

@@ -121,7 +121,7 @@ import Testing
             "job/backups: note: not part of any dataset, ignored: '2024-01/photo.jpg' [assumption]",
             "job/backups: note: not part of any dataset, ignored: 'README.txt' [assumption]",
             "job/backups/2024-01/notes.json: notes v1: wineNotes 4, coffeeNotes 2, whiskeyNotes 1, cocktailNotes 1 (8 records, 0 errors, 0 warnings) -> job/backups/out/backups/2024-01/notes.jsonl",
-            "run: 1 converted, 0 failed, 0 warnings",
+            "run: 1 converted, 0 failed (0 errors, 0 warnings)",
         ])
         #expect(try box.text("report.json").contains(#""ignored": ["backups/2024-01/photo.jpg", "backups/README.txt"],"#))
         #expect(try box.text("report.json").contains(#""path": "backups/2024-01/notes.json","#))

@@ -29,7 +29,15 @@ import Testing
         (#"{"inputs": ["in/"], "steps": [{"validate": {}}], "options": {"domain": "wine"}}"#,
          "p.json: error: /options/domain: unknown domain 'wine'; domains: notes, pet-story, vocabulary [usage]"),
         (#"{"inputs": ["in/"], "steps": [{"validate": {}}], "options": {"jobs": 0}}"#,
-         "p.json: error: /options/jobs: jobs is at least 1, not 0 [usage]"),
+         "p.json: error: /options/jobs: jobs is 1 to 1024, not 0 [usage]"),
+        (#"{"inputs": ["in/"], "steps": [{"validate": {}}], "options": {"jobs": 5000}}"#,
+         "p.json: error: /options/jobs: jobs is 1 to 1024, not 5000 [usage]"),
+        (#"{"inputs": ["in/"], "steps": [{"validate": {}}], "options": {"delimiter": ";;"}}"#,
+         "p.json: error: /options/delimiter: delimiter takes ',', ';', '|' or 'tab', not ';;' [usage]"),
+        (#"{"inputs": ["in/"], "steps": [{"filter": "rating >>> 2"}]}"#,
+         "p.json: error: /steps/0/filter: column 9: expected a value after '>', found '>' [usage]"),
+        (#"{"inputs": ["in/"], "steps": [{"validate": {}}], "inputs": ["in/a.json"]}"#,
+         "p.json: error: /inputs: member 'inputs' given twice; give it once [usage]"),
         (#"{"inputs": ["in/"], "steps": [{"validate": {}}], "options": {"jobs": "two"}}"#,
          "p.json: error: /options/jobs: expected a number, found string [usage]"),
         (#"{"inputs": ["in/"], "steps": [{"validate": {}}], "options": {"strict": true, "lenient": true}}"#,
@@ -60,6 +68,38 @@ import Testing
             + #""steps": [{"$comment": "check only", "validate": {}}], "options": {"$comment": "UTC days", "timeZone": "UTC"}}"#)
         let run = try box.ferry(["run", "p.json"])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderrLines.last == "run: 1 valid, 0 invalid, 0 warnings")
+        #expect(run.stderrLines.last == "run: 1 valid, 0 invalid (0 errors, 0 warnings)")
+    }
+}
+
+/// A pipeline whose inputs fail side by side leaves no folder it made for their outputs: each
+/// removed what it made only when empty, and another input's temporary file could stand in it at
+/// that moment.
+@Suite struct PipelineOutputFoldersCLITests {
+    @Test(arguments: ["out/{name}.json", "out/a/b/{name}.json", "out/{name}.tar"])
+    func failingInputsLeaveNoFolder(template: String) throws {
+        let box = try Sandbox()
+        let bad = try Fixtures.text("notes-v2.json").replacingOccurrences(of: "\"rating\": 5,", with: "\"rating\": 9,")
+        for name in ["a", "b", "c", "d"] { try box.write("in/\(name).json", bad) }
+        try box.write("p.json", #"{"inputs": ["in/"], "steps": [], "output": {"path": "\#(template)"}, "options": {"jobs": 4}}"#)
+        for round in 0..<6 {
+            let run = try box.ferry(["run", "p.json"])
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(try box.list() == ["in", "p.json"], "round \(round)")
+        }
+    }
+
+    /// A folder one input made stays when another input wrote its output in it.
+    @Test func aFolderWithAnOutputStays() throws {
+        let box = try Sandbox()
+        let good = try Fixtures.text("notes-v2.json")
+        let bad = good.replacingOccurrences(of: "\"rating\": 5,", with: "\"rating\": 9,")
+        try box.write("in/a.json", bad)
+        try box.write("in/b.json", good)
+        try box.write("in/c.json", bad)
+        try box.write("p.json", #"{"inputs": ["in/"], "steps": [], "output": {"path": "out/{name}.json"}, "options": {"jobs": 3}}"#)
+        let run = try box.ferry(["run", "p.json"])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(try box.list("out") == ["b.json"])
     }
 }

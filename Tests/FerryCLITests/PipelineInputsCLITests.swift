@@ -33,7 +33,7 @@ import Testing
         let first = try box.ferry(["run", "job/pipeline.json", "--report", "json", "--report-file", "job/report.json"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.diagnostics == [])
-        #expect(first.stderrLines.last == "run: 3 converted, 0 failed, 0 warnings")
+        #expect(first.stderrLines.last == "run: 3 converted, 0 failed (0 errors, 0 warnings)")
         #expect(try box.files(under: "job") == (Self.datasets + written + ["pipeline.json", "report.json"]).sorted())
         let outputs = try written.map { try box.bytes("job/" + $0) }
         // Again, with the outputs and the report of the first run in the folder.
@@ -53,7 +53,7 @@ import Testing
         #expect(written == ["notes/notes.json", "pets/pets.json", "words/words.json"])
         let second = try box.ferry(["run", "job/pipeline.json"])
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stderrLines.last == "run: 3 converted, 0 failed, 0 warnings")
+        #expect(second.stderrLines.last == "run: 3 converted, 0 failed (0 errors, 0 warnings)")
         #expect(try box.files(under: "job/out") == written)
     }
 
@@ -69,7 +69,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderrLines == [
             "job: notes v2: wineTastingNotes 3, coffeeTastingNotes 0, whiskeyTastingNotes 3, cocktailTastingNotes 0 (6 records, 0 errors, 0 warnings) -> job/../out/job.json",
-            "run: 1 converted, 0 failed, 0 warnings",
+            "run: 1 converted, 0 failed (0 errors, 0 warnings)",
         ])
         #expect(try box.ferry(["convert", "notes.json", "-q"]).stdout == box.text("out/job.json"))
     }

@@ -67,7 +67,7 @@ import Testing
         #expect(run.stderrLines.suffix(3) == [
             "\(name): notes v2: wineTastingNotes 3, coffeeTastingNotes 2, whiskeyTastingNotes 1, cocktailTastingNotes 1 (7 of 8 records valid, 1 error, 0 warnings); invalid",
             "in/good.json: notes v2: wineTastingNotes 4, coffeeTastingNotes 2, whiskeyTastingNotes 1, cocktailTastingNotes 1 (8 records, 0 errors, 0 warnings); valid",
-            "run: 1 valid, 1 invalid, 0 warnings",
+            "run: 1 valid, 1 invalid (1 error, 0 warnings)",
         ])
     }
 }

@@ -48,6 +48,9 @@ struct ConversionRunner {
     func run(_ request: ConversionRequest) throws -> ExitStatus {
         var request = request
         request.reportFile = reportFile
+        // A report written inside a folder input is not one of its datasets the next time, as a
+        // pipeline's is not (a report named as an input stays one, and is refused as the output).
+        if let reportFile { request.ignoredFiles.insert(InputExpander.standardized(reportFile)) }
         if report == .text && reportFile == nil {
             // The diagnostics go to standard error as found.
             request.keepsDiagnostic = Self.keepsForSummary

@@ -86,11 +86,14 @@ struct RunCommand: FerryCommand {
         if !quiet {
             for report in reports { StandardError.write(Summary.line(for: paths.shown(report), action: action) + "\n") }
             let failed = Summary.failures(reports, action: action)
+            let errors = reports.reduce(0) { $0 + $1.errorCount }
             let warnings = reports.reduce(0) { $0 + $1.warningCount }
             let shardText = shard.map { " (shard \($0.0)/\($0.1))" } ?? ""
             // A pipeline with no output validates: its inputs are valid or invalid, not converted.
             let (good, bad) = action == .convert ? ("converted", "failed") : Summary.words(action)
-            StandardError.write("run\(shardText): \(reports.count - failed) \(good), \(failed) \(bad), \(warnings) warning\(warnings == 1 ? "" : "s")\n")
+            // The errors too: with `lenient`, an input with errors is converted all the same.
+            StandardError.write("run\(shardText): \(reports.count - failed) \(good), \(failed) \(bad) "
+                + "(\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"))\n")
         }
         return reports.map(\.status).max() ?? .success
     }

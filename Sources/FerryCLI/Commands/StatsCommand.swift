@@ -49,6 +49,8 @@ struct StatsCommand: FerryCommand {
         request.mapping = arguments.value("map")
         reportFile = try ConversionRunner.reportFile(arguments)
         request.reportFile = reportFile
+        // Not one of a folder input's datasets on the next run (`ConversionRunner.run`).
+        if let reportFile { request.ignoredFiles.insert(InputExpander.standardized(reportFile)) }
         // Diagnostics are printed as found; the statistics read only each input's status.
         request.keepsDiagnostic = ConversionRunner.keepsForSummary
         self.request = request
