@@ -74,8 +74,9 @@ final class OutputMedia {
             return .note(.mediaLeftOut, "media file left out of the output \(why)", at: location)
         }
         // Every record that referenced the file is left out: the one named is the first met for
-        // the first reason that holds. One met for none of them was left out for its errors. The
-        // selection is asked last: a record offered to it may be left out after (a chosen one
+        // the first reason that holds. One met for none of them was left out by --lenient, for
+        // its errors or those of a record it names (the processor drops it then, unseen here).
+        // The selection is asked last: a record offered to it may be left out after (a chosen one
         // naming a record left out, under --lenient).
         let reasons: [(Reason, String)] = [
             (.filtered, "with the record referencing it, which --where leaves out"),
@@ -86,6 +87,6 @@ final class OutputMedia {
         for (reason, why) in reasons {
             if let named = byReason[reason]?.firstReferrers[path] { return note(named, why) }
         }
-        return note(referrer, "with the record referencing it, which has errors")
+        return note(referrer, "with the record referencing it, which --lenient leaves out")
     }
 }

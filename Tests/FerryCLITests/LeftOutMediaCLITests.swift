@@ -136,7 +136,7 @@ import Testing
             #expect(run.errors.count == 1 && run.errors.first?.hasSuffix(#"does not exist (id "s2") [invalid-value]"#) == true,
                     "\(jobs) jobs: \(run.stderr)")
             #expect(run.stderrLines.filter { $0.hasSuffix("[media-left-out]") } == [
-                Self.note(input, "Stories/s2/bath1.png", id: "s2", "with the record referencing it, which has errors"),
+                Self.note(input, "Stories/s2/bath1.png", id: "s2", "with the record referencing it, which --lenient leaves out"),
             ], "\(jobs) jobs")
             #expect(run.stderrLines.last == "\(input.name): pet-story \(input.versions): profiles 1, members 2, stories 1 "
                 + "(4 of 5 records passed, 1 error, 0 warnings) -> \(output.name)", "\(jobs) jobs")
@@ -160,7 +160,7 @@ import Testing
         let notes = diagnostics.filter { $0["code"] as? String == "media-left-out" }
         #expect(notes.count == 1)
         #expect(notes.first?["severity"] as? String == "note")
-        #expect(notes.first?["message"] as? String == "media file left out of the output with the record referencing it, which has errors")
+        #expect(notes.first?["message"] as? String == "media file left out of the output with the record referencing it, which --lenient leaves out")
         let location = notes.first?["location"] as? [String: String]
         #expect(location == ["file": "in", "member": "Stories/s2/bath1.png", "collection": "stories", "id": "s2"])
     }
@@ -187,7 +187,7 @@ import Testing
             let run = try box.ferry(input.command + output.arguments + ["--lenient", "--jobs", jobs])
             #expect(run.status == 1, "\(jobs) jobs: \(run.stderr)")
             #expect(run.stderrLines.filter { $0.hasSuffix("[media-left-out]") } == [
-                Self.note(input, "Stories/s2/bath1.png", id: "s2", "with the record referencing it, which has errors"),
+                Self.note(input, "Stories/s2/bath1.png", id: "s2", "with the record referencing it, which --lenient leaves out"),
             ], "\(jobs) jobs")
             #expect(try Self.listing(output, in: box) == Self.expectedListing(Array(Self.media.dropLast()) + [orphan], output), "\(jobs) jobs")
             let check = try box.ferry(["validate", output.name])
@@ -214,7 +214,7 @@ import Testing
         (["--lenient", "--where", #"id != "s1""#], ["MemberImages/m1.JPG", "MemberImages/m2.png", "ProfileImages/p1.jpeg"],
          [("Stories/s1/clip1.MOV", "s1", "with the record referencing it, which --where leaves out"),
           ("Stories/s1/photo1.jpg", "s1", "with the record referencing it, which --where leaves out"),
-          ("Stories/s2/bath1.png", "s2", "with the record referencing it, which has errors")]),
+          ("Stories/s2/bath1.png", "s2", "with the record referencing it, which --lenient leaves out")]),
     ] as [([String], [String], [(String, String, String)])])
     func selectionsLeaveOutTheFilesOfTheRecordsTheyLeaveOut(options: [String], written: [String], leftOut: [(String, String, String)]) throws {
         let box = try Sandbox()
