@@ -43,6 +43,8 @@ import Testing
         let name = try Self.brokenNotes(in: box, as: input)
         let json = try box.ferry(["stats", name, "--report", "json"])
         #expect(json.stdout.contains("\n  \"records\": 7,\n  \"recordsRead\": 8,\n  \"errors\": 1,\n"), "\(json.stdout)")
+        let text = try box.ferry(["stats", name])
+        #expect(text.stdout.hasPrefix("input: \(name) (\(name.hasSuffix("l") ? "jsonl" : "json"), notes v2): 7 records of 8 read (1 error: "), "\(text.stdout)")
         let html = try box.ferry(["stats", name, "--report", "html"])
         #expect(html.stdout.contains(" &#183; 7 records of 8 read &#183; 1 error: invalid records are left out"), "\(html.stdout)")
     }

@@ -215,7 +215,7 @@ import Testing
         let run = try box.ferry(["stats", "notes.json", "--report", report])
         #expect(run.status == 1, "\(run.stderr)")
         let expected = report == "text"
-            ? "input: notes.json (json, notes v2): 2 records (2 errors: invalid records are left out; `ferry validate` lists them)\n"
+            ? "input: notes.json (json, notes v2): 2 records of 3 read (2 errors: invalid records are left out; `ferry validate` lists them)\n"
             : "2 errors: invalid records are left out (<code>ferry validate</code> lists them)"
         #expect(run.stdout.contains(expected), "\(run.stdout)")
     }

@@ -23,6 +23,8 @@ enum StatsFormatter {
             out += ", schema-free"
         }
         out += "): \(report.recordCount) record\(report.recordCount == 1 ? "" : "s")"
+        // As the summary line says it: the records read when some did not pass.
+        if report.recordsRead > report.recordCount { out += " of \(report.recordsRead) read" }
         // Errors, not records: one record can have several, and a bundle's errors need not be a record's.
         if report.errorCount > 0 {
             out += " (\(report.errorCount) error\(report.errorCount == 1 ? "" : "s"): invalid records are left out; `ferry validate` lists them)"
