@@ -177,6 +177,12 @@ public final class CSVReader: ColumnRecordReader {
                 encoding = .utf16
                 littleEndian = hasLE
                 bomLength = 2
+            } else if declared == nil, !hasUTF8BOM, let order = CSVFormat.utf16ByteOrder(of: Array(b.prefix(512))[...]) {
+                // UTF-16 without a mark, as some Windows tools write it: a NUL beside each ASCII
+                // character, which no UTF-8 text holds. Read as `--encoding utf-16` reads it.
+                encoding = .utf16
+                littleEndian = order
+                bomLength = 0
             } else {
                 encoding = .utf8
                 bomLength = hasUTF8BOM ? 3 : 0

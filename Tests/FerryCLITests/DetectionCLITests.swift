@@ -95,13 +95,13 @@ import Testing
         ])
     }
 
-    /// UTF-16 text without a byte order mark has a NUL in every other byte and is no binary:
-    /// with its encoding named it reads as CSV, by path and on standard input.
-    @Test(arguments: ["u16", "-"])
-    func utf16WithoutAByteOrderMarkIsText(input: String) throws {
+    /// UTF-16 text without a byte order mark has a NUL in every other byte and is no binary: it
+    /// reads as CSV with its encoding named or not, by path and on standard input, in either order.
+    @Test(arguments: ["u16", "-"], [["--encoding", "utf-16le"], [], ["--encoding", "utf-16"]])
+    func utf16WithoutAByteOrderMarkIsText(input: String, encoding: [String]) throws {
         let box = try Sandbox()
         try box.write("u16", bytes: Array("name,city\nJos\u{E9},M\u{E1}laga\n".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
-        let run = try box.ferry(["convert", input, "--encoding", "utf-16le", "--to", "jsonl", "-q"], stdinFile: input == "-" ? "u16" : nil)
+        let run = try box.ferry(["convert", input] + encoding + ["--to", "jsonl", "-q"], stdinFile: input == "-" ? "u16" : nil)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == #"{"name":"José","city":"Málaga"}"# + "\n")
     }

@@ -235,6 +235,16 @@ import FerryCore
         #expect(readCSV([0x61, 0x0A, 0x80], options: ReadOptions(encoding: "windows-1252")).objects == [["a": "€"]])
     }
 
+    /// With no `--encoding`, UTF-16 text without a mark is read in the order it shows; a UTF-8
+    /// file with a NUL or two is not taken for it.
+    @Test func undeclaredUTF16WithoutBOM() {
+        let le: [UInt8] = Array("a,b\n1,é\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        #expect(readCSV(le).objects == [["a": "1", "b": "é"]])
+        let be: [UInt8] = Array("a,b\n1,é\n".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+        #expect(readCSV(be).objects == [["a": "1", "b": "é"]])
+        #expect(CSVFormat.utf16ByteOrder(of: Array("a,b\n1,2\u{0}\n3,4\n".utf8)[...]) == nil)
+    }
+
     @Test func recordsCarryCollectionLocationAndLocator() throws {
         let text = "id,tastes.1.label,tastes.1.value,tastes.2.label\n1,sweet,0.5,\n"
         let result = readCSV(text, options: ReadOptions(fileName: "n.csv", collection: "wineNotes"))
