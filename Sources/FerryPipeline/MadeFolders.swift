@@ -1,10 +1,12 @@
 import Foundation
 
 /// The folders the conversions of one run made for their outputs, shared by the inputs a pipeline
-/// converts at once. Each conversion removes the folders it made when it fails, but only those left
-/// empty: when another input's temporary file stood in one at that moment, the folder stayed, and
-/// the other input, which did not make it, left it behind when it failed too. The run removes, once
-/// every input is done, each folder made for it that no output was written in and that is empty.
+/// converts at once. A conversion on its own removes the folders it made when it fails (those left
+/// empty). Side by side, that raced: another input's temporary file could stand in the folder at
+/// that moment (the folder stayed, and the other input, which did not make it, left it behind), or
+/// another input could be making a folder inside it (`cannot create the folder`). In a run, no
+/// conversion removes a folder: the run removes, once every input is done, each folder made for it
+/// that no output was written in and that is empty.
 public final class MadeFolders: @unchecked Sendable {
     // @unchecked: every member is read and written under `lock`.
     private let lock = NSLock()

@@ -210,7 +210,12 @@ final class OutputRouter {
     func discard() {
         heldStandardOutput?.discard()
         for key in writerOrder { writers[key]?.file?.discard() }
-        for folder in madeFolders.reversed() { _ = rmdir(folder) }  // only an empty folder goes
+        // Only an empty folder goes. In a run of several conversions at once, the run removes them
+        // when all are done (`MadeFolders`): one removed now could be the parent another is
+        // making a folder in at this moment.
+        if runFolders == nil {
+            for folder in madeFolders.reversed() { _ = rmdir(folder) }
+        }
         madeFolders.removeAll()
     }
 
