@@ -255,6 +255,15 @@ public struct PipelineRunner: Sendable {
         reportFile: String? = nil
     ) throws {
         let output = definition.output ?? PipelineDefinition.Output(path: "", format: nil)
+        // Format names, once at the file: each input would report the same unknown name.
+        if let name = output.format {
+            _ = try registry.outputFormat(named: name, at: SourceLocation(file: pipelinePath, field: JSONPointer(tokens: ["output", "format"])))
+        }
+        if let name = definition.options?.dataFormat,
+           registry.format(named: name).map({ $0.writer == nil || $0.isContainer }) ?? true {
+            throw FerryError(.unknownFormat, "no format named '\(name)' writes bundle data files; `ferry formats` lists what writes",
+                             at: SourceLocation(file: pipelinePath, field: JSONPointer(tokens: ["options", "dataFormat"])))
+        }
         guard definition.output != nil || reportFile != nil else { return }
         if definition.output != nil, output.path.isEmpty { throw FerryError(.usage, "/output/path: the output path template is empty") }
         // Inputs run in parallel, each to an output of its own: standard output cannot be one.

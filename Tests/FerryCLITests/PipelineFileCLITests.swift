@@ -48,6 +48,27 @@ import Testing
          #"p.json: error: /steps: required member "steps" is missing [usage]"#),
     ]
 
+    /// A format name no format writes: one `unknown-format` error (exit 4) at its pointer, not one
+    /// for each input.
+    @Test(arguments: [
+        (#"{"inputs": ["in/"], "steps": [], "output": {"path": "out/{name}.yml", "format": "yml"}}"#,
+         "p.json: error: /output/format: unknown output format 'yml'; `ferry formats` lists them [unknown-format]"),
+        (#"{"inputs": ["in/"], "steps": [], "output": {"path": "out/{name}.tar"}, "options": {"dataFormat": "yaml"}}"#,
+         "p.json: error: /options/dataFormat: no format named 'yaml' writes bundle data files; `ferry formats` lists what writes [unknown-format]"),
+        (#"{"inputs": ["in/"], "steps": [], "output": {"path": "out/{name}.tar"}, "options": {"dataFormat": "tar"}}"#,
+         "p.json: error: /options/dataFormat: no format named 'tar' writes bundle data files; `ferry formats` lists what writes [unknown-format]"),
+    ])
+    func anUnknownFormatIsOneError(pipeline: String, error: String) throws {
+        let box = try Sandbox()
+        try box.copySample("notes-v1.json", to: "in/a.json")
+        try box.copySample("pet-story-v1.json", to: "in/b.json")
+        try box.write("p.json", pipeline)
+        let run = try box.ferry(["run", "p.json"])
+        #expect(run.status == 4, "\(run.stderr)")
+        #expect(run.stderrLines == [error])
+        #expect(try box.list() == ["in", "p.json"])
+    }
+
     @Test(arguments: cases)
     func aBadPipelineFileIsOneUsageError(pipeline: String, error: String) throws {
         let box = try Sandbox()
