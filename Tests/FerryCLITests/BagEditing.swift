@@ -3,6 +3,15 @@ import Foundation
 import Testing
 
 extension Sandbox {
+    /// Packs the files of bundle folder `folder` (as `tar -cf` or `zip -r -X` run inside it)
+    /// into `FOLDER.tar` or `FOLDER.zip` beside it; `archive` is `tar` or `zip`.
+    func pack(_ folder: String, as archive: String) throws {
+        let entries = try list(folder)
+        let command = archive == "zip" ? ["zip", "-q", "-r", "-X", "../\(folder).zip"] : ["tar", "-cf", "../\(folder).tar"]
+        let run = try runTool("/usr/bin/env", command + entries, in: url.appendingPathComponent(folder))
+        try #require(run.status == 0, "\(run.output)")
+    }
+
     /// Makes the BagIt files of the bundle folder `folder` agree with its payload again after a
     /// test edited it, as a tool that edits a bag properly would: `manifest-sha256.txt` lists
     /// every file under `data/` in byte order, `Payload-Oxum` counts them, and

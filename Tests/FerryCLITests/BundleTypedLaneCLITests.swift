@@ -91,18 +91,8 @@ import Testing
             try #require(edited > 0, "\(cell): no member holds \(edit.from)")
         }
         if box.exists("b/bagit.txt") { try box.rebag("b") }
-        let entries = try box.list("b")
-        let folder = box.url.appendingPathComponent("b")
-        switch cell.container {
-        case .folder:
-            return "b"
-        case .tar:
-            let run = try runTool("/usr/bin/env", ["tar", "-cf", "../b.tar"] + entries, in: folder)
-            try #require(run.status == 0, "\(run.output)")
-        case .zip:
-            let run = try runTool("/usr/bin/env", ["zip", "-q", "-r", "-X", "../b.zip"] + entries, in: folder)
-            try #require(run.status == 0, "\(run.output)")
-        }
+        guard cell.container != .folder else { return "b" }
+        try box.pack("b", as: cell.container.rawValue)
         return "b.\(cell.container.rawValue)"
     }
 

@@ -87,17 +87,10 @@ import Testing
         manifest["files"] = files.sorted { ($0["path"] as? String ?? "") < ($1["path"] as? String ?? "") }
         try box.write("b/manifest.json", String(decoding: try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]), as: UTF8.self))
         try box.rebag("b")
-        let entries = try box.list("b")
-        let folder = box.url.appendingPathComponent("b")
         switch input.container {
-        case .tar:
-            let run = try runTool("/usr/bin/env", ["tar", "-cf", "../b.tar"] + entries, in: folder)
-            try #require(run.status == 0, "\(run.output)")
-        case .zip:
-            let run = try runTool("/usr/bin/env", ["zip", "-q", "-r", "-X", "../b.zip"] + entries, in: folder)
-            try #require(run.status == 0, "\(run.output)")
-        case .documents, .folder:
-            break
+        case .tar: try box.pack("b", as: "tar")
+        case .zip: try box.pack("b", as: "zip")
+        case .documents, .folder: break
         }
     }
 

@@ -59,24 +59,23 @@ import Testing
          "p.json: error: /options/dataFormat: no format named 'tar' writes bundle data files; `ferry formats` lists what writes [unknown-format]"),
     ])
     func anUnknownFormatIsOneError(pipeline: String, error: String) throws {
-        let box = try Sandbox()
-        try box.copySample("notes-v1.json", to: "in/a.json")
-        try box.copySample("pet-story-v1.json", to: "in/b.json")
-        try box.write("p.json", pipeline)
-        let run = try box.ferry(["run", "p.json"])
-        #expect(run.status == 4, "\(run.stderr)")
-        #expect(run.stderrLines == [error])
-        #expect(try box.list() == ["in", "p.json"])
+        try expectOneError(pipeline, error, status: 4)
     }
 
     @Test(arguments: cases)
     func aBadPipelineFileIsOneUsageError(pipeline: String, error: String) throws {
+        try expectOneError(pipeline, error, status: 2)
+    }
+
+    /// `ferry run` of `pipeline` beside two inputs: exactly `error` on standard error, `status`,
+    /// and nothing written.
+    private func expectOneError(_ pipeline: String, _ error: String, status: Int32) throws {
         let box = try Sandbox()
         try box.copySample("notes-v1.json", to: "in/a.json")
         try box.copySample("pet-story-v1.json", to: "in/b.json")
         try box.write("p.json", pipeline)
         let run = try box.ferry(["run", "p.json"])
-        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.status == status, "\(run.stderr)")
         #expect(run.stderrLines == [error])
         #expect(try box.list() == ["in", "p.json"])
     }
