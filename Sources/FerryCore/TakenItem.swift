@@ -24,10 +24,15 @@ public struct TakenItem: Sendable {
     public var detail: Int
     /// What makes the record.
     public var source: any TakenRecordSource
+    /// The record's index among the documents its raw record holds (a `RawRecord.jsonNested`
+    /// word book: 0 for the book, then its words), in the order the general path finds them; nil
+    /// for a raw record taken as one record.
+    public var document: Int?
 
     public init(payload: Int, collection: String?, recordIndex: Int, start: TextPosition, singleLine: Int,
-        span: Range<Int>, detail: Int = 0, source: any TakenRecordSource)
+        span: Range<Int>, detail: Int = 0, source: any TakenRecordSource, document: Int? = nil)
     {
+        self.document = document
         self.payload = payload
         self.collection = collection
         self.recordIndex = recordIndex
@@ -42,6 +47,9 @@ public struct TakenItem: Sendable {
     /// position, collection, index) and its locator are the usual ones.
     public var record: Record { source.record(of: self) }
 
+    /// The raw record with its value (`TakenRecordSource.parsedRecord(of:)`).
+    public var parsedRecord: Record { source.parsedRecord(of: self) }
+
     /// The line of the record's `field` (a pointer relative to the record) as its locator gives
     /// it, asked without making the record when the source can (`TakenRecordSource.line(of:in:)`).
     public func line(of field: JSONPointer) -> Int? { source.line(of: field, in: self) }
@@ -55,8 +63,15 @@ public protocol TakenRecordSource: AnyObject, Sendable {
 
     /// `record(of: item).locator?.line(of: field)`, which a source may find without the record.
     func line(of field: JSONPointer, in item: TakenItem) -> Int?
+
+    /// The raw record of `item` with its value, as `next()` gives it: what the documents of a
+    /// nested record (`TakenItem.document`) are found in for a diagnostic. The default is
+    /// `record(of:)`.
+    func parsedRecord(of item: TakenItem) -> Record
 }
 
 extension TakenRecordSource {
     public func line(of field: JSONPointer, in item: TakenItem) -> Int? { record(of: item).locator?.line(of: field) }
+
+    public func parsedRecord(of item: TakenItem) -> Record { record(of: item) }
 }

@@ -232,7 +232,7 @@ struct JSONLineCursor: RecordCursor {
 
     /// The offset past the well-formed value at `i` nested at `level`; nil when the parser would
     /// refuse it.
-    private static func skip(_ json: JSONLineValidator, _ i: Int, level: Int) -> Int? {
+    static func skip(_ json: JSONLineValidator, _ i: Int, level: Int) -> Int? {
         guard i < json.end else { return nil }
         switch json.p[i] {
         case JSONSyntax.quote: return json.string(i)?.end

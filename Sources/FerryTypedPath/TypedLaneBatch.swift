@@ -62,17 +62,31 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
             return nil
         }
         if state.pointee.needsEncoder { borrowEncoder() }
-        guard let (preparation, named) = lane.take(record, state) else {
-            state.pointee.givenBack += 1
-            if state.pointee.givenBack == LaneBatchState.givenBackRun {
-                state.pointee.givenBack = 0
-                state.pointee.resting = LaneBatchState.restAfterRun
+        if case .jsonNested = record {
+            let first = state.pointee.preparations.count
+            guard let count = lane.takeNested(record, state) else {
+                givenBack()
+                return nil
             }
+            state.pointee.givenBack = 0
+            return TakenRecord(collection: nil, payload: first, count: count)
+        }
+        guard let (preparation, named) = lane.take(record, state) else {
+            givenBack()
             return nil
         }
         state.pointee.givenBack = 0
         state.pointee.preparations.append(preparation)
         return TakenRecord(collection: named, payload: state.pointee.preparations.count - 1)
+    }
+
+    /// Counts a record given back: after `LaneBatchState.givenBackRun` in a row, the lane rests.
+    private func givenBack() {
+        state.pointee.givenBack += 1
+        if state.pointee.givenBack == LaneBatchState.givenBackRun {
+            state.pointee.givenBack = 0
+            state.pointee.resting = LaneBatchState.restAfterRun
+        }
     }
 
     /// Says the batch's records are all offered (its parse is done): a borrowed encoder goes back

@@ -257,6 +257,16 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
                     results.append(.failure(error))
                     return
                 case .pending(let pending):
+                    if let taker, let taken = pending.offer(to: taker, maximumDepth: maximumDepth) {
+                        let source = JSONPendingSource(pending, location: location, maximumDepth: maximumDepth)
+                        for document in 0..<taken.count {
+                            results.append(.taken(TakenItem(
+                                payload: taken.payload + document, collection: pending.collection,
+                                recordIndex: pending.index, start: pending.start, singleLine: 0, span: 0..<pending.count,
+                                source: source, document: document)))
+                        }
+                        continue
+                    }
                     do {
                         results.append(.record(
                             try pending.record(location: location, maximumDepth: maximumDepth, stacks: stacks)))
