@@ -46,10 +46,10 @@ extension TypedLane {
             json: JSONLineValidator(p: base, end: bytes.count, maximumDepth: maximumDepth), start: start,
             nested: splitsFirestoreLayouts)
         let open = split.json.skipWhitespace(0)
-        guard open < bytes.count, let (_, end) = split.membersAndEnd(at: open, level: 1),
-              split.json.skipWhitespace(end) == bytes.count,
+        guard open < bytes.count,
               split.document(at: open, collection: root.collection, documentID: root.documentID, parent: root.parent,
-                  pointer: root.pointer, level: 1, lane: self, state: state)
+                  pointer: root.pointer, level: 1, lane: self, state: state),
+              split.json.skipWhitespace(split.end) == bytes.count
         else {
             state.pointee.buffer.truncate(to: mark)
             state.pointee.preparations.removeSubrange(before...)
@@ -67,6 +67,8 @@ struct NestedSplit {
     let start: TextPosition
     /// True when sub-collections are documents of their own (a Firestore layout).
     let nested: Bool
+    /// The offset past the record's value, once `document` read it.
+    private(set) var end = 0
     /// The line of `lineOffset`, counted on from there.
     private var line = 0
     private var lineOffset = 0
@@ -98,17 +100,18 @@ struct NestedSplit {
     /// The offset past the well-formed value at `i` at nesting `level` (1: the record), or nil.
     func skip(_ i: Int, level: Int = 1) -> Int? { JSONLineCursor.skip(json, i, level: level) }
 
-    /// The members of the well-formed object whose opening brace is at `open` (at `level`), or nil.
-    func members(at open: Int, level: Int) -> [Member]? { membersAndEnd(at: open, level: level)?.members }
-
-    /// `members(at:level:)`, and the offset past the object's closing brace.
-    func membersAndEnd(at open: Int, level: Int) -> (members: [Member], end: Int)? {
+    /// The members of the object whose opening brace is at `open`, and the offset past its
+    /// closing brace; nil when it is not an object or not well-formed. Its keys, colons and commas
+    /// are checked against the grammar here; its values are not: each is a document or a member of
+    /// one, checked where that is read (`document`), or is checked by whoever passes over it.
+    func members(at open: Int) -> (members: [Member], end: Int)? {
         guard json.p[open] == JSONSyntax.openBrace else { return nil }
+        let bytes = UnsafeBufferPointer(start: json.p, count: json.end)
         var result: [Member] = []
         var next = json.firstItem(afterOpen: open, close: JSONSyntax.closeBrace)
         while case .item(let key)? = next {
             guard json.p[key] == JSONSyntax.quote, let (keyEnd, escaped) = json.string(key),
-                  let value = json.memberValue(afterKey: keyEnd), let end = skip(value, level: level + 1)
+                  let value = json.memberValue(afterKey: keyEnd), let end = JSONSyntax.endOfValue(in: bytes, from: value)
             else { return nil }
             result.append(Member(key: key, keyEnd: keyEnd, escaped: escaped, value: value, valueEnd: end))
             next = json.afterItem(end, close: JSONSyntax.closeBrace)
@@ -157,7 +160,8 @@ struct NestedSplit {
         level: Int, lane: TypedLane, state: UnsafeMutablePointer<LaneBatchState>) -> Bool
     {
         // A document that is not an object is a problem the layout reports.
-        guard let members = members(at: open, level: level) else { return false }
+        guard let (members, end) = members(at: open) else { return false }
+        if level == 1 { self.end = end }
         var idIndex: Int?
         var bookIndex: Int?
         var subsIndex: Int?
@@ -197,32 +201,35 @@ struct NestedSplit {
         }
         // The document as the layout makes it: the filled members, the others as they are but
         // the sub-collections; the filled `wordBookID` after a leading `id` (canonical order).
-        var text = ByteBuffer(capacity: (members.last.map { $0.valueEnd - open } ?? 0) + 64)
-        text.append(JSONSyntax.openBrace)
-        if fillsID, let documentID {
-            text.append("\"id\":")
-            text.appendJSONString(documentID)
-        }
-        var bookPending = fillsBook
-        for i in members.indices where i != subsIndex && i != pathsIndex {
-            if bookPending, i != idIndex, let parent {
-                Self.appendMember(wordBookID: parent, to: &text)
-                bookPending = false
+        // Made in the batch's buffer for it, which no read of the document writes.
+        let taken = withUnsafeMutablePointer(to: &state.pointee.documentText) { text -> TypedPreparation? in
+            text.pointee.removeAll()
+            text.pointee.append(JSONSyntax.openBrace)
+            if fillsID, let documentID {
+                text.pointee.append("\"id\":")
+                text.pointee.appendJSONString(documentID)
             }
-            if text.count > 1 { text.append(JSONSyntax.comma) }
-            text.append(json.p + members[i].key, count: members[i].valueEnd - members[i].key)
-        }
-        if bookPending, let parent { Self.appendMember(wordBookID: parent, to: &text) }
-        text.append(JSONSyntax.closeBrace)
-        // Taken as a document element is, at its depth in the record.
-        let taken = text.withBytes { bytes -> TypedPreparation? in
-            guard let scan = JSONRecordScan(bytes, maximumDepth: json.maximumDepth - level + 1, strings: state.pointee.strings),
-                  !scan.namesCollection, let route = lane.elementRoute(of: collection, last: &state.pointee.lastLineRoute)
-            else { return nil }
-            return route._withUnsafeGuaranteedRef {
-                lane.takeLine(scan, $0, named: nil, line: 0, output: state.pointee.output, reading: state.pointee.jsonReading,
-                    into: &state.pointee.buffer)
-            }?.0
+            var bookPending = fillsBook
+            for i in members.indices where i != subsIndex && i != pathsIndex {
+                if bookPending, i != idIndex, let parent {
+                    Self.appendMember(wordBookID: parent, to: &text.pointee)
+                    bookPending = false
+                }
+                if text.pointee.count > 1 { text.pointee.append(JSONSyntax.comma) }
+                text.pointee.append(json.p + members[i].key, count: members[i].valueEnd - members[i].key)
+            }
+            if bookPending, let parent { Self.appendMember(wordBookID: parent, to: &text.pointee) }
+            text.pointee.append(JSONSyntax.closeBrace)
+            // Taken as a document element is, at its depth in the record.
+            return text.pointee.withBytes { bytes -> TypedPreparation? in
+                guard let scan = JSONRecordScan(bytes, maximumDepth: json.maximumDepth - level + 1, strings: state.pointee.strings),
+                      !scan.namesCollection, let route = lane.elementRoute(of: collection, last: &state.pointee.lastLineRoute)
+                else { return nil }
+                return route._withUnsafeGuaranteedRef {
+                    lane.takeLine(scan, $0, named: nil, line: 0, output: state.pointee.output, reading: state.pointee.jsonReading,
+                        into: &state.pointee.buffer)
+                }?.0
+            }
         }
         guard var preparation = taken else { return false }
         if preparation.id != nil {
@@ -235,8 +242,15 @@ struct NestedSplit {
         }
         state.pointee.preparations.append(preparation)
         let ownKey = ownID ?? documentID
+        // Sub-collections that are not objects are left out of the document and not read: still
+        // checked, as the parser checks every byte of the record.
+        for index in [subsIndex, pathsIndex] {
+            guard let index, json.p[members[index].value] != JSONSyntax.openBrace else { continue }
+            guard skip(members[index].value, level: level + 1) == members[index].valueEnd else { return false }
+        }
         if let subsIndex, json.p[members[subsIndex].value] == JSONSyntax.openBrace {
-            guard let named = self.members(at: members[subsIndex].value, level: level + 1) else { return false }
+            guard json.allowsContainer(atLevel: level + 2), let named = self.members(at: members[subsIndex].value)?.members
+            else { return false }
             for member in named {
                 let name = keyText(member)
                 guard container(at: member.value, collection: name, parent: ownKey,
@@ -245,7 +259,8 @@ struct NestedSplit {
             }
         }
         if let pathsIndex, json.p[members[pathsIndex].value] == JSONSyntax.openBrace {
-            guard let paths = self.members(at: members[pathsIndex].value, level: level + 1) else { return false }
+            guard json.allowsContainer(atLevel: level + 2), let paths = self.members(at: members[pathsIndex].value)?.members
+            else { return false }
             for member in paths {
                 let path = keyText(member)
                 let (pathParent, name) = FirestoreLayout.subCollectionParent(path) ?? (ownKey ?? "", path)
@@ -265,7 +280,7 @@ struct NestedSplit {
     {
         switch json.p[open] {
         case JSONSyntax.openBrace:
-            guard let documents = members(at: open, level: level) else { return false }
+            guard json.allowsContainer(atLevel: level), let documents = members(at: open)?.members else { return false }
             for member in documents {
                 let key = keyText(member)
                 guard document(at: member.value, collection: collection, documentID: key, parent: parent,
@@ -274,10 +289,12 @@ struct NestedSplit {
             }
             return true
         case JSONSyntax.openBracket:
+            guard json.allowsContainer(atLevel: level) else { return false }
+            let bytes = UnsafeBufferPointer(start: json.p, count: json.end)
             var next = json.firstItem(afterOpen: open, close: JSONSyntax.closeBracket)
             var index = 0
             while case .item(let element)? = next {
-                guard let end = skip(element, level: level + 1),
+                guard let end = JSONSyntax.endOfValue(in: bytes, from: element),
                       document(at: element, collection: collection, documentID: nil, parent: parent,
                           pointer: pointer + [String(index)], level: level + 1, lane: lane, state: state)
                 else { return false }

@@ -124,6 +124,8 @@ struct LaneBatchState: ~Copyable {
     /// Room for a batch of 128 records of about 700 bytes without growing (growing copies), and
     /// under glibc's mmap threshold (`main.swift`: 128 KiB), so it comes from the heap.
     var buffer = ByteBuffer(capacity: 96 << 10)
+    /// Where each document of a nested record is made before it is taken (`NestedSplit`).
+    var documentText = ByteBuffer(capacity: 4 << 10)
     /// What the batch's records it took were made into, in input order.
     var preparations: [TypedPreparation] = []
     /// The short strings of the batch's JSON Lines lines (values repeat from line to line): one
