@@ -19,8 +19,9 @@ public enum RawRecord {
     /// One document of a JSON document's collection map, held whole with the documents it nests
     /// (a Firestore export's word book and its words): its bytes (its value only), the line and
     /// column of its first byte, and the record's collection, document id and nesting as `next()`
-    /// gives them. A taker makes a record of each document (`TakenRecord.count`).
-    case jsonNested(UnsafeBufferPointer<UInt8>, start: TextPosition, collection: String?, documentID: String?,
+    /// gives them. A taker makes a record of each document (`TakenRecord.count`). Boxed: the
+    /// other cases, one per record, stay the size they were.
+    indirect case jsonNested(UnsafeBufferPointer<UInt8>, start: TextPosition, collection: String?, documentID: String?,
         nesting: RecordNesting?, maximumDepth: Int)
 }
 
@@ -67,6 +68,14 @@ public protocol RawRecordTaker: Sendable {
     /// `RecordBatchItem.taken`), or nil to have the record parsed and processed the usual way.
     /// Must return nil for anything the usual way would report a problem about.
     func take(_ record: RawRecord) -> TakenRecord?
+
+    /// The pointer from the input's root of the document the taker made with `payload` of a
+    /// `jsonNested` record (`TakenItem.documentPointer`); nil for any other.
+    func documentPointer(of payload: Int) -> JSONPointer?
+}
+
+extension RawRecordTaker {
+    public func documentPointer(of payload: Int) -> JSONPointer? { nil }
 }
 
 /// What a `RawRecordTaker` made of a raw record.

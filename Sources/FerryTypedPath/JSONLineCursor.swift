@@ -329,12 +329,15 @@ struct JSONLineCursor: RecordCursor {
         guard json.p[item.start] == JSONSyntax.openBrace, json.allowsContainer(atLevel: item.level),
               case .item(let key)? = json.firstItem(afterOpen: item.start, close: JSONSyntax.closeBrace)
         else { return nil }
-        if let (timestamp, end) = plainSeconds(firstKey: key) {
-            learn(item.start, end)
-            return timestamp
-        }
-        // node-firestore-import-export's `{"__datatype__": "timestamp", "value": {...}}`, which
-        // `FirestoreTimestamp.read` reads as its `value`.
+        guard let (timestamp, end) = plainSeconds(firstKey: key) else { return wrappedTimestamp(item, firstKey: key) }
+        learn(item.start, end)
+        return timestamp
+    }
+
+    /// node-firestore-import-export's `{"__datatype__": "timestamp", "value": {...}}`, which
+    /// `FirestoreTimestamp.read` reads as its `value` (out of line: the usual shape is the other).
+    @inline(never)
+    private func wrappedTimestamp(_ item: JSONItem, firstKey key: Int) -> FirestoreTimestamp? {
         guard keyIs(key, Self.datatypeName), let tag = json.memberValue(afterKey: key + 2 + Self.datatypeName.count),
               keyIs(tag, Self.timestampName), case .item(let valueKey)? = json.afterItem(tag + 2 + Self.timestampName.count, close: JSONSyntax.closeBrace),
               keyIs(valueKey, Self.valueName), let inner = json.memberValue(afterKey: valueKey + 2 + Self.valueName.count),
@@ -349,6 +352,7 @@ struct JSONLineCursor: RecordCursor {
 
     /// The Timestamp of the object whose first key is at `firstKey`, when it is exactly
     /// `{"_seconds": S, "_nanoseconds": N}` with plain integers in range, and the offset past it.
+    @inline(__always)
     private func plainSeconds(firstKey: Int) -> (FirestoreTimestamp, end: Int)? {
         guard let seconds = integerMember(at: firstKey, Self.secondsName),
               case .item(let nanosKey)? = json.afterItem(seconds.end, close: JSONSyntax.closeBrace),

@@ -52,6 +52,7 @@ extension TypedLane {
               split.json.skipWhitespace(split.end) == bytes.count
         else {
             state.pointee.buffer.truncate(to: mark)
+            for payload in before..<state.pointee.preparations.count { state.pointee.documentPointers[payload] = nil }
             state.pointee.preparations.removeSubrange(before...)
             return nil
         }
@@ -238,7 +239,8 @@ struct NestedSplit {
             let line = line(at: idIndex.map { members[$0].value } ?? open)
             var documentPointer = JSONPointer(tokens: pointer)
             if documentPointer.last == "id" { documentPointer.tokens.removeLast() }
-            preparation = preparation.inDocument(at: documentPointer, idLine: line)
+            preparation = preparation.onLine(line)
+            state.pointee.documentPointers[state.pointee.preparations.count] = documentPointer
         }
         state.pointee.preparations.append(preparation)
         let ownKey = ownID ?? documentID

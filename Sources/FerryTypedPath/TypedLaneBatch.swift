@@ -62,16 +62,15 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
             return nil
         }
         if state.pointee.needsEncoder { borrowEncoder() }
-        if case .jsonNested = record {
-            let first = state.pointee.preparations.count
-            guard let count = lane.takeNested(record, state) else {
-                givenBack()
-                return nil
-            }
-            state.pointee.givenBack = 0
-            return TakenRecord(collection: nil, payload: first, count: count)
-        }
         guard let (preparation, named) = lane.take(record, state) else {
+            // A nested record is several (asked here, after the usual ones).
+            if case .jsonNested = record {
+                let first = state.pointee.preparations.count
+                if let count = lane.takeNested(record, state) {
+                    state.pointee.givenBack = 0
+                    return TakenRecord(collection: nil, payload: first, count: count)
+                }
+            }
             givenBack()
             return nil
         }
@@ -88,6 +87,8 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
             state.pointee.resting = LaneBatchState.restAfterRun
         }
     }
+
+    public func documentPointer(of payload: Int) -> JSONPointer? { state.pointee.documentPointers[payload] }
 
     /// Says the batch's records are all offered (its parse is done): a borrowed encoder goes back
     /// to the lane. Called on the thread that took them.
@@ -126,6 +127,8 @@ struct LaneBatchState: ~Copyable {
     var buffer = ByteBuffer(capacity: 96 << 10)
     /// Where each document of a nested record is made before it is taken (`NestedSplit`).
     var documentText = ByteBuffer(capacity: 4 << 10)
+    /// The pointer of each document of a nested record taken, by its preparation's index.
+    var documentPointers: [Int: JSONPointer] = [:]
     /// What the batch's records it took were made into, in input order.
     var preparations: [TypedPreparation] = []
     /// The short strings of the batch's JSON Lines lines (values repeat from line to line): one

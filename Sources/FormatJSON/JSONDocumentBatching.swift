@@ -258,12 +258,14 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
                     return
                 case .pending(let pending):
                     if let taker, let taken = pending.offer(to: taker, maximumDepth: maximumDepth) {
-                        let source = JSONPendingSource(pending, location: location, maximumDepth: maximumDepth)
-                        for document in 0..<taken.count {
+                        let payloads = taken.payload..<(taken.payload + taken.count)
+                        let source = JSONPendingSource(pending, location: location, maximumDepth: maximumDepth,
+                            pointers: payloads.map { taker.documentPointer(of: $0) })
+                        for payload in payloads {
                             results.append(.taken(TakenItem(
-                                payload: taken.payload + document, collection: pending.collection,
-                                recordIndex: pending.index, start: pending.start, singleLine: 0, span: 0..<pending.count,
-                                source: source, document: document)))
+                                payload: payload, collection: pending.collection,
+                                recordIndex: pending.index, start: pending.start, span: 0..<pending.count,
+                                source: source, document: payload - taken.payload)))
                         }
                         continue
                     }

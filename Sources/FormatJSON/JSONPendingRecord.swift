@@ -69,11 +69,19 @@ final class JSONPendingSource: TakenRecordSource, @unchecked Sendable {
     private let pending: JSONPendingRecord
     private let location: SourceLocation
     private let maximumDepth: Int
+    /// Each document's pointer, by its index (`TakenItem.document`).
+    private let pointers: [JSONPointer?]
 
-    init(_ pending: JSONPendingRecord, location: SourceLocation, maximumDepth: Int) {
+    init(_ pending: JSONPendingRecord, location: SourceLocation, maximumDepth: Int, pointers: [JSONPointer?]) {
         self.pending = pending
         self.location = location
         self.maximumDepth = maximumDepth
+        self.pointers = pointers
+    }
+
+    func documentPointer(of item: TakenItem) -> JSONPointer? {
+        guard let document = item.document, pointers.indices.contains(document) else { return nil }
+        return pointers[document]
     }
 
     func record(of item: TakenItem) -> Record {

@@ -16,9 +16,9 @@ import Testing
     }
 
     /// What a batch of `lane` makes of `text` offered as a nested record starting on line 3: the
-    /// taken record, the lines rendered, and the preparations.
+    /// taken record, the lines rendered, the preparations and each one's document pointer.
     static func take(_ lane: TypedLane, _ text: String, collection: String, documentID: String, nesting: RecordNesting?)
-        -> (taken: TakenRecord?, rendered: String, preparations: [TypedPreparation])
+        -> (taken: TakenRecord?, rendered: String, preparations: [TypedPreparation], pointers: [String?])
     {
         var text = text
         let batch = lane.batch()
@@ -26,7 +26,8 @@ import Testing
             batch.take(.jsonNested($0, start: TextPosition(line: 3, column: 5), collection: collection, documentID: documentID,
                 nesting: nesting, maximumDepth: 510))
         }
-        return (taken, batch.withRendered { String(decoding: $0, as: UTF8.self) }, batch.preparations)
+        let pointers = batch.preparations.indices.map { batch.documentPointer(of: $0)?.description }
+        return (taken, batch.withRendered { String(decoding: $0, as: UTF8.self) }, batch.preparations, pointers)
     }
 
     /// A node-firestore-import-export word book: its words in `__collections__`, one with its id
@@ -51,7 +52,7 @@ import Testing
 
     @Test func aNodeFirestoreBookAndItsWordsAreTakenInTheLayoutsOrder() throws {
         let lane = try #require(try Self.lane(.vocabulary, from: 1, to: 1))
-        let (taken, rendered, preparations) = Self.take(lane, Self.nodeFirestoreBook, collection: "__collections__",
+        let (taken, rendered, preparations, pointers) = Self.take(lane, Self.nodeFirestoreBook, collection: "__collections__",
             documentID: "wordBooks", nesting: RecordNesting(token: "b1", documentID: "b1"))
         #expect(taken?.payload == 0)
         #expect(taken?.count == 3)
@@ -60,7 +61,7 @@ import Testing
         // Where each id stands, as the general path's commit finds it: the document (an id from
         // its key) or its own `id` member; the document's pointer from the input's root.
         #expect(preparations.map(\.singleLine) == [3, 6, 7])
-        #expect(preparations.map { $0.documentPointer?.description } == [
+        #expect(pointers == [
             "/__collections__/wordBooks/b1", "/__collections__/wordBooks/b1/__collections__/words/w1",
             "/__collections__/wordBooks/b1/__collections__/words/w2",
         ])
@@ -72,14 +73,14 @@ import Testing
               "subCollection": {"wordBooks/b1/words": {"w1": {"meaningText": "m", "studyState": 1, "timestamp": {"_seconds": 1600000000, "_nanoseconds": 0}}}}}
             """
         let lane = try #require(try Self.lane(.vocabulary, from: 1, to: 2))
-        let (taken, rendered, preparations) = Self.take(lane, book, collection: "wordBooks", documentID: "b1", nesting: nil)
+        let (taken, rendered, preparations, pointers) = Self.take(lane, book, collection: "wordBooks", documentID: "b1", nesting: nil)
         #expect(taken?.count == 2)
         #expect(rendered == """
             {"$collection":"wordBooks","id":"b1","title":"Book","createdAt":"2020-09-13T12:26:40Z"}
             {"$collection":"words","id":"w1","wordBookID":"b1","meaningText":"m","meaningImageURL":"","ganaText":"","ganaImageURL":"","kanjiText":"","kanjiImageURL":"","studyState":"success","timestamp":"2020-09-13T12:26:40Z"}
 
             """)
-        #expect(preparations.map { $0.documentPointer?.description } == [
+        #expect(pointers == [
             "/wordBooks/b1", "/wordBooks/b1/subCollection/wordBooks~1b1~1words/w1",
         ])
         #expect(preparations.map(\.singleLine) == [3, 4])
@@ -88,10 +89,10 @@ import Testing
     @Test func aMemberOfAnObjectKeyedByIdTakesItsIdFromItsKey() throws {
         let lane = try #require(try Self.lane(.notes, from: 2, to: 2))
         let note = TypedLaneTests.v2Line.replacingOccurrences(of: #""$collection":"wineTastingNotes","id":"w1","#, with: "")
-        let (taken, rendered, preparations) = Self.take(lane, note, collection: "wineTastingNotes", documentID: "w1", nesting: nil)
+        let (taken, rendered, preparations, pointers) = Self.take(lane, note, collection: "wineTastingNotes", documentID: "w1", nesting: nil)
         #expect(taken?.count == 1)
         #expect(rendered == TypedLaneTests.v2Line + "\n")
-        #expect(preparations.first?.documentPointer?.description == "/wineTastingNotes/w1")
+        #expect(pointers == ["/wineTastingNotes/w1"])
         // A Firestore layout's members are not another domain's: a `__collections__` member is unknown there.
         let nested = note.replacingOccurrences(of: #""title":"#, with: #""__collections__":{},"title":"#)
         #expect(Self.take(lane, nested, collection: "wineTastingNotes", documentID: "w1", nesting: nil).taken == nil)
@@ -123,10 +124,11 @@ import Testing
         let lane = try #require(try Self.lane(.vocabulary, from: 1, to: 1))
         let text = Self.nodeFirestoreBook.replacingOccurrences(of: change.from, with: change.to)
         try #require(text != Self.nodeFirestoreBook)
-        let (taken, rendered, preparations) = Self.take(lane, text, collection: "__collections__", documentID: "wordBooks",
+        let (taken, rendered, preparations, pointers) = Self.take(lane, text, collection: "__collections__", documentID: "wordBooks",
             nesting: RecordNesting(token: "b1", documentID: "b1"))
         #expect(taken == nil)
         #expect(rendered.isEmpty)
         #expect(preparations.isEmpty)
+        #expect(pointers.isEmpty)
     }
 }

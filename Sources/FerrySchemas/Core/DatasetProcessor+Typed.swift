@@ -78,11 +78,12 @@ extension DatasetProcessor {
             let known = raw.singleLine
             let line = typed.singleLine > 0 ? typed.singleLine : known > 0 ? known : made.map(DatasetProcessor.idLine) ?? raw.idLine()
             // A nested record's document is not the usual record: its pointer is kept, not its index.
-            let isDocument = typed.documentPointer != nil
+            let documentPointer = raw.documentPointer
+            let isDocument = documentPointer != nil
             let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: !holds, line: line,
                 collection: isDocument ? nil : raw.collection, index: isDocument ? nil : raw.index)
             {
-                if let pointer = typed.documentPointer { return pointer }
+                if let documentPointer { return documentPointer }
                 var recordPointer = DatasetProcessor.idLocation(context(), nil).field ?? .root
                 if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
                 return recordPointer
@@ -191,6 +192,14 @@ private enum TypedCommitRecord {
         switch self {
         case .taken(let item): item.pointee.recordIndex
         case .record(let record): record.pointee.location.recordIndex
+        }
+    }
+
+    /// The pointer of a nested record's document (`TakenItem.documentPointer`).
+    var documentPointer: JSONPointer? {
+        switch self {
+        case .taken(let item): item.pointee.documentPointer
+        case .record: nil
         }
     }
 

@@ -192,10 +192,6 @@ public struct TypedPreparation: Sendable {
     public private(set) var singleLine: Int
     /// The references the record makes (`TypedRoute.references(of:)`), checked on commit.
     public let references: [ModelReference]
-    /// For one document of a nested record (a Firestore word book's word): the pointer of the
-    /// document from the input's root, which the id table keeps for a later duplicate's message
-    /// (`duplicateError`'s record pointer); nil for a record of its own.
-    public private(set) var documentPointer: JSONPointer?
 
     public init(route: borrowing TypedRoute, id: String?, rendered: Range<Int>?, value: Value? = nil, singleLine: Int = 0,
         references: [ModelReference] = [])
@@ -219,15 +215,6 @@ public struct TypedPreparation: Sendable {
     public func onLine(_ line: Int) -> TypedPreparation {
         var copy = self
         copy.singleLine = line
-        return copy
-    }
-
-    /// The same preparation as one document of a nested record: its id's line (`singleLine`) and
-    /// its pointer (`documentPointer`).
-    public func inDocument(at pointer: JSONPointer, idLine line: Int) -> TypedPreparation {
-        var copy = self
-        copy.singleLine = line
-        copy.documentPointer = pointer
         return copy
     }
 }
