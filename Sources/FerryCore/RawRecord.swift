@@ -16,6 +16,13 @@ public enum RawRecord {
     /// libxml2 reads its bytes), as `next()` returns it, of a format whose scalars are text. Its
     /// locator places its fields; an absent field has no place in it.
     case parsedText(Record)
+    /// One document of a JSON document's collection map, held whole with the documents it nests
+    /// (a Firestore export's word book and its words): its bytes (its value only), the line and
+    /// column of its first byte, and the record's collection, document id and nesting as `next()`
+    /// gives them. A taker makes a record of each document (`TakenRecord.count`). Boxed: the
+    /// other cases, one per record, stay the size they were.
+    indirect case jsonNested(UnsafeBufferPointer<UInt8>, start: TextPosition, collection: String?, documentID: String?,
+        nesting: RecordNesting?, maximumDepth: Int)
 }
 
 /// One CSV data row, its cells ready to read (issue 7's typed path).
@@ -61,6 +68,14 @@ public protocol RawRecordTaker: Sendable {
     /// `RecordBatchItem.taken`), or nil to have the record parsed and processed the usual way.
     /// Must return nil for anything the usual way would report a problem about.
     func take(_ record: RawRecord) -> TakenRecord?
+
+    /// The pointer from the input's root of the document the taker made with `payload` of a
+    /// `jsonNested` record (`TakenItem.documentPointer`); nil for any other.
+    func documentPointer(of payload: Int) -> JSONPointer?
+}
+
+extension RawRecordTaker {
+    public func documentPointer(of payload: Int) -> JSONPointer? { nil }
 }
 
 /// What a `RawRecordTaker` made of a raw record.
@@ -72,9 +87,14 @@ public struct TakenRecord: Sendable {
     /// The taker's result, handed back with the record: an index into what the taker keeps (a
     /// plain `Int`, so that the caller reads it back with no cast from an existential).
     public var payload: Int
+    /// How many records the taker made of it, their payloads `payload` and the next ones: the
+    /// documents of a `jsonNested` record, in the order the general path's layout finds them;
+    /// 1 for any other.
+    public var count: Int
 
-    public init(collection: String?, payload: Int) {
+    public init(collection: String?, payload: Int, count: Int = 1) {
         self.collection = collection
         self.payload = payload
+        self.count = count
     }
 }

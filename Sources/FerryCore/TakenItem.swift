@@ -25,6 +25,17 @@ public struct TakenItem: Sendable {
     /// What makes the record.
     public var source: any TakenRecordSource
 
+    /// The record's index among the documents its raw record holds (a `RawRecord.jsonNested`
+    /// word book: 0 for the book, then its words), in the order the general path's layout finds
+    /// them; nil for a raw record taken as one record. Kept in `detail` (as a negative number,
+    /// which no source gives): the item of every other record stays the size it was.
+    public var document: Int? { detail < 0 ? -detail - 1 : nil }
+
+    /// For such a document: its pointer from the input's root (by its key, or its index in a
+    /// list), which the id table keeps for a later duplicate's message
+    /// (`TakenRecordSource.documentPointer(of:)`); nil for any other record.
+    public var documentPointer: JSONPointer? { detail < 0 ? source.documentPointer(of: self) : nil }
+
     public init(payload: Int, collection: String?, recordIndex: Int, start: TextPosition, singleLine: Int,
         span: Range<Int>, detail: Int = 0, source: any TakenRecordSource)
     {
@@ -38,9 +49,20 @@ public struct TakenItem: Sendable {
         self.source = source
     }
 
+    /// The item of document `document` (0 for the first) of a nested record (`document`).
+    public init(payload: Int, collection: String?, recordIndex: Int, start: TextPosition, span: Range<Int>,
+        source: any TakenRecordSource, document: Int)
+    {
+        self.init(payload: payload, collection: collection, recordIndex: recordIndex, start: start, singleLine: 0,
+            span: span, detail: -document - 1, source: source)
+    }
+
     /// The record as `next()` would give it but with a null value: its location (file, member,
     /// position, collection, index) and its locator are the usual ones.
     public var record: Record { source.record(of: self) }
+
+    /// The raw record with its value (`TakenRecordSource.parsedRecord(of:)`).
+    public var parsedRecord: Record { source.parsedRecord(of: self) }
 
     /// The line of the record's `field` (a pointer relative to the record) as its locator gives
     /// it, asked without making the record when the source can (`TakenRecordSource.line(of:in:)`).
@@ -55,8 +77,21 @@ public protocol TakenRecordSource: AnyObject, Sendable {
 
     /// `record(of: item).locator?.line(of: field)`, which a source may find without the record.
     func line(of field: JSONPointer, in item: TakenItem) -> Int?
+
+    /// The raw record of `item` with its value, as `next()` gives it: what the documents of a
+    /// nested record (`TakenItem.document`) are found in for a diagnostic. The default is
+    /// `record(of:)`.
+    func parsedRecord(of item: TakenItem) -> Record
+
+    /// The pointer of the nested record's document `item` is (`TakenItem.documentPointer`). The
+    /// default is nil.
+    func documentPointer(of item: TakenItem) -> JSONPointer?
 }
 
 extension TakenRecordSource {
     public func line(of field: JSONPointer, in item: TakenItem) -> Int? { record(of: item).locator?.line(of: field) }
+
+    public func parsedRecord(of item: TakenItem) -> Record { record(of: item) }
+
+    public func documentPointer(of item: TakenItem) -> JSONPointer? { nil }
 }

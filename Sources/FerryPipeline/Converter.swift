@@ -337,10 +337,15 @@ public struct Converter: Sendable {
             /// is then written (`writeRendered`, `writeLeaves`); a value is written here, or handed
             /// to `emit` when a filter, a selection or an observer is to see it.
             func takeTyped(_ item: TakenItem, _ typed: TypedPreparation) throws -> Bool {
-                // As `countRaw` counts a record of its own (not one document of a streamed collection).
-                _ = tally.read.postIncrement(item.collection ?? "")
-                tally.records += 1
-                tally.streamedCollection = nil
+                if let document = item.document {
+                    // One of the documents of a nested record, which is counted once.
+                    if document == 0 { countRaw(item.record) }
+                } else {
+                    // As `countRaw` counts a record of its own (not one document of a streamed collection).
+                    _ = tally.read.postIncrement(item.collection ?? "")
+                    tally.records += 1
+                    tally.streamedCollection = nil
+                }
                 guard let processor = plan.processor else { return false }
                 if typed.value != nil {
                     guard let output = processor.commitForOutput(typed: typed, item: item) else { return false }

@@ -232,7 +232,7 @@ struct JSONLineCursor: RecordCursor {
 
     /// The offset past the well-formed value at `i` nested at `level`; nil when the parser would
     /// refuse it.
-    private static func skip(_ json: JSONLineValidator, _ i: Int, level: Int) -> Int? {
+    static func skip(_ json: JSONLineValidator, _ i: Int, level: Int) -> Int? {
         guard i < json.end else { return nil }
         switch json.p[i] {
         case JSONSyntax.quote: return json.string(i)?.end
@@ -322,21 +322,51 @@ struct JSONLineCursor: RecordCursor {
     }
 
     /// The usual Firestore Timestamp, `{"_seconds": S, "_nanoseconds": N}` in that order (see
-    /// `RecordCursor.plainTimestamp`), read from its bytes. Any other shape is nil without giving
-    /// the line up: the reader then reads the item's `Value`, which takes every shape.
+    /// `RecordCursor.plainTimestamp`), alone or as the `value` of `{"__datatype__": "timestamp",
+    /// "value": ...}`, read from its bytes. Any other shape is nil without giving the line up: the
+    /// reader then reads the item's `Value`, which takes every shape.
     func plainTimestamp(_ item: JSONItem) -> FirestoreTimestamp? {
         guard json.p[item.start] == JSONSyntax.openBrace, json.allowsContainer(atLevel: item.level),
-              case .item(let secondsKey)? = json.firstItem(afterOpen: item.start, close: JSONSyntax.closeBrace),
-              let seconds = integerMember(at: secondsKey, Self.secondsName),
+              case .item(let key)? = json.firstItem(afterOpen: item.start, close: JSONSyntax.closeBrace)
+        else { return nil }
+        guard let (timestamp, end) = plainSeconds(firstKey: key) else { return wrappedTimestamp(item, firstKey: key) }
+        learn(item.start, end)
+        return timestamp
+    }
+
+    /// node-firestore-import-export's `{"__datatype__": "timestamp", "value": {...}}`, which
+    /// `FirestoreTimestamp.read` reads as its `value` (out of line: the usual shape is the other).
+    @inline(never)
+    private func wrappedTimestamp(_ item: JSONItem, firstKey key: Int) -> FirestoreTimestamp? {
+        guard keyIs(key, Self.datatypeName), let tag = json.memberValue(afterKey: key + 2 + Self.datatypeName.count),
+              keyIs(tag, Self.timestampName), case .item(let valueKey)? = json.afterItem(tag + 2 + Self.timestampName.count, close: JSONSyntax.closeBrace),
+              keyIs(valueKey, Self.valueName), let inner = json.memberValue(afterKey: valueKey + 2 + Self.valueName.count),
+              json.p[inner] == JSONSyntax.openBrace, json.allowsContainer(atLevel: item.level + 1),
+              case .item(let innerKey)? = json.firstItem(afterOpen: inner, close: JSONSyntax.closeBrace),
+              let (timestamp, innerEnd) = plainSeconds(firstKey: innerKey),
+              case .closed(let end)? = json.afterItem(innerEnd, close: JSONSyntax.closeBrace)
+        else { return nil }
+        learn(item.start, end)
+        return timestamp
+    }
+
+    /// The Timestamp of the object whose first key is at `firstKey`, when it is exactly
+    /// `{"_seconds": S, "_nanoseconds": N}` with plain integers in range, and the offset past it.
+    @inline(__always)
+    private func plainSeconds(firstKey: Int) -> (FirestoreTimestamp, end: Int)? {
+        guard let seconds = integerMember(at: firstKey, Self.secondsName),
               case .item(let nanosKey)? = json.afterItem(seconds.end, close: JSONSyntax.closeBrace),
               let nanos = integerMember(at: nanosKey, Self.nanosecondsName),
               case .closed(let end)? = json.afterItem(nanos.end, close: JSONSyntax.closeBrace),
               (0..<1_000_000_000).contains(nanos.value), let instant = Instant(seconds: seconds.value, nanoseconds: Int32(nanos.value))
         else { return nil }
-        learn(item.start, end)
-        return FirestoreTimestamp(instant: instant)
+        return (FirestoreTimestamp(instant: instant), end)
     }
 
+    private static let datatypeName = FieldNameBytes("__datatype__")
+    /// The tag's string value, matched as a key is (its quotes around its bytes).
+    private static let timestampName = FieldNameBytes("timestamp")
+    private static let valueName = FieldNameBytes("value")
     private static let secondsName = FieldNameBytes("_seconds")
     private static let nanosecondsName = FieldNameBytes("_nanoseconds")
 

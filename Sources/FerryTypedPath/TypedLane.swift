@@ -14,7 +14,7 @@ public final class TypedLane: Sendable {
     /// line's route by its `$collection` bytes (a few names compared beat making the name and
     /// hashing it).
     private let routeList: [LaneRoute]
-    private let options: DecodingOptions
+    let options: DecodingOptions
     /// `options` for CSV rows, whose scalars are text whatever the run's other records are (a
     /// bundle's CSV member beside JSON ones: `Record.scalarsAreText`).
     private let csvOptions: DecodingOptions
@@ -34,7 +34,10 @@ public final class TypedLane: Sendable {
     private let otherReadings = CSVHeaderReadings()
     /// True when a record that may name a media file is left to the general path (a bundle with
     /// media: `mayNameMedia(_:)`).
-    private let declinesMediaNames: Bool
+    let declinesMediaNames: Bool
+    /// True when the documents of a nested record are split as Firestore layouts are
+    /// (`RecordPreparer.hasFirestoreLayouts`): sub-collections, and a word's `wordBookID` from its book.
+    let splitsFirestoreLayouts: Bool
 
     /// A lane for the records `preparer` prepares, making `output` of each; `csvColumns` is the
     /// header of a CSV input (other headers, met in a bundle's members, are read as they come);
@@ -82,6 +85,7 @@ public final class TypedLane: Sendable {
         self.csvColumns = csvColumns
         self.csvReadings = readings
         self.declinesMediaNames = declinesMediaNames
+        splitsFirestoreLayouts = preparer.hasFirestoreLayouts
     }
 
     /// The reading of `columns` by `route`'s model, as `init` makes those of `csvColumns`.
@@ -126,6 +130,9 @@ public final class TypedLane: Sendable {
             })
             else { return nil }
             return (preparation.onLine(JSONFieldLocator.idLine(in: bytes, start: start)), nil)
+        case .jsonNested:
+            // Several records: `takeNested(_:_:)`.
+            return nil
         case .parsedText(let record):
             guard !declinesMediaNames, let collection = record.collection,
                   let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute),
@@ -142,7 +149,7 @@ public final class TypedLane: Sendable {
     /// The route of a document element's collection: `last`, the route of the batch's element
     /// before, when it is the same (a batch holds one collection's elements), else looked up.
     @inline(__always)
-    private func elementRoute(of collection: String, last: inout Unmanaged<LaneRoute>?) -> Unmanaged<LaneRoute>? {
+    func elementRoute(of collection: String, last: inout Unmanaged<LaneRoute>?) -> Unmanaged<LaneRoute>? {
         if let last, last._withUnsafeGuaranteedRef({ $0.route.sourceCollection == collection }) {
             return last
         }
@@ -153,7 +160,7 @@ public final class TypedLane: Sendable {
 
     /// A scanned JSON Lines line of `route` (standing on `line`) taken whole, or nil.
     @inline(__always)
-    private func takeLine(_ scan: JSONRecordScan, _ route: LaneRoute, named: String?, line: Int, output: LaneOutput,
+    func takeLine(_ scan: JSONRecordScan, _ route: LaneRoute, named: String?, line: Int, output: LaneOutput,
         reading: JSONLineReading, into rendered: inout ByteBuffer) -> (TypedPreparation, named: String?)?
     {
         // The codecs are called where the route keeps them (`!`), not bound with `if let`: a

@@ -63,17 +63,32 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
         }
         if state.pointee.needsEncoder { borrowEncoder() }
         guard let (preparation, named) = lane.take(record, state) else {
-            state.pointee.givenBack += 1
-            if state.pointee.givenBack == LaneBatchState.givenBackRun {
-                state.pointee.givenBack = 0
-                state.pointee.resting = LaneBatchState.restAfterRun
+            // A nested record is several (asked here, after the usual ones).
+            if case .jsonNested = record {
+                let first = state.pointee.preparations.count
+                if let count = lane.takeNested(record, state) {
+                    state.pointee.givenBack = 0
+                    return TakenRecord(collection: nil, payload: first, count: count)
+                }
             }
+            givenBack()
             return nil
         }
         state.pointee.givenBack = 0
         state.pointee.preparations.append(preparation)
         return TakenRecord(collection: named, payload: state.pointee.preparations.count - 1)
     }
+
+    /// Counts a record given back: after `LaneBatchState.givenBackRun` in a row, the lane rests.
+    private func givenBack() {
+        state.pointee.givenBack += 1
+        if state.pointee.givenBack == LaneBatchState.givenBackRun {
+            state.pointee.givenBack = 0
+            state.pointee.resting = LaneBatchState.restAfterRun
+        }
+    }
+
+    public func documentPointer(of payload: Int) -> JSONPointer? { state.pointee.documentPointers[payload] }
 
     /// Says the batch's records are all offered (its parse is done): a borrowed encoder goes back
     /// to the lane. Called on the thread that took them.
@@ -110,6 +125,10 @@ struct LaneBatchState: ~Copyable {
     /// Room for a batch of 128 records of about 700 bytes without growing (growing copies), and
     /// under glibc's mmap threshold (`main.swift`: 128 KiB), so it comes from the heap.
     var buffer = ByteBuffer(capacity: 96 << 10)
+    /// Where each document of a nested record is made before it is taken (`NestedSplit`).
+    var documentText = ByteBuffer(capacity: 4 << 10)
+    /// The pointer of each document of a nested record taken, by its preparation's index.
+    var documentPointers: [Int: JSONPointer] = [:]
     /// What the batch's records it took were made into, in input order.
     var preparations: [TypedPreparation] = []
     /// The short strings of the batch's JSON Lines lines (values repeat from line to line): one

@@ -80,3 +80,35 @@ struct BracketScan: Equatable {
         return (j, false)
     }
 }
+
+extension JSONSyntax {
+    /// The offset past the value whose first byte is at `start` in `bytes`, found without checking
+    /// the value against the grammar (for a caller that checks its bytes elsewhere): an object or
+    /// array by the bracket scan, a string at its closing quote, any other value at the first byte
+    /// that ends a scalar. Nil when the value does not end within `bytes`.
+    public static func endOfValue(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        switch bytes[start] {
+        case openBrace, openBracket:
+            var scan = BracketScan()
+            let (end, closed) = scan.run(over: bytes, from: start, to: bytes.count)
+            return closed ? end : nil
+        case quote:
+            var i = start + 1
+            while i < bytes.count {
+                if bytes[i] == backslash {
+                    i += 2
+                } else if bytes[i] == quote {
+                    return i + 1
+                } else {
+                    i += 1
+                }
+            }
+            return nil
+        default:
+            var i = start
+            while i < bytes.count, !endsScalar(bytes[i]) { i += 1 }
+            return i
+        }
+    }
+}

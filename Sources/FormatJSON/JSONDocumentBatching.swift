@@ -257,6 +257,18 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
                     results.append(.failure(error))
                     return
                 case .pending(let pending):
+                    if let taker, let taken = pending.offer(to: taker, maximumDepth: maximumDepth) {
+                        let payloads = taken.payload..<(taken.payload + taken.count)
+                        let source = JSONPendingSource(pending, location: location, maximumDepth: maximumDepth,
+                            pointers: payloads.map { taker.documentPointer(of: $0) })
+                        for payload in payloads {
+                            results.append(.taken(TakenItem(
+                                payload: payload, collection: pending.collection,
+                                recordIndex: pending.index, start: pending.start, span: 0..<pending.count,
+                                source: source, document: payload - taken.payload)))
+                        }
+                        continue
+                    }
                     do {
                         results.append(.record(
                             try pending.record(location: location, maximumDepth: maximumDepth, stacks: stacks)))

@@ -34,15 +34,70 @@ struct JSONPendingRecord {
                 in: p, range: 0..<count, start: start, location: location, maximumDepth: maximumDepth,
                 depth: depth, isFinal: isFinal, stacks: stacks)
         }
-        let position = self.position ?? start
         var record = Record(
-            collection: collection, documentID: documentID, value: value,
-            location: SourceLocation(
-                file: location.file, member: location.member, line: position.line, column: position.column,
-                collection: collection, recordIndex: index),
+            collection: collection, documentID: documentID, value: value, location: recordLocation(location),
             locator: JSONFieldLocator(bytes: bytes, window: 0..<count, start: start))
         record.nesting = nesting
         return record
+    }
+}
+
+extension JSONPendingRecord {
+    /// What `taker` makes of the record's documents (`RawRecord.jsonNested`), or nil.
+    func offer(to taker: any RawRecordTaker, maximumDepth: Int) -> TakenRecord? {
+        bytes.withUnsafeBufferPointer { p in
+            taker.take(.jsonNested(
+                UnsafeBufferPointer(rebasing: p[0..<count]), start: start, collection: collection, documentID: documentID,
+                nesting: nesting, maximumDepth: maximumDepth - depth))
+        }
+    }
+
+    /// The record's location, as `record(location:maximumDepth:stacks:)` places it.
+    func recordLocation(_ location: SourceLocation) -> SourceLocation {
+        let position = self.position ?? start
+        return SourceLocation(
+            file: location.file, member: location.member, line: position.line, column: position.column,
+            collection: collection, recordIndex: index)
+    }
+}
+
+/// The records a taker made of the documents of one `JSONPendingRecord`: each document's item
+/// makes the whole record, with a null value (`record(of:)`), or parsed (`parsedRecord(of:)`, for a
+/// diagnostic about one of its documents).
+final class JSONPendingSource: TakenRecordSource, @unchecked Sendable {
+    // @unchecked: written once, in `init`; read only after.
+    private let pending: JSONPendingRecord
+    private let location: SourceLocation
+    private let maximumDepth: Int
+    /// Each document's pointer, by its index (`TakenItem.document`).
+    private let pointers: [JSONPointer?]
+
+    init(_ pending: JSONPendingRecord, location: SourceLocation, maximumDepth: Int, pointers: [JSONPointer?]) {
+        self.pending = pending
+        self.location = location
+        self.maximumDepth = maximumDepth
+        self.pointers = pointers
+    }
+
+    func documentPointer(of item: TakenItem) -> JSONPointer? {
+        guard let document = item.document, pointers.indices.contains(document) else { return nil }
+        return pointers[document]
+    }
+
+    func record(of item: TakenItem) -> Record {
+        var record = Record(
+            collection: pending.collection, documentID: pending.documentID, value: .null,
+            location: pending.recordLocation(location),
+            locator: JSONFieldLocator(bytes: pending.bytes, window: 0..<pending.count, start: pending.start))
+        record.nesting = pending.nesting
+        return record
+    }
+
+    func parsedRecord(of item: TakenItem) -> Record {
+        // The taker took the bytes only when they parse; the record without its value is the
+        // fallback of a parse that would fail all the same.
+        (try? pending.record(location: location, maximumDepth: maximumDepth, stacks: JSONParseStacks(cachesStrings: false)))
+            ?? record(of: item)
     }
 }
 

@@ -135,4 +135,48 @@ import Testing
             #expect(Self.resolve(pointer, in: document) != nil, "\(pointer) in \(layout)")
         }
     }
+
+    /// Documents read whole from their bytes (the typed path takes a word book with its words when
+    /// nothing is wrong with any of them) are named as any other: a later duplicate of an id from
+    /// a member `id` on a line of its own says that line and the document's pointer, and a word
+    /// whose book path names a book that has another id names no book (in node-firestore a word's
+    /// book is its parent's id). The same exports read by the general path gave these messages.
+    @Test(arguments: [
+        ("backup-restore", """
+            {"wordBooks": {
+              "b1":
+                {"title": "t",
+                 "id": "b1", "timestamp": {"_seconds": 1, "_nanoseconds": 0},
+                 "subCollection": {"wordBooks/b1/words": {"w1": {\(word(0))}}}},
+              "b2": {"id": "b1", \(book), "subCollection": {"wordBooks/b2/words": {
+                "w2": {\(word(1, id: "w1"))}}}}}}
+
+            """, [
+                #"in.json:6:16: error: /wordBooks/b2/id: duplicate id "b1" in wordBooks: first at line 4 (/wordBooks/b1) [duplicate-id]"#,
+                #"in.json:7:18: error: /wordBooks/b2/subCollection/wordBooks~1b2~1words/w2/id: duplicate id "w1" in words: first at line 5 (/wordBooks/b1/subCollection/wordBooks~1b1~1words/w1) [duplicate-id]"#,
+                #"in.json:7:11: error: /wordBooks/b2/subCollection/wordBooks~1b2~1words/w2: wordBookID "b2" names no word book of the dataset (id "w1") [dangling-reference]"#,
+            ]),
+        ("node-firestore", """
+            {"__collections__": {"wordBooks": {
+              "b1":
+                {"title": "t",
+                 "id": "b1", "timestamp": {"_seconds": 1, "_nanoseconds": 0},
+                 "__collections__": {"words": {"w1": {\(word(0))}}}},
+              "b2": {"id": "b1", \(book), "__collections__": {"words": {
+                "w2": {\(word(1, id: "w1"))}}}}}}}
+
+            """, [
+                #"in.json:6:16: error: /__collections__/wordBooks/b2/id: duplicate id "b1" in wordBooks: first at line 4 (/__collections__/wordBooks/b1) [duplicate-id]"#,
+                #"in.json:7:18: error: /__collections__/wordBooks/b2/__collections__/words/w2/id: duplicate id "w1" in words: first at line 5 (/__collections__/wordBooks/b1/__collections__/words/w1) [duplicate-id]"#,
+            ]),
+    ])
+    func documentsReadWholeAreNamedAsAnyOther(_ layout: String, _ text: String, _ errors: [String]) throws {
+        let box = try Sandbox()
+        try box.write("in.json", text)
+        for jobs in ["1", "2"] {
+            let run = try box.ferry(["validate", "in.json", "--domain", "vocabulary", "--jobs", jobs])
+            #expect(run.errors == errors, "\(layout) --jobs \(jobs)")
+            #expect(run.status == 1)
+        }
+    }
 }

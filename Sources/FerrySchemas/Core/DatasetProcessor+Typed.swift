@@ -63,7 +63,10 @@ extension DatasetProcessor {
             made = record
             return record
         }
-        func context() -> RecordContext { RecordContext(record: record(), options: decodingOptions) }
+        func context() -> RecordContext {
+            if case .taken(let item) = raw, let document = item.pointee.document { return nestedContext(item, document) }
+            return RecordContext(record: record(), options: decodingOptions)
+        }
         if !timeZoneNoted { noteTimeZoneIfNeeded(collection: route.sourceCollection, context: context()) }
         // As `commit(_:)` with records held back (`--lenient`): an id counts as read once its record is kept.
         let holds = holdsUnsettledReferences
@@ -74,9 +77,13 @@ extension DatasetProcessor {
             let table = idTable(for: route.targetCollection)
             let known = raw.singleLine
             let line = typed.singleLine > 0 ? typed.singleLine : known > 0 ? known : made.map(DatasetProcessor.idLine) ?? raw.idLine()
+            // A nested record's document is not the usual record: its pointer is kept, not its index.
+            let documentPointer = raw.documentPointer
+            let isDocument = documentPointer != nil
             let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: !holds, line: line,
-                collection: raw.collection, index: raw.index)
+                collection: isDocument ? nil : raw.collection, index: isDocument ? nil : raw.index)
             {
+                if let documentPointer { return documentPointer }
                 var recordPointer = DatasetProcessor.idLocation(context(), nil).field ?? .root
                 if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
                 return recordPointer
@@ -100,6 +107,20 @@ extension DatasetProcessor {
             listUnresolved(since: pendingBefore)
         }
         return counts.postIncrement(route.targetCollection)
+    }
+
+    /// The context of document `document` of the nested record of `item` (a taken document), as
+    /// the general path's layout gives it: the record parsed and split once for all its documents.
+    private func nestedContext(_ item: UnsafePointer<TakenItem>, _ document: Int) -> RecordContext {
+        if let nestedContexts, nestedContexts.source === item.pointee.source, document < nestedContexts.contexts.count {
+            return nestedContexts.contexts[document]
+        }
+        let record = item.pointee.parsedRecord
+        let context = RecordContext(record: record, options: decodingOptions)
+        let contexts = FirestoreLayout.documents(of: context.record, context: context, nested: preparer.hasFirestoreLayouts)
+            .map(\.context)
+        nestedContexts = (item.pointee.source, contexts)
+        return document < contexts.count ? contexts[document] : context
     }
 
     /// Keeps the references of a typed record to ids not read yet, located and worded as
@@ -171,6 +192,14 @@ private enum TypedCommitRecord {
         switch self {
         case .taken(let item): item.pointee.recordIndex
         case .record(let record): record.pointee.location.recordIndex
+        }
+    }
+
+    /// The pointer of a nested record's document (`TakenItem.documentPointer`).
+    var documentPointer: JSONPointer? {
+        switch self {
+        case .taken(let item): item.pointee.documentPointer
+        case .record: nil
         }
     }
 

@@ -62,6 +62,10 @@ public final class DatasetProcessor {
     @exclusivity(unchecked) var referenceTables: [IDTable] = []
     /// The slots `warmIDs` read, kept so that the reads are not optimized away.
     @exclusivity(unchecked) var warmSink: UInt32 = 0
+    /// The contexts of the documents of the nested record whose taken documents were committed
+    /// last, found when one of them needed its context (a diagnostic): the record is parsed once
+    /// for all its documents.
+    @exclusivity(unchecked) var nestedContexts: (source: any TakenRecordSource, contexts: [RecordContext])?
     /// The documents committed so far, valid or not: one a record, each of a Firestore export's
     /// documents on its own (a raw record can hold several).
     @exclusivity(unchecked) public internal(set) var documentsCommitted = 0

@@ -23,7 +23,7 @@ public enum FirestoreLayout {
         mapMembers: ["__collections__", "subCollection"], domains: [Domain.vocabulary.rawValue])
 
     /// The parent word book of a sub-collection path `wordBooks/<id>/words`, nil for other names.
-    static func subCollectionParent(_ path: String) -> (parent: String, collection: String)? {
+    public static func subCollectionParent(_ path: String) -> (parent: String, collection: String)? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[1].isEmpty else { return nil }
         return (String(parts[1]), String(parts[2]))

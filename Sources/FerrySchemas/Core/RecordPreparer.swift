@@ -16,7 +16,7 @@ public struct RecordPreparer: @unchecked Sendable {
     /// in objects, which the general path's records borrow (`references(_:collection:context:)`).
     let referenceRules: CollectionMap<ReferenceRuleList>
     /// `definition.hasFirestoreLayouts`, read once.
-    let hasFirestoreLayouts: Bool
+    public let hasFirestoreLayouts: Bool
     let sourceVersion: Int
     let targetVersion: Int
     let options: ProcessingOptions
