@@ -257,7 +257,9 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
                     results.append(.failure(error))
                     return
                 case .pending(let pending):
-                    if let taker, let taken = pending.offer(to: taker, maximumDepth: maximumDepth) {
+                    // A bundle member's nested records go the usual way: their diagnostics are placed
+                    // in the member by what the bundle's reader adds to them.
+                    if let taker, location.member == nil, let taken = pending.offer(to: taker, maximumDepth: maximumDepth) {
                         let payloads = taken.payload..<(taken.payload + taken.count)
                         let source = JSONPendingSource(pending, location: location, maximumDepth: maximumDepth,
                             pointers: payloads.map { taker.documentPointer(of: $0) })

@@ -179,4 +179,20 @@ import Testing
             #expect(run.status == 1)
         }
     }
+
+    /// A bundle's JSON member keyed by document id: a key given twice is named as in a plain file
+    /// (these records are read the usual way there, not whole from their bytes).
+    @Test func aKeyTwiceInABundleMemberIsNamedAsInAPlainFile() throws {
+        let box = try Sandbox()
+        let data = #"{"wordBooks": {"b1": {"title": "T", "timestamp": {"_seconds": 1, "_nanoseconds": 0}}, "b1": {"title": "U", "timestamp": {"_seconds": 2, "_nanoseconds": 0}}}}"# + "\n"
+        try box.write("bundle/data/wordBooks.json", data)
+        try box.write("bundle/manifest.json", #"{"bundleVersion": 1, "domain": "vocabulary", "schemaVersion": 1, "createdAt": "2024-01-01T00:00:00Z", "generator": "x", "collections": {"wordBooks": {"path": "data/wordBooks.json", "format": "json", "count": 2}}, "files": [{"path": "data/wordBooks.json", "size": 158, "sha256": "1d9f259b572f9b901a1d67f3a5de74fc5556ed0698492e4506f94a5418475c74"}]}"#)
+        for jobs in ["1", "2"] {
+            let run = try box.ferry(["validate", "bundle", "--jobs", jobs])
+            #expect(run.errors == [
+                #"bundle:data/wordBooks.json:1:93: error: /wordBooks/b1: duplicate id "b1" in wordBooks: first at line 1 [duplicate-id]"#,
+            ], "--jobs \(jobs): \(run.stderr)")
+            #expect(run.status == 1)
+        }
+    }
 }
