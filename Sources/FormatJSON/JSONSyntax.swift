@@ -158,51 +158,10 @@ public enum JSONSyntax {
     }
 
     /// The offset just past the value starting at `start` (whitespace already skipped), in bytes
-    /// known to be well-formed JSON. Used by the field locator, never on unvalidated input.
+    /// known to be well-formed JSON (`endOfValue`; the bytes' end where it finds none). Used by the
+    /// field locator, never on unvalidated input.
     static func skipValue(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var i = start
-        let end = bytes.count
-        guard i < end else { return end }
-        let first = bytes[i]
-        if first == quote {
-            i += 1
-            while i < end {
-                let b = bytes[i]
-                if b == backslash {
-                    i += 2
-                } else if b == quote {
-                    return i + 1
-                } else {
-                    i += 1
-                }
-            }
-            return end
-        }
-        if first == openBrace || first == openBracket {
-            var depth = 0
-            var inString = false
-            while i < end {
-                let b = bytes[i]
-                if inString {
-                    if b == backslash {
-                        i += 1
-                    } else if b == quote {
-                        inString = false
-                    }
-                } else if b == quote {
-                    inString = true
-                } else if b == openBrace || b == openBracket {
-                    depth += 1
-                } else if b == closeBrace || b == closeBracket {
-                    depth -= 1
-                    if depth == 0 { return i + 1 }
-                }
-                i += 1
-            }
-            return end
-        }
-        while i < end, !endsScalar(bytes[i]) { i += 1 }
-        return i
+        endOfValue(in: bytes, from: start) ?? bytes.count
     }
 
     /// Skips whitespace from `start`; returns the first offset that is not whitespace.

@@ -11,17 +11,11 @@ import Testing
 /// and corrupted copies, a record the lane takes is one the general path reads with no diagnostic,
 /// and it makes the same records of it, in the same order.
 @Suite struct NestedDocumentDifferentialTests {
-    /// SplitMix64: the same books on every run.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    /// The same books on every run.
+    struct Random {
+        var generator: SeededGenerator
+        init(state: UInt64) { generator = SeededGenerator(state: state) }
+        mutating func below(_ n: Int) -> Int { Int.random(in: 0..<n, using: &generator) }
         mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
     }
 
@@ -59,7 +53,7 @@ import Testing
         switch r.below(8) {
         case 0: members.append(#""note": "x""#)
         case 1: members.append(#""__collections__": {}"#)
-        case 2: members.shuffle(using: &r)
+        case 2: members.shuffle(using: &r.generator)
         default: break
         }
         let space = r.pick([" ", "\n      ", ""])
