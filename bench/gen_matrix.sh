@@ -15,7 +15,9 @@
 # Writes OUT_DIR/<domain>-v<N>.{json,jsonl,xml,tar} and <domain>-v<N>-csv/ (one <collection>.csv a
 # collection) for domain in notes, pet-story, vocabulary; vocabulary-node-firestore-v1.json and
 # vocabulary-backup-restore-v1.json (Firestore exports are V1 only); with --errors also
-# <name>.dup-id.<ext> and <name>.cut.<ext>, and a bundle with CSV members (<domain>-v<N>-csv.tar).
+# <name>.dup-id.<ext> and <name>.cut.<ext>, a bundle with CSV members (<domain>-v<N>-csv.tar), and
+# of each JSON document and JSON Lines file a copy with its keys sorted (<name>.sorted-keys.<ext>)
+# and that copy with the duplicated id (<name>.sorted-keys.dup-id.<ext>).
 # V1 comes from the generators (../shared/bench/gen_notes.py, bench/gen_pets.py,
 # bench/gen_vocabulary.py); V2 is FERRY's migration of V1 (SCHEMAS.md defines V2 by the mapping);
 # the other formats are FERRY's conversions of the JSON document. SOURCE_DATE_EPOCH is fixed so that
@@ -116,4 +118,27 @@ done
 for layout in node-firestore backup-restore; do
   base="$OUT/vocabulary-$layout-v1"
   break_file "$base.json" "$base.dup-id.json" "$base.cut.json"
+done
+
+# The same records with every object's keys sorted, as `jq -S`, `JSONEncoder`'s `.sortedKeys` or
+# Python's `sort_keys` write them (a Firestore export lists its fields in no fixed order either),
+# and a copy of each with the duplicated id.
+sort_keys() {  # SOURCE TARGET
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+src, out = sys.argv[1:]
+text = open(src, encoding="utf-8").read()
+if src.endswith(".jsonl"):
+    lines = [json.dumps(json.loads(l), sort_keys=True, ensure_ascii=False, separators=(",", ":")) for l in text.splitlines() if l.strip()]
+    open(out, "w", encoding="utf-8").write("\n".join(lines) + "\n")
+else:
+    open(out, "w", encoding="utf-8").write(json.dumps(json.loads(text), sort_keys=True, ensure_ascii=False, indent=2) + "\n")
+PY
+}
+for name in notes-v1 notes-v2 pet-story-v1 pet-story-v2 vocabulary-v1 vocabulary-v2 vocabulary-node-firestore-v1 vocabulary-backup-restore-v1; do
+  for ext in json jsonl; do
+    [ -f "$OUT/$name.$ext" ] || continue
+    sort_keys "$OUT/$name.$ext" "$OUT/$name.sorted-keys.$ext"
+    break_file "$OUT/$name.sorted-keys.$ext" "$OUT/$name.sorted-keys.dup-id.$ext" "$tmp/cut"
+  done
 done

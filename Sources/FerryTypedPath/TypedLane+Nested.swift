@@ -81,15 +81,7 @@ struct NestedSplit {
         line = start.line
     }
 
-    /// One member of an object: its key (from its opening quote to past its closing one, and
-    /// whether it holds an escape) and its value (first byte, and past its last).
-    struct Member {
-        var key: Int
-        var keyEnd: Int
-        var escaped: Bool
-        var value: Int
-        var valueEnd: Int
-    }
+    typealias Member = JSONLineValidator.Member
 
     /// Appends a `wordBookID` member after those in `text` (an object's opening brace and members).
     static func appendMember(wordBookID: String, to text: inout ByteBuffer) {
@@ -102,24 +94,9 @@ struct NestedSplit {
     func skip(_ i: Int, level: Int = 1) -> Int? { JSONLineCursor.skip(json, i, level: level) }
 
     /// The members of the object whose opening brace is at `open`, and the offset past its
-    /// closing brace; nil when it is not an object or not well-formed. Its keys, colons and commas
-    /// are checked against the grammar here; its values are not: each is a document or a member of
-    /// one, checked where that is read (`document`), or is checked by whoever passes over it.
-    func members(at open: Int) -> (members: [Member], end: Int)? {
-        guard json.p[open] == JSONSyntax.openBrace else { return nil }
-        let bytes = UnsafeBufferPointer(start: json.p, count: json.end)
-        var result: [Member] = []
-        var next = json.firstItem(afterOpen: open, close: JSONSyntax.closeBrace)
-        while case .item(let key)? = next {
-            guard json.p[key] == JSONSyntax.quote, let (keyEnd, escaped) = json.string(key),
-                  let value = json.memberValue(afterKey: keyEnd), let end = JSONSyntax.endOfValue(in: bytes, from: value)
-            else { return nil }
-            result.append(Member(key: key, keyEnd: keyEnd, escaped: escaped, value: value, valueEnd: end))
-            next = json.afterItem(end, close: JSONSyntax.closeBrace)
-        }
-        guard case .closed(let end)? = next else { return nil }
-        return (result, end)
-    }
+    /// closing brace (`JSONLineValidator.members(ofObjectAt:)`); each value is a document or a
+    /// member of one, checked where that is read (`document`), or by whoever passes over it.
+    func members(at open: Int) -> (members: [Member], end: Int)? { json.members(ofObjectAt: open) }
 
     /// The text of a member's key.
     func keyText(_ member: Member) -> String {
@@ -222,13 +199,16 @@ struct NestedSplit {
             if bookPending, let parent { Self.appendMember(wordBookID: parent, to: &text.pointee) }
             text.pointee.append(JSONSyntax.closeBrace)
             // Taken as a document element is, at its depth in the record.
+            let depth = json.maximumDepth - level + 1
             return text.pointee.withBytes { bytes -> TypedPreparation? in
-                guard let scan = JSONRecordScan(bytes, maximumDepth: json.maximumDepth - level + 1, strings: state.pointee.strings),
-                      !scan.namesCollection, let route = lane.elementRoute(of: collection, last: &state.pointee.lastLineRoute)
-                else { return nil }
-                return route._withUnsafeGuaranteedRef {
-                    lane.takeLine(scan, $0, named: nil, line: 0, output: state.pointee.output, reading: state.pointee.jsonReading,
-                        into: &state.pointee.buffer)
+                lane.takeJSON(bytes, isLine: false, collection: collection, line: 0, maximumDepth: depth, state) {
+                    guard let scan = JSONRecordScan(bytes, maximumDepth: depth, strings: state.pointee.strings),
+                          !scan.namesCollection, let route = lane.elementRoute(of: collection, last: &state.pointee.lastLineRoute)
+                    else { return nil }
+                    return route._withUnsafeGuaranteedRef {
+                        lane.takeLine(scan, $0, named: nil, line: 0, output: state.pointee.output, reading: state.pointee.jsonReading,
+                            into: &state.pointee.buffer)
+                    }
                 }?.0
             }
         }

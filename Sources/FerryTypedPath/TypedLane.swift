@@ -9,11 +9,11 @@ import FormatJSON
 /// record goes the general path. Shared by the worker threads; each batch of raw records is
 /// offered to a `TypedLaneBatch` of its own (`batch()`), which holds the batch's output lines.
 public final class TypedLane: Sendable {
-    private let routes: [String: LaneRoute]
+    let routes: [String: LaneRoute]
     /// The routes again, in the source schema's collection order, for finding a JSON Lines
     /// line's route by its `$collection` bytes (a few names compared beat making the name and
     /// hashing it).
-    private let routeList: [LaneRoute]
+    let routeList: [LaneRoute]
     let options: DecodingOptions
     /// `options` for CSV rows, whose scalars are text whatever the run's other records are (a
     /// bundle's CSV member beside JSON ones: `Record.scalarsAreText`).
@@ -105,14 +105,19 @@ public final class TypedLane: Sendable {
     {
         switch record {
         case .jsonLine(let bytes, let line, let defaultCollection):
-            guard !options.scalarsAsText, !declinesMediaNames || !MediaNameScan.mayNameMedia(bytes), let scan = JSONRecordScan(bytes, strings: state.pointee.strings),
-                  let (route, named) = self.route(of: scan, defaultCollection: defaultCollection, last: &state.pointee.lastLineRoute)
-            else { return nil }
-            // The route borrowed (`Unmanaged`), here and below: a retain per record would write
-            // the route's reference count from every worker thread.
-            return route._withUnsafeGuaranteedRef {
-                takeLine(scan, $0, named: named, line: line, output: state.pointee.output, reading: state.pointee.jsonReading,
-                    into: &state.pointee.buffer)
+            guard !options.scalarsAsText, !declinesMediaNames || !MediaNameScan.mayNameMedia(bytes) else { return nil }
+            return takeJSON(bytes, isLine: true, collection: defaultCollection, line: line,
+                maximumDepth: JSONRecordScan.defaultMaximumDepth, state)
+            {
+                guard let scan = JSONRecordScan(bytes, strings: state.pointee.strings),
+                      let (route, named) = self.route(of: scan, defaultCollection: defaultCollection, last: &state.pointee.lastLineRoute)
+                else { return nil }
+                // The route borrowed (`Unmanaged`), here and below: a retain per record would write
+                // the route's reference count from every worker thread.
+                return route._withUnsafeGuaranteedRef {
+                    takeLine(scan, $0, named: named, line: line, output: state.pointee.output, reading: state.pointee.jsonReading,
+                        into: &state.pointee.buffer)
+                }
             }
         case .csvRow(let row):
             if declinesMediaNames, MediaNameScan.mayNameMedia(row) { return nil }
@@ -121,13 +126,16 @@ public final class TypedLane: Sendable {
             // A `$collection` member does not name a document element's collection: the element
             // is left to the usual way, which reads it as it always has.
             guard !options.scalarsAsText, !declinesMediaNames || !MediaNameScan.mayNameMedia(bytes),
-                  let scan = JSONRecordScan(bytes, maximumDepth: maximumDepth, strings: state.pointee.strings),
-                  !scan.namesCollection, let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute)
-            else { return nil }
-            guard let (preparation, _) = route._withUnsafeGuaranteedRef({
-                takeLine(scan, $0, named: nil, line: 0, output: state.pointee.output, reading: state.pointee.jsonReading,
-                    into: &state.pointee.buffer)
-            })
+                  let (preparation, _) = takeJSON(bytes, isLine: false, collection: collection, line: 0,
+                      maximumDepth: maximumDepth, state, asItStands: {
+                          guard let scan = JSONRecordScan(bytes, maximumDepth: maximumDepth, strings: state.pointee.strings),
+                                !scan.namesCollection, let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute)
+                          else { return nil }
+                          return route._withUnsafeGuaranteedRef {
+                              takeLine(scan, $0, named: nil, line: 0, output: state.pointee.output,
+                                  reading: state.pointee.jsonReading, into: &state.pointee.buffer)
+                          }
+                      })
             else { return nil }
             return (preparation.onLine(JSONFieldLocator.idLine(in: bytes, start: start)), nil)
         case .jsonNested:
@@ -349,6 +357,10 @@ final class LaneRoute: @unchecked Sendable {
     let sourceName: UnsafeBufferPointer<UInt8>
     let source: TypedModelCodec
     let target: TypedModelCodec
+    /// The source model's fields (`recordType.table`, by pointer: no count per record), for
+    /// putting a record's members in order (`CanonicalOrder`); `sourceType` keeps them.
+    let sourceTable: RecordType.Table
+    private let sourceType: RecordType
     /// Takes a scanned JSON Lines line whole in one call specialized for the route's model: the
     /// source codec's `passJSON` for a route with no stage whose records name no others; nil for
     /// others.
@@ -390,6 +402,8 @@ final class LaneRoute: @unchecked Sendable {
         sourceName = UnsafeBufferPointer(name)
         self.source = source
         self.target = target
+        sourceType = route.sourceModel.recordType
+        sourceTable = sourceType.table
         textValueReading = source.textValueReading(textOptions)
         checks = route.checks
         checksMedia = route.checksMedia

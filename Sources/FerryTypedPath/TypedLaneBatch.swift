@@ -127,6 +127,14 @@ struct LaneBatchState: ~Copyable {
     var buffer = ByteBuffer(capacity: 96 << 10)
     /// Where each document of a nested record is made before it is taken (`NestedSplit`).
     var documentText = ByteBuffer(capacity: 4 << 10)
+    /// Where a JSON record is copied in canonical order before it is taken (`CanonicalOrder`).
+    var orderedText = ByteBuffer(capacity: 4 << 10)
+    /// True once a record of the batch was taken from a copy in canonical order: the next are
+    /// put in order before they are read.
+    var reorders = false
+    /// `CanonicalOrder`'s scratch lists, kept from record to record.
+    var orderMembers: [JSONLineValidator.Member] = []
+    var orderSlots: [Int32] = []
     /// The pointer of each document of a nested record taken, by its preparation's index.
     var documentPointers: [Int: JSONPointer] = [:]
     /// What the batch's records it took were made into, in input order.

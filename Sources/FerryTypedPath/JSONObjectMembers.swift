@@ -1,0 +1,43 @@
+import FormatJSON
+
+extension JSONLineValidator {
+    /// One member of an object: its key (from its opening quote to past its closing one, and
+    /// whether it holds an escape) and its value (first byte, and past its last).
+    struct Member {
+        var key: Int
+        var keyEnd: Int
+        var escaped: Bool
+        var value: Int
+        var valueEnd: Int
+
+        /// The length of the key's text between its quotes, in bytes as written.
+        var keyLength: Int { keyEnd - key - 2 }
+    }
+
+    /// The members of the object whose opening brace is at `open`, and the offset past its
+    /// closing brace; nil when it is not an object or not well-formed. Its keys, colons and commas
+    /// are checked against the grammar here; its values are not (their ends are found by the
+    /// bracket scan): whoever reads or copies a value checks it, as the parser checks every byte.
+    func members(ofObjectAt open: Int) -> (members: [Member], end: Int)? {
+        var result: [Member] = []
+        guard let end = appendMembers(ofObjectAt: open, to: &result) else { return nil }
+        return (result, end)
+    }
+
+    /// `members(ofObjectAt:)` appending them to `members` (a scratch list kept from object to
+    /// object); the offset past the closing brace, or nil (`members` may then hold some of them).
+    func appendMembers(ofObjectAt open: Int, to members: inout [Member]) -> Int? {
+        guard open < end, p[open] == JSONSyntax.openBrace else { return nil }
+        let bytes = UnsafeBufferPointer(start: p, count: end)
+        var next = firstItem(afterOpen: open, close: JSONSyntax.closeBrace)
+        while case .item(let key)? = next {
+            guard p[key] == JSONSyntax.quote, let (keyEnd, escaped) = string(key),
+                  let value = memberValue(afterKey: keyEnd), let valueEnd = JSONSyntax.endOfValue(in: bytes, from: value)
+            else { return nil }
+            members.append(Member(key: key, keyEnd: keyEnd, escaped: escaped, value: value, valueEnd: valueEnd))
+            next = afterItem(valueEnd, close: JSONSyntax.closeBrace)
+        }
+        guard case .closed(let end)? = next else { return nil }
+        return end
+    }
+}
