@@ -13,28 +13,24 @@ enum CanonicalOrderTake {
 }
 
 extension TypedLane {
-    /// A JSON Lines line or document element taken `asItStands`, else from a copy in canonical
-    /// order. Once a record of the batch was taken from such a copy, the next are put in order
-    /// first (a file's records come from one writer): a record read out of order reports members
-    /// missing, which costs several times the reading of its copy.
-    @inline(__always)
+    /// A JSON Lines line or document element not taken as it stands (`triedAsItStands`), or not
+    /// tried so, taken from a copy in canonical order, or `asItStands` when its members are in
+    /// order already. Once a record of the batch was taken from such a copy, the next are put in
+    /// order first (a file's records come from one writer): a record read out of order reports
+    /// members missing, which costs several times the reading of its copy.
     func takeJSON(_ bytes: UnsafeBufferPointer<UInt8>, isLine: Bool, collection: String?, line: Int, maximumDepth: Int,
-        _ state: UnsafeMutablePointer<LaneBatchState>, asItStands: () -> (TypedPreparation, named: String?)?)
-        -> (TypedPreparation, named: String?)?
+        _ state: UnsafeMutablePointer<LaneBatchState>, triedAsItStands: Bool,
+        asItStands: () -> (TypedPreparation, named: String?)?) -> (TypedPreparation, named: String?)?
     {
-        if state.pointee.reorders {
-            switch takeInCanonicalOrder(bytes, isLine: isLine, collection: collection, line: line, maximumDepth: maximumDepth, state) {
-            case .taken(let preparation, let named): return (preparation, named)
-            case .notTaken: return nil
-            case .inOrder: return asItStands()
-            }
+        switch takeInCanonicalOrder(bytes, isLine: isLine, collection: collection, line: line, maximumDepth: maximumDepth, state) {
+        case .taken(let preparation, let named):
+            state.pointee.reorders = true
+            return (preparation, named)
+        case .notTaken:
+            return nil
+        case .inOrder:
+            return triedAsItStands ? nil : asItStands()
         }
-        if let taken = asItStands() { return taken }
-        guard case .taken(let preparation, let named) = takeInCanonicalOrder(
-            bytes, isLine: isLine, collection: collection, line: line, maximumDepth: maximumDepth, state)
-        else { return nil }
-        state.pointee.reorders = true
-        return (preparation, named)
     }
 
     /// A JSON Lines line (`isLine`) or a document element taken from a copy in its model's

@@ -201,14 +201,13 @@ struct NestedSplit {
             // Taken as a document element is, at its depth in the record.
             let depth = json.maximumDepth - level + 1
             return text.pointee.withBytes { bytes -> TypedPreparation? in
-                lane.takeJSON(bytes, isLine: false, collection: collection, line: 0, maximumDepth: depth, state) {
-                    guard let scan = JSONRecordScan(bytes, maximumDepth: depth, strings: state.pointee.strings),
-                          !scan.namesCollection, let route = lane.elementRoute(of: collection, last: &state.pointee.lastLineRoute)
-                    else { return nil }
-                    return route._withUnsafeGuaranteedRef {
-                        lane.takeLine(scan, $0, named: nil, line: 0, output: state.pointee.output, reading: state.pointee.jsonReading,
-                            into: &state.pointee.buffer)
-                    }
+                if !state.pointee.reorders, let (preparation, _) = lane.takeElement(bytes, collection: collection, maximumDepth: depth, state) {
+                    return preparation
+                }
+                return lane.takeJSON(bytes, isLine: false, collection: collection, line: 0, maximumDepth: depth, state,
+                    triedAsItStands: !state.pointee.reorders)
+                {
+                    lane.takeElement(bytes, collection: collection, maximumDepth: depth, state)
                 }?.0
             }
         }

@@ -106,18 +106,15 @@ public final class TypedLane: Sendable {
         switch record {
         case .jsonLine(let bytes, let line, let defaultCollection):
             guard !options.scalarsAsText, !declinesMediaNames || !MediaNameScan.mayNameMedia(bytes) else { return nil }
+            // As it stands first, out of line of any closure (the usual case: a closure here made
+            // the compiler copy the batch's output once a record).
+            if !state.pointee.reorders, let taken = takeLine(bytes, line: line, defaultCollection: defaultCollection, state) {
+                return taken
+            }
             return takeJSON(bytes, isLine: true, collection: defaultCollection, line: line,
-                maximumDepth: JSONRecordScan.defaultMaximumDepth, state)
+                maximumDepth: JSONRecordScan.defaultMaximumDepth, state, triedAsItStands: !state.pointee.reorders)
             {
-                guard let scan = JSONRecordScan(bytes, strings: state.pointee.strings),
-                      let (route, named) = self.route(of: scan, defaultCollection: defaultCollection, last: &state.pointee.lastLineRoute)
-                else { return nil }
-                // The route borrowed (`Unmanaged`), here and below: a retain per record would write
-                // the route's reference count from every worker thread.
-                return route._withUnsafeGuaranteedRef {
-                    takeLine(scan, $0, named: named, line: line, output: state.pointee.output, reading: state.pointee.jsonReading,
-                        into: &state.pointee.buffer)
-                }
+                takeLine(bytes, line: line, defaultCollection: defaultCollection, state)
             }
         case .csvRow(let row):
             if declinesMediaNames, MediaNameScan.mayNameMedia(row) { return nil }
@@ -125,17 +122,14 @@ public final class TypedLane: Sendable {
         case .jsonElement(let bytes, let start, let collection, let maximumDepth):
             // A `$collection` member does not name a document element's collection: the element
             // is left to the usual way, which reads it as it always has.
-            guard !options.scalarsAsText, !declinesMediaNames || !MediaNameScan.mayNameMedia(bytes),
-                  let (preparation, _) = takeJSON(bytes, isLine: false, collection: collection, line: 0,
-                      maximumDepth: maximumDepth, state, asItStands: {
-                          guard let scan = JSONRecordScan(bytes, maximumDepth: maximumDepth, strings: state.pointee.strings),
-                                !scan.namesCollection, let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute)
-                          else { return nil }
-                          return route._withUnsafeGuaranteedRef {
-                              takeLine(scan, $0, named: nil, line: 0, output: state.pointee.output,
-                                  reading: state.pointee.jsonReading, into: &state.pointee.buffer)
-                          }
-                      })
+            guard !options.scalarsAsText, !declinesMediaNames || !MediaNameScan.mayNameMedia(bytes) else { return nil }
+            if !state.pointee.reorders, let (preparation, _) = takeElement(bytes, collection: collection, maximumDepth: maximumDepth, state) {
+                return (preparation.onLine(JSONFieldLocator.idLine(in: bytes, start: start)), nil)
+            }
+            guard let (preparation, _) = takeJSON(bytes, isLine: false, collection: collection, line: 0,
+                maximumDepth: maximumDepth, state, triedAsItStands: !state.pointee.reorders, asItStands: {
+                    takeElement(bytes, collection: collection, maximumDepth: maximumDepth, state)
+                })
             else { return nil }
             return (preparation.onLine(JSONFieldLocator.idLine(in: bytes, start: start)), nil)
         case .jsonNested:
@@ -151,6 +145,36 @@ public final class TypedLane: Sendable {
             // The id's line, found here on the parsing thread (the commit's `idLine(of:)` would
             // look for it on the calling thread).
             return (DatasetProcessor.idLine(of: record).map { preparation.onLine($0) } ?? preparation, nil)
+        }
+    }
+
+    /// A JSON Lines line taken as it stands, or nil.
+    @inline(__always)
+    func takeLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, defaultCollection: String?,
+        _ state: UnsafeMutablePointer<LaneBatchState>) -> (TypedPreparation, named: String?)?
+    {
+        guard let scan = JSONRecordScan(bytes, strings: state.pointee.strings),
+              let (route, named) = self.route(of: scan, defaultCollection: defaultCollection, last: &state.pointee.lastLineRoute)
+        else { return nil }
+        // The route borrowed (`Unmanaged`), here and below: a retain per record would write
+        // the route's reference count from every worker thread.
+        return route._withUnsafeGuaranteedRef {
+            takeLine(scan, $0, named: named, line: line, output: state.pointee.output, reading: state.pointee.jsonReading,
+                into: &state.pointee.buffer)
+        }
+    }
+
+    /// A document element (or a nested record's document) of `collection` taken as it stands, or nil.
+    @inline(__always)
+    func takeElement(_ bytes: UnsafeBufferPointer<UInt8>, collection: String, maximumDepth: Int,
+        _ state: UnsafeMutablePointer<LaneBatchState>) -> (TypedPreparation, named: String?)?
+    {
+        guard let scan = JSONRecordScan(bytes, maximumDepth: maximumDepth, strings: state.pointee.strings),
+              !scan.namesCollection, let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute)
+        else { return nil }
+        return route._withUnsafeGuaranteedRef {
+            takeLine(scan, $0, named: nil, line: 0, output: state.pointee.output, reading: state.pointee.jsonReading,
+                into: &state.pointee.buffer)
         }
     }
 
