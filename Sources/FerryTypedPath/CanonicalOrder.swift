@@ -25,18 +25,19 @@ struct CanonicalOrder {
     /// again, and reading it would fail where the record's reading failed).
     private(set) var reordered = false
     /// The members of the objects being copied, outermost first (each object's after its
-    /// parent's); kept by the batch from record to record, so that none is allocated.
+    /// parent's), the first `memberCount` of them; kept by the batch from record to record, so
+    /// that none is allocated.
     var members: [JSONLineValidator.Member]
+    private var memberCount = 0
     /// For each object being copied, a slot per field (and one before them for `$collection`):
-    /// the index of the member that holds it, or -1.
+    /// the index of the member that holds it, or -1; the first `slotCount` are in use.
     var slots: [Int32]
+    private var slotCount = 0
 
     init(json: JSONLineValidator, members: [JSONLineValidator.Member], slots: [Int32]) {
         self.json = json
         self.members = members
         self.slots = slots
-        self.members.removeAll(keepingCapacity: true)
-        self.slots.removeAll(keepingCapacity: true)
     }
 
     private static let collectionKey: StaticString = "$collection"
@@ -48,9 +49,10 @@ struct CanonicalOrder {
     mutating func appendRecord(at open: Int, isLine: Bool, to text: inout ByteBuffer,
         type: (UnsafeBufferPointer<UInt8>?) -> RecordType.Table?) -> Int?
     {
-        guard json.allowsContainer(atLevel: 1), let end = json.appendMembers(ofObjectAt: open, to: &members) else { return nil }
+        guard json.allowsContainer(atLevel: 1), let end = json.appendMembers(ofObjectAt: open, to: &members, count: &memberCount)
+        else { return nil }
         var named: UnsafeBufferPointer<UInt8>?
-        if isLine, let member = members.first(where: { isCollectionKey($0) }) {
+        if isLine, let member = members[..<memberCount].first(where: { isCollectionKey($0) }) {
             guard json.p[member.value] == JSONSyntax.quote, let (stringEnd, escaped) = json.string(member.value), !escaped
             else { return nil }
             named = UnsafeBufferPointer(start: json.p + member.value + 1, count: stringEnd - member.value - 2)
@@ -66,9 +68,10 @@ struct CanonicalOrder {
 
     /// Appends the object at `open` (a record of `type`, at nesting `level`) in canonical order.
     private mutating func appendObject(at open: Int, type: RecordType.Table, level: Int, to text: inout ByteBuffer) -> Int? {
-        let base = members.count
-        defer { members.removeLast(members.count - base) }
-        guard json.allowsContainer(atLevel: level), let end = json.appendMembers(ofObjectAt: open, to: &members) else { return nil }
+        let base = memberCount
+        defer { memberCount = base }
+        guard json.allowsContainer(atLevel: level), let end = json.appendMembers(ofObjectAt: open, to: &members, count: &memberCount)
+        else { return nil }
         return appendMembers(from: base, end: end, type: type, level: level, keepsCollection: false, to: &text)
     }
 
@@ -77,11 +80,15 @@ struct CanonicalOrder {
         keepsCollection: Bool, to text: inout ByteBuffer) -> Int?
     {
         let fields = type.fields
-        let slotBase = slots.count
-        slots.append(contentsOf: repeatElement(-1, count: fields.count + 1))
-        defer { slots.removeLast(slots.count - slotBase) }
+        let slotBase = slotCount
+        slotCount += fields.count + 1
+        defer { slotCount = slotBase }
+        while slots.count < slotCount { slots.append(-1) }
+        slots.withUnsafeMutableBufferPointer { slots in
+            for slot in slotBase..<slotBase + fields.count + 1 { slots[slot] = -1 }
+        }
         var previous = -1
-        for i in base..<members.count {
+        for i in base..<memberCount {
             let member = members[i]
             guard !member.escaped else { return nil }
             var slot = 0
@@ -160,10 +167,11 @@ struct CanonicalOrder {
     /// reads from the bytes (`plainTimestamp`); any other object as it stands (the model reader
     /// reads other shapes from its value).
     private mutating func appendTimestamp(at open: Int, end: Int, level: Int, to text: inout ByteBuffer) -> Bool {
-        let base = members.count
-        defer { members.removeLast(members.count - base) }
-        guard json.allowsContainer(atLevel: level), json.appendMembers(ofObjectAt: open, to: &members) == end else { return false }
-        guard members.count - base == 2, !members[base].escaped, !members[base + 1].escaped,
+        let base = memberCount
+        defer { memberCount = base }
+        guard json.allowsContainer(atLevel: level), json.appendMembers(ofObjectAt: open, to: &members, count: &memberCount) == end
+        else { return false }
+        guard memberCount - base == 2, !members[base].escaped, !members[base + 1].escaped,
               let pair = Self.timestampPair(members[base], members[base + 1], json.p)
         else {
             text.append(json.p + open, count: end - open)

@@ -20,13 +20,15 @@ extension JSONLineValidator {
     /// bracket scan): whoever reads or copies a value checks it, as the parser checks every byte.
     func members(ofObjectAt open: Int) -> (members: [Member], end: Int)? {
         var result: [Member] = []
-        guard let end = appendMembers(ofObjectAt: open, to: &result) else { return nil }
+        var count = 0
+        guard let end = appendMembers(ofObjectAt: open, to: &result, count: &count) else { return nil }
         return (result, end)
     }
 
-    /// `members(ofObjectAt:)` appending them to `members` (a scratch list kept from object to
-    /// object); the offset past the closing brace, or nil (`members` may then hold some of them).
-    func appendMembers(ofObjectAt open: Int, to members: inout [Member]) -> Int? {
+    /// `members(ofObjectAt:)` written into `members` from index `count` on (a scratch list kept
+    /// from object to object, grown when full), `count` advanced past them; the offset past the
+    /// closing brace, or nil (`count` may then have advanced over some of them).
+    func appendMembers(ofObjectAt open: Int, to members: inout [Member], count: inout Int) -> Int? {
         guard open < end, p[open] == JSONSyntax.openBrace else { return nil }
         let bytes = UnsafeBufferPointer(start: p, count: end)
         var next = firstItem(afterOpen: open, close: JSONSyntax.closeBrace)
@@ -34,7 +36,9 @@ extension JSONLineValidator {
             guard p[key] == JSONSyntax.quote, let (keyEnd, escaped) = string(key),
                   let value = memberValue(afterKey: keyEnd), let valueEnd = JSONSyntax.endOfValue(in: bytes, from: value)
             else { return nil }
-            members.append(Member(key: key, keyEnd: keyEnd, escaped: escaped, value: value, valueEnd: valueEnd))
+            let member = Member(key: key, keyEnd: keyEnd, escaped: escaped, value: value, valueEnd: valueEnd)
+            if count < members.count { members[count] = member } else { members.append(member) }
+            count += 1
             next = afterItem(valueEnd, close: JSONSyntax.closeBrace)
         }
         guard case .closed(let end)? = next else { return nil }
