@@ -123,22 +123,10 @@ done
 # The same records with every object's keys sorted, as `jq -S`, `JSONEncoder`'s `.sortedKeys` or
 # Python's `sort_keys` write them (a Firestore export lists its fields in no fixed order either),
 # and a copy of each with the duplicated id.
-sort_keys() {  # SOURCE TARGET
-  python3 - "$1" "$2" <<'PY'
-import json, sys
-src, out = sys.argv[1:]
-text = open(src, encoding="utf-8").read()
-if src.endswith(".jsonl"):
-    lines = [json.dumps(json.loads(l), sort_keys=True, ensure_ascii=False, separators=(",", ":")) for l in text.splitlines() if l.strip()]
-    open(out, "w", encoding="utf-8").write("\n".join(lines) + "\n")
-else:
-    open(out, "w", encoding="utf-8").write(json.dumps(json.loads(text), sort_keys=True, ensure_ascii=False, indent=2) + "\n")
-PY
-}
 for name in notes-v1 notes-v2 pet-story-v1 pet-story-v2 vocabulary-v1 vocabulary-v2 vocabulary-node-firestore-v1 vocabulary-backup-restore-v1; do
   for ext in json jsonl; do
     [ -f "$OUT/$name.$ext" ] || continue
-    sort_keys "$OUT/$name.$ext" "$OUT/$name.sorted-keys.$ext"
+    python3 "$HERE/sort_keys.py" "$OUT/$name.$ext" "$OUT/$name.sorted-keys.$ext"
     break_file "$OUT/$name.sorted-keys.$ext" "$OUT/$name.sorted-keys.dup-id.$ext" "$tmp/cut"
   done
 done
