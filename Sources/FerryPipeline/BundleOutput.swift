@@ -8,7 +8,9 @@ import Foundation
 /// from `SOURCE_DATE_EPOCH` or the newest record instant, never the clock.
 final class BundleOutput {
     private let writer: BundleWriter
-    private let instantFields: [String: [String]]
+    /// Per collection, the fields whose values are record instants: `Instant`s, and the Firestore
+    /// Timestamps of vocabulary V1, which are instants too.
+    private let instantFields: [String: [(name: String, type: FieldType)]]
     private var newest: Instant?
     let path: String
 
@@ -22,14 +24,15 @@ final class BundleOutput {
          dataFormat: String?) throws {
         var externalStorage: [String: [String]] = [:]
         var mediaFolders: [String: String] = [:]
-        var instantFields: [String: [String]] = [:]
+        var instantFields: [String: [(name: String, type: FieldType)]] = [:]
         for collection in schema?.collections ?? [] {
             let stored = collection.recordType.fields.filter(\.isExternalStorage).map(\.name)
             if !stored.isEmpty {
                 externalStorage[collection.name] = stored
                 mediaFolders[collection.name] = "media/\(schema?.domain.rawValue ?? "data")/\(collection.name)"
             }
-            instantFields[collection.name] = collection.recordType.fields.filter { $0.type == .instant }.map(\.name)
+            instantFields[collection.name] = collection.recordType.fields
+                .filter { $0.type == .instant || $0.type == .timestamp }.map { ($0.name, $0.type) }
         }
         self.instantFields = instantFields
         self.path = destination.path
@@ -44,13 +47,27 @@ final class BundleOutput {
 
     /// Writes a record and notes its newest instant.
     func write(_ record: Record) throws {
-        if let collection = record.collection, let names = instantFields[collection], let object = record.value.objectValue {
-            for name in names {
-                guard let text = object[name]?.stringValue, case .success(let instant) = Instant.parse(text) else { continue }
+        if let collection = record.collection, let fields = instantFields[collection], let object = record.value.objectValue {
+            for field in fields {
+                guard let value = object[field.name], let instant = Self.instant(value, type: field.type) else { continue }
                 if newest.map({ instant > $0 }) ?? true { newest = instant }
             }
         }
         try writer.write(record)
+    }
+
+    /// The instant of a written field's value: an `Instant`'s RFC 3339 text, or a Firestore
+    /// Timestamp in any shape it is read from (written ones are `{"_seconds", "_nanoseconds"}`);
+    /// nil for anything else.
+    static func instant(_ value: Value, type: FieldType) -> Instant? {
+        switch type {
+        case .timestamp:
+            guard case .success(let timestamp) = FirestoreTimestamp.read(value) else { return nil }
+            return timestamp.instant
+        default:
+            guard let text = value.stringValue, case .success(let instant) = Instant.parse(text) else { return nil }
+            return instant
+        }
     }
 
     /// Copies media files of the input into the bundle.

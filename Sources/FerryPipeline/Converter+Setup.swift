@@ -85,6 +85,10 @@ extension Converter {
         // The kept records were checked as read: only their ids and references are read again.
         options.checksRecords = false
         options.needsOutputValues = false
+        // Records of a Firestore export's documents are named where those stand, as the first
+        // processor named them (it marks them so).
+        options.namesDocumentsBySource = true
+        plan.processor?.marksDocumentSources = true
         let processor = try DatasetProcessor(domain: domain, sourceVersion: version, targetVersion: version, options: options, log: log)
         return ReferenceRecheck(processor: processor, log: log, reason: dropping)
     }

@@ -111,7 +111,9 @@ import Testing
         ], "\(input) --jobs \(jobs)")
     }
 
-    /// A Firestore export's word names its book by where it stands: dropping the book leaves it dangling.
+    /// A Firestore export's word names its book by where it stands: dropping the book leaves it
+    /// dangling, and the warning names the word's document as the validator would (its
+    /// `wordBookID` comes from its parent: the document itself).
     @Test(arguments: ["1", "2"])
     func aFirestoreExportsWordNamesItsDroppedBook(jobs: String) throws {
         let box = try Sandbox()
@@ -119,7 +121,7 @@ import Testing
         let result = try box.ferry(["convert", "export.json", "--where", #"id != "b2""#, "-o", "out.jsonl", "--jobs", jobs])
         #expect(result.status == 0)
         #expect(result.stderrLines == [
-            #"export.json:2:161: warning: /words/1/wordBookID: wordBookID "b2" names no word book of the dataset after filtering (--where) (id "w2") [dangling-reference]"#,
+            #"export.json:2:161: warning: /__collections__/wordBooks/b2/__collections__/words/w2: wordBookID "b2" names no word book of the dataset after filtering (--where) (id "w2") [dangling-reference]"#,
             "export.json: vocabulary v1: wordBooks 1, words 2 (3 of 4 records passed, 0 errors, 1 warning) -> out.jsonl",
         ])
     }

@@ -195,4 +195,89 @@ import Testing
             #expect(run.status == 1)
         }
     }
+
+    /// A word of a Firestore export whose word book a filter (or a selection) left out is named
+    /// in the warning as the validator names the document, not by its place among the words
+    /// returned (`/words/0`): the document itself when its `wordBookID` comes from its parent, its
+    /// `wordBookID` member when it has one; a word keyed by id in a top-level collection by its
+    /// key. For both layouts, 1 and 2 jobs, a clean export and one with a word of the same book
+    /// left out by `--lenient` (the typed lane hands no nested record on as values: these are
+    /// the general path's records).
+    @Test(arguments: ["backup-restore", "node-firestore"], [false, true])
+    func aWordDanglingAfterAFilterIsNamedAsTheValidatorNamesIt(_ layout: String, _ withProblem: Bool) throws {
+        func word(_ id: String, book: String? = nil, state: String = "0") -> String {
+            (book.map { #""wordBookID": "\#($0)", "# } ?? "")
+                + #""meaningText": "m-\#(id)", "ganaText": "g", "kanjiText": "k", "studyState": \#(state), "timestamp": {"_seconds": 1, "_nanoseconds": 0}"#
+        }
+        let words = [#""w1": {\#(word("w1"))}"#, #""w2": {\#(word("w2", book: "b1"))}"#]
+            + (withProblem ? [#""w9": {\#(word("w9", state: #""x""#))}"#] : [])
+        let nested = words.joined(separator: ",\n    ")
+        let prefix: String
+        let text: String
+        if layout == "backup-restore" {
+            prefix = "/wordBooks/b1/subCollection/wordBooks~1b1~1words"
+            text = """
+                {"wordBooks": {
+                  "b1": {"title": "t", "timestamp": {"_seconds": 1, "_nanoseconds": 0}, "subCollection": {"wordBooks/b1/words": {
+                    \(nested)}}},
+                  "b2": {"title": "u", "timestamp": {"_seconds": 2, "_nanoseconds": 0}}},
+                 "words": {"w3": {\(word("w3", book: "b1"))}}}
+
+                """
+        } else {
+            prefix = "/__collections__/wordBooks/b1/__collections__/words"
+            text = """
+                {"__collections__": {"wordBooks": {
+                  "b1": {"title": "t", "timestamp": {"_seconds": 1, "_nanoseconds": 0}, "__collections__": {"words": {
+                    \(nested)}}},
+                  "b2": {"title": "u", "timestamp": {"_seconds": 2, "_nanoseconds": 0}}},
+                 "words": {"w3": {\(word("w3", book: "b1"))}}}}
+
+                """
+        }
+        let top = layout == "backup-restore" ? "/words" : "/__collections__/words"
+        func warning(_ needle: String, _ pointer: String, _ id: String, _ dropping: String) -> String {
+            #"in.json:\#(position(of: needle, in: text)): warning: \#(pointer): wordBookID "b1" names no word book of the dataset after \#(dropping) (id "\#(id)") [dangling-reference]"#
+        }
+        func warnings(_ dropping: String) -> [String] {
+            [
+                warning(#"{"meaningText": "m-w1""#, "\(prefix)/w1", "w1", dropping),
+                warning(#""b1", "meaningText": "m-w2""#, "\(prefix)/w2/wordBookID", "w2", dropping),
+                warning(#""b1", "meaningText": "m-w3""#, "\(top)/w3/wordBookID", "w3", dropping),
+            ]
+        }
+        let problem = withProblem
+            ? [#"in.json:\#(position(of: #""x""#, in: text)): error: \#(prefix)/w9/studyState: studyState: expected an integer, found "x" (id "w9") [type-error]"#]
+            : []
+        let box = try Sandbox()
+        try box.write("in.json", text)
+        let lenient = withProblem ? ["--lenient"] : []
+        for jobs in ["1", "2"] {
+            let filtered = try box.ferry(["convert", "in.json", "--domain", "vocabulary", "--where", #"wordBooks: title == "u""#,
+                                          "--jobs", jobs, "-o", "out.json"] + lenient)
+            #expect(filtered.diagnostics == problem + warnings("filtering (--where)"), "\(layout) --jobs \(jobs)")
+            #expect(filtered.status == (withProblem ? 1 : 0), "\(layout) --jobs \(jobs)")
+            // Skipping the first record of each collection leaves out the word book and the first
+            // word: the other words dangle, named as the filter names them.
+            let selected = try box.ferry(["convert", "in.json", "--domain", "vocabulary", "--skip", "1",
+                                          "--jobs", jobs, "-o", "out.json"] + lenient)
+            #expect(selected.diagnostics.filter { $0.contains("[dangling-reference]") }
+                == Array(warnings("selecting records (--skip, --limit, --sample)").dropFirst()), "\(layout) --jobs \(jobs)")
+        }
+        // The validator names the same documents: a field broken in each word is under the
+        // pointer the warning gives the word (the word itself, or its `wordBookID`'s parent).
+        try box.write("broken.json", text.replacingOccurrences(of: #""studyState": 0"#, with: #""studyState": 7"#))
+        let validated = try box.ferry(["validate", "broken.json", "--domain", "vocabulary"])
+        let broken = validated.errors.compactMap { $0.firstMatch(of: #/error: (/[^ :]+)/studyState: studyState 7 /#).map { String($0.1) } }
+        #expect(broken == ["\(prefix)/w1", "\(prefix)/w2", "\(top)/w3"], "\(validated.stderr)")
+        let named = warnings("filtering (--where)").compactMap { $0.firstMatch(of: #/warning: (/[^ :]+): /#).map { String($0.1) } }
+            .map { $0.hasSuffix("/wordBookID") ? String($0.dropLast("/wordBookID".count)) : $0 }
+        #expect(named == broken)
+        let document = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        for line in warnings("filtering (--where)") {
+            for pointer in line.matches(of: /warning: (\/[^ :]+)/).map(\.1) {
+                #expect(Self.resolve(pointer, in: document) != nil, "\(pointer) in \(layout)")
+            }
+        }
+    }
 }

@@ -69,6 +69,10 @@ public final class DatasetProcessor {
     /// The documents committed so far, valid or not: one a record, each of a Firestore export's
     /// documents on its own (a raw record can hold several).
     @exclusivity(unchecked) public internal(set) var documentsCommitted = 0
+    /// Set by a caller that reads the returned records again with `namesDocumentsBySource` (the
+    /// references a filter left dangling): a record returned for a document keyed by id or nested
+    /// in its raw record then carries where that document stands (`DocumentSourceLocator`).
+    @exclusivity(unchecked) public var marksDocumentSources = false
 
     /// - Throws: FerryError(.unknownVersion) for an unknown version or targetVersion < source version (no down-migration);
     ///   FerryError(.usage) for a time zone that is not an IANA name (`IANATimeZone`).
@@ -322,6 +326,9 @@ public final class DatasetProcessor {
         var locator = document.context.record.locator
         if let base = locator, !(document.context.isAtRoot && result.sourcePointer == nil) {
             locator = MappedLocator(base: base, prefix: document.context.path, map: result.sourcePointer)
+        }
+        if marksDocumentSources, !Self.isPlain(document.context) {
+            locator = DocumentSourceLocator(base: locator, document: document.context)
         }
         return Record(collection: result.collection, value: result.value, location: location, locator: locator)
     }

@@ -47,6 +47,10 @@ public struct ProcessingOptions: Sendable {
     /// id and references are read, for the checks across records; no model is decoded and no
     /// rule or stage is checked, so a problem of a record's own is not reported.
     public var checksRecords: Bool = true
+    /// True for records a first processor returned with `marksDocumentSources`: one read from a
+    /// document keyed by id or nested in a raw record (a Firestore export's) is named as that
+    /// document is in the input, not by its place among the records returned.
+    public var namesDocumentsBySource: Bool = false
 
     public init() {}
 }

@@ -115,7 +115,10 @@ public struct RecordPreparer: @unchecked Sendable {
     /// on their own). Safe to call from any thread.
     public func prepare(_ record: consuming Record) -> PreparedRecord {
         // The context keeps the record; the layout reads it there (no second copy).
-        let context = RecordContext(record: record, options: decodingOptions)
+        var context = RecordContext(record: record, options: decodingOptions)
+        if options.namesDocumentsBySource, let source = context.record.locator as? DocumentSourceLocator {
+            context = context.naming(source)
+        }
         let documents = FirestoreLayout.documents(of: context.record, context: context, nested: hasFirestoreLayouts)
         if documents.count == 1 { return PreparedRecord(documents: [prepare(documents[0])]) }
         return PreparedRecord(documents: documents.map { prepare($0) })
