@@ -2,11 +2,6 @@ import FerryCore
 import FerrySchemas
 import FormatJSON
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A JSON record copied with its members in its model's canonical order (SCHEMAS.md), nested
 /// objects of the model's types too, so that the one model reader, which reads members in that
@@ -58,12 +53,11 @@ struct CanonicalOrder {
             named = UnsafeBufferPointer(start: json.p + member.value + 1, count: stringEnd - member.value - 2)
         }
         guard let table = type(named) else { return nil }
-        return appendMembers(from: 0, end: end, type: table, level: 1, keepsCollection: isLine, to: &text)
+        return appendInOrder(from: 0, end: end, type: table, level: 1, keepsCollection: isLine, to: &text)
     }
 
     private func isCollectionKey(_ member: JSONLineValidator.Member) -> Bool {
-        !member.escaped && member.keyLength == Self.collectionKey.utf8CodeUnitCount
-            && memcmp(json.p + member.key + 1, Self.collectionKey.utf8Start, member.keyLength) == 0
+        !member.escaped && json.key(member, is: Self.collectionKey)
     }
 
     /// Appends the object at `open` (a record of `type`, at nesting `level`) in canonical order.
@@ -72,11 +66,12 @@ struct CanonicalOrder {
         defer { memberCount = base }
         guard json.allowsContainer(atLevel: level), let end = json.appendMembers(ofObjectAt: open, to: &members, count: &memberCount)
         else { return nil }
-        return appendMembers(from: base, end: end, type: type, level: level, keepsCollection: false, to: &text)
+        return appendInOrder(from: base, end: end, type: type, level: level, keepsCollection: false, to: &text)
     }
 
-    /// Appends the object whose members are `members[base...]` (ending at `end`) in canonical order.
-    private mutating func appendMembers(from base: Int, end: Int, type: RecordType.Table, level: Int,
+    /// Appends the object whose members are `members[base...]` (ending at `end`) in canonical
+    /// order; `keepsCollection`: a JSON Lines record's, whose `$collection` goes first.
+    private mutating func appendInOrder(from base: Int, end: Int, type: RecordType.Table, level: Int,
         keepsCollection: Bool, to text: inout ByteBuffer) -> Int?
     {
         let fields = type.fields
@@ -92,7 +87,7 @@ struct CanonicalOrder {
             let member = members[i]
             guard !member.escaped else { return nil }
             var slot = 0
-            if !(keepsCollection && level == 1 && isCollectionKey(member)) {
+            if !(keepsCollection && isCollectionKey(member)) {
                 guard let field = Self.field(named: json.p + member.key + 1, length: member.keyLength, in: fields) else { return nil }
                 slot = field + 1
             }
@@ -172,7 +167,7 @@ struct CanonicalOrder {
         guard json.allowsContainer(atLevel: level), json.appendMembers(ofObjectAt: open, to: &members, count: &memberCount) == end
         else { return false }
         guard memberCount - base == 2, !members[base].escaped, !members[base + 1].escaped,
-              let pair = Self.timestampPair(members[base], members[base + 1], json.p)
+              let pair = timestampPair(members[base], members[base + 1])
         else {
             text.append(json.p + open, count: end - open)
             return true
@@ -197,16 +192,11 @@ struct CanonicalOrder {
 
     /// Whether two members are a Timestamp's (`_seconds`, `_nanoseconds`) or a wrapper's
     /// (`__datatype__`, `value`), and whether they stand the other way round; nil for others.
-    private static func timestampPair(_ a: JSONLineValidator.Member, _ b: JSONLineValidator.Member, _ p: UnsafePointer<UInt8>)
-        -> (wrapper: Bool, swapped: Bool)?
-    {
-        func key(_ member: JSONLineValidator.Member, _ name: StaticString) -> Bool {
-            member.keyLength == name.utf8CodeUnitCount && memcmp(p + member.key + 1, name.utf8Start, member.keyLength) == 0
+    private func timestampPair(_ a: JSONLineValidator.Member, _ b: JSONLineValidator.Member) -> (wrapper: Bool, swapped: Bool)? {
+        for (first, second, wrapper) in [("_seconds", "_nanoseconds", false), ("__datatype__", "value", true)] as [(StaticString, StaticString, Bool)] {
+            if json.key(a, is: first), json.key(b, is: second) { return (wrapper, false) }
+            if json.key(a, is: second), json.key(b, is: first) { return (wrapper, true) }
         }
-        if key(a, "_seconds"), key(b, "_nanoseconds") { return (false, false) }
-        if key(a, "_nanoseconds"), key(b, "_seconds") { return (false, true) }
-        if key(a, "__datatype__"), key(b, "value") { return (true, false) }
-        if key(a, "value"), key(b, "__datatype__") { return (true, true) }
         return nil
     }
 

@@ -1,5 +1,11 @@
 import FormatJSON
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension JSONLineValidator {
     /// One member of an object: its key (from its opening quote to past its closing one, and
     /// whether it holds an escape) and its value (first byte, and past its last).
@@ -12,6 +18,13 @@ extension JSONLineValidator {
 
         /// The length of the key's text between its quotes, in bytes as written.
         var keyLength: Int { keyEnd - key - 2 }
+    }
+
+    /// True when `member`'s key, as written between its quotes, is the bytes of `name` (an
+    /// escaped key is compared as written: callers that accept one decode it first).
+    @inline(__always)
+    func key(_ member: Member, is name: StaticString) -> Bool {
+        member.keyLength == name.utf8CodeUnitCount && memcmp(p + member.key + 1, name.utf8Start, member.keyLength) == 0
     }
 
     /// The members of the object whose opening brace is at `open`, and the offset past its

@@ -13,15 +13,17 @@ enum CanonicalOrderTake {
 }
 
 extension TypedLane {
-    /// A JSON Lines line or document element not taken as it stands (`triedAsItStands`), or not
-    /// tried so, taken from a copy in canonical order, or `asItStands` when its members are in
-    /// order already. Once a record of the batch was taken from such a copy, the next are put in
-    /// order first (a file's records come from one writer): a record read out of order reports
-    /// members missing, which costs several times the reading of its copy.
+    /// A JSON Lines line or document element taken from a copy in canonical order. The caller
+    /// tried it as it stands first unless the batch `reorders`; then `asItStands` is tried when
+    /// its members are in order already. Once a record of the batch was taken from such a copy,
+    /// the next are put in order first (a file's records come from one writer): a record read out
+    /// of order reports members missing, which costs several times the reading of its copy.
     func takeJSON(_ bytes: UnsafeBufferPointer<UInt8>, isLine: Bool, collection: String?, line: Int, maximumDepth: Int,
-        _ state: UnsafeMutablePointer<LaneBatchState>, triedAsItStands: Bool,
-        asItStands: () -> (TypedPreparation, named: String?)?) -> (TypedPreparation, named: String?)?
+        _ state: UnsafeMutablePointer<LaneBatchState>, asItStands: () -> (TypedPreparation, named: String?)?)
+        -> (TypedPreparation, named: String?)?
     {
+        // Read before a take below can set it: whether the caller skipped the as-it-stands try.
+        let skippedAsItStands = state.pointee.reorders
         switch takeInCanonicalOrder(bytes, isLine: isLine, collection: collection, line: line, maximumDepth: maximumDepth, state) {
         case .taken(let preparation, let named):
             state.pointee.reorders = true
@@ -29,7 +31,7 @@ extension TypedLane {
         case .notTaken:
             return nil
         case .inOrder:
-            return triedAsItStands ? nil : asItStands()
+            return skippedAsItStands ? asItStands() : nil
         }
     }
 
@@ -68,9 +70,8 @@ extension TypedLane {
                 guard let scan = JSONRecordScan(ordered, maximumDepth: maximumDepth, strings: state.pointee.strings),
                       isLine || !scan.namesCollection
                 else { return .notTaken }
-                let named = scan.namesCollection ? route.route.sourceCollection : nil
-                guard let (preparation, named) = takeLine(scan, route, named: named, line: line, output: state.pointee.output,
-                    reading: state.pointee.jsonReading, into: &state.pointee.buffer)
+                guard let (preparation, named) = takeLine(scan, route, named: scan.namesCollection ? route.route.sourceCollection : nil,
+                    line: line, output: state.pointee.output, reading: state.pointee.jsonReading, into: &state.pointee.buffer)
                 else {
                     state.pointee.buffer.truncate(to: mark)
                     return .notTaken

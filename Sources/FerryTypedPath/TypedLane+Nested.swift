@@ -105,9 +105,7 @@ struct NestedSplit {
 
     /// True when the member's key is `name` (ASCII).
     func key(_ member: Member, is name: StaticString) -> Bool {
-        if member.escaped { return keyText(member) == name.description }
-        let length = member.keyEnd - member.key - 2
-        return length == name.utf8CodeUnitCount && memcmp(json.p + member.key + 1, name.utf8Start, length) == 0
+        member.escaped ? keyText(member) == name.description : json.key(member, is: name)
     }
 
     /// The text of the string at `i`, or nil when the value there is not a string.
@@ -204,9 +202,7 @@ struct NestedSplit {
                 if !state.pointee.reorders, let (preparation, _) = lane.takeElement(bytes, collection: collection, maximumDepth: depth, state) {
                     return preparation
                 }
-                return lane.takeJSON(bytes, isLine: false, collection: collection, line: 0, maximumDepth: depth, state,
-                    triedAsItStands: !state.pointee.reorders)
-                {
+                return lane.takeJSON(bytes, isLine: false, collection: collection, line: 0, maximumDepth: depth, state) {
                     lane.takeElement(bytes, collection: collection, maximumDepth: depth, state)
                 }?.0
             }

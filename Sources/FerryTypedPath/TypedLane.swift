@@ -112,7 +112,7 @@ public final class TypedLane: Sendable {
                 return taken
             }
             return takeJSON(bytes, isLine: true, collection: defaultCollection, line: line,
-                maximumDepth: JSONRecordScan.defaultMaximumDepth, state, triedAsItStands: !state.pointee.reorders)
+                maximumDepth: JSONRecordScan.defaultMaximumDepth, state)
             {
                 takeLine(bytes, line: line, defaultCollection: defaultCollection, state)
             }
@@ -127,7 +127,7 @@ public final class TypedLane: Sendable {
                 return (preparation.onLine(JSONFieldLocator.idLine(in: bytes, start: start)), nil)
             }
             guard let (preparation, _) = takeJSON(bytes, isLine: false, collection: collection, line: 0,
-                maximumDepth: maximumDepth, state, triedAsItStands: !state.pointee.reorders, asItStands: {
+                maximumDepth: maximumDepth, state, asItStands: {
                     takeElement(bytes, collection: collection, maximumDepth: maximumDepth, state)
                 })
             else { return nil }

@@ -75,6 +75,14 @@ import Testing
         }
     }
 
+    /// A cell's input: the sample file `name`, copied as it is.
+    static func sample(_ name: String) -> @Sendable (Sandbox) throws -> String {
+        { box in
+            try box.copySample(name)
+            return name
+        }
+    }
+
     static let inputFormats = ["json", "jsonl", "csv", "xml"]
 
     static let cells: [Cell] = inputFormats.map { format in
@@ -97,14 +105,8 @@ import Testing
         Cell(name: "vocabulary v1, the newest a word book's", prepare: {
             try input(vocabulary(newestBook: 1_730_000_000, newestBookNanoseconds: 250_000_000), format: "json", in: $0)
         }, createdAt: "2024-10-27T03:33:20.250Z"),
-        Cell(name: "vocabulary v1 node-firestore", prepare: { box in
-            try box.copySample("vocabulary-v1-node-firestore.json")
-            return "vocabulary-v1-node-firestore.json"
-        }, createdAt: "2024-03-09T16:00:50Z"),
-        Cell(name: "vocabulary v1 backup-restore", prepare: { box in
-            try box.copySample("vocabulary-v1-backup-restore.json")
-            return "vocabulary-v1-backup-restore.json"
-        }, createdAt: "2023-07-22T04:33:20Z"),
+        Cell(name: "vocabulary v1 node-firestore", prepare: sample("vocabulary-v1-node-firestore.json"), createdAt: "2024-03-09T16:00:50Z"),
+        Cell(name: "vocabulary v1 backup-restore", prepare: sample("vocabulary-v1-backup-restore.json"), createdAt: "2023-07-22T04:33:20Z"),
         Cell(name: "vocabulary v1 csv bundle", prepare: { box in
             try box.write("src.json", vocabulary())
             #expect(try box.ferry(["convert", "src.json", "--data-format", "csv", "-o", "in.tar", "--quiet"]).status == 0)
@@ -112,14 +114,8 @@ import Testing
         }, createdAt: "2024-07-03T09:46:40.987Z"),
         Cell(name: "vocabulary v1 -> v2", prepare: { try input(vocabulary(), format: "jsonl", in: $0) },
              arguments: ["--to-version", "2"], createdAt: "2024-07-03T09:46:40.987Z"),
-        Cell(name: "notes v1", prepare: { box in
-            try box.copySample("notes-v1.json")
-            return "notes-v1.json"
-        }, createdAt: "2024-07-04T12:00:00Z"),
-        Cell(name: "pet-story v1", prepare: { box in
-            try box.copySample("pet-story-v1.json")
-            return "pet-story-v1.json"
-        }, createdAt: "2024-06-01T12:00:00Z"),
+        Cell(name: "notes v1", prepare: sample("notes-v1.json"), createdAt: "2024-07-04T12:00:00Z"),
+        Cell(name: "pet-story v1", prepare: sample("pet-story-v1.json"), createdAt: "2024-06-01T12:00:00Z"),
     ]
 
     /// The manifest's `createdAt` as the bundle reader reads it (a tar, a zip or a folder), and
