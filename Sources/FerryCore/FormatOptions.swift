@@ -32,6 +32,12 @@ public struct ReadOptions: Sendable {
     /// concerns the records a line break ends: a CSV row with no line break after it, which may
     /// have lost any part of its last cell (or a whole cell after a comma), is dropped.
     public var endsAtCut = false
+    /// Opens the input again at its first byte, decompressed as the reading is (a regular file);
+    /// nil for input read once (standard input, a bundle member). A reader that must see past
+    /// what it streams reads this second copy: a JSON document whose envelope (`domain`,
+    /// `schemaVersion`) stands after its collections, as an object's members may stand in any
+    /// order (RFC 8259 section 4).
+    public var reopen: (@Sendable () throws -> any ByteSource)?
 
     public init(
         fileName: String? = nil, member: String? = nil, collection: String? = nil,

@@ -54,6 +54,17 @@ final class DatasetSource {
         var format: FormatDescriptor
         var collection: String?
         var source: (any ByteSource)?
+        /// Opens the file again from its start (`ReadOptions.reopen`); nil for what is read once.
+        var reopen: (@Sendable () throws -> any ByteSource)?
+    }
+
+    /// `ReadOptions.reopen` for the file at `path`, decompressed as `compressed` says; nil unless
+    /// it is a regular file (standard input and a named pipe are read once).
+    private static func reopener(_ path: String, compressed: Bool) -> (@Sendable () throws -> any ByteSource)? {
+        var status = stat()
+        guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        if compressed { return { try CompressedFileSource(path: path) } }
+        return { try FileDescriptorSource(path: path) }
     }
 
     /// Whether the data belongs to a domain, once known (nil before): a CSV file (or CSV bundle
@@ -239,7 +250,8 @@ final class DatasetSource {
             let name = URL(fileURLWithPath: innerPath).lastPathComponent
             collection = String(name.prefix { $0 != "." })
         }
-        self.parts = [Part(path: path, displayName: path, format: format, collection: collection, source: stream)]
+        self.parts = [Part(path: path, displayName: path, format: format, collection: collection, source: stream,
+                           reopen: Self.reopener(path, compressed: probe.compression != .none))]
         self.formatName = format.name
         self.formatTitle = format.title
         self.declaredCollections = collection.map { [$0] } ?? []
@@ -319,7 +331,8 @@ final class DatasetSource {
             let format = formatName.flatMap { registry.format(named: $0) } ?? registry.format(forPath: name)
             guard let format, format.reader != nil, !format.isContainer else { continue }
             let stem = String(name.prefix { $0 != "." })
-            parts.append(Part(path: path, displayName: path, format: format, collection: stem, source: nil))
+            parts.append(Part(path: path, displayName: path, format: format, collection: stem, source: nil,
+                              reopen: reopener(path, compressed: false)))
         }
         return DomainDetector.inCollectionOrder(parts) { $0.collection ?? "" }
     }
@@ -399,6 +412,7 @@ final class DatasetSource {
             var partOptions = options
             partOptions.fileName = part.displayName
             partOptions.collection = part.collection ?? options.collection
+            partOptions.reopen = part.reopen
             var source = try part.source ?? FileDescriptorSource(path: part.path)
             if let progress, part.source == nil {
                 progress.expect(bytes: Self.size(of: part.path))

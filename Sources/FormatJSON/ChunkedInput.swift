@@ -112,6 +112,18 @@ final class ChunkedInput {
         }
     }
 
+    /// Moves `pos` past the object or array starting at it, found by the same bracket scan, holding
+    /// no more of it than a read brings. False when the input ends first.
+    func skipContainer() throws -> Bool {
+        var scan = BracketScan()
+        while true {
+            let (next, closed) = buffer.withUnsafeBufferPointer { scan.run(over: $0, from: pos, to: end) }
+            pos = next
+            if closed { return true }
+            if try !fill(keeping: pos).added { return false }
+        }
+    }
+
     /// Skips JSON whitespace, reading more as needed.
     func skipWhitespace() throws {
         while true {

@@ -27,7 +27,7 @@ import FerryCore
 /// of the record's bytes to find fields.
 public final class JSONDocumentReader: RecordReader {
     /// What the envelope said so far.
-    public private(set) var header = DatasetHeader()
+    public internal(set) var header = DatasetHeader()
 
     // Internal, not private: `nextBatch(limit:)` (JSONDocumentBatching.swift) cuts batches from them.
     let input: ChunkedInput
@@ -35,6 +35,8 @@ public final class JSONDocumentReader: RecordReader {
     let maximumRecordSize: Int
     var state = State.start
     var failure: (any Error)?
+    /// True once the envelope was looked for past the first collection (`lookAheadForEnvelope`).
+    var lookedAhead = false
 
     struct Collection {
         var name: String?
@@ -95,6 +97,13 @@ public final class JSONDocumentReader: RecordReader {
         self.input = ChunkedInput(source: source, chunkSize: chunkSize)
         self.options = options
         self.maximumRecordSize = maximumRecordSize
+    }
+
+    /// A reader that only looks for the envelope (`envelopeAhead()`): no positions, large reads.
+    init(lookingAheadIn source: any ByteSource, options: ReadOptions) {
+        self.input = ChunkedInput(source: source, chunkSize: 1 << 20, tracksPositions: false)
+        self.options = options
+        self.maximumRecordSize = 256 * 1024 * 1024
     }
 
     /// The next record, or nil after the document's end.
@@ -162,6 +171,11 @@ public final class JSONDocumentReader: RecordReader {
                 }
                 let key = try readKey(depth: 1)
                 guard let valueByte = try input.peek() else { throw unexpectedEnd("expected a value") }
+                if valueByte == JSONSyntax.openBrace || valueByte == JSONSyntax.openBracket,
+                    !lookedAhead, header.domain == nil || header.schemaVersion == nil
+                {
+                    lookAheadForEnvelope()
+                }
                 if valueByte == JSONSyntax.openBrace,
                     options.nestedCollections?.mapsCollections(key, domain: header.domain) == true
                 {
@@ -318,7 +332,7 @@ public final class JSONDocumentReader: RecordReader {
 
     /// Skips white space to an object's next member: true at its key's quote, false past the
     /// object's '}' (allowed only when `first`, no member read yet).
-    private func memberFollows(first: Bool) throws -> Bool {
+    func memberFollows(first: Bool) throws -> Bool {
         try input.skipWhitespace()
         guard let byte = try input.peek() else {
             throw unexpectedEnd(first ? "expected a string key or '}'" : "expected a string key")
@@ -334,7 +348,7 @@ public final class JSONDocumentReader: RecordReader {
 
     /// Skips white space and the ',' after an object member or array element (true) or the
     /// container's closing '}' or ']' (false).
-    private func itemFollows(objectMember: Bool) throws -> Bool {
+    func itemFollows(objectMember: Bool) throws -> Bool {
         try input.skipWhitespace()
         let expectation = objectMember ? "expected ',' or '}' after object member" : "expected ',' or ']' after array element"
         guard let byte = try input.peek() else { throw unexpectedEnd(expectation) }
@@ -386,7 +400,7 @@ public final class JSONDocumentReader: RecordReader {
 
     /// Reads the value at the current position as a record. `name` says which record it is when
     /// the input is cut inside it (default: from `documentID`, else `index`, and `collection`).
-    private func readRecord(collection: String?, documentID: String?, index: Int, depth: Int, name: String? = nil) throws -> Record {
+    func readRecord(collection: String?, documentID: String?, index: Int, depth: Int, name: String? = nil) throws -> Record {
         let opened = input.position(at: input.pos)
         let parsed: (result: Value, range: Range<Int>, start: TextPosition)
         do {
@@ -437,7 +451,7 @@ public final class JSONDocumentReader: RecordReader {
     }
 
     /// Reads `"key"`, the colon and the whitespace after it.
-    private func readKey(depth: Int) throws -> String {
+    func readKey(depth: Int) throws -> String {
         let opened = input.position(at: input.pos)
         let parsed: (result: String, range: Range<Int>, start: TextPosition)
         do {
