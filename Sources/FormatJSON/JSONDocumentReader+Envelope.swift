@@ -8,9 +8,14 @@ extension JSONDocumentReader {
     /// and `JSONEncoder`'s `.sortedKeys` write `schemaVersion` last, after every collection.
     ///
     /// A value met first stays, as when the envelope comes first. Without `reopen` (standard
-    /// input, a bundle member, whose manifest says the same) the header stays as it stands.
-    func lookAheadForEnvelope() {
+    /// input, a bundle member, whose manifest says the same) the header stays as it stands. Nor
+    /// is it looked for when the first collection is a Firestore export's map of collections
+    /// (`__collections__`, `ReadOptions.nestedCollections`) and no domain was named: an export
+    /// carries no envelope, its layout says what it is, and the scan would only cost a second
+    /// reading of it.
+    func lookAheadForEnvelope(before key: String) {
         lookedAhead = true
+        if header.domain == nil, options.nestedCollections?.mapMembers.contains(key) == true { return }
         guard let reopen = options.reopen, let copy = try? reopen() else { return }
         let ahead = JSONDocumentReader(lookingAheadIn: copy, options: options).envelopeAhead()
         if header.domain == nil { header.domain = ahead.domain }

@@ -174,7 +174,7 @@ public final class JSONDocumentReader: RecordReader {
                 if valueByte == JSONSyntax.openBrace || valueByte == JSONSyntax.openBracket,
                     !lookedAhead, header.domain == nil || header.schemaVersion == nil
                 {
-                    lookAheadForEnvelope()
+                    lookAheadForEnvelope(before: key)
                 }
                 if valueByte == JSONSyntax.openBrace,
                     options.nestedCollections?.mapsCollections(key, domain: header.domain) == true

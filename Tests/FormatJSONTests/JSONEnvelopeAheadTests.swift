@@ -57,4 +57,19 @@ import Testing
         _ = try reader.next()
         #expect(reader.header == header)
     }
+
+    /// A Firestore export's map of collections first, with no domain named: its layout says what
+    /// it is, and the input is not read a second time for an envelope it does not carry.
+    @Test func aFirestoreExportIsNotReadTwice() throws {
+        let text = #"{"__collections__": {"wordBooks": {"b1": {"title": "t"}}}, "schemaVersion": 1}"#
+        var options = ReadOptions(fileName: "e.json")
+        options.nestedCollections = NestedCollections(mapMembers: ["__collections__"], domains: ["vocabulary"])
+        options.reopen = { TrickleSource(text, step: 5) }
+        let reader = JSONDocumentReader(source: TrickleSource(text, step: 5), options: options)
+        let first = try #require(try reader.next())
+        #expect(first.documentID == "wordBooks")
+        #expect(reader.header == DatasetHeader())
+        _ = try drain(reader)
+        #expect(reader.header == DatasetHeader(schemaVersion: 1))
+    }
 }
