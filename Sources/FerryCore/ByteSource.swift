@@ -69,6 +69,44 @@ public final class FileDescriptorSource: ByteSource {
     }
 }
 
+/// Reads a regular file's descriptor from `offset` on with `pread(2)`, leaving the descriptor's
+/// own offset alone: a second reading of standard input redirected from a file
+/// (`ReadOptions.reopen`) while the first goes on. Does not close the descriptor.
+public final class PositionalFileSource: ByteSource {
+    private let descriptor: Int32
+    private var offset: Int64
+    private let name: String
+
+    public init(descriptor: Int32, offset: Int64, name: String) {
+        self.descriptor = descriptor
+        self.offset = offset
+        self.name = name
+    }
+
+    /// The offset of `descriptor` when it is a regular file (a redirection from a file, which can
+    /// be read again from there); nil for a pipe, a terminal or a socket.
+    public static func regularFileOffset(of descriptor: Int32) -> Int64? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let offset = lseek(descriptor, 0, SEEK_CUR)
+        return offset >= 0 ? Int64(offset) : nil
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let n = pread(descriptor, base, buffer.count, off_t(offset))
+            if n >= 0 {
+                offset += Int64(n)
+                return n
+            }
+            if errno == EINTR { continue }
+            throw FerryError(.unreadableInput, "read failed: \(String(cString: strerror(errno)))",
+                             at: SourceLocation(file: name))
+        }
+    }
+}
+
 /// Serves bytes held in memory (tests, small spooled members).
 public final class MemorySource: ByteSource {
     private let bytes: [UInt8]

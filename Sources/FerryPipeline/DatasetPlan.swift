@@ -100,7 +100,7 @@ struct DatasetPlan {
     /// Nil when it agrees, or flags or a mapping named them.
     func envelopeMetLate(_ header: DatasetHeader, file: String) -> Diagnostic? {
         guard processor != nil, let domain else { return nil }
-        let advice = "standard input is read once: put the envelope before the collections, or name it"
+        let advice = "standard input that is not a file is read once: put the envelope before the collections, or name it"
         if !domainNamed, headerAtDetection.domain == nil, let named = header.domain, named != domain.rawValue {
             return .error(.unknownDomain, "the envelope's domain \(DiagnosticText.quoted(named)) stands after the records, "
                 + "which were read as \(domain.rawValue); \(advice) with --domain", at: SourceLocation(file: file))

@@ -59,10 +59,19 @@ final class DatasetSource {
     }
 
     /// `ReadOptions.reopen` for the file at `path`, decompressed as `compressed` says; nil unless
-    /// it is a regular file (standard input and a named pipe are read once).
-    private static func reopener(_ path: String, compressed: Bool) -> (@Sendable () throws -> any ByteSource)? {
+    /// it is a regular file: a pipe is read once. Standard input (`-`) is read again from
+    /// `standardInputStart`, its offset before anything was read, when it is redirected from a file.
+    private static func reopener(_ path: String, compressed: Bool, standardInputStart: Int64? = nil)
+        -> (@Sendable () throws -> any ByteSource)?
+    {
+        if path == "-" {
+            guard let start = standardInputStart else { return nil }
+            let again: @Sendable () -> any ByteSource = { PositionalFileSource(descriptor: 0, offset: start, name: "-") }
+            if compressed { return { try CompressedFileSource(source: again(), name: "-") } }
+            return again
+        }
         var status = stat()
-        guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         if compressed { return { try CompressedFileSource(path: path) } }
         return { try FileDescriptorSource(path: path) }
     }
@@ -185,6 +194,8 @@ final class DatasetSource {
         let bundleFormat = registry.format(playing: .defaultBundle)
         let isBundle = Self.isBundle(path, isFolder: isFolder.boolValue, formatName: formatName, registry: registry)
         // A file or standard input whose name says nothing is opened first: its bytes may show a tar.
+        // Before the probe reads any of it: where standard input starts, should it be read again.
+        let standardInputStart = path == "-" ? PositionalFileSource.regularFileOffset(of: 0) : nil
         let probe = isBundle || isFolder.boolValue ? nil : try InputProbe.open(path: path, formatName: formatName, registry: registry)
         if isBundle || probe?.isArchive == true {
             var bundleOptions = BundleReader.Options(
@@ -251,7 +262,7 @@ final class DatasetSource {
             collection = String(name.prefix { $0 != "." })
         }
         self.parts = [Part(path: path, displayName: path, format: format, collection: collection, source: stream,
-                           reopen: Self.reopener(path, compressed: probe.compression != .none))]
+                           reopen: Self.reopener(path, compressed: probe.compression != .none, standardInputStart: standardInputStart))]
         self.formatName = format.name
         self.formatTitle = format.title
         self.declaredCollections = collection.map { [$0] } ?? []

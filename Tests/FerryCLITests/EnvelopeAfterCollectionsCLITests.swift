@@ -6,8 +6,9 @@ import Testing
 /// envelope (`domain`, `schemaVersion`) comes after its collections, as `jq -S` and
 /// `JSONEncoder`'s `.sortedKeys` write it, is read as the same document with the envelope first.
 /// Checked for each domain at V1 and V2, with the envelope moved three ways, for a file, a
-/// gzip-compressed file and a folder's file, with 1 and 2 jobs. Standard input is read once: an
-/// envelope met there after the records that says another version than their fields is an error.
+/// gzip-compressed file and a folder's file, with 1 and 2 jobs, and standard input redirected from
+/// a file. Standard input from a pipe is read once: an envelope met there after the records that
+/// says another version than their fields is an error.
 @Suite struct EnvelopeAfterCollectionsCLITests {
     struct Cell: CustomTestStringConvertible, Sendable {
         var domain: String
@@ -93,8 +94,23 @@ import Testing
         }
     }
 
-    /// Standard input cannot be read again: the records are read by their fields, and an envelope
-    /// met after them that says another version is an error naming the flag that says it.
+    /// Standard input redirected from a file is read again from where it started, as a file is,
+    /// plain or compressed.
+    @Test func standardInputFromAFileIsReadAgain() throws {
+        let box = try Sandbox()
+        let cell = Cell(domain: "pet-story", version: 2, sample: "pet-story-v1.json")
+        try box.write("moved.json", try Move.bothLast.apply(to: try Self.canonical(cell, in: box)))
+        let gzip = try runTool(try #require(toolOnPath("gzip")), ["-kf", "moved.json"], in: box.url)
+        try #require(gzip.status == 0)
+        for (file, format) in [("moved.json", "json"), ("moved.json.gz", "json.gz")] {
+            let run = try box.ferry(["validate", "--from", format, "-"], stdinFile: file)
+            #expect(run.status == 0, "\(file): \(run.stderr)")
+            #expect(run.stderr == "-: pet-story v2: profiles 1, members 2, stories 2 (5 records, 0 errors, 0 warnings); valid\n")
+        }
+    }
+
+    /// Standard input from a pipe cannot be read again: the records are read by their fields, and
+    /// an envelope met after them that says another version is an error naming the flag that says it.
     @Test func standardInputWithALateEnvelopeThatDisagreesIsAnError() throws {
         let box = try Sandbox()
         let cell = Cell(domain: "pet-story", version: 2, sample: "pet-story-v1.json")
@@ -103,7 +119,7 @@ import Testing
         #expect(run.status == 4)
         #expect(run.stderr.split(separator: "\n").contains(
             "-: error: the envelope's schemaVersion 2 stands after the records, which were read as version 1 from their fields; "
-                + "standard input is read once: put the envelope before the collections, or name it with --schema-version 2 [unknown-version]"))
+                + "standard input that is not a file is read once: put the envelope before the collections, or name it with --schema-version 2 [unknown-version]"))
         let named = try box.ferry(["validate", "--from", "json", "--schema-version", "2", "-"], stdin: moved)
         #expect(named.status == 0, "\(named.stderr)")
         #expect(named.stderr == "-: pet-story v2: profiles 1, members 2, stories 2 (5 records, 0 errors, 0 warnings); valid\n")
