@@ -72,6 +72,7 @@ public enum FerryMain {
         do {
             let parsed = try ArgumentParser.parse(arguments, for: configuration)
             let command = try type.init(parsed)
+            if type.readsSourceDateEpoch { _ = try SourceDateEpoch.seconds() }
             return try command.run()
         } catch let error as FerryError where error.diagnostic.location.description.isEmpty {
             // An error of the command line found before anything is read (a value that names

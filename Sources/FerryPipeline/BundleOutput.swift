@@ -89,16 +89,15 @@ final class BundleOutput {
 
     /// Sets `createdAt` and writes the archive or folder into place.
     func finish() throws {
-        try writer.setCreatedAt(Self.createdAt(newest: newest))
+        try writer.setCreatedAt(try Self.createdAt(newest: newest))
         try writer.finish()
     }
 
     /// `SOURCE_DATE_EPOCH` when set (reproducible builds' convention), else the newest record
     /// instant, else the Unix epoch for a dataset without instants.
-    static func createdAt(newest: Instant?) -> String {
-        if let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text),
-           let instant = Instant(seconds: seconds)
-        {
+    /// - Throws: `FerryError(.usage)` when `SOURCE_DATE_EPOCH` is malformed (`SourceDateEpoch`).
+    static func createdAt(newest: Instant?) throws -> String {
+        if let seconds = try SourceDateEpoch.seconds(), let instant = Instant(seconds: seconds) {
             return instant.description
         }
         return newest?.truncatedToMilliseconds().instant.description ?? "1970-01-01T00:00:00Z"

@@ -454,7 +454,7 @@ public struct Converter: Sendable {
             // the records in the damage were not).
             // Nor before a stop (`ferry head`): a reference to a record not read is not said dangling.
             if !cutShort, !stoppedEarly, source.bundle?.isReadInPart != true { plan.processor?.finish() }
-            recheck?.report(into: log, readBy: stoppedEarly ? plan.processor : nil)
+            if let processor = plan.processor { recheck?.report(into: log, readBy: processor) }
             let referenced = references.referenced.union(inliner?.referenced ?? [])
             // A bundle cut short lacks what its manifest lists: no follow-on errors for that (nor for
             // one whose reading stopped: its counts and media are those of the records read).

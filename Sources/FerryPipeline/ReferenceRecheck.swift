@@ -18,12 +18,13 @@ struct ReferenceRecheck {
         }
     }
 
-    /// Reports each reference left dangling by the filter, as a warning. `readBy`: for an input
-    /// read in part (the selection was full), the processor of the records read: only references
-    /// to records it read and the filter or selection dropped are reported, none to a record
-    /// never read.
-    func report(into target: DiagnosticLog, readBy reader: DatasetProcessor? = nil) {
-        processor.finish(checking: reader.map { reader in { reader.isRead($0) } })
+    /// Reports each reference left dangling by the filter, as a warning. `reader`: the processor
+    /// of every record read. Only references to records it read, which the filter or selection
+    /// then dropped, are reported: one naming a record the input lacks dangled before anything
+    /// was dropped, and has its error already; one naming a record never read (an input read in
+    /// part: the selection was full) may not dangle at all.
+    func report(into target: DiagnosticLog, readBy reader: DatasetProcessor) {
+        processor.finish(checking: { reader.isRead($0) })
         for diagnostic in log.diagnostics where diagnostic.code == .danglingReference {
             var warning = diagnostic
             warning.severity = .warning

@@ -7,7 +7,9 @@ import FerryCore
 ///   string) and/or `schemaVersion` (an integer): it fills `header` and is not a record.
 /// - A record's `"$collection"` member (a string) names its collection and is removed from the
 ///   value; without it (or when it is not a string, in which case it stays in the value) the
-///   collection is `options.collection`.
+///   collection is `options.collection`. A line naming `$collection` twice keeps both members in
+///   its value (the first still names the collection), so that reading the record reports the
+///   second as any member given twice is reported.
 /// - A line that is not valid JSON is reported to the log (`malformed-json`, `invalid-encoding`,
 ///   `too-deep` or `too-large`, with its physical line and column) and reading resumes at the
 ///   next line (DESIGN.md "Syntax errors").

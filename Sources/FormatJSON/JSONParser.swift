@@ -48,7 +48,8 @@ struct JSONParser {
     ///   - initialDepth: containers already open around this value (a record inside an envelope).
     ///   - isFinal: false when more bytes may follow `range`.
     ///   - takesCollection: take a top-level object's `$collection` string member out into
-    ///     `collection` (JSON Lines records); every `$collection` member then goes.
+    ///     `collection` (JSON Lines records); the member then goes, unless the object names
+    ///     `$collection` more than once: all of them then stay, for the record's reader to report.
     init(
         bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, basePosition: TextPosition = TextPosition(line: 1, column: 1),
         location: SourceLocation, maximumDepth: Int, initialDepth: Int = 0, isFinal: Bool = true,
@@ -261,9 +262,11 @@ struct JSONParser {
         }
     }
 
-    /// The members of the top-level object, without `$collection` when its first `$collection`
+    /// The members of the top-level object, without `$collection` when its only `$collection`
     /// member is a string, which then becomes `collection` (what `JSONLinesReader` does with a
-    /// record's collection, done here so the members are not copied a second time).
+    /// record's collection, done here so the members are not copied a second time). A first one
+    /// that is a string names the collection even when others follow; those members all stay
+    /// then, so that the second is reported as a member given twice, as any other key is.
     private mutating func takeTopLevelMembers(
         _ members: inout UnsafeStack<ValueObject.Member>, from start: Int
     ) -> [ValueObject.Member] {
@@ -279,7 +282,8 @@ struct JSONParser {
         }
         guard let found else { return members.popArray(from: start) }
         collection = found
-        // Drop every `$collection` member, keeping the others in order.
+        guard matches == 1 else { return members.popArray(from: start) }
+        // Drop the `$collection` member, keeping the others in order.
         var kept = start
         for i in start..<members.count {
             if Self.isCollectionKey(base[i].key) {

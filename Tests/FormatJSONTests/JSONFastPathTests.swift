@@ -85,11 +85,12 @@ import Testing
         }
     }
 
-    /// What `JSONLinesReader` did with `$collection` before the parser took it: the first
-    /// `$collection` member, when a string, names the collection and every `$collection` goes.
+    /// What `JSONLinesReader` does with `$collection`: the first `$collection` member, when a
+    /// string, names the collection; it goes when it is the only one, and a line naming
+    /// `$collection` twice keeps both (its record's reading reports the second).
     static func referenceCollection(_ value: Value) -> (Value, String?) {
         guard case .object(var object) = value, let name = object["$collection"]?.stringValue else { return (value, nil) }
-        object["$collection"] = nil
+        if object.keys.filter({ $0 == "$collection" }).count == 1 { object["$collection"] = nil }
         return (.object(object), name)
     }
 

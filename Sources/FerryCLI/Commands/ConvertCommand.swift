@@ -4,6 +4,7 @@ import FerryPipeline
 
 /// `ferry convert INPUT... [-o OUT] [--to FORMAT] [--to-version N]`.
 struct ConvertCommand: FerryCommand {
+    static let readsSourceDateEpoch = true
     static let configuration = CommandConfiguration(
         name: "convert",
         abstract: "Convert data between formats, and migrate it with --to-version.",
@@ -88,6 +89,7 @@ struct ConvertCommand: FerryCommand {
 
 /// `ferry migrate INPUT... --to-version N [-o OUT] [--dry-run]`.
 struct MigrateCommand: FerryCommand {
+    static let readsSourceDateEpoch = true
     static let configuration = CommandConfiguration(
         name: "migrate",
         abstract: "Migrate data to another schema version (V1 -> V2), keeping its format.",

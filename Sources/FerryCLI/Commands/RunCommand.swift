@@ -5,6 +5,7 @@ import FerryFormats
 
 /// `ferry run PIPELINE.json [--shard K/N] [--jobs N] [--report ...]`: a batch job.
 struct RunCommand: FerryCommand {
+    static let readsSourceDateEpoch = true
     static let configuration = CommandConfiguration(
         name: "run",
         abstract: "Run a batch job described by a pipeline file: inputs, steps, output, options.",

@@ -56,11 +56,11 @@ enum HTMLPage {
         "</main>\n<footer>Written by ferry \(FerryVersion.current)\(generatedAt.map { " on " + $0 } ?? "").</footer>\n</body>\n</html>\n"
     }
 
-    /// `SOURCE_DATE_EPOCH` as an RFC 3339 UTC instant, when set to whole seconds; nil otherwise
-    /// (the page then names no time, so two runs on the same inputs write the same bytes).
+    /// `SOURCE_DATE_EPOCH` as an RFC 3339 UTC instant, when set; nil otherwise (the page then
+    /// names no time, so two runs on the same inputs write the same bytes). A command that writes
+    /// a page refuses a malformed value before it starts (`FerryCommand.readsSourceDateEpoch`).
     static var generatedAt: String? {
-        guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text),
-              (0...253_402_300_799).contains(seconds) else { return nil }
+        guard let seconds = try? SourceDateEpoch.seconds() else { return nil }
         return RFC3339Fields.timestamp(seconds: seconds, milliseconds: 0)
     }
 

@@ -131,21 +131,33 @@ public struct ModelReader<Cursor: RecordCursor>: FieldSource {
     }
 
     /// Reports the members of `keys` (the object's, in input order) that are not fields of the
-    /// type, and the fields that appear twice.
+    /// type, and the fields that appear twice, each where that occurrence stands.
     @usableFromInline
     mutating func reportIrregular(_ keys: [String], ignoring: Set<String>) {
         let context = context
-        var seen: Set<String> = []
+        var seen: [String: Int] = [:]
         for key in keys {
-            if key == "$collection" || ignoring.contains(key) { continue }
+            if ignoring.contains(key) { continue }
+            let occurrence = seen[key, default: 0]
+            seen[key] = occurrence + 1
+            if key == "$collection" {
+                // One names a JSON Lines record's collection (a document's element may carry one
+                // too): passed over. A second names another, and the record cannot be in both.
+                if occurrence > 0 {
+                    diagnostics.append(
+                        .error(.invalidValue, "\(quoted: key) appears twice in \(typeName); a record belongs to one collection",
+                            at: context.location(ofMember: key, occurrence: occurrence)))
+                }
+                continue
+            }
             if !_fields.contains(where: { $0.name == key }) {
                 diagnostics.append(
                     .error(.unknownField, "unknown field \(quoted: key) in \(typeName)",
-                        at: context.location(of: JSONPointer(tokens: [key]))))
-            } else if !seen.insert(key).inserted {
+                        at: context.location(ofMember: key, occurrence: occurrence)))
+            } else if occurrence > 0 {
                 diagnostics.append(
                     .error(.invalidValue, "field \(quoted: key) appears twice in \(typeName)",
-                        at: context.location(of: JSONPointer(tokens: [key]))))
+                        at: context.location(ofMember: key, occurrence: occurrence)))
             }
         }
     }

@@ -273,6 +273,22 @@ public struct RecordContext: Sendable {
         return result
     }
 
+    /// `location(of:)` of the member `key` of this value at its `occurrence` (0 for the first,
+    /// which a pointer resolves to): a key given again is reported where it stands again, when
+    /// the record's locator lists members in order (else at the first).
+    func location(ofMember key: String, occurrence: Int) -> SourceLocation {
+        let member = JSONPointer(tokens: [key])
+        var result = location(of: member)
+        let source = sourcePath(of: member)
+        guard occurrence > 0, !filledMembers.contains(key), let token = source.tokens.last,
+              let members = record.locator?.childLocatorsInOrder(of: JSONPointer(tokens: Array(source.tokens.dropLast())))
+        else { return result }
+        let occurrences = members.filter { $0.token == token }
+        guard occurrence < occurrences.count, let position = occurrences[occurrence].locator.position(of: .root) else { return result }
+        result.position = position
+        return result
+    }
+
     /// The line and column of the value at `source` (a pointer relative to the record's source
     /// value), or of its nearest enclosing value the locator finds; nil without a locator or
     /// when it finds none.
