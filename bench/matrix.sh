@@ -160,6 +160,42 @@ done
 matrix_cell notes jsonl "convert -> CSV" "$MX/x1/notes-v2.jsonl" "$MX/x4/notes-v2.jsonl" "--to csv -o $OUT/cx.csv --quiet --jobs $JOBS" "$OUT/cx.csv" \
   "DuckDB read_json -> CSV" "$VENV/bin/python $OUT/duck-jsonl2csv.py @IN @OUT"
 
+# The 70% floor, measured in turn: each JSON Lines and CSV cell of pet-story and vocabulary and the
+# same cell of notes alternate run by run at 4x, and the MB/s of each comes from the median of its
+# runs. Taken from their own cells, minutes apart, the ratio moved with the machine (49-75% in one
+# run for cells whose instructions a MB are 80% of notes').
+paired_rows=()   # domain|format|work|domain MB/s|notes MB/s
+paired_vs_notes() {  # DOMAIN FORMAT WORK
+  local domain=$1 format=$2 work=$3 ext cmd v args out a=() b=() s
+  if [ "$format" = csv ]; then ext="-csv"; else ext=".$format"; fi
+  case $work in
+    validate) cmd=validate v=v2 args="" out="" ;;
+    "validate V1") cmd=validate v=v1 args="" out="" ;;
+    "migrate V1 -> V2") cmd=migrate v=v1
+      if [ "$format" = csv ]; then args="--to-version 2 --to csv -o @OUT/" out="@OUT"; else args="--to-version 2 -o @OUT.$format" out="@OUT.$format"; fi ;;
+    "convert -> JSON Lines") cmd=convert v=v2 args="--to jsonl -o @OUT.jsonl" out="@OUT.jsonl" ;;
+  esac
+  local in="$MX/x4/$domain-$v$ext" notes="$MX/x4/notes-$v$ext"
+  for _ in $(seq "$MRUNS"); do
+    read -r s _ _ _ <<<"$(measure "${out//@OUT/$OUT/pa}" "$FERRY $cmd $in ${args//@OUT/$OUT/pa} --quiet --jobs $JOBS")"; a+=("$s")
+    read -r s _ _ _ <<<"$(measure "${out//@OUT/$OUT/pb}" "$FERRY $cmd $notes ${args//@OUT/$OUT/pb} --quiet --jobs $JOBS")"; b+=("$s")
+  done
+  rm -rf "$OUT/pa" "$OUT/pa.$format" "$OUT/pa.jsonl" "$OUT/pb" "$OUT/pb.$format" "$OUT/pb.jsonl"
+  local bytes nbytes ta tb
+  bytes=$(du -sb --apparent-size "$in" | cut -f1); nbytes=$(du -sb --apparent-size "$notes" | cut -f1)
+  ta=$(median "${a[@]}"); tb=$(median "${b[@]}")
+  paired_rows+=("$domain|$format|$work|$(awk -v b="$bytes" -v s="$ta" 'BEGIN {printf "%.1f", (s > 0 ? b / 1048576 / s : 0)}')|$(awk -v b="$nbytes" -v s="$tb" 'BEGIN {printf "%.1f", (s > 0 ? b / 1048576 / s : 0)}')")
+  echo "  $domain $format $work in turn with notes at 4x: ${ta}s against ${tb}s"
+}
+echo "the 70% floor, each cell in turn with notes' ..."
+for domain in pet-story vocabulary; do
+  for format in jsonl csv; do
+    for work in validate "validate V1" "migrate V1 -> V2" "convert -> JSON Lines"; do
+      paired_vs_notes "$domain" "$format" "$work"
+    done
+  done
+done
+
 # The table. Rates to compare are taken at 4x (times of 0.3-3 s), where a run's start and the
 # timer's 10 ms steps weigh little; "vs notes" is the cell's MB/s at 4x over notes' in the same
 # format doing the same work (1.00: as fast a MB; 0.70: the issue's floor for JSON Lines and CSV).
@@ -180,7 +216,8 @@ matrix_table() {
 # The issue's speed and memory targets checked on the rows above, at 4x: one line each, "met" or
 # "not met" with the figure.
 matrix_gates() {
-  printf '%s\n' "${matrix_rows[@]}" | awk -F'|' '
+  { printf '%s\n' "${matrix_rows[@]}"; printf 'PAIRED|%s\n' "${paired_rows[@]}"; } | awk -F'|' '
+    $1 == "PAIRED" { pairs[++paired] = substr($0, 8); next }
     function verdict(ok) { return ok ? "met" : "**not met**" }
     { d[NR] = $1; f[NR] = $2; w[NR] = $3; t4[NR] = $12; ratio[NR] = $13; cr[NR] = $14; rss4[NR] = $11; failed[NR] = $19
       pr4[NR] = $22; pm4[NR] = $21; rate4[NR] = $20; n4[NR] = $23; key[$1 "|" $2 "|" $3] = NR }
@@ -197,13 +234,10 @@ matrix_gates() {
       peer("notes", "jsonl", "convert -> CSV", 1.5, "notes JSON Lines -> CSV against DuckDB")
       peer("notes", "jsonl", "validate", 5, "notes JSON Lines validate against jaq -c .")
       peer("notes", "jsonl", "migrate V1 -> V2", 12, "notes V1 -> V2 JSON Lines against the jaq mapping")
-      for (i = 1; i <= NR; i++) {
-        # The issue counts validate, migrate and convert; sorted keys are measured on their own below.
-        if (d[i] == "notes" || w[i] == "validate, sorted keys") continue
-        if (f[i] == "jsonl" || f[i] == "csv") {
-          j = key["notes|" f[i] "|" w[i]]
-          if (j && rate4[j] > 0) printf "- %s %s %s at 70%% of notes MB/s: %.0f%%: %s\n", d[i], f[i], w[i], 100 * rate4[i] / rate4[j], verdict(rate4[i] >= 0.7 * rate4[j])
-        }
+      # The 70% floor from the runs in turn with notes (`paired_vs_notes`), given after the rows.
+      for (k = 1; k <= paired; k++) {
+        split(pairs[k], p, "|")
+        if (p[5] > 0) printf "- %s %s %s at 70%% of notes MB/s: %.0f%% (%s MB/s against %s, in turn): %s\n", p[1], p[2], p[3], 100 * p[4] / p[5], p[4], p[5], verdict(p[4] >= 0.7 * p[5])
       }
       # From the row that runs both in turn (its peer is the run with more jobs).
       for (i = 1; i <= NR; i++) if (f[i] == "json" && w[i] == "validate, --jobs 1" && pr4[i] > 0) {
