@@ -18,11 +18,15 @@ public protocol ByteSource: AnyObject {
     var endsAtCut: Bool { get }
 }
 
-/// Reads a file descriptor with `read(2)`, retrying on EINTR.
+/// Reads a file descriptor with `read(2)`, retrying on EINTR; or, given an offset, a regular
+/// file's descriptor with `pread(2)` from there on, leaving the descriptor's own offset alone (a
+/// second reading of standard input redirected from a file while the first goes on).
 public final class FileDescriptorSource: ByteSource {
     public let descriptor: Int32
     private let name: String
     private let closesOnDeinit: Bool
+    /// Where the next `pread(2)` reads; nil: `read(2)` at the descriptor's own offset.
+    private var offset: Int64?
 
     /// Opens `path` read-only (`-` means standard input).
     /// - Throws: `FerryError(.unreadableInput)` naming the path and the system's reason.
@@ -42,45 +46,13 @@ public final class FileDescriptorSource: ByteSource {
         self.name = path
     }
 
-    /// Wraps an open descriptor; `closesOnDeinit` says whether this object owns it.
-    public init(descriptor: Int32, name: String, closesOnDeinit: Bool) {
+    /// Wraps an open descriptor; `closesOnDeinit` says whether this object owns it. With
+    /// `offset`, it is read from there with `pread(2)` (a regular file's: `regularFileOffset`).
+    public init(descriptor: Int32, name: String, closesOnDeinit: Bool, offset: Int64? = nil) {
         self.descriptor = descriptor
         self.name = name
         self.closesOnDeinit = closesOnDeinit
-    }
-
-    deinit {
-        if closesOnDeinit { close(descriptor) }
-    }
-
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        while true {
-            #if canImport(Glibc)
-            let n = Glibc.read(descriptor, base, buffer.count)
-            #else
-            let n = Darwin.read(descriptor, base, buffer.count)
-            #endif
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            throw FerryError(.unreadableInput, "read failed: \(String(cString: strerror(errno)))",
-                             at: SourceLocation(file: name))
-        }
-    }
-}
-
-/// Reads a regular file's descriptor from `offset` on with `pread(2)`, leaving the descriptor's
-/// own offset alone: a second reading of standard input redirected from a file
-/// (`ReadOptions.reopen`) while the first goes on. Does not close the descriptor.
-public final class PositionalFileSource: ByteSource {
-    private let descriptor: Int32
-    private var offset: Int64
-    private let name: String
-
-    public init(descriptor: Int32, offset: Int64, name: String) {
-        self.descriptor = descriptor
         self.offset = offset
-        self.name = name
     }
 
     /// The offset of `descriptor` when it is a regular file (a redirection from a file, which can
@@ -92,12 +64,20 @@ public final class PositionalFileSource: ByteSource {
         return offset >= 0 ? Int64(offset) : nil
     }
 
+    deinit {
+        if closesOnDeinit { close(descriptor) }
+    }
+
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
-            let n = pread(descriptor, base, buffer.count, off_t(offset))
+            #if canImport(Glibc)
+            let n = offset.map { pread(descriptor, base, buffer.count, off_t($0)) } ?? Glibc.read(descriptor, base, buffer.count)
+            #else
+            let n = offset.map { pread(descriptor, base, buffer.count, off_t($0)) } ?? Darwin.read(descriptor, base, buffer.count)
+            #endif
             if n >= 0 {
-                offset += Int64(n)
+                offset = offset.map { $0 + Int64(n) }
                 return n
             }
             if errno == EINTR { continue }

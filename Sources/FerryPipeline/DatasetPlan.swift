@@ -15,11 +15,9 @@ struct DatasetPlan {
     /// True when the output is written as schema-free records although the input has a domain
     /// (`--select` left out a required field): no domain header, no schema for the writer.
     var schemaFreeOutput = false
-    /// What the input's header said when the domain and version were detected, and whether
-    /// flags or a mapping named them instead (`envelopeMetLate`).
-    var headerAtDetection = DatasetHeader()
-    var domainNamed = false
-    var versionNamed = false
+    /// The domain and version known when they were detected, besides the records' fields: named
+    /// by flags or a mapping, or said by the input's header so far (`envelopeMetLate`).
+    var knownAtDetection = DatasetHeader()
 
     /// The record that field shapes are read from for detection. A CSV row leaves out its empty
     /// cells, so the first row alone can hide the columns that tell versions apart (in a file of
@@ -89,8 +87,9 @@ struct DatasetPlan {
             domain: detected.domain, sourceVersion: detected.version, targetVersion: target, processor: processor,
             collections: schema.collections.map(\.name), recordTypeNames: names,
             outputHeader: DatasetHeader(domain: detected.domain.rawValue, schemaVersion: target),
-            headerAtDetection: source.header,
-            domainNamed: mapping != nil || request.domain != nil, versionNamed: mapping != nil || request.sourceVersion != nil)
+            knownAtDetection: DatasetHeader(
+                domain: mapping?.domain.rawValue ?? request.domain?.rawValue ?? source.header.domain,
+                schemaVersion: mapping?.schemaVersion ?? request.sourceVersion ?? source.header.schemaVersion))
     }
 
     /// An error (`unknown-version`, `unknown-domain`: exit 4) when the header read to the end
@@ -101,11 +100,11 @@ struct DatasetPlan {
     func envelopeMetLate(_ header: DatasetHeader, file: String) -> Diagnostic? {
         guard processor != nil, let domain else { return nil }
         let advice = "standard input that is not a file is read once: put the envelope before the collections, or name it"
-        if !domainNamed, headerAtDetection.domain == nil, let named = header.domain, named != domain.rawValue {
+        if knownAtDetection.domain == nil, let named = header.domain, named != domain.rawValue {
             return .error(.unknownDomain, "the envelope's domain \(DiagnosticText.quoted(named)) stands after the records, "
                 + "which were read as \(domain.rawValue); \(advice) with --domain", at: SourceLocation(file: file))
         }
-        if !versionNamed, headerAtDetection.schemaVersion == nil, let version = header.schemaVersion, version != sourceVersion {
+        if knownAtDetection.schemaVersion == nil, let version = header.schemaVersion, version != sourceVersion {
             return .error(.unknownVersion, "the envelope's schemaVersion \(version) stands after the records, "
                 + "which were read as version \(sourceVersion ?? 0) from their fields; \(advice) with --schema-version \(version)",
                 at: SourceLocation(file: file))

@@ -66,7 +66,9 @@ final class DatasetSource {
     {
         if path == "-" {
             guard let start = standardInputStart else { return nil }
-            let again: @Sendable () -> any ByteSource = { PositionalFileSource(descriptor: 0, offset: start, name: "-") }
+            let again: @Sendable () -> any ByteSource = {
+                FileDescriptorSource(descriptor: 0, name: "-", closesOnDeinit: false, offset: start)
+            }
             if compressed { return { try CompressedFileSource(source: again(), name: "-") } }
             return again
         }
@@ -195,7 +197,7 @@ final class DatasetSource {
         let isBundle = Self.isBundle(path, isFolder: isFolder.boolValue, formatName: formatName, registry: registry)
         // A file or standard input whose name says nothing is opened first: its bytes may show a tar.
         // Before the probe reads any of it: where standard input starts, should it be read again.
-        let standardInputStart = path == "-" ? PositionalFileSource.regularFileOffset(of: 0) : nil
+        let standardInputStart = path == "-" ? FileDescriptorSource.regularFileOffset(of: 0) : nil
         let probe = isBundle || isFolder.boolValue ? nil : try InputProbe.open(path: path, formatName: formatName, registry: registry)
         if isBundle || probe?.isArchive == true {
             var bundleOptions = BundleReader.Options(
