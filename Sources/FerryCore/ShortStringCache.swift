@@ -68,12 +68,29 @@ public final class ShortStringCache {
             } else {
                 high &= (1 &<< UInt64(8 &* (length &- 8))) &- 1
             }
+            return string(low: low, high: high, UnsafeBufferPointer(start: bytes + start, count: length))
+        }
+
+        /// The string of the well-formed UTF-8 `bytes` (at most 15 of them), from the cache or made
+        /// and kept, where nothing may be read past their end (a CSV cell): they are copied out
+        /// first, which `string(_:start:length:)` spares.
+        @inlinable @inline(__always)
+        public func string(copying bytes: UnsafeBufferPointer<UInt8>) -> String {
+            var words: (low: UInt64, high: UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+            return string(low: words.low, high: words.high, bytes)
+        }
+
+        /// The cached string of `bytes`, whose first 16 bytes (zero past the end) are `low` and `high`.
+        @inlinable @inline(__always)
+        func string(low: UInt64, high: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
+            let length = bytes.count
             let hash = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(length)
             let slot = entries + Int(truncatingIfNeeded: (hash ^ (hash &>> 29)) % UInt64(ShortStringCache.slotCount))
             if slot.pointee.length == length, slot.pointee.low == low, slot.pointee.high == high {
                 return slot.pointee.string
             }
-            let string = String(decoding: UnsafeBufferPointer(start: bytes + start, count: length), as: UTF8.self)
+            let string = String(decoding: bytes, as: UTF8.self)
             slot.pointee = Entry(low: low, high: high, length: length, string: string)
             return string
         }

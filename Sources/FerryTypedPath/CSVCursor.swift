@@ -46,6 +46,8 @@ struct CSVCursor: RecordCursor {
         /// True when scalars come as text (always, from the CSV reader): plain number and Boolean
         /// text is then read as its value, as the checked path reads it.
         let scalarsAsText: Bool
+        /// Where short cells' strings are made (nil: each anew).
+        let strings: ShortStringCache.Slots?
 
         /// True when a cell at or under `node` is present (`CSVHeaderTree.isPresent`).
         @inline(__always)
@@ -76,12 +78,13 @@ struct CSVCursor: RecordCursor {
     /// Calls `body` with a cursor over the record of the row `cells` under the header `tree`;
     /// `map` (the tree's for the model read) finds members without comparing keys. The cells must
     /// be UTF-8 (`isUTF8(_:)`: checked once for the row, each cell's `String` is then made
-    /// without checking it again). The cursor must not be used after `body` returns.
+    /// without checking it again); `strings` makes the short ones. The cursor must not be used after
+    /// `body` returns.
     static func withCursor<R>(tree: CSVHeaderTree, map: CSVFieldMap?, cells: UnsafeBufferPointer<RawCSVCell>,
-        scalarsAsText: Bool, _ body: (CSVCursor) -> R) -> R
+        scalarsAsText: Bool, strings: ShortStringCache.Slots? = nil, _ body: (CSVCursor) -> R) -> R
     {
         let frame = Frame(nodes: tree.nodes, keys: tree.keys, columns: tree.columns, cells: cells, map: map?.tables,
-                          tree: tree, scalarsAsText: scalarsAsText)
+                          tree: tree, scalarsAsText: scalarsAsText, strings: strings)
         return withExtendedLifetime((tree, map)) {
             withUnsafePointer(to: frame) { body(CSVCursor(frame: $0, origin: 0)) }
         }
@@ -203,7 +206,9 @@ struct CSVCursor: RecordCursor {
     @inline(__always)
     func text(of item: CSVItem) -> String? {
         guard let bytes = cellText(item) else { return nil }
-        // The row's cells were checked as UTF-8 (`isUTF8`): made once, not checked again.
+        // The row's cells were checked as UTF-8 (`isUTF8`): made once, not checked again. Short
+        // ones (names, kinds, ids' parts) repeat from row to row: from the cache.
+        if bytes.count <= 15, let strings = frame.pointee.strings { return strings.string(copying: bytes) }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -116,8 +116,9 @@ public final class TypedLane: Sendable {
             {
                 takeLine(bytes, line: line, defaultCollection: defaultCollection, state)
             }
-        case .csvRow(let row):
+        case .csvRow(var row):
             if declinesMediaNames, MediaNameScan.mayNameMedia(row) { return nil }
+            row.strings = state.pointee.strings.slots
             return takeRow(row, output: state.pointee.output, cache: &state.pointee.routeCache, into: &state.pointee.buffer)
         case .jsonElement(let bytes, let start, let collection, let maximumDepth):
             // A `$collection` member does not name a document element's collection: the element
