@@ -38,7 +38,7 @@ public struct ConversionRequest: Sendable {
     public var offersFolderOutput = true
     /// `--domain`.
     public var domain: Domain?
-    /// `--schema-version`: the input's version when it does not say.
+    /// `--schema-version`: the input's version, over what its envelope says.
     public var sourceVersion: Int?
     /// `--to-version`; nil keeps the version.
     public var targetVersion: Int?

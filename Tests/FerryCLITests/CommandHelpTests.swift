@@ -164,4 +164,23 @@ import Testing
         let line = run.stdout.split(separator: "\n").first { $0.hasPrefix("  --report FORMAT") }
         #expect(line?.hasSuffix("  " + help) == true, "\(line ?? "no --report line")")
     }
+
+    /// The commands that may write a time (a bundle's, an HTML report's) say in `--help`, before
+    /// the exit codes, that `SOURCE_DATE_EPOCH` sets it; the others say nothing of it.
+    @Test(arguments: honoured.map(\.0))
+    func helpNamesSourceDateEpochWhereItIsRead(command: String) throws {
+        let reads: Set = ["convert", "migrate", "validate", "run", "diff", "stats"]
+        let run = try runFerry([command, "--help"])
+        let section = """
+
+            ENVIRONMENT:
+              SOURCE_DATE_EPOCH  Whole seconds since 1970-01-01T00:00:00Z, written where a clock's time would be
+                                 (a bundle's createdAt and members' times, an HTML report's date), so that the
+                                 output is reproducible; any other value, an empty one included, is a usage error.
+
+            EXIT CODES
+            """
+        #expect(run.stdout.contains(section) == reads.contains(command), "\(command)")
+        #expect(run.stdout.contains("SOURCE_DATE_EPOCH") == reads.contains(command), "\(command)")
+    }
 }

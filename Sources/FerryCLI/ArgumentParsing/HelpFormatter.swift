@@ -7,9 +7,19 @@ public enum HelpFormatter {
         return line + " [options]"
     }
 
-    /// The full help: abstract, usage, options with their help, discussion, the exit codes the
+    /// What `SOURCE_DATE_EPOCH` does, for the help of a command that reads it (DESIGN.md
+    /// "Limits": the one variable of the environment that changes what is written).
+    static let sourceDateEpoch = """
+        ENVIRONMENT:
+          SOURCE_DATE_EPOCH  Whole seconds since 1970-01-01T00:00:00Z, written where a clock's time would be
+                             (a bundle's createdAt and members' times, an HTML report's date), so that the
+                             output is reproducible; any other value, an empty one included, is a usage error.
+        """
+
+    /// The full help: abstract, usage, options with their help, discussion, the environment it
+    /// reads when `readsSourceDateEpoch` (`FerryCommand.readsSourceDateEpoch`), the exit codes the
     /// command can give.
-    public static func help(_ configuration: CommandConfiguration) -> String {
+    public static func help(_ configuration: CommandConfiguration, readsSourceDateEpoch: Bool = false) -> String {
         var out = "OVERVIEW: \(configuration.abstract)\n\nUSAGE: \(usage(configuration))\n\nOPTIONS:\n"
         let rows = configuration.options.map { spec -> (String, String) in
             var left = spec.names.joined(separator: ", ")
@@ -25,6 +35,7 @@ public enum HelpFormatter {
             }
         }
         if !configuration.discussion.isEmpty { out += "\n" + configuration.discussion + "\n" }
+        if readsSourceDateEpoch { out += "\n" + sourceDateEpoch + "\n" }
         return out + "\n" + ExitCodes.help(configuration) + "\n"
     }
 }
