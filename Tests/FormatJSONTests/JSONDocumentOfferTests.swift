@@ -82,6 +82,10 @@ import Testing
             ("{\n  \"x\": 1\n}", 10),
             ("{\n  \"x\": {\"id\": \"n\"},\n  \"t\": \"a\\\"id\\\"\",\n  \"id\":\n\n    \"b\"\n}", 15),
             ("{\r\n  \"id\": \"a\"\r\n}", 11),
+            // The first member `id`, with space and line feeds around its colon.
+            ("{\n  \"id\"\n  :\n  \"a\"\n}", 13),
+            // A first key that starts as `id` does is another member.
+            ("{\n  \"idx\": 1,\n  \"i\": 2,\n  \"id\": \"b\"\n}", 13),
         ]
         for (text, line) in cases {
             let found = Array(text.utf8).withUnsafeBufferPointer {
