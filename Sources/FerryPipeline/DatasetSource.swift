@@ -49,6 +49,9 @@ final class DatasetSource {
     @exclusivity(unchecked) private var cut: CutCompressedInput?
     /// The input's bytes when it is a data file that is no regular file (a pipe), kept to be read again.
     private let pipe: SpooledPipeSource?
+    /// `pipe` until its reader hands on its first record, after which no reader asks to read it
+    /// again (`ReadOptions.reopen`): its first bytes are dropped then, not kept up to 8 MiB.
+    @exclusivity(unchecked) private var pipeBeforeFirstRecord: SpooledPipeSource?
 
     /// Why the input, a pipe, was not read a second time when its reader asked; nil otherwise.
     var readAgainRefusal: SpooledPipeSource.Refusal? { pipe?.refusal }
@@ -217,6 +220,7 @@ final class DatasetSource {
         bundle = nil
         media = [:]
         pipe = probe?.pipe
+        pipeBeforeFirstRecord = pipe
         guard let probe, case .records(let format) = probe.kind else {
             let parts = try Self.folderParts(
                 path, formatName: formatName.flatMap { InputProbe.requested($0, registry: registry)?.format.name }, registry: registry,
@@ -403,6 +407,10 @@ final class DatasetSource {
                 }
                 if var record = next {
                     if currentScalarsAreText { record.scalarsAreText = true }
+                    if let pipe = pipeBeforeFirstRecord {
+                        pipeBeforeFirstRecord = nil
+                        pipe.stopKeeping()
+                    }
                     return record
                 }
                 noteColumnPositions()

@@ -7,11 +7,12 @@ import Foundation
 /// stands after its collections is read ahead to find it before its first record.
 ///
 /// Reads pass through, and the bytes they hand out are kept in memory up to `prefixLimit` (8 MiB;
-/// the copy is dropped past it: a reader asks for its second reading while it starts, a few
-/// chunks in). `reopen()` copies the rest of the pipe into an unlinked temporary file
-/// (`SpoolFile`), serves this source's own reads from that file from then on, where the pipe
-/// stood, and returns a source that replays the kept bytes and then the file from its start. An
-/// input that is never read again costs a copy of its first 8 MiB, and no file.
+/// the copy is dropped past it: a reader asks for its second reading while it starts, before its
+/// first record, a few chunks in), or until `stopKeeping()` (its reader handed on a record).
+/// `reopen()` copies the rest of the pipe into an unlinked temporary file (`SpoolFile`), serves
+/// this source's own reads from that file from then on, where the pipe stood, and returns a
+/// source that replays the kept bytes and then the file from its start. An input that is never
+/// read again costs a copy of the bytes read before its first record, and no file.
 ///
 /// The first reading and the second run on the reader's thread in turn; a lock makes any other
 /// order safe as well.
@@ -62,8 +63,9 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
     /// Why the last `reopen()` gave no second reading; nil when none was refused.
     var refusal: Refusal? { lock.withLock { lastRefusal } }
 
-    /// Drops the kept bytes and keeps none from now on: nothing will read this input again (an
-    /// archive, whose members are read once).
+    /// Drops the kept bytes and keeps none from now on: nothing will read this input again (its
+    /// reader handed on a record; an archive, whose members are read once). A second reading
+    /// already given keeps its bytes.
     func stopKeeping() {
         lock.withLock { if spool == nil { prefix = nil } }
     }
@@ -119,14 +121,23 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
         }
     }
 
-    /// Copies what is left of the pipe to the end of `file`, 1 MiB at a time.
+    /// Copies what is left of the pipe to the end of `file`, 1 MiB at a time: a pipe's reads give
+    /// 64 KiB at most, which the file would copy into its buffer; a full MiB is written through.
     private func copyRest(into file: SpoolFile) throws {
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         do {
-            while true {
-                let n = try chunk.withUnsafeMutableBytes { try pipe.read(into: $0) }
-                if n == 0 { break }
-                try chunk.withUnsafeBytes { _ = try file.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            var ended = false
+            while !ended {
+                var filled = 0
+                while filled < chunk.count {
+                    let n = try chunk.withUnsafeMutableBytes { try pipe.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+                    if n == 0 {
+                        ended = true
+                        break
+                    }
+                    filled += n
+                }
+                try chunk.withUnsafeBytes { _ = try file.append(UnsafeRawBufferPointer(rebasing: $0[..<filled])) }
             }
             // Its last bytes on disk now: a failure is the copy's, not a later read's.
             try file.flush()
