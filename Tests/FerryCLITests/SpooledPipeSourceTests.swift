@@ -106,7 +106,8 @@ import Testing
         #expect(try Self.read(past, chunk: chunk) == Array(Self.input[1001...]))
     }
 
-    @Test func anArchiveKeepsNothing() throws {
+    /// Once nothing will read it again (its reader handed on a record; an archive), nothing is kept.
+    @Test func afterStopKeepingASecondReadingIsRefused() throws {
         let source = SpooledPipeSource(PipeStandIn(Self.input), name: "-")
         _ = try Self.read(source, chunk: 10, count: 10)
         source.stopKeeping()
