@@ -32,11 +32,15 @@ public struct ReadOptions: Sendable {
     /// concerns the records a line break ends: a CSV row with no line break after it, which may
     /// have lost any part of its last cell (or a whole cell after a comma), is dropped.
     public var endsAtCut = false
-    /// Opens the input again at its first byte, decompressed as the reading is (a regular file);
-    /// nil for input read once (standard input, a bundle member). A reader that must see past
-    /// what it streams reads this second copy: a JSON document whose envelope (`domain`,
-    /// `schemaVersion`) stands after its collections, as an object's members may stand in any
-    /// order (RFC 8259 section 4).
+    /// Opens the input again at its first byte, decompressed as the reading is: a regular file,
+    /// or a pipe, whose first bytes are kept and whose rest is copied into a temporary file when
+    /// this is called (the first reading then goes on from that file); nil for input read once (a
+    /// bundle member). A reader that must see past what it streams reads this second copy: a JSON
+    /// document whose envelope (`domain`, `schemaVersion`) stands after its collections, as an
+    /// object's members may stand in any order (RFC 8259 section 4). A reader asks for it before
+    /// it hands on its first record (a pipe keeps its first bytes until then only). It throws when
+    /// the input cannot be read again after all (a pipe read past the 8 MiB it keeps, no temporary
+    /// file): the reader then goes on as without it.
     public var reopen: (@Sendable () throws -> any ByteSource)?
 
     public init(

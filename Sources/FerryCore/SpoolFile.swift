@@ -52,6 +52,13 @@ public final class SpoolFile {
         try bytes.withUnsafeBytes { try append($0) }
     }
 
+    /// Writes the appends still buffered out, so that a failure to write them is told now, not
+    /// by the next read.
+    /// - Throws: `FerryError(.outputUnwritable)` when the file cannot be written (ENOSPC, EFBIG).
+    public func flush() throws {
+        try sink.flush()
+    }
+
     /// Replaces bytes already appended, at `offset` (a length field filled in once known).
     /// - Throws: `FerryError(.outputUnwritable)` when the file cannot be written, or
     ///   `.internalError` for a range past the bytes appended.

@@ -446,7 +446,7 @@ public struct Converter: Sendable {
             reading = false
             // Records read as another version than their envelope says: nothing is written of
             // them, --lenient or not.
-            if !cutShort, !stoppedEarly, let late = plan.envelopeMetLate(source.header, file: input) { throw FerryError(late) }
+            if !cutShort, !stoppedEarly, let late = plan.envelopeMetLate(in: source, file: input) { throw FerryError(late) }
             if let held { try emit(held.drain()) }
             // A sample is known once every record is read; it is written in input order.
             for record in selection?.finish() ?? [] { try write(record) }

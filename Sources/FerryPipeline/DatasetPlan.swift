@@ -92,14 +92,17 @@ struct DatasetPlan {
                 schemaVersion: mapping?.schemaVersion ?? request.sourceVersion ?? source.header.schemaVersion))
     }
 
-    /// An error (`unknown-version`, `unknown-domain`: exit 4) when the header read to the end
-    /// names another version or domain than the records were read as, having said nothing of it
-    /// when they were detected: an envelope whose members stand after the collections in input
-    /// that cannot be read a second time to find them first (standard input; `ReadOptions.reopen`).
-    /// Nil when it agrees, or flags or a mapping named them.
-    func envelopeMetLate(_ header: DatasetHeader, file: String) -> Diagnostic? {
+    /// An error (`unknown-version`, `unknown-domain`: exit 4) when the header of `source` read to
+    /// the end names another version or domain than the records were read as, having said nothing
+    /// of it when they were detected: an envelope whose members stand after the collections in
+    /// input that was not read a second time to find them first (`ReadOptions.reopen`): a pipe
+    /// whose first collection starts past the bytes it keeps, or without a temporary file
+    /// (`DatasetSource.readAgainRefusal` says which). Nil when it agrees, or flags or a mapping
+    /// named them.
+    func envelopeMetLate(in source: DatasetSource, file: String) -> Diagnostic? {
         guard processor != nil, let domain else { return nil }
-        let advice = "standard input that is not a file is read once: put the envelope before the collections, or name it"
+        let header = source.header
+        let advice = (source.readAgainRefusal.map { Self.readOnce($0) + ": " } ?? "") + "put the envelope before the collections, or name it"
         if knownAtDetection.domain == nil, let named = header.domain, named != domain.rawValue {
             return .error(.unknownDomain, "the envelope's domain \(DiagnosticText.quoted(named)) stands after the records, "
                 + "which were read as \(domain.rawValue); \(advice) with --domain", at: SourceLocation(file: file))
@@ -110,5 +113,15 @@ struct DatasetPlan {
                 at: SourceLocation(file: file))
         }
         return nil
+    }
+
+    /// Why a pipe was read once, for `envelopeMetLate`.
+    private static func readOnce(_ refusal: SpooledPipeSource.Refusal) -> String {
+        switch refusal {
+        case .pastKeptPrefix(let limit):
+            "a pipe is read a second time only when its first collection starts in its first \(limit >> 20) MiB"
+        case .noTemporaryFile(let reason), .copyFailed(let reason):
+            "a pipe is read a second time from a temporary file, which could not be made (\(reason))"
+        }
     }
 }

@@ -47,6 +47,14 @@ final class DatasetSource {
     private let progress: ProgressMeter?
     /// The input when it is one compressed data file: its stream may stop early.
     @exclusivity(unchecked) private var cut: CutCompressedInput?
+    /// The input's bytes when it is a data file that is no regular file (a pipe), kept to be read again.
+    private let pipe: SpooledPipeSource?
+    /// `pipe` until its reader hands on its first record, after which no reader asks to read it
+    /// again (`ReadOptions.reopen`): its first bytes are dropped then, not kept up to 8 MiB.
+    @exclusivity(unchecked) private var pipeBeforeFirstRecord: SpooledPipeSource?
+
+    /// Why the input, a pipe, was not read a second time when its reader asked; nil otherwise.
+    var readAgainRefusal: SpooledPipeSource.Refusal? { pipe?.refusal }
 
     struct Part {
         var path: String
@@ -56,26 +64,6 @@ final class DatasetSource {
         var source: (any ByteSource)?
         /// Opens the file again from its start (`ReadOptions.reopen`); nil for what is read once.
         var reopen: (@Sendable () throws -> any ByteSource)?
-    }
-
-    /// `ReadOptions.reopen` for the file at `path`, decompressed as `compressed` says; nil unless
-    /// it is a regular file: a pipe is read once. Standard input (`-`) is read again from
-    /// `standardInputStart`, its offset before anything was read, when it is redirected from a file.
-    private static func reopener(_ path: String, compressed: Bool, standardInputStart: Int64? = nil)
-        -> (@Sendable () throws -> any ByteSource)?
-    {
-        if path == "-" {
-            guard let start = standardInputStart else { return nil }
-            let again: @Sendable () -> any ByteSource = {
-                FileDescriptorSource(descriptor: 0, name: "-", closesOnDeinit: false, offset: start)
-            }
-            if compressed { return { try CompressedFileSource(source: again(), name: "-") } }
-            return again
-        }
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        if compressed { return { try CompressedFileSource(path: path) } }
-        return { try FileDescriptorSource(path: path) }
     }
 
     /// Whether the data belongs to a domain, once known (nil before): a CSV file (or CSV bundle
@@ -200,6 +188,9 @@ final class DatasetSource {
         let standardInputStart = path == "-" ? FileDescriptorSource.regularFileOffset(of: 0) : nil
         let probe = isBundle || isFolder.boolValue ? nil : try InputProbe.open(path: path, formatName: formatName, registry: registry)
         if isBundle || probe?.isArchive == true {
+            // An archive's members are read once: nothing of a piped one is kept.
+            probe?.pipe?.stopKeeping()
+            pipe = nil
             var bundleOptions = BundleReader.Options(
                 documentsDataFile: isFolder.boolValue ? DocumentsFolder.dataFile(in: path, domain: options.header.domain) : nil)
             bundleOptions.keepsMedia = keepsMedia
@@ -228,6 +219,8 @@ final class DatasetSource {
         }
         bundle = nil
         media = [:]
+        pipe = probe?.pipe
+        pipeBeforeFirstRecord = pipe
         guard let probe, case .records(let format) = probe.kind else {
             let parts = try Self.folderParts(
                 path, formatName: formatName.flatMap { InputProbe.requested($0, registry: registry)?.format.name }, registry: registry,
@@ -264,7 +257,8 @@ final class DatasetSource {
             collection = String(name.prefix { $0 != "." })
         }
         self.parts = [Part(path: path, displayName: path, format: format, collection: collection, source: stream,
-                           reopen: Self.reopener(path, compressed: probe.compression != .none, standardInputStart: standardInputStart))]
+                           reopen: Self.reopener(path, compressed: probe.compression != .none, standardInputStart: standardInputStart,
+                                                 pipe: probe.pipe))]
         self.formatName = format.name
         self.formatTitle = format.title
         self.declaredCollections = collection.map { [$0] } ?? []
@@ -280,6 +274,7 @@ final class DatasetSource {
         self.log = log
         self.progress = nil
         self.bundle = nil
+        self.pipe = nil
         self.media = [:]
         self.parts = []
         // No format of the registry's: an output names its own.
@@ -412,6 +407,10 @@ final class DatasetSource {
                 }
                 if var record = next {
                     if currentScalarsAreText { record.scalarsAreText = true }
+                    if let pipe = pipeBeforeFirstRecord {
+                        pipeBeforeFirstRecord = nil
+                        pipe.stopKeeping()
+                    }
                     return record
                 }
                 noteColumnPositions()

@@ -26,6 +26,10 @@ struct InputProbe {
     /// The path without its compression ending (`notes.json` for `notes.json.gz`): names a
     /// one-collection file's collection.
     var innerPath: String
+    /// The input's raw bytes when it is not a regular file (standard input from a pipe, a named
+    /// pipe): what `source` reads from at bottom, from its first byte, which can be read again
+    /// (`SpooledPipeSource.reopen()`); nil for a regular file.
+    var pipe: SpooledPipeSource?
 
     /// Extensions that say nothing about the content: such files are sniffed like extensionless ones.
     static let neutralExtensions: Set<String> = ["txt", "dat", "data", "bin", "export", "backup", "bak"]
@@ -52,11 +56,15 @@ struct InputProbe {
                                  + registry.undescribedNote(for: ext), at: SourceLocation(file: path))
             }
         }
-        let file = try FileDescriptorSource(path: path)
+        let opened = try FileDescriptorSource(path: path)
+        // Beneath the probe's look and any decompressor, so the bytes it keeps start at the first.
+        let pipe = FileDescriptorSource.regularFileOffset(of: opened.descriptor) == nil
+            ? SpooledPipeSource(opened, name: path) : nil
+        let file: any ByteSource = pipe ?? opened
         if let format {
             let source: any ByteSource = compression == .none ? file : try CompressedFileSource(source: file, name: path)
             return InputProbe(kind: format.isContainer ? .archive : .records(format), source: source,
-                              compression: compression, innerPath: innerPath)
+                              compression: compression, innerPath: innerPath, pipe: pipe)
         }
         var (head, stream) = try PrefixedSource.sniff(file)
         if compression == .none { compression = Compression.forContent(head) }
@@ -65,12 +73,12 @@ struct InputProbe {
         }
         let sniffed = registry.format(forHead: InputHead(head))
         if sniffed?.isContainer == true {
-            return InputProbe(kind: .archive, source: stream, compression: compression, innerPath: innerPath)
+            return InputProbe(kind: .archive, source: stream, compression: compression, innerPath: innerPath, pipe: pipe)
         }
         guard let sniffed, sniffed.reader != nil else {
             throw FerryError(.unknownFormat, "cannot tell the format; name it with --from", at: SourceLocation(file: path))
         }
-        return InputProbe(kind: .records(sniffed), source: stream, compression: compression, innerPath: innerPath)
+        return InputProbe(kind: .records(sniffed), source: stream, compression: compression, innerPath: innerPath, pipe: pipe)
     }
 
     /// The format and compression a `--from` value names: a format (`json`, `tar`) or a format with

@@ -7,8 +7,9 @@ extension JSONDocumentReader {
     /// members stand, as an object's member order carries no meaning (RFC 8259 section 4). `jq -S`
     /// and `JSONEncoder`'s `.sortedKeys` write `schemaVersion` last, after every collection.
     ///
-    /// A value met first stays, as when the envelope comes first. Without `reopen` (standard
-    /// input, a bundle member, whose manifest says the same) the header stays as it stands. Nor
+    /// A value met first stays, as when the envelope comes first. Without `reopen` (a bundle
+    /// member, whose manifest says the same), or when it throws (a pipe read past the bytes it
+    /// keeps), the header stays as it stands. Nor
     /// is it looked for when the first collection is a Firestore export's map of collections
     /// (`__collections__`, `ReadOptions.nestedCollections`) and no domain was named: an export
     /// carries no envelope, its layout says what it is, and the scan would only cost a second

@@ -7,8 +7,10 @@ import Testing
 /// `JSONEncoder`'s `.sortedKeys` write it, is read as the same document with the envelope first.
 /// Checked for each domain at V1 and V2, with the envelope moved three ways, for a file, a
 /// gzip-compressed file and a folder's file, with 1 and 2 jobs, and standard input redirected from
-/// a file. Standard input from a pipe is read once: an envelope met there after the records that
-/// says another version than their fields is an error.
+/// a file or from a pipe, plain or compressed (`SpooledPipeSource`: its first bytes are kept, and
+/// its rest copied into a temporary file when the envelope is looked for). Only a pipe whose first
+/// collection starts past the 8 MiB it keeps is read once: a late envelope that says another
+/// version than the records' fields is then an error.
 @Suite struct EnvelopeAfterCollectionsCLITests {
     struct Cell: CustomTestStringConvertible, Sendable {
         var domain: String
@@ -109,35 +111,82 @@ import Testing
         }
     }
 
-    /// Standard input from a pipe cannot be read again: the records are read by their fields, and
-    /// an envelope met after them that says another version is an error naming the flag that says it.
-    @Test func standardInputWithALateEnvelopeThatDisagreesIsAnError() throws {
+    /// A pipe is read as the same file named by its path: the same output bytes, diagnostics (but
+    /// the name) and exit status, for `convert`, `validate` and `head`, plain or gzip-compressed.
+    @Test(arguments: cells, Move.allCases)
+    func aPipeIsReadAsTheFileIs(_ cell: Cell, _ move: Move) throws {
+        let box = try Sandbox()
+        try box.write("moved.json", try move.apply(to: try Self.canonical(cell, in: box)))
+        let gzip = try runTool(try #require(toolOnPath("gzip")), ["-kf", "moved.json"], in: box.url)
+        try #require(gzip.status == 0)
+        let commands = [["convert", "--to", "jsonl", "--jobs", "1"], ["convert", "--to", "jsonl", "--jobs", "2"], ["validate"], ["head", "-n", "1"]]
+        for file in ["moved.json", "moved.json.gz"] {
+            for command in commands {
+                let named = try box.ferry(command + [file])
+                #expect(named.status == 0, "\(command) \(file): \(named.stderr)")
+                let piped = try box.ferry(command + ["-"], pipedFile: file)
+                #expect(piped.status == named.status, "\(command) \(file): \(piped.stderr)")
+                #expect(piped.stdout == named.stdout, "\(command) \(file)")
+                #expect(piped.stderr == named.stderr.replacingOccurrences(of: file, with: "-"), "\(command) \(file)")
+                if command == ["validate"] {
+                    #expect(piped.stderr.hasPrefix("-: \(cell.domain) v\(cell.version): "), "\(file): \(piped.stderr)")
+                }
+            }
+        }
+    }
+
+    /// Records whose fields look like another version than their late envelope says (a pet-story
+    /// V2 document whose first record is a profile, read as V1 by its fields) are read from a pipe
+    /// as the envelope says: no wrong-version error first, none hidden by `--max-errors 1`, and
+    /// `--lenient` writes what the file gives. So is a path that is a pipe (`<(jq -S . file)`).
+    @Test func aPipeWithALateEnvelopeThatDisagreesWithTheFieldsIsReadAsItSays() throws {
         let box = try Sandbox()
         let cell = Cell(domain: "pet-story", version: 2, sample: "pet-story-v1.json")
         let moved = try Move.bothLast.apply(to: try Self.canonical(cell, in: box))
-        let run = try box.ferry(["validate", "--from", "json", "-"], stdin: moved)
-        #expect(run.status == 4)
-        #expect(run.stderr.split(separator: "\n").contains(
-            "-: error: the envelope's schemaVersion 2 stands after the records, which were read as version 1 from their fields; "
-                + "standard input that is not a file is read once: put the envelope before the collections, or name it with --schema-version 2 [unknown-version]"))
-        // Records read as another version than their envelope says are not written, --lenient or not.
+        try box.write("moved.json", moved)
+        let summary = "-: pet-story v2: profiles 1, members 2, stories 2 (5 records, 0 errors, 0 warnings); valid\n"
+        let run = try box.ferry(["validate", "--from", "json", "--max-errors", "1", "-"], stdin: moved)
+        #expect(run.status == 0)
+        #expect(run.stderr == summary)
         let lenient = try box.ferry(["convert", "--from", "json", "-", "-o", "out.json", "--lenient"], stdin: moved)
-        #expect(lenient.status == 4)
-        #expect(!box.exists("out.json"))
-        let named = try box.ferry(["validate", "--from", "json", "--schema-version", "2", "-"], stdin: moved)
+        #expect(lenient.status == 0, "\(lenient.stderr)")
+        let named = try box.ferry(["convert", "moved.json", "-o", "named.json", "--lenient"])
         #expect(named.status == 0, "\(named.stderr)")
-        #expect(named.stderr == "-: pet-story v2: profiles 1, members 2, stories 2 (5 records, 0 errors, 0 warnings); valid\n")
+        #expect(try box.bytes("out.json") == box.bytes("named.json"))
+        let path = try box.ferry(["validate", "--from", "json", "/dev/stdin"], stdin: moved)
+        #expect(path.status == 0)
+        #expect(path.stderr == "/dev/stdin" + summary.dropFirst())
     }
 
-    /// Where the fields tell the version, a late envelope on standard input that agrees is no error.
-    @Test(arguments: Move.allCases)
-    func standardInputWithALateEnvelopeThatAgreesIsRead(_ move: Move) throws {
+    /// A pipe whose first collection starts past the 8 MiB it keeps, or with no temporary file to
+    /// copy its rest into, is read once: a late envelope that says another version than the
+    /// records' fields is an error that says why and names the flag that says it, and nothing is
+    /// written, `--lenient` or not. The same padded document is read again from a file.
+    @Test func aPipeThatCannotBeReadAgainIsReadOnce() throws {
         let box = try Sandbox()
-        let cell = Cell(domain: "notes", version: 2, sample: "notes-v1.json")
-        let text = try Self.canonical(cell, in: box)
-        let expected = try box.ferry(["convert", "canonical.json", "--to", "jsonl"])
-        let run = try box.ferry(["convert", "--from", "json", "--to", "jsonl", "-"], stdin: try move.apply(to: text))
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout == expected.stdout)
+        let cell = Cell(domain: "pet-story", version: 2, sample: "pet-story-v1.json")
+        let moved = try Move.bothLast.apply(to: try Self.canonical(cell, in: box))
+        try box.write("padded.json", "{" + String(repeating: " ", count: 9 << 20) + moved.dropFirst())
+        let late = "-: error: the envelope's schemaVersion 2 stands after the records, which were read as version 1 from their fields; "
+        let advice = "put the envelope before the collections, or name it with --schema-version 2 [unknown-version]"
+        let run = try box.ferry(["validate", "-"], pipedFile: "padded.json")
+        #expect(run.status == 4)
+        #expect(run.stderr.split(separator: "\n").contains(
+            Substring(late + "a pipe is read a second time only when its first collection starts in its first 8 MiB: " + advice)), "\(run.stderr)")
+        let lenient = try box.ferry(["convert", "-", "-o", "out.json", "--lenient"], pipedFile: "padded.json")
+        #expect(lenient.status == 4)
+        #expect(!box.exists("out.json"))
+        let summary = "-: pet-story v2: profiles 1, members 2, stories 2 (5 records, 0 errors, 0 warnings); valid\n"
+        let flagged = try box.ferry(["validate", "--schema-version", "2", "-"], pipedFile: "padded.json")
+        #expect(flagged.status == 0, "\(flagged.stderr)")
+        #expect(flagged.stderr == summary)
+        let file = try box.ferry(["validate", "padded.json"])
+        #expect(file.stderr == "padded.json" + summary.dropFirst())
+
+        let noTemporaryFile = try box.ferry(["validate", "-"], stdin: moved, environment: ["TMPDIR": "/nonexistent"])
+        #expect(noTemporaryFile.status == 4)
+        #expect(noTemporaryFile.stderr.split(separator: "\n").contains(Substring(late
+            + "a pipe is read a second time from a temporary file, which could not be made "
+            + "(cannot create a temporary file in /nonexistent: No such file or directory): " + advice)), "\(noTemporaryFile.stderr)")
     }
 }

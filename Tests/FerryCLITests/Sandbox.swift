@@ -95,10 +95,13 @@ final class Sandbox {
     }
 
     /// Runs `ferry arguments` in the sandbox; `$TMP` replaces the sandbox's path in what it printed.
-    /// `stdinFile`: a file of the sandbox whose bytes are standard input.
-    func ferry(_ arguments: [String], stdin: String? = nil, stdinFile: String? = nil, environment: [String: String] = [:]) throws -> FerryRun {
-        var run = try runFerry(arguments, in: url, stdin: stdin, stdinFile: stdinFile.map { url.appendingPathComponent($0) },
-                               environment: environment)
+    /// `stdinFile`: a file of the sandbox that standard input is redirected from; `pipedFile`: one
+    /// whose bytes come through a pipe.
+    func ferry(
+        _ arguments: [String], stdin: String? = nil, stdinFile: String? = nil, pipedFile: String? = nil, environment: [String: String] = [:]
+    ) throws -> FerryRun {
+        var run = try runFerry(arguments, in: url, stdin: stdin, stdinBytes: try pipedFile.map { Data(try bytes($0)) },
+                               stdinFile: stdinFile.map { url.appendingPathComponent($0) }, environment: environment)
         run.stdout = run.stdout.replacingOccurrences(of: path, with: "$TMP")
         run.stderr = run.stderr.replacingOccurrences(of: path, with: "$TMP")
         return run

@@ -15,10 +15,11 @@ public func ferryExecutable() -> URL {
     return Fixtures.packageRoot.appendingPathComponent(".build/debug/ferry")
 }
 
-/// Runs `ferry` with `arguments` in `directory` (default the package root), feeding `stdin`, or
-/// the bytes of the file `stdinFile` (binary input: a tar, a gzip stream).
+/// Runs `ferry` with `arguments` in `directory` (default the package root), feeding `stdin` or
+/// `stdinBytes` (binary input: a gzip stream) through a pipe, or the file `stdinFile` as standard
+/// input (redirected from it: a regular file, which can be read again).
 public func runFerry(
-    _ arguments: [String], in directory: URL? = nil, stdin: String? = nil, stdinFile: URL? = nil,
+    _ arguments: [String], in directory: URL? = nil, stdin: String? = nil, stdinBytes: Data? = nil, stdinFile: URL? = nil,
     environment: [String: String] = [:]
 ) throws -> FerryRun {
     let process = Process()
@@ -40,7 +41,7 @@ public func runFerry(
         process.standardInput = input
     }
     try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    if let bytes = stdin.map({ Data($0.utf8) }) ?? stdinBytes { input.fileHandleForWriting.write(bytes) }
     try input.fileHandleForWriting.close()
     // Read both pipes concurrently so a full pipe never blocks the child.
     let errData = LockedData()

@@ -42,6 +42,18 @@ import Testing
         #expect(reader.header == DatasetHeader(domain: "notes", schemaVersion: 2))
     }
 
+    /// A second copy that cannot be had after all (a pipe read past the bytes it keeps) is as none.
+    @Test func aSecondCopyThatFailsIsAsNone() throws {
+        var options = ReadOptions(fileName: "n.json")
+        options.reopen = { throw FerryError(.unreadableInput, "read past the bytes it keeps") }
+        let reader = JSONDocumentReader(source: TrickleSource(Self.document, step: 7), options: options)
+        let first = try #require(try reader.next())
+        #expect(first.collection == "notes")
+        #expect(reader.header == DatasetHeader())
+        _ = try drain(reader)
+        #expect(reader.header == DatasetHeader(domain: "notes", schemaVersion: 2))
+    }
+
     /// A member met first stays, as when the envelope comes first; values of other types are no
     /// envelope; a syntax error past the collections ends the look with what it found (the
     /// reading proper reports the error where it stands).

@@ -1,0 +1,192 @@
+import FerryCore
+import Foundation
+
+/// An input that is not a regular file (standard input from a pipe or a terminal, a named pipe
+/// such as `<(jq -S . notes.json)`), read as it comes and yet readable a second time from its
+/// first byte, as `ReadOptions.reopen` reads a regular file again: a JSON document whose envelope
+/// stands after its collections is read ahead to find it before its first record.
+///
+/// Reads pass through, and the bytes they hand out are kept in memory up to `prefixLimit` (8 MiB;
+/// the copy is dropped past it: a reader asks for its second reading while it starts, before its
+/// first record, a few chunks in), or until `stopKeeping()` (its reader handed on a record).
+/// `reopen()` copies the rest of the pipe into an unlinked temporary file (`SpoolFile`), serves
+/// this source's own reads from that file from then on, where the pipe stood, and returns a
+/// source that replays the kept bytes and then the file from its start. An input that is never
+/// read again costs a copy of the bytes read before its first record, and no file.
+///
+/// The first reading and the second run on the reader's thread in turn; a lock makes any other
+/// order safe as well.
+final class SpooledPipeSource: ByteSource, @unchecked Sendable {
+    /// Why `reopen()` gave no second reading.
+    enum Refusal: Sendable, Equatable {
+        /// More than `limit` bytes had been read when it was asked.
+        case pastKeptPrefix(limit: Int)
+        /// The temporary file could not be made; its error's message.
+        case noTemporaryFile(String)
+        /// The copy into the temporary file failed after taking bytes from the pipe: the first
+        /// reading cannot go on either (its reads throw the same error).
+        case copyFailed(String)
+    }
+
+    /// The bytes kept for a second reading: 8 MiB.
+    static let defaultPrefixLimit = 8 << 20
+
+    private let pipe: any ByteSource
+    private let name: String
+    private let prefixLimit: Int
+    private let makeSpool: () throws -> SpoolFile
+    private let lock = NSLock()
+    // Under `lock` from here on.
+    /// The bytes handed out from the pipe so far, from its first; nil past `prefixLimit`.
+    private var prefix: [UInt8]? = []
+    /// The rest of the pipe once `reopen()` copied it, and this source's next offset in it.
+    private var spool: SpoolFile?
+    private var spoolOffset: Int64 = 0
+    /// A copy into the spool that failed after taking bytes from the pipe: reading on would skip them.
+    private var failure: FerryError?
+    private var lastRefusal: Refusal?
+
+    /// Wraps `pipe`, an input whose bytes can be read once, from its first byte on.
+    /// - Parameters:
+    ///   - name: the input's name for error locations (`-` for standard input).
+    ///   - prefixLimit: how many of the first bytes are kept for a second reading.
+    ///   - makeSpool: makes the temporary file the rest of the pipe is copied into.
+    init(_ pipe: any ByteSource, name: String, prefixLimit: Int = defaultPrefixLimit,
+         makeSpool: @escaping () throws -> SpoolFile = { try SpoolFile(kind: "input") })
+    {
+        self.pipe = pipe
+        self.name = name
+        self.prefixLimit = prefixLimit
+        self.makeSpool = makeSpool
+    }
+
+    /// Why the last `reopen()` gave no second reading; nil when none was refused.
+    var refusal: Refusal? { lock.withLock { lastRefusal } }
+
+    /// Drops the kept bytes and keeps none from now on: nothing will read this input again (its
+    /// reader handed on a record; an archive, whose members are read once). A second reading
+    /// already given keeps its bytes.
+    func stopKeeping() {
+        lock.withLock { if spool == nil { prefix = nil } }
+    }
+
+    /// The pipe's next bytes, or once `reopen()` copied its rest, the copy's.
+    /// - Throws: the pipe's read errors, or the error of a copy that failed midway.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        try lock.withLock {
+            if let failure { throw failure }
+            if let spool {
+                let n = try spool.read(at: spoolOffset, into: buffer)
+                spoolOffset += Int64(n)
+                return n
+            }
+            let n = try pipe.read(into: buffer)
+            if let kept = prefix?.count {
+                if kept + n > prefixLimit {
+                    prefix = nil
+                } else if n > 0 {
+                    prefix?.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<n]))
+                }
+            }
+            return n
+        }
+    }
+
+    /// The input from its first byte again: the kept bytes, then the rest of the pipe, which is
+    /// copied into a temporary file first (this source reads on from there). Each call gives a
+    /// new reading of the same bytes.
+    /// - Throws: `FerryError(.unreadableInput)` when more than `prefixLimit` bytes were read
+    ///   already, the temporary file's `output-unwritable` when it cannot be made, or
+    ///   `unreadable-input` when the copy fails (this source's reads then throw it too); `refusal`
+    ///   says which.
+    func reopen() throws -> any ByteSource {
+        try lock.withLock {
+            if spool == nil {
+                guard prefix != nil else {
+                    lastRefusal = .pastKeptPrefix(limit: prefixLimit)
+                    throw FerryError(.unreadableInput, "more than its first \(prefixLimit) bytes were read before a second reading was asked",
+                                     at: SourceLocation(file: name))
+                }
+                let file: SpoolFile
+                do {
+                    file = try makeSpool()
+                } catch {
+                    lastRefusal = .noTemporaryFile((error as? FerryError)?.diagnostic.message ?? "\(error)")
+                    throw error
+                }
+                try copyRest(into: file)
+                spool = file
+            }
+            return Replay(prefix: prefix ?? [], owner: self)
+        }
+    }
+
+    /// Copies what is left of the pipe to the end of `file`, 1 MiB at a time: a pipe's reads give
+    /// 64 KiB at most, which the file would copy into its buffer; a full MiB is written through.
+    private func copyRest(into file: SpoolFile) throws {
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        do {
+            var ended = false
+            while !ended {
+                var filled = 0
+                while filled < chunk.count {
+                    let n = try chunk.withUnsafeMutableBytes { try pipe.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+                    if n == 0 {
+                        ended = true
+                        break
+                    }
+                    filled += n
+                }
+                try chunk.withUnsafeBytes { _ = try file.append(UnsafeRawBufferPointer(rebasing: $0[..<filled])) }
+            }
+            // Its last bytes on disk now: a failure is the copy's, not a later read's.
+            try file.flush()
+        } catch {
+            let reason = (error as? FerryError)?.diagnostic.message ?? "\(error)"
+            lastRefusal = .copyFailed(reason)
+            let stop = FerryError(.unreadableInput, "cannot read on: copying it to a temporary file to read it again failed (\(reason))",
+                                  at: SourceLocation(file: name))
+            failure = stop
+            throw stop
+        }
+    }
+
+    /// `count` bytes of the spool from `offset`, for a replay.
+    private func readSpool(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        try lock.withLock {
+            guard let spool else { return 0 }
+            return try spool.read(at: offset, into: buffer)
+        }
+    }
+
+    /// A second reading: the kept bytes, then the spool from its start, filling each buffer across
+    /// the seam as the first reading's were.
+    private final class Replay: ByteSource {
+        private let prefix: [UInt8]
+        private let owner: SpooledPipeSource
+        /// Bytes handed out so far, from the input's first.
+        private var offset = 0
+
+        init(prefix: [UInt8], owner: SpooledPipeSource) {
+            self.prefix = prefix
+            self.owner = owner
+        }
+
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            var done = 0
+            if offset < prefix.count {
+                done = min(buffer.count, prefix.count - offset)
+                prefix.withUnsafeBytes { bytes in
+                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + done)]))
+                }
+                offset += done
+            }
+            if done < buffer.count {
+                let n = try owner.readSpool(at: Int64(offset - prefix.count), into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
+                done += n
+                offset += n
+            }
+            return done
+        }
+    }
+}
