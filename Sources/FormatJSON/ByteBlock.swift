@@ -36,7 +36,11 @@ struct ByteBlock {
     /// comparison): the characters a block without a line feed adds to a column are its bytes
     /// less these, as `JSONSyntax.position` counts them.
     @inline(__always)
-    func continuationCount() -> Int { CByteMasks_signedBelow(pointer, -64).nonzeroBitCount }
+    func continuationCount() -> Int { continuationMask().nonzeroBitCount }
+
+    /// Bit `i` set where byte `i` is a UTF-8 continuation byte (`continuationCount`'s).
+    @inline(__always)
+    func continuationMask() -> UInt64 { CByteMasks_signedBelow(pointer, -64) }
 
     /// Bit `i` set where an odd number of bits `0...i` of `mask` are set: between a quote that
     /// opens a string (included) and the quote that closes it (excluded).
@@ -75,8 +79,8 @@ struct ByteBlock {
 
     /// The position of `bytes[offset]`, counting from `bytes[from]` at `position`, as
     /// `JSONSyntax.position` counts it (lines end at LF, columns count Unicode scalars). Whole
-    /// blocks only count their line feeds (no mask needed); the column is then counted from the
-    /// last line feed, found by looking back from the end, which in indented JSON is a few bytes.
+    /// blocks only count their line feeds; the rest, and the column from the last line feed, are
+    /// counted in the 64 bytes that end at the offset (else by looking back for that line feed).
     static func advance(
         _ position: TextPosition, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to offset: Int
     ) -> TextPosition {
@@ -100,6 +104,19 @@ struct ByteBlock {
                 j += size
             }
             return JSONSyntax.position(in: bytes, from: i, at: TextPosition(line: position.line, column: column), to: stop)
+        }
+        // The rest, under 64 bytes, through the block that ends at `stop` (its first bytes were
+        // counted already): its line feeds counted, and the column counted from the last line feed
+        // in it, which indented JSON nearly always has (between two elements, `},` and the next
+        // line's indentation).
+        let window = ByteBlock(UnsafeRawPointer(base + stop - size))
+        let lineFeeds = window.mask(JSONSyntax.newline)
+        newlines += (lineFeeds & (~0 << UInt64(i - (stop - size)))).nonzeroBitCount
+        if lineFeeds != 0 {
+            let last = size - 1 - lineFeeds.leadingZeroBitCount
+            let after: UInt64 = last == size - 1 ? 0 : ~0 << UInt64(last + 1)
+            let characters = (after & ~window.continuationMask()).nonzeroBitCount
+            return TextPosition(line: position.line + newlines, column: 1 + characters)
         }
         var lineStart = i
         while base[lineStart - 1] != JSONSyntax.newline { lineStart -= 1 }
