@@ -43,7 +43,7 @@ public enum FerryMain {
         switch name {
         case "--help", "-h", "help":
             if arguments.count > 1, let command = commands.first(where: { $0.configuration.name == arguments[1] }) {
-                StandardOutput.write(HelpFormatter.help(command.configuration, readsSourceDateEpoch: command.readsSourceDateEpoch))
+                StandardOutput.write(HelpFormatter.help(command.configuration, sourceDateEpochStamps: command.sourceDateEpochStamps))
             } else {
                 StandardOutput.write(overview)
             }
@@ -82,7 +82,7 @@ public enum FerryMain {
             StandardError.write("ferry \(configuration.name): \(diagnostic.severity.rawValue): \(diagnostic.body) [\(diagnostic.code.rawValue)]\n")
             return error.exitStatus
         } catch is ArgumentParser.HelpRequested {
-            StandardOutput.write(HelpFormatter.help(configuration, readsSourceDateEpoch: type.readsSourceDateEpoch))
+            StandardOutput.write(HelpFormatter.help(configuration, sourceDateEpochStamps: type.sourceDateEpochStamps))
             return .success
         } catch let error as UsageError {
             // The message quotes arguments, which may hold anything: escaped like every diagnostic.

@@ -60,6 +60,14 @@ struct DatasetPlan {
                                      at: SourceLocation(file: source.name))
                 }
             }
+            if !request.schemaFree, mapping == nil, let named = source.header.domain, Domain(rawValue: named) == nil {
+                // A domain the input names that no definition describes (a typo, another tool's):
+                // its records still convert, as plain records, and the user is told why nothing
+                // was checked against a schema.
+                let known = Domain.allCases.map(\.rawValue).joined(separator: ", ")
+                log.report(.note(.assumption, "the input names the domain \(DiagnosticText.quoted(named)), which is none of Ferry's (\(known)): its records are read as plain records, checked for well-formedness only",
+                                 at: SourceLocation(file: source.name)))
+            }
             return DatasetPlan(domain: nil, sourceVersion: source.header.schemaVersion, targetVersion: nil, processor: nil,
                                collections: [], recordTypeNames: [:], outputHeader: source.header)
         }

@@ -166,21 +166,37 @@ import Testing
     }
 
     /// The commands that may write a time (a bundle's, an HTML report's) say in `--help`, before
-    /// the exit codes, that `SOURCE_DATE_EPOCH` sets it; the others say nothing of it.
+    /// the exit codes, that `SOURCE_DATE_EPOCH` sets it and which times each writes; the others
+    /// say nothing of it.
     @Test(arguments: honoured.map(\.0))
     func helpNamesSourceDateEpochWhereItIsRead(command: String) throws {
-        let reads: Set = ["convert", "migrate", "validate", "run", "diff", "stats"]
         let run = try runFerry([command, "--help"])
-        let section = """
+        let bundles = """
 
             ENVIRONMENT:
-              SOURCE_DATE_EPOCH  Whole seconds since 1970-01-01T00:00:00Z, written where a clock's time would be
-                                 (a bundle's createdAt and members' times, an HTML report's date), so that the
-                                 output is reproducible; any other value, an empty one included, is a usage error.
+              SOURCE_DATE_EPOCH  Whole seconds since 1970-01-01T00:00:00Z, 0 to 253402300799
+                                 (9999-12-31T23:59:59Z): the time written as a bundle's createdAt and its
+                                 members' times, or an HTML report's date, in place of the clock's, so that the
+                                 output is reproducible; any other value, an empty one included, is a usage
+                                 error.
 
             EXIT CODES
             """
-        #expect(run.stdout.contains(section) == reads.contains(command), "\(command)")
-        #expect(run.stdout.contains("SOURCE_DATE_EPOCH") == reads.contains(command), "\(command)")
+        let reports = """
+
+            ENVIRONMENT:
+              SOURCE_DATE_EPOCH  Whole seconds since 1970-01-01T00:00:00Z, 0 to 253402300799
+                                 (9999-12-31T23:59:59Z): the time written as an HTML report's date, in place of
+                                 the clock's, so that the output is reproducible; any other value, an empty one
+                                 included, is a usage error.
+
+            EXIT CODES
+            """
+        switch command {
+        case "convert", "migrate", "run": #expect(run.stdout.contains(bundles), "\(command)")
+        case "validate", "stats", "diff": #expect(run.stdout.contains(reports), "\(command)")
+        default: #expect(!run.stdout.contains("SOURCE_DATE_EPOCH"), "\(command)")
+        }
+        #expect(run.stdout.components(separatedBy: "SOURCE_DATE_EPOCH").count <= 2, "\(command)")
     }
 }

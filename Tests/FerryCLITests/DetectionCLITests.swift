@@ -106,6 +106,29 @@ import Testing
         #expect(run.stdout == #"{"name":"José","city":"Málaga"}"# + "\n")
     }
 
+    /// An input that names a domain no definition describes is read as plain records, with a note
+    /// saying so (it was read so silently), in a JSON document's envelope and a JSON Lines header
+    /// line, wherever the envelope stands; `--schema-free` asks for that, and gets no note.
+    @Test(arguments: [
+        ("d.json", #"{"domain": "recipes", "schemaVersion": 1, "stories": [{"id": "a"}]}"#),
+        ("d.json", #"{"stories": [{"id": "a"}], "schemaVersion": 1, "domain": "recipes"}"#),
+        ("d.jsonl", "{\"domain\": \"recipes\", \"schemaVersion\": 1}\n{\"$collection\": \"stories\", \"id\": \"a\"}\n"),
+    ])
+    func aDomainNoneKnowsIsReadAsPlainRecordsWithANote(name: String, text: String) throws {
+        let box = try Sandbox()
+        try box.write(name, text)
+        let run = try box.ferry(["validate", name])
+        #expect(run.status == 0)
+        let format = name.hasSuffix("jsonl") ? "jsonl" : "json"
+        #expect(run.stderrLines == [
+            #"\#(name): note: the input names the domain "recipes", which is none of Ferry's (notes, pet-story, vocabulary): its records are read as plain records, checked for well-formedness only [assumption]"#,
+            "\(name): schema-free \(format): stories 1 (1 record, 0 errors, 0 warnings); valid",
+        ])
+        let free = try box.ferry(["validate", name, "--schema-free"])
+        #expect(free.status == 0)
+        #expect(free.stderrLines == ["\(name): schema-free \(format): stories 1 (1 record, 0 errors, 0 warnings); valid"])
+    }
+
     @Test func tarOnStandardInputIsABundle() throws {
         let box = try Sandbox()
         try box.copySample("notes-v1.json")

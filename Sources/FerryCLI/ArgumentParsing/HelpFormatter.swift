@@ -7,19 +7,38 @@ public enum HelpFormatter {
         return line + " [options]"
     }
 
-    /// What `SOURCE_DATE_EPOCH` does, for the help of a command that reads it (DESIGN.md
-    /// "Limits": the one variable of the environment that changes what is written).
-    static let sourceDateEpoch = """
-        ENVIRONMENT:
-          SOURCE_DATE_EPOCH  Whole seconds since 1970-01-01T00:00:00Z, written where a clock's time would be
-                             (a bundle's createdAt and members' times, an HTML report's date), so that the
-                             output is reproducible; any other value, an empty one included, is a usage error.
-        """
+    /// The ENVIRONMENT section of a command that may write `SOURCE_DATE_EPOCH`'s time as `stamps`
+    /// (DESIGN.md "Limits": the one variable of the environment that changes what is written).
+    static func sourceDateEpoch(_ stamps: String) -> String {
+        let text = "Whole seconds since 1970-01-01T00:00:00Z, 0 to 253402300799 (9999-12-31T23:59:59Z): the time "
+            + "written as " + stamps + ", in place of the clock's, so that the output is reproducible; any other "
+            + "value, an empty one included, is a usage error."
+        let name = "  SOURCE_DATE_EPOCH  "
+        let lines = wrapped(text, width: 100 - name.count)
+        return "ENVIRONMENT:\n" + lines.enumerated().map { index, line in
+            (index == 0 ? name : String(repeating: " ", count: name.count)) + line
+        }.joined(separator: "\n")
+    }
+
+    /// `text`'s words in lines of at most `width` characters (a longer word alone on its line).
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
 
     /// The full help: abstract, usage, options with their help, discussion, the environment it
-    /// reads when `readsSourceDateEpoch` (`FerryCommand.readsSourceDateEpoch`), the exit codes the
-    /// command can give.
-    public static func help(_ configuration: CommandConfiguration, readsSourceDateEpoch: Bool = false) -> String {
+    /// reads when it may write `SOURCE_DATE_EPOCH`'s time as `sourceDateEpochStamps`
+    /// (`FerryCommand.sourceDateEpochStamps`), the exit codes the command can give.
+    public static func help(_ configuration: CommandConfiguration, sourceDateEpochStamps: String? = nil) -> String {
         var out = "OVERVIEW: \(configuration.abstract)\n\nUSAGE: \(usage(configuration))\n\nOPTIONS:\n"
         let rows = configuration.options.map { spec -> (String, String) in
             var left = spec.names.joined(separator: ", ")
@@ -35,7 +54,7 @@ public enum HelpFormatter {
             }
         }
         if !configuration.discussion.isEmpty { out += "\n" + configuration.discussion + "\n" }
-        if readsSourceDateEpoch { out += "\n" + sourceDateEpoch + "\n" }
+        if let stamps = sourceDateEpochStamps { out += "\n" + sourceDateEpoch(stamps) + "\n" }
         return out + "\n" + ExitCodes.help(configuration) + "\n"
     }
 }

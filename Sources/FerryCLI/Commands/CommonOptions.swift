@@ -9,7 +9,7 @@ struct CommonOptions {
     static let specs: [OptionSpec] = [
         OptionSpec(["--from"], .single, value: "FORMAT", help: "Input format (json, jsonl, csv, xml, ...); default: the extension, else the content."),
         OptionSpec(["--domain"], .single, value: "DOMAIN", help: "Domain of the input: notes, pet-story or vocabulary; default: detected."),
-        OptionSpec(["--schema-version"], .single, value: "N", help: "Schema version of the input; default: what its envelope says, else what its fields show. Given, it overrides the envelope."),
+        OptionSpec(["--schema-version"], .single, value: "N", help: "Schema version of the input (default: its envelope's, else its fields'); given, it overrides the envelope."),
         OptionSpec(["--schema-free"], help: "Read the input as plain records of no domain, whatever it looks like (validate then checks well-formedness only)."),
         OptionSpec(["--collection"], .single, value: "NAME", help: "Collection of records that name none (a CSV file, a top-level array)."),
         OptionSpec(["--date-strategy"], .single, value: "S", help: "How numeric dates are read: deferredToDate (default; secondsSince1970 in Firestore Timestamps), secondsSince1970, millisecondsSince1970, iso8601."),

@@ -4,7 +4,7 @@ import FerryPipeline
 
 /// `ferry convert INPUT... [-o OUT] [--to FORMAT] [--to-version N]`.
 struct ConvertCommand: FerryCommand {
-    static let readsSourceDateEpoch = true
+    static let sourceDateEpochStamps: String? = "a bundle's createdAt and its members' times, or an HTML report's date"
     static let configuration = CommandConfiguration(
         name: "convert",
         abstract: "Convert data between formats, and migrate it with --to-version.",
@@ -89,7 +89,7 @@ struct ConvertCommand: FerryCommand {
 
 /// `ferry migrate INPUT... --to-version N [-o OUT] [--dry-run]`.
 struct MigrateCommand: FerryCommand {
-    static let readsSourceDateEpoch = true
+    static let sourceDateEpochStamps: String? = "a bundle's createdAt and its members' times, or an HTML report's date"
     static let configuration = CommandConfiguration(
         name: "migrate",
         abstract: "Migrate data to another schema version (V1 -> V2), keeping its format.",

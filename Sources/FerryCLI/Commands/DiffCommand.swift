@@ -4,7 +4,7 @@ import Foundation
 
 /// `ferry diff OLD NEW [--report text|json|html] [--as json-patch] [--ignore PTR]... [--where EXPR]`.
 struct DiffCommand: FerryCommand {
-    static let readsSourceDateEpoch = true
+    static let sourceDateEpochStamps: String? = "an HTML report's date"
     static let configuration = CommandConfiguration(
         name: "diff",
         abstract: "Compare two datasets by id: records added, removed and changed; media by SHA-256.",

@@ -5,7 +5,7 @@ import FerryFormats
 
 /// `ferry run PIPELINE.json [--shard K/N] [--jobs N] [--report ...]`: a batch job.
 struct RunCommand: FerryCommand {
-    static let readsSourceDateEpoch = true
+    static let sourceDateEpochStamps: String? = "a bundle's createdAt and its members' times, or an HTML report's date"
     static let configuration = CommandConfiguration(
         name: "run",
         abstract: "Run a batch job described by a pipeline file: inputs, steps, output, options.",

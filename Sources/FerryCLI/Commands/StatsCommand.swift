@@ -5,7 +5,7 @@ import Foundation
 /// `ferry stats INPUT [--report json|html]`: per collection and field, counts, distinct values, ranges
 /// and most frequent values, in one pass and bounded memory (Docs/stats.md).
 struct StatsCommand: FerryCommand {
-    static let readsSourceDateEpoch = true
+    static let sourceDateEpochStamps: String? = "an HTML report's date"
     static let configuration = CommandConfiguration(
         name: "stats",
         abstract: "Profile an input: per collection and field, counts, distinct values, ranges, frequent values; media.",

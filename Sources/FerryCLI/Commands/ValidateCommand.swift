@@ -3,7 +3,7 @@ import FerryPipeline
 
 /// `ferry validate INPUT... [--report text|json|junit|github|html] [--report-file F] [--max-errors N]`.
 struct ValidateCommand: FerryCommand {
-    static let readsSourceDateEpoch = true
+    static let sourceDateEpochStamps: String? = "an HTML report's date"
     static let configuration = CommandConfiguration(
         name: "validate",
         abstract: "Check data against its schema: types, required fields, ranges, enums, ids, references.",

@@ -58,7 +58,7 @@ enum HTMLPage {
 
     /// `SOURCE_DATE_EPOCH` as an RFC 3339 UTC instant, when set; nil otherwise (the page then
     /// names no time, so two runs on the same inputs write the same bytes). A command that writes
-    /// a page refuses a malformed value before it starts (`FerryCommand.readsSourceDateEpoch`).
+    /// a page refuses a malformed value before it starts (`FerryCommand.sourceDateEpochStamps`).
     static var generatedAt: String? {
         guard let seconds = try? SourceDateEpoch.seconds() else { return nil }
         return RFC3339Fields.timestamp(seconds: seconds, milliseconds: 0)
