@@ -316,7 +316,12 @@ public struct OutputPlan: Sendable {
         }
         let (compression, inner) = Compression.forPath(input)
         if let format = registry.format(forPath: inner) ?? registry.format(forPath: input) { return format }
-        guard compression == .none, let handle = FileHandle(forReadingAtPath: input) else { return nil }
+        // Only a regular file's first bytes are looked at here: a pipe's (`<(cat f)`, /dev/stdin)
+        // would be gone for the reading itself, as they are for standard input.
+        var status = stat()
+        guard compression == .none, stat(input, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let handle = FileHandle(forReadingAtPath: input)
+        else { return nil }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 64 << 10)) ?? Data()
         return registry.format(forHead: InputHead(Array(head)))

@@ -41,4 +41,29 @@ import Testing
             }
         }
     }
+
+    /// A path that is a pipe (`/dev/stdin` from a pipe, as `<(cat f)` is) reads as the file does
+    /// for `head` and `convert --limit`: their output planning looked at its first bytes to tell
+    /// its format, and the reading then found it empty (`empty input`, exit 3).
+    @Test(arguments: cells) func aPathThatIsAPipeReadsAsTheFile(_ cell: Cell) throws {
+        guard case let (box, _, file)? = try Sandbox.generated(cell.domain, version: cell.version, records: 5) else { return }
+        for name in ["d.jsonl", "d.xml", "d.tar"] {
+            let made = try box.ferry(["convert", file, "-o", name, "--quiet"])
+            try #require(made.status == 0, "\(cell) \(name): \(made.stderr)")
+        }
+        for input in [file, "d.jsonl", "d.xml", "d.tar"] {
+            // Without `--to` the output takes the input's format, which is what looked at its
+            // bytes (a bundle goes to standard output in no format: `--to` only).
+            let to = input == "d.tar" ? [["--to", "jsonl"]] : [[], ["--to", "jsonl"]]
+            for command in to.flatMap({ [["head", "-n", "2"] + $0, ["convert", "--limit", "2", "-o", "-"] + $0] }) {
+                let fromFile = try box.ferry([command[0], input] + command.dropFirst())
+                let fromPipe = try box.ferry([command[0], "/dev/stdin"] + command.dropFirst(), pipedFile: input)
+                let context = "\(cell) \(command[0]) \(input)"
+                #expect(fromFile.status == 0, "\(context): \(fromFile.stderr)")
+                #expect(fromPipe.status == fromFile.status, "\(context): \(fromPipe.stderr)")
+                #expect(fromPipe.stdout == fromFile.stdout, "\(context)")
+                #expect(fromPipe.stderr == fromFile.stderr.replacingOccurrences(of: input + ":", with: "/dev/stdin:"), "\(context)")
+            }
+        }
+    }
 }
