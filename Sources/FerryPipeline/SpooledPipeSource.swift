@@ -9,10 +9,11 @@ import Foundation
 /// Reads pass through, and the bytes they hand out are kept in memory up to `prefixLimit` (8 MiB;
 /// the copy is dropped past it: a reader asks for its second reading while it starts, before its
 /// first record, a few chunks in), or until `stopKeeping()` (its reader handed on a record).
-/// `reopen()` copies the rest of the pipe into an unlinked temporary file (`SpoolFile`), serves
-/// this source's own reads from that file from then on, where the pipe stood, and returns a
-/// source that replays the kept bytes and then the file from its start. An input that is never
-/// read again costs a copy of the bytes read before its first record, and no file.
+/// `reopen()` reads the rest of the pipe: into memory when the whole input stays within
+/// `prefixLimit` (a short pipe needs no file), else into an unlinked temporary file (`SpoolFile`);
+/// it serves this source's own reads from that rest from then on, where the pipe stood, and
+/// returns a source that replays the kept bytes and then the rest from its start. An input that
+/// is never read again costs a copy of the bytes read before its first record, and no file.
 ///
 /// The first reading and the second run on the reader's thread in turn; a lock makes any other
 /// order safe as well.
@@ -39,9 +40,17 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
     // Under `lock` from here on.
     /// The bytes handed out from the pipe so far, from its first; nil past `prefixLimit`.
     private var prefix: [UInt8]? = []
-    /// The rest of the pipe once `reopen()` copied it, and this source's next offset in it.
-    private var spool: SpoolFile?
-    private var spoolOffset: Int64 = 0
+    /// The rest of the pipe once `reopen()` read it: in memory, or in a temporary file.
+    private enum Rest {
+        case memory([UInt8])
+        case file(SpoolFile)
+    }
+    /// The rest of the pipe once `reopen()` read it, and this source's next offset in it.
+    private var rest: Rest?
+    private var restOffset: Int64 = 0
+    /// True when `rest` holds bytes read ahead for a second reading that was then refused (no
+    /// temporary file): this source's reads go on with the pipe after them, and nothing replays.
+    private var pipeAfterRest = false
     /// A copy into the spool that failed after taking bytes from the pipe: reading on would skip them.
     private var failure: FerryError?
     private var lastRefusal: Refusal?
@@ -67,7 +76,7 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
     /// reader handed on a record; an archive, whose members are read once). A second reading
     /// already given keeps its bytes.
     func stopKeeping() {
-        lock.withLock { if spool == nil { prefix = nil } }
+        lock.withLock { if rest == nil { prefix = nil } }
     }
 
     /// The pipe's next bytes, or once `reopen()` copied its rest, the copy's.
@@ -75,10 +84,10 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         try lock.withLock {
             if let failure { throw failure }
-            if let spool {
-                let n = try spool.read(at: spoolOffset, into: buffer)
-                spoolOffset += Int64(n)
-                return n
+            if let rest {
+                let n = try Self.read(rest, at: restOffset, into: buffer)
+                restOffset += Int64(n)
+                if n > 0 || !pipeAfterRest { return n }
             }
             let n = try pipe.read(into: buffer)
             if let kept = prefix?.count {
@@ -93,31 +102,89 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
     }
 
     /// The input from its first byte again: the kept bytes, then the rest of the pipe, which is
-    /// copied into a temporary file first (this source reads on from there). Each call gives a
-    /// new reading of the same bytes.
+    /// read first (this source reads on from it): into memory when the whole input is within
+    /// `prefixLimit`, else into a temporary file. Each call gives a new reading of the same bytes.
     /// - Throws: `FerryError(.unreadableInput)` when more than `prefixLimit` bytes were read
-    ///   already, the temporary file's `output-unwritable` when it cannot be made, or
-    ///   `unreadable-input` when the copy fails (this source's reads then throw it too); `refusal`
-    ///   says which.
+    ///   already, the temporary file's `output-unwritable` when one is needed and cannot be made,
+    ///   or `unreadable-input` when reading the rest fails (this source's reads then throw it too);
+    ///   `refusal` says which.
     func reopen() throws -> any ByteSource {
         try lock.withLock {
-            if spool == nil {
-                guard prefix != nil else {
+            if pipeAfterRest {
+                throw FerryError(.unreadableInput, "it cannot be read again: no temporary file could be made for its rest",
+                                 at: SourceLocation(file: name))
+            }
+            if rest == nil {
+                guard let kept = prefix else {
                     lastRefusal = .pastKeptPrefix(limit: prefixLimit)
                     throw FerryError(.unreadableInput, "more than its first \(prefixLimit) bytes were read before a second reading was asked",
                                      at: SourceLocation(file: name))
                 }
-                let file: SpoolFile
-                do {
-                    file = try makeSpool()
-                } catch {
-                    lastRefusal = .noTemporaryFile((error as? FerryError)?.diagnostic.message ?? "\(error)")
-                    throw error
+                // Read on in memory while the whole input stays within the bound.
+                var ahead: [UInt8] = []
+                var ended = false
+                try guarded {
+                    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+                    while kept.count + ahead.count <= prefixLimit {
+                        let n = try chunk.withUnsafeMutableBytes { try pipe.read(into: $0) }
+                        if n == 0 {
+                            ended = true
+                            break
+                        }
+                        ahead.append(contentsOf: chunk[..<n])
+                    }
                 }
-                try copyRest(into: file)
-                spool = file
+                if ended {
+                    rest = .memory(ahead)
+                } else {
+                    let file: SpoolFile
+                    do {
+                        file = try makeSpool()
+                    } catch {
+                        lastRefusal = .noTemporaryFile((error as? FerryError)?.diagnostic.message ?? "\(error)")
+                        // The bytes read ahead are still the first reading's, then the pipe's.
+                        rest = .memory(ahead)
+                        pipeAfterRest = true
+                        prefix = nil
+                        throw error
+                    }
+                    try guarded {
+                        try ahead.withUnsafeBytes { _ = try file.append($0) }
+                        try copyRest(into: file)
+                    }
+                    rest = .file(file)
+                }
             }
             return Replay(prefix: prefix ?? [], owner: self)
+        }
+    }
+
+    /// Runs `body`, which takes bytes from the pipe for the rest: when it fails, the first reading
+    /// cannot go on either (bytes it would read are gone), and its reads throw the same error.
+    private func guarded(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            let reason = (error as? FerryError)?.diagnostic.message ?? "\(error)"
+            lastRefusal = .copyFailed(reason)
+            let stop = FerryError(.unreadableInput, "cannot read on: reading it ahead to read it again failed (\(reason))",
+                                  at: SourceLocation(file: name))
+            failure = stop
+            throw stop
+        }
+    }
+
+    /// The bytes of `rest` from `offset`.
+    private static func read(_ rest: Rest, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        switch rest {
+        case .file(let file):
+            return try file.read(at: offset, into: buffer)
+        case .memory(let bytes):
+            let start = Int(offset)
+            let count = min(buffer.count, bytes.count - start)
+            guard count > 0 else { return 0 }
+            bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
+            return count
         }
     }
 
@@ -125,41 +192,32 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
     /// 64 KiB at most, which the file would copy into its buffer; a full MiB is written through.
     private func copyRest(into file: SpoolFile) throws {
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        do {
-            var ended = false
-            while !ended {
-                var filled = 0
-                while filled < chunk.count {
-                    let n = try chunk.withUnsafeMutableBytes { try pipe.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
-                    if n == 0 {
-                        ended = true
-                        break
-                    }
-                    filled += n
+        var ended = false
+        while !ended {
+            var filled = 0
+            while filled < chunk.count {
+                let n = try chunk.withUnsafeMutableBytes { try pipe.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+                if n == 0 {
+                    ended = true
+                    break
                 }
-                try chunk.withUnsafeBytes { _ = try file.append(UnsafeRawBufferPointer(rebasing: $0[..<filled])) }
+                filled += n
             }
-            // Its last bytes on disk now: a failure is the copy's, not a later read's.
-            try file.flush()
-        } catch {
-            let reason = (error as? FerryError)?.diagnostic.message ?? "\(error)"
-            lastRefusal = .copyFailed(reason)
-            let stop = FerryError(.unreadableInput, "cannot read on: copying it to a temporary file to read it again failed (\(reason))",
-                                  at: SourceLocation(file: name))
-            failure = stop
-            throw stop
+            try chunk.withUnsafeBytes { _ = try file.append(UnsafeRawBufferPointer(rebasing: $0[..<filled])) }
         }
+        // Its last bytes on disk now: a failure is the copy's, not a later read's.
+        try file.flush()
     }
 
-    /// `count` bytes of the spool from `offset`, for a replay.
-    private func readSpool(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    /// The bytes of the rest from `offset`, for a replay.
+    private func readRest(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         try lock.withLock {
-            guard let spool else { return 0 }
-            return try spool.read(at: offset, into: buffer)
+            guard let rest else { return 0 }
+            return try Self.read(rest, at: offset, into: buffer)
         }
     }
 
-    /// A second reading: the kept bytes, then the spool from its start, filling each buffer across
+    /// A second reading: the kept bytes, then the rest from its start, filling each buffer across
     /// the seam as the first reading's were.
     private final class Replay: ByteSource {
         private let prefix: [UInt8]
@@ -182,7 +240,7 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
                 offset += done
             }
             if done < buffer.count {
-                let n = try owner.readSpool(at: Int64(offset - prefix.count), into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
+                let n = try owner.readRest(at: Int64(offset - prefix.count), into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
                 done += n
                 offset += n
             }

@@ -183,7 +183,14 @@ import Testing
         let file = try box.ferry(["validate", "padded.json"])
         #expect(file.stderr == "padded.json" + summary.dropFirst())
 
-        let noTemporaryFile = try box.ferry(["validate", "-"], stdin: moved, environment: ["TMPDIR": "/nonexistent"])
+        // A short pipe is read again from memory: no temporary file is needed.
+        let short = try box.ferry(["validate", "-"], stdin: moved, environment: ["TMPDIR": "/nonexistent"])
+        #expect(short.status == 0, "\(short.stderr)")
+        #expect(short.stderr == summary)
+        // Past the 8 MiB kept, the rest needs one.
+        let body = moved.trimmingCharacters(in: .whitespacesAndNewlines)
+        try box.write("long.json", String(body.dropLast()) + String(repeating: " ", count: 9 << 20) + "}\n")
+        let noTemporaryFile = try box.ferry(["validate", "-"], pipedFile: "long.json", environment: ["TMPDIR": "/nonexistent"])
         #expect(noTemporaryFile.status == 4)
         #expect(noTemporaryFile.stderr.split(separator: "\n").contains(Substring(late
             + "a pipe is read a second time from a temporary file, which could not be made "

@@ -116,23 +116,45 @@ import Testing
         #expect(try Self.read(source, chunk: 4096) == Array(Self.input[10...]))
     }
 
-    /// Without a temporary file nothing more is taken from the pipe: the first reading goes on.
-    @Test func withoutATemporaryFileTheFirstReadingGoesOn() throws {
+    /// A pipe that ends within the bound is read ahead into memory: no temporary file is made
+    /// (here none could be), and both readings are whole.
+    @Test(arguments: chunks)
+    func aShortPipeNeedsNoTemporaryFile(chunk: Int) throws {
         let pipe = PipeStandIn(Self.input)
         let source = SpooledPipeSource(pipe, name: "-", makeSpool: {
+            throw FerryError(.outputUnwritable, "cannot create a temporary file in /nonexistent: No such file or directory")
+        })
+        let first = try Self.read(source, chunk: chunk, count: 100)
+        let again = try source.reopen()
+        #expect(source.refusal == nil)
+        #expect(pipe.served == Self.input.count)
+        #expect(try Self.read(again, chunk: chunk) == Self.input)
+        #expect(first + (try Self.read(source, chunk: chunk)) == Self.input)
+    }
+
+    /// Past the bound a temporary file is needed; when none can be made, the second reading is
+    /// refused, and the first goes on with every byte, those read ahead first.
+    @Test func withoutATemporaryFileTheFirstReadingGoesOn() throws {
+        let pipe = PipeStandIn(Self.input)
+        let source = SpooledPipeSource(pipe, name: "-", prefixLimit: 1000, makeSpool: {
             throw FerryError(.outputUnwritable, "cannot create a temporary file in /nonexistent: No such file or directory")
         })
         _ = try Self.read(source, chunk: 100, count: 100)
         #expect(throws: FerryError.self) { try source.reopen() }
         #expect(source.refusal == .noTemporaryFile("cannot create a temporary file in /nonexistent: No such file or directory"))
-        #expect(pipe.served == 100)
+        // One read of the pipe (4,096 bytes) took the input past the 1,000 bytes kept.
+        #expect(pipe.served == 100 + 4096)
         #expect(try Self.read(source, chunk: 100) == Array(Self.input[100...]))
+        let again = #expect(throws: FerryError.self) { try source.reopen() }
+        #expect(again?.diagnostic.message == "it cannot be read again: no temporary file could be made for its rest")
     }
 
-    /// A copy that fails after taking bytes from the pipe leaves no reading that could go on
-    /// without them: both say why.
-    @Test func aCopyThatFailsStopsTheFirstReadingToo() throws {
-        let source = SpooledPipeSource(PipeStandIn(Self.input, failsAfter: 50_000), name: "-",
+    /// Reading the rest that fails after taking bytes from the pipe (read ahead into memory, or
+    /// copied into the temporary file past the bound) leaves no reading that could go on without
+    /// them: both say why.
+    @Test(arguments: [SpooledPipeSource.defaultPrefixLimit, 1000])
+    func aCopyThatFailsStopsTheFirstReadingToo(prefixLimit: Int) throws {
+        let source = SpooledPipeSource(PipeStandIn(Self.input, failsAfter: 50_000), name: "-", prefixLimit: prefixLimit,
                                        makeSpool: { try SpoolFile(kind: "test") })
         _ = try Self.read(source, chunk: 100, count: 100)
         #expect(throws: FerryError.self) { try source.reopen() }
@@ -140,14 +162,15 @@ import Testing
         let error = #expect(throws: FerryError.self) { try Self.read(source, chunk: 100) }
         #expect(error?.diagnostic.code == .unreadableInput)
         #expect(error?.diagnostic.message
-            == "cannot read on: copying it to a temporary file to read it again failed (read failed: Input/output error)")
+            == "cannot read on: reading it ahead to read it again failed (read failed: Input/output error)")
         #expect(error?.diagnostic.location.file == "-")
     }
 
     /// The temporary file has no name from its first moment: nothing is left under `$TMPDIR`.
     @Test func theTemporaryFileLeavesNoName() throws {
-        let source = SpooledPipeSource(PipeStandIn(Self.input), name: "-")
-        _ = try source.reopen()
+        // Past 1,000 bytes kept: the rest goes to a temporary file.
+        let source = SpooledPipeSource(PipeStandIn(Self.input), name: "-", prefixLimit: 1000)
+        #expect(try Self.read(try source.reopen(), chunk: 65_536) == Self.input)
         #expect(!TemporaryFiles.shared.paths.contains { $0.contains("/ferry-input.ferry-tmp-") })
         let names = try FileManager.default.contentsOfDirectory(atPath: TemporaryFiles.directory)
         #expect(!names.contains { $0.hasPrefix("ferry-input.ferry-tmp-\(getpid())-") })
