@@ -33,8 +33,8 @@ public struct ReadOptions: Sendable {
     /// have lost any part of its last cell (or a whole cell after a comma), is dropped.
     public var endsAtCut = false
     /// Opens the input again at its first byte, decompressed as the reading is: a regular file,
-    /// or a pipe, whose first bytes are kept and whose rest is copied into a temporary file when
-    /// this is called (the first reading then goes on from that file); nil for input read once (a
+    /// or a pipe, whose first bytes are kept and whose rest is read ahead when this is called
+    /// (into memory, or past 8 MiB into a temporary file; the first reading then goes on from it); nil for input read once (a
     /// bundle member). A reader that must see past what it streams reads this second copy: a JSON
     /// document whose envelope (`domain`, `schemaVersion`) stands after its collections, as an
     /// object's members may stand in any order (RFC 8259 section 4). A reader asks for it before

@@ -128,8 +128,10 @@ struct DatasetPlan {
         switch refusal {
         case .pastKeptPrefix(let limit):
             "a pipe is read a second time only when its first collection starts in its first \(limit >> 20) MiB"
-        case .noTemporaryFile(let reason), .copyFailed(let reason):
+        case .noTemporaryFile(let reason):
             "a pipe is read a second time from a temporary file, which could not be made (\(reason))"
+        case .copyFailed(let reason):
+            "reading the pipe ahead to read it a second time failed (\(reason))"
         }
     }
 }

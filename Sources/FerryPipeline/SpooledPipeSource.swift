@@ -24,8 +24,8 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
         case pastKeptPrefix(limit: Int)
         /// The temporary file could not be made; its error's message.
         case noTemporaryFile(String)
-        /// The copy into the temporary file failed after taking bytes from the pipe: the first
-        /// reading cannot go on either (its reads throw the same error).
+        /// Reading the rest (into memory or the temporary file) failed after taking bytes from the
+        /// pipe: the first reading cannot go on either (its reads throw the same error).
         case copyFailed(String)
     }
 
@@ -40,18 +40,20 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
     // Under `lock` from here on.
     /// The bytes handed out from the pipe so far, from its first; nil past `prefixLimit`.
     private var prefix: [UInt8]? = []
-    /// The rest of the pipe once `reopen()` read it: in memory, or in a temporary file.
+    /// What `reopen()` read of the pipe.
     private enum Rest {
+        /// All the rest, in memory.
         case memory([UInt8])
+        /// All the rest, in a temporary file.
         case file(SpoolFile)
+        /// The bytes read ahead for a second reading that was then refused (no temporary file):
+        /// the pipe goes on after them, and nothing replays.
+        case readAhead([UInt8])
     }
-    /// The rest of the pipe once `reopen()` read it, and this source's next offset in it.
+    /// What `reopen()` read of the pipe, and this source's next offset in it.
     private var rest: Rest?
     private var restOffset: Int64 = 0
-    /// True when `rest` holds bytes read ahead for a second reading that was then refused (no
-    /// temporary file): this source's reads go on with the pipe after them, and nothing replays.
-    private var pipeAfterRest = false
-    /// A copy into the spool that failed after taking bytes from the pipe: reading on would skip them.
+    /// Reading the rest failed after taking bytes from the pipe: reading on would skip them.
     private var failure: FerryError?
     private var lastRefusal: Refusal?
 
@@ -87,7 +89,7 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
             if let rest {
                 let n = try Self.read(rest, at: restOffset, into: buffer)
                 restOffset += Int64(n)
-                if n > 0 || !pipeAfterRest { return n }
+                guard n == 0, case .readAhead = rest else { return n }
             }
             let n = try pipe.read(into: buffer)
             if let kept = prefix?.count {
@@ -110,7 +112,8 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
     ///   `refusal` says which.
     func reopen() throws -> any ByteSource {
         try lock.withLock {
-            if pipeAfterRest {
+            if let failure { throw failure }
+            if case .readAhead = rest {
                 throw FerryError(.unreadableInput, "it cannot be read again: no temporary file could be made for its rest",
                                  at: SourceLocation(file: name))
             }
@@ -143,8 +146,7 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
                     } catch {
                         lastRefusal = .noTemporaryFile((error as? FerryError)?.diagnostic.message ?? "\(error)")
                         // The bytes read ahead are still the first reading's, then the pipe's.
-                        rest = .memory(ahead)
-                        pipeAfterRest = true
+                        rest = .readAhead(ahead)
                         prefix = nil
                         throw error
                     }
@@ -179,7 +181,7 @@ final class SpooledPipeSource: ByteSource, @unchecked Sendable {
         switch rest {
         case .file(let file):
             return try file.read(at: offset, into: buffer)
-        case .memory(let bytes):
+        case .memory(let bytes), .readAhead(let bytes):
             let start = Int(offset)
             let count = min(buffer.count, bytes.count - start)
             guard count > 0 else { return 0 }

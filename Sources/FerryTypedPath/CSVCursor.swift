@@ -207,7 +207,7 @@ struct CSVCursor: RecordCursor {
     func text(of item: CSVItem) -> String? {
         guard let bytes = cellText(item) else { return nil }
         // The row's cells were checked as UTF-8 (`isUTF8`): made once, not checked again. Short
-        // ones (names, kinds, ids' parts) repeat from row to row: from the cache.
+        // ones (kinds, categories, names) repeat from row to row: from the cache.
         if bytes.count <= 15, let strings = frame.pointee.strings { return strings.string(copying: bytes) }
         return String(decoding: bytes, as: UTF8.self)
     }
