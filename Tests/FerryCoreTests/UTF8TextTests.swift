@@ -36,6 +36,26 @@ import Testing
         #expect(checked == 12 * 210)
     }
 
+    /// Two multi-byte or ill-formed pieces with a run of ASCII before, between and after them: the
+    /// run between is read a word at a time once the text is known not to be all ASCII.
+    @Test func agreesWithTwoPiecesAndTheASCIIRunsAroundThem() {
+        var checked = 0
+        for between in 0..<18 {
+            for outside in [0, 3, 9] {
+                for first in Self.pieces where first.contains(where: { $0 >= 0x80 }) {
+                    for second in Self.pieces {
+                        let run = { (n: Int) in (0..<n).map { UInt8(0x61 + $0 % 26) } }
+                        let bytes = run(outside) + first + run(between) + second + run(outside)
+                        let (fast, reference) = Self.both(bytes)
+                        #expect(fast == reference, "\(bytes)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == 18 * 3 * 9 * 12)
+    }
+
     @Test func knownCases() {
         #expect(Self.both([]).0 == "")
         #expect(Self.both(Array("Cuvée".utf8)).0 == "Cuvée")
@@ -44,5 +64,8 @@ import Testing
         #expect(Self.both([0xFF, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38]).0 == nil)
         #expect(Self.both([0x31, 0x80, 0x33]).0 == nil)
         #expect(Self.both([0xED, 0xA0, 0x80]).0 == nil)
+        // A character, then eight ASCII bytes read as one word, then one byte that is not UTF-8.
+        #expect(Self.both(Array("é12345678".utf8) + [0xFF]).0 == nil)
+        #expect(Self.both(Array("é12345678é".utf8)).0 == "é12345678é")
     }
 }
