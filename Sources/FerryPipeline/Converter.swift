@@ -336,7 +336,7 @@ public struct Converter: Sendable {
             /// `typedLane`). True when the commit keeps the record: a rendered line or leaf stream
             /// is then written (`writeRendered`, `writeLeaves`); a value is written here, or handed
             /// to `emit` when a filter, a selection or an observer is to see it.
-            func takeTyped(_ item: TakenItem, _ typed: TypedPreparation) throws -> Bool {
+            func takeTyped(_ item: borrowing TakenItem, _ typed: borrowing TypedPreparation) throws -> Bool {
                 if let document = item.document {
                     // One of the documents of a nested record, which is counted once.
                     if document == 0 { countRaw(item.record) }
@@ -354,7 +354,7 @@ public struct Converter: Sendable {
                         return true
                     }
                     if !plainRecords {
-                        try emit([output], typed: typed)
+                        try emit([output], typed: copy typed)
                         return true
                     }
                     try write(output)

@@ -108,7 +108,7 @@ struct ParallelConversion {
         /// worker frees them: the calling thread copies neither.
         let general: (borrowing Record, borrowing PreparedRecord, RenderedRecords?) throws -> Void
         /// A record the typed path took; true when the commit keeps it (its line is then written).
-        let typed: (TakenItem, TypedPreparation) throws -> Bool
+        let typed: (borrowing TakenItem, borrowing TypedPreparation) throws -> Bool
         /// Writes output lines the typed path rendered (one or more records' lines in a row).
         let writeRendered: (UnsafeBufferPointer<UInt8>) throws -> Void
         /// Writes the CSV leaf stream (indexing the table) of a kept record of the collection.
@@ -155,23 +155,28 @@ struct ParallelConversion {
             pending = nil
             try lane.withRendered { try delivery.writeRendered(UnsafeBufferPointer(rebasing: $0[run])) }
         }
+        // The lane's preparations read where they stand, not copied out.
+        func withPreparations(_ body: (UnsafeBufferPointer<TypedPreparation>) throws -> Void) throws {
+            guard let lane else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+            try lane.withPreparations(body)
+        }
         // Through a buffer: an item is switched on in place, not copied out of the array.
-        try items.withUnsafeBufferPointer { items in
+        try withPreparations { preparations in try items.withUnsafeBufferPointer { items in
             for index in items.indices {
                 switch items[index] {
                 case .taken(let item):
-                    guard let lane, let preparation = lane.preparation(of: item.payload),
-                          try delivery.typed(item, preparation), let range = preparation.rendered
+                    guard let lane, preparations.indices.contains(item.payload), let preparation = preparations.baseAddress.map({ $0 + item.payload }),
+                          try delivery.typed(item, preparation.pointee), let range = preparation.pointee.rendered
                     else { continue }
                     if let leafTable {
-                        let collection = preparation.borrowingRoute { $0.targetCollection }
+                        let collection = preparation.pointee.borrowingRoute { $0.targetCollection }
                         try lane.withRendered {
                             try delivery.writeLeaves(UnsafeBufferPointer(rebasing: $0[range]), leafTable, collection)
                         }
                         continue
                     }
                     if rendersElements {
-                        let collection = preparation.borrowingRoute { $0.targetCollection }
+                        let collection = preparation.pointee.borrowingRoute { $0.targetCollection }
                         try lane.withRendered { try delivery.writeElement(UnsafeBufferPointer(rebasing: $0[range]), collection) }
                         continue
                     }
@@ -192,7 +197,7 @@ struct ParallelConversion {
                     try general(index, record)
                 }
             }
-        }
+        } }
         try flush()
     }
 

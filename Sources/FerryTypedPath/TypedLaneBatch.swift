@@ -113,6 +113,13 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
         state.pointee.preparations.indices.contains(payload) ? state.pointee.preparations[payload] : nil
     }
 
+    /// `body` on the preparations where the batch keeps them (`TakenRecord.payload` indexes them),
+    /// for the calling thread to read without copying one (a copy counts its id, value and
+    /// references up, then down, on that thread). The batch must take no record during `body`.
+    public func withPreparations<R>(_ body: (UnsafeBufferPointer<TypedPreparation>) throws -> R) rethrows -> R {
+        try state.pointee.preparations.withUnsafeBufferPointer(body)
+    }
+
     /// The bytes of the output lines rendered so far: `TypedPreparation.rendered` ranges index it.
     /// Valid during `body` only.
     public func withRendered<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
