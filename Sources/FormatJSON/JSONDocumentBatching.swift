@@ -54,20 +54,30 @@ extension JSONDocumentReader: BatchRecordReader {
         // only before the first span and a batch ends with its array.
         var spansCollection: Collection? = nil
         while entries.count < limit {
-            if case .afterElement(let collection) = state {
-                try skipWhitespace(keeping: &first)
-                if input.pos < input.end, input.buffer[input.pos] == JSONSyntax.comma {
-                    input.pos += 1
-                    state = .element(collection)
-                }
+            // A run of a collection array's elements, its collection held here and put back in
+            // `state` once the run ends (or a read throws): set and taken apart for every element,
+            // the state's enum was copied and destroyed twice a record on the calling thread.
+            var run: (collection: Collection, afterElement: Bool)? = nil
+            switch state {
+            case .afterElement(let collection): run = (collection, true)
+            case .element(let collection): run = (collection, false)
+            default: break
             }
-            if case .element(var collection) = state {
-                try skipWhitespace(keeping: &first)
-                if input.pos < input.end,
-                    input.buffer[input.pos] == JSONSyntax.openBrace || input.buffer[input.pos] == JSONSyntax.openBracket,
-                    first.map({ input.pos - $0 < Self.batchBytes }) ?? true,
-                    let end = try scanContainer(keeping: &first, limit: spanLimit)
-                {
+            if var (collection, afterElement) = run {
+                defer { state = afterElement ? .afterElement(collection) : .element(collection) }
+                while entries.count < limit {
+                    if afterElement {
+                        try skipWhitespace(keeping: &first)
+                        guard input.pos < input.end, input.buffer[input.pos] == JSONSyntax.comma else { break }
+                        input.pos += 1
+                        afterElement = false
+                    }
+                    try skipWhitespace(keeping: &first)
+                    guard input.pos < input.end,
+                        input.buffer[input.pos] == JSONSyntax.openBrace || input.buffer[input.pos] == JSONSyntax.openBracket,
+                        first.map({ input.pos - $0 < Self.batchBytes }) ?? true,
+                        let end = try scanContainer(keeping: &first, limit: spanLimit)
+                    else { break }
                     let start = input.pos
                     // Only the batch's first element is placed here; the worker places the others
                     // from it (`JSONDocumentBatch.parse(offering:)`), off the calling thread.
@@ -79,10 +89,10 @@ extension JSONDocumentReader: BatchRecordReader {
                         range: (start - base)..<(end - base), index: collection.index)))
                     input.pos = end
                     collection.index += 1
-                    state = .afterElement(collection)
-                    continue
+                    afterElement = true
                 }
             }
+            if entries.count >= limit { break }
             // Read by `next()`: only before the batch's first span, whose bytes it might drop.
             if first != nil { break }
             do {
