@@ -65,8 +65,10 @@ public struct RawCSVCell {
 }
 
 /// Takes raw records before they are parsed (the typed path of a domain run). Called on worker
-/// threads, once per raw record, in no particular order.
-public protocol RawRecordTaker: Sendable {
+/// threads, once per raw record, in no particular order. A class: the readers hold an optional
+/// taker and use it once a record, and an optional of any other existential is copied through
+/// its type's value witnesses each time (a class reference is counted up).
+public protocol RawRecordTaker: AnyObject, Sendable {
     /// What the typed path made of `record` (handed back with the record in
     /// `RecordBatchItem.taken`), or nil to have the record parsed and processed the usual way.
     /// Must return nil for anything the usual way would report a problem about.

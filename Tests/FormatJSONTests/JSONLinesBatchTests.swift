@@ -109,8 +109,9 @@ import Testing
 
     /// Takes every line that parses (`onlyWithID`: only objects with an `id` member), as a typed
     /// path would: the collection the line names, and the line number as the payload.
-    private struct LineTaker: RawRecordTaker {
-        var onlyWithID: Bool
+    private final class LineTaker: RawRecordTaker {
+        let onlyWithID: Bool
+        init(onlyWithID: Bool) { self.onlyWithID = onlyWithID }
         func take(_ record: RawRecord) -> TakenRecord? {
             guard case .jsonLine(let bytes, let line, _) = record else { return nil }
             var parser = JSONParser(bytes: bytes, range: 0..<bytes.count, location: SourceLocation(), maximumDepth: 512, takesCollection: true)
