@@ -234,6 +234,40 @@ import Foundation
         }
     }
 
+    /// Text ids of every length up to 40 bytes (the hash and the comparison read them in words
+    /// that overlap: every byte must count), each against the ids one byte away from it.
+    @Test func tellsApartTextIdsOneByteApart() throws {
+        var ids: [String] = []
+        for length in 1...40 {
+            let base = (0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) }
+            ids.append(String(base))
+            for position in 0..<length {
+                var changed = base
+                changed[position] = "0"
+                ids.append(String(changed))
+            }
+        }
+        #expect(Set(ids).count == ids.count)
+        // Every byte is read: changing any one changes the hash.
+        var hashes = Set<UInt64>()
+        for id in ids {
+            var text = id
+            hashes.insert(text.withUTF8 { IDTable.hash($0) })
+        }
+        #expect(hashes.count == ids.count)
+        let table = IDTable()
+        for (i, id) in ids.enumerated() {
+            #expect(table.insert(id, known: true, line: i + 2, collection: "c", index: i) { "/p" } == nil)
+        }
+        for (i, id) in ids.enumerated() {
+            let seen = try #require(table.insert(id, known: true, line: 1, collection: "c", index: ids.count) { "/p" })
+            #expect(seen.line == i + 2)
+            #expect(seen.field == JSONPointer(tokens: ["c", String(i)]))
+        }
+        #expect(!table.isKnown("abcdefgh00"))  // two bytes away
+        #expect(!table.isKnown(""))
+    }
+
     @Test func keyMatchesTheIdAsTheGeneralInsertReadsIt() {
         let uuid = "3d9c1724-11e2-4b8f-ab0d-549b6f03675a"
         let key = IDTable.Key(uuid)

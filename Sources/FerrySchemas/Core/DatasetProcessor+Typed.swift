@@ -158,12 +158,39 @@ extension DatasetProcessor {
     }
 
     /// Brings the id table's slots for the ids of `batch` (records the typed path took, in input
-    /// order) into the cache before they are committed one by one (`IDTable.warm`). Changes nothing.
+    /// order) into the cache before they are committed one by one (`IDTable.warm`), and what
+    /// looking up the ids they name reads (`IDTable.warmLookups`). Changes nothing.
+    ///
+    /// The keys are gathered first, then read in a loop of loads only: reading a record's route
+    /// or references may count a reference, an atomic operation that waits for every load before
+    /// it, and each miss was then waited for in turn.
     public func warmIDs(of batch: [TypedPreparation]) {
         // The records of a batch are nearly always of one collection: the others are left cold.
         guard let route = batch.first?.route else { return }
         let table = idTable(for: route.targetCollection)
-        warmSink ^= table.warm(batch.lazy.compactMap { $0.route === route ? $0.idKey : nil })
+        var keys = warmKeys
+        warmKeys = []
+        keys.removeAll(keepingCapacity: true)
+        batch.withUnsafeBufferPointer { batch in
+            for i in batch.indices where batch[i].route === route {
+                if let key = batch[i].idKey { keys.append(key) }
+            }
+        }
+        warmSink ^= keys.withUnsafeBufferPointer { table.warm($0) }
+        // The tables the route's rules name, those read so far (none is made here).
+        for (rule, named) in route.referenceRules.enumerated() {
+            guard let table = ids[named.collection] else { continue }
+            keys.removeAll(keepingCapacity: true)
+            batch.withUnsafeBufferPointer { batch in
+                for i in batch.indices where batch[i].route === route && !batch[i].references.isEmpty {
+                    batch[i].references.withUnsafeBufferPointer { references in
+                        for k in references.indices where references[k].rule == rule { keys.append(references[k].key) }
+                    }
+                }
+            }
+            warmSink ^= keys.withUnsafeBufferPointer { table.warmLookups($0) }
+        }
+        warmKeys = keys
     }
     /// `warmIDs(of:)` for the documents a Firestore layout found in one raw record (a word book
     /// and its thousand words), those of the last document's collection: their probes then find

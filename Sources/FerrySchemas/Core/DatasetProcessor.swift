@@ -62,6 +62,8 @@ public final class DatasetProcessor {
     @exclusivity(unchecked) var referenceTables: [IDTable] = []
     /// The slots `warmIDs` read, kept so that the reads are not optimized away.
     @exclusivity(unchecked) var warmSink: UInt32 = 0
+    /// The keys `warmIDs` gathers for one table, kept for the next batch (no allocation each).
+    @exclusivity(unchecked) var warmKeys: [IDTable.Key] = []
     /// The contexts of the documents of the nested record whose taken documents were committed
     /// last, found when one of them needed its context (a diagnostic): the record is parsed once
     /// for all its documents.

@@ -129,28 +129,36 @@ final class IDTable {
             if known { overflow[id]?.known = true }
             return existing.seen
         }
-        let (slot, found) = locate(id, key)
-        if let found {
-            if known { setKnown(at: found.position) }
-            return firstSeen(at: found.position, after: found.idEnd)
-        }
         if let uuid = key.uuid {
+            let (slot, position) = probe(key.hash) { self.matches(uuid, at: $0) }
+            if let position { return seenAgain(at: position, idEnd: position + 1 + Self.uuidSize, known: known) }
             return add(at: slot, hash: key.hash, id: id, flags: Self.uuidFlag, keySize: Self.uuidSize, known: known,
                 line: line, collection: collection, index: index, pointer: pointer)
             {
                 UnsafeMutableRawPointer($0).storeBytes(of: uuid, as: (UInt64, UInt64).self)
             }
         }
+        // One view of the id's bytes for the probe and the entry (a short id is copied out of its
+        // string for each).
         var text = id
         return text.withUTF8 { utf8 in
             let header = UInt64(utf8.count) + 1
-            return add(at: slot, hash: key.hash, id: id, flags: 0, keySize: Self.varintSize(header) + utf8.count,
+            let keySize = Self.varintSize(header) + utf8.count
+            let (slot, position) = probe(key.hash) { self.matches(utf8, at: $0) }
+            if let position { return seenAgain(at: position, idEnd: position + 1 + keySize, known: known) }
+            return add(at: slot, hash: key.hash, id: id, flags: 0, keySize: keySize,
                 known: known, line: line, collection: collection, index: index, pointer: pointer)
             { start in
                 let bytes = Self.writeVarint(header, at: start)
                 if let source = utf8.baseAddress { bytes.update(from: source, count: utf8.count) }
             }
         }
+    }
+
+    /// Where an id found again was first seen, marked known first when `known`.
+    private func seenAgain(at position: Int, idEnd: Int, known: Bool) -> FirstSeen {
+        if known { setKnown(at: position) }
+        return firstSeen(at: position, after: idEnd)
     }
 
     /// True when `id` was recorded, known or not.
@@ -207,6 +215,39 @@ final class IDTable {
             var sink: UInt32 = 0
             for key in keys { sink ^= slots[Int(truncatingIfNeeded: key.hash) & mask] }
             return sink
+        }
+    }
+
+    /// `warm(_:)` for ids looked up rather than added (references): also reads the entry each
+    /// home slot points at when its tag is the key's, which confirming the id reads next (at
+    /// random in the arena: a miss of its own). Slots first, then entries, each pass loads only,
+    /// so that the misses of a pass overlap.
+    func warmLookups(_ keys: UnsafeBufferPointer<Key>) -> UInt32 {
+        guard !keys.isEmpty else { return 0 }
+        let positionMask = self.positionMask
+        return slots.withUnsafeBufferPointer { slots in
+            chunks.withUnsafeBufferPointer { chunks in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: keys.count) { values in
+                    let mask = slots.count - 1
+                    for i in keys.indices { values[i] = slots[Int(truncatingIfNeeded: keys[i].hash) & mask] }
+                    var sink: UInt32 = 0
+                    for i in keys.indices {
+                        // The probe's walk, over slots now cached, to the first with the key's tag.
+                        let tag = Self.tag(keys[i].hash, positionMask)
+                        var slot = Int(truncatingIfNeeded: keys[i].hash) & mask
+                        var value = values[i]
+                        while value != 0 && value & ~positionMask != tag {
+                            slot = (slot + 1) & mask
+                            value = slots[slot]
+                        }
+                        sink ^= value
+                        guard value != 0 else { continue }
+                        let position = Int(value & positionMask)
+                        sink ^= UInt32(chunks[position >> Self.chunkShift][position & (Self.chunkSize - 1)])
+                    }
+                    return sink
+                }
+            }
         }
     }
 
@@ -272,29 +313,55 @@ final class IDTable {
 
     /// Doubles the table and puts every entry back, reading the arena in order (not at random
     /// from the old table, which is freed first: the new one is the only one held).
+    ///
+    /// A block of entries at a time: their hashes first, then their home slots read in a row
+    /// (independent loads, whose misses in a table bigger than the cache overlap), then the
+    /// probes, which find those slots cached. One entry after another, each probe's miss was
+    /// waited for in turn.
     private func grow() {
         let count = slots.count * 2
         slots = []
         var bigger = [UInt32](repeating: 0, count: count)
         let mask = count - 1
         let positionMask = self.positionMask
-        // Through a buffer: an array written in the loop was checked for uniqueness and bounds
+        // Through buffers: an array written in the loop was checked for uniqueness and bounds
         // at every slot.
         bigger.withUnsafeMutableBufferPointer { bigger in
-            for (chunkIndex, chunk) in chunks.enumerated() {
-                var offset = chunkIndex == 0 ? 1 : 0
-                let end = chunkIndex < filledSizes.count ? filledSizes[chunkIndex] : used
-                while offset < end {
-                    let (hash, size) = Self.hashAndSize(ofEntryAt: chunk + offset)
-                    var slot = Int(truncatingIfNeeded: hash) & mask
-                    while bigger[slot] != 0 { slot = (slot + 1) & mask }
-                    bigger[slot] = Self.tag(hash, positionMask) | UInt32(chunkIndex << Self.chunkShift | offset)
-                    offset += size
+            withUnsafeTemporaryAllocation(of: (hash: UInt64, slot: UInt32).self, capacity: Self.growBlock) { block in
+                var pending = 0
+                func putBack() {
+                    var seen: UInt32 = 0
+                    for i in 0..<pending { seen |= bigger[Int(truncatingIfNeeded: block[i].hash) & mask] }
+                    for i in 0..<pending {
+                        var slot = Int(truncatingIfNeeded: block[i].hash) & mask
+                        // The first entry's home slot is empty when all were as read above (nothing
+                        // written since): so the reads are used, and kept.
+                        if i > 0 || seen != 0 {
+                            while bigger[slot] != 0 { slot = (slot + 1) & mask }
+                        }
+                        bigger[slot] = Self.tag(block[i].hash, positionMask) | block[i].slot
+                    }
+                    pending = 0
                 }
+                for (chunkIndex, chunk) in chunks.enumerated() {
+                    var offset = chunkIndex == 0 ? 1 : 0
+                    let end = chunkIndex < filledSizes.count ? filledSizes[chunkIndex] : used
+                    while offset < end {
+                        let (hash, size) = Self.hashAndSize(ofEntryAt: chunk + offset)
+                        block[pending] = (hash, UInt32(chunkIndex << Self.chunkShift | offset))
+                        pending += 1
+                        if pending == Self.growBlock { putBack() }
+                        offset += size
+                    }
+                }
+                putBack()
             }
         }
         slots = bigger
     }
+
+    /// Entries put back together on growing (`grow`): enough loads to keep the memory busy.
+    private static let growBlock = 64
 
     // MARK: Hashing
 
@@ -314,60 +381,6 @@ final class IDTable {
         _ = readVarint(&cursor)
         if storedIndex == 0 { _ = readVarint(&cursor) }
         return (hash, cursor - UnsafePointer(start))
-    }
-
-    // MARK: Encoding
-
-    /// The line as stored: 0 for none; with an index, 1 + the zigzag of their difference.
-    private static func encodeLine(_ line: Int?, index: Int?) -> UInt64 {
-        guard let line else { return 0 }
-        guard let index else { return UInt64(max(line, 0)) + 1 }
-        let difference = Int64(line) - Int64(index)
-        return UInt64(bitPattern: (difference << 1) ^ (difference >> 63)) + 1
-    }
-
-    private static func decodeLine(_ stored: UInt64, index: Int?) -> Int? {
-        guard stored > 0 else { return nil }
-        guard let index else { return Int(stored - 1) }
-        let zigzag = stored - 1
-        let difference = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
-        return Int(Int64(index) + difference)
-    }
-
-    private static func varintSize(_ value: UInt64) -> Int {
-        var size = 1
-        var rest = value >> 7
-        while rest != 0 {
-            size += 1
-            rest >>= 7
-        }
-        return size
-    }
-
-    /// Writes `value` as a varint at `start` (`varintSize(value)` bytes); returns the byte after.
-    @discardableResult
-    private static func writeVarint(_ value: UInt64, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        var cursor = start
-        var rest = value
-        while rest >= 0x80 {
-            cursor.pointee = UInt8(truncatingIfNeeded: rest) | 0x80
-            cursor += 1
-            rest >>= 7
-        }
-        cursor.pointee = UInt8(rest)
-        return cursor + 1
-    }
-
-    private static func readVarint(_ cursor: inout UnsafePointer<UInt8>) -> UInt64 {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let byte = cursor.pointee
-            cursor += 1
-            result |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return result }
-            shift += 7
-        }
     }
 
     // MARK: Arena
@@ -413,6 +426,7 @@ final class IDTable {
     }
 
     /// True when the entry at `position` holds the id whose bytes are `utf8` (not packed).
+    @inline(__always)
     private func matches(_ utf8: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
         let start = pointer(at: position)
         guard start.pointee & Self.uuidFlag == 0 else { return false }
@@ -420,8 +434,7 @@ final class IDTable {
         // A text entry holds its length + 1, then that many bytes (entries never span chunks).
         guard Self.readVarint(&cursor) == UInt64(utf8.count) + 1 else { return false }
         guard let base = utf8.baseAddress else { return true }
-        for i in 0..<utf8.count where cursor[i] != base[i] { return false }
-        return true
+        return Self.equalBytes(UnsafeRawPointer(cursor), UnsafeRawPointer(base), utf8.count)
     }
 
     private func firstSeen(at position: Int, after idEnd: Int) -> FirstSeen {
