@@ -1,5 +1,4 @@
-/// How entries are written in the arena: varints, lines beside their record's index, and
-/// the comparison of an id's bytes with an entry's.
+/// How entries are written in the arena: varints and lines beside their record's index.
 extension IDTable {
     /// The line as stored: 0 for none; with an index, 1 + the zigzag of their difference.
     static func encodeLine(_ line: Int?, index: Int?) -> UInt64 {
@@ -58,30 +57,5 @@ extension IDTable {
             if byte < 0x80 { return result }
             shift += 7
         }
-    }
-
-    /// True when the `count` bytes at `a` and `b` are equal, compared a word at a time (the last
-    /// word overlaps the one before it: every read is within the `count` bytes).
-    @inline(__always)
-    static func equalBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-        if count >= 8 {
-            var offset = 0
-            while count - offset > 8 {
-                guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
-                offset += 8
-            }
-            return a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-                == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        }
-        if count >= 4 {
-            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-                && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-                    == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-        }
-        for i in 0..<count where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
-            return false
-        }
-        return true
     }
 }

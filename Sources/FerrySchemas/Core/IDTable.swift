@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FerryCore
 
 /// The ids of one collection seen so far, with where each was first seen, held compactly: a
@@ -434,7 +439,7 @@ final class IDTable {
         // A text entry holds its length + 1, then that many bytes (entries never span chunks).
         guard Self.readVarint(&cursor) == UInt64(utf8.count) + 1 else { return false }
         guard let base = utf8.baseAddress else { return true }
-        return Self.equalBytes(UnsafeRawPointer(cursor), UnsafeRawPointer(base), utf8.count)
+        return memcmp(cursor, base, utf8.count) == 0
     }
 
     private func firstSeen(at position: Int, after idEnd: Int) -> FirstSeen {
