@@ -35,9 +35,6 @@ public struct RawCSVRow {
     public let collection: String?
     /// The row's first line (1-based).
     public let line: Int
-    /// Where a reader of the row makes its short cells' strings (a taker's, for the thread that
-    /// reads the row); nil: each is made anew.
-    public var strings: ShortStringCache.Slots?
 
     public init(columns: [String], cells: UnsafeBufferPointer<RawCSVCell>, collection: String?, line: Int) {
         self.columns = columns

@@ -331,6 +331,8 @@ public struct Converter: Sendable {
                 // commit kept them all (it never changes one it keeps).
                 try emit(committed, rendered: rendered?.ranges.count == committed.count ? rendered : nil)
             }
+            // Used uncounted by `takeTyped`, once a record: `plan` holds the processor for the run.
+            let typedProcessor = plan.processor.map { Unmanaged.passUnretained($0) }
             /// A record the typed path took: what `take` and `emit` do for a valid record, with its
             /// output line or CSV leaf stream already rendered or its value built (no media: see
             /// `typedLane`). True when the commit keeps the record: a rendered line or leaf stream
@@ -346,9 +348,10 @@ public struct Converter: Sendable {
                     tally.records += 1
                     tally.streamedCollection = nil
                 }
-                guard let processor = plan.processor else { return false }
+                guard let typedProcessor else { return false }
                 if typed.value != nil {
-                    guard let output = processor.commitForOutput(typed: typed, item: item) else { return false }
+                    guard let output = typedProcessor._withUnsafeGuaranteedRef({ $0.commitForOutput(typed: typed, item: item) })
+                    else { return false }
                     if let held {
                         try emit(held.pass([output]))
                         return true
@@ -360,7 +363,7 @@ public struct Converter: Sendable {
                     try write(output)
                     return true
                 }
-                guard processor.commit(typed: typed, item: item) else { return false }
+                guard typedProcessor._withUnsafeGuaranteedRef({ $0.commit(typed: typed, item: item) }) else { return false }
                 typed.borrowingRoute { tally.kept.add($0.targetCollection) }
                 progress?.recordDone()
                 return true

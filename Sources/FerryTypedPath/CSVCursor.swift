@@ -46,8 +46,6 @@ struct CSVCursor: RecordCursor {
         /// True when scalars come as text (always, from the CSV reader): plain number and Boolean
         /// text is then read as its value, as the checked path reads it.
         let scalarsAsText: Bool
-        /// Where short cells' strings are made (nil: each anew).
-        let strings: ShortStringCache.Slots?
 
         /// True when a cell at or under `node` is present (`CSVHeaderTree.isPresent`).
         @inline(__always)
@@ -78,13 +76,13 @@ struct CSVCursor: RecordCursor {
     /// Calls `body` with a cursor over the record of the row `cells` under the header `tree`;
     /// `map` (the tree's for the model read) finds members without comparing keys. The cells must
     /// be UTF-8 (`isUTF8(_:)`: checked once for the row, each cell's `String` is then made
-    /// without checking it again); `strings` makes the short ones. The cursor must not be used after
+    /// without checking it again). The cursor must not be used after
     /// `body` returns.
     static func withCursor<R>(tree: CSVHeaderTree, map: CSVFieldMap?, cells: UnsafeBufferPointer<RawCSVCell>,
-        scalarsAsText: Bool, strings: ShortStringCache.Slots? = nil, _ body: (CSVCursor) -> R) -> R
+        scalarsAsText: Bool, _ body: (CSVCursor) -> R) -> R
     {
         let frame = Frame(nodes: tree.nodes, keys: tree.keys, columns: tree.columns, cells: cells, map: map?.tables,
-                          tree: tree, scalarsAsText: scalarsAsText, strings: strings)
+                          tree: tree, scalarsAsText: scalarsAsText)
         return withExtendedLifetime((tree, map)) {
             withUnsafePointer(to: frame) { body(CSVCursor(frame: $0, origin: 0)) }
         }
@@ -206,9 +204,9 @@ struct CSVCursor: RecordCursor {
     @inline(__always)
     func text(of item: CSVItem) -> String? {
         guard let bytes = cellText(item) else { return nil }
-        // The row's cells were checked as UTF-8 (`isUTF8`): made once, not checked again. Short
-        // ones (kinds, categories, names) repeat from row to row: from the cache.
-        if bytes.count <= 15, let strings = frame.pointee.strings { return strings.string(copying: bytes) }
+        // The row's cells were checked as UTF-8 (`isUTF8`): made once, not checked again; short
+        // ones (kinds, categories, names) in place.
+        if bytes.count <= 15 { return InlineString.make(copying: bytes) }
         return String(decoding: bytes, as: UTF8.self)
     }
 

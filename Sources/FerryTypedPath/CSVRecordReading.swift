@@ -39,7 +39,7 @@ public final class CSVRecordReading<T: FieldCodable>: Sendable {
     /// for ASCII); the cursor then makes each cell's `String` without checking it again.
     public func decode(_ row: RawCSVRow) -> T? {
         guard row.cells.count == columnCount, CSVCursor.isUTF8(row.cells) else { return nil }
-        return CSVCursor.withCursor(tree: tree, map: map, cells: row.cells, scalarsAsText: true, strings: row.strings) { cursor -> T? in
+        return CSVCursor.withCursor(tree: tree, map: map, cells: row.cells, scalarsAsText: true) { cursor -> T? in
             var reader = ModelReader(cursor, model: T.self, at: context)
             let model = T(from: &reader)
             guard reader.diagnostics.isEmpty else { return nil }

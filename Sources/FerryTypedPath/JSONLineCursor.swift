@@ -51,7 +51,6 @@ struct JSONLineCursor: RecordCursor {
     let level: Int
     /// The line's progress, shared by its cursors.
     let progress: UnsafeMutablePointer<JSONLineProgress>
-    private let strings: Unmanaged<ShortStringCache>?
     /// The fields of the object's record type (`start(fields:)`).
     private var fields = UnsafeBufferPointer<FieldSchema>(start: nil, count: 0)
     /// What is under the cursor: a member's key, the closing brace, or nil (not well-formed).
@@ -65,22 +64,19 @@ struct JSONLineCursor: RecordCursor {
     private var keyField = -1
 
     /// A cursor over the value at `origin` nested at `level`.
-    init(_ json: JSONLineValidator, at origin: Int, level: Int, progress: UnsafeMutablePointer<JSONLineProgress>,
-        strings: Unmanaged<ShortStringCache>?)
-    {
+    init(_ json: JSONLineValidator, at origin: Int, level: Int, progress: UnsafeMutablePointer<JSONLineProgress>) {
         self.json = json
         self.origin = origin
         self.level = level
         self.progress = progress
-        self.strings = strings
     }
 
     /// A cursor over a line's object whose opening brace is at `origin` and whose members go on as
     /// `members` says (the line's scan read the brace and a leading `$collection` member).
     init(line json: JSONLineValidator, at origin: Int, members: JSONLineValidator.Next?,
-        progress: UnsafeMutablePointer<JSONLineProgress>, strings: Unmanaged<ShortStringCache>?)
+        progress: UnsafeMutablePointer<JSONLineProgress>)
     {
-        self.init(json, at: origin, level: 1, progress: progress, strings: strings)
+        self.init(json, at: origin, level: 1, progress: progress)
         next = members
         loaded = true
     }
@@ -284,11 +280,10 @@ struct JSONLineCursor: RecordCursor {
     @inline(__always)
     func text(of item: JSONItem) -> String? {
         guard item.end >= 0 else { return nil }
-        // A short string with no escape, and 16 bytes of the line from its start: from the cache.
+        // A short string with no escape, and 16 bytes of the line from its start: made in place.
         let length = item.end - item.start - 2
-        if !item.escaped, length <= 15, item.start + 17 <= json.end, let strings {
-            let p = json.p
-            return strings._withUnsafeGuaranteedRef { $0.string(p, start: item.start + 1, length: length) }
+        if !item.escaped, length <= 15, item.start + 17 <= json.end {
+            return InlineString.make(json.p, start: item.start + 1, length: length)
         }
         return ValidatedJSONText(p: json.p, end: item.end - 1).text(from: item.start + 1, escaped: item.escaped)
     }
@@ -397,7 +392,7 @@ struct JSONLineCursor: RecordCursor {
 
     /// A cursor over `item`'s members.
     func cursor(at item: JSONItem) -> JSONLineCursor {
-        JSONLineCursor(json, at: item.start, level: item.level, progress: progress, strings: strings)
+        JSONLineCursor(json, at: item.start, level: item.level, progress: progress)
     }
 
     func forEachElement(of item: JSONItem, _ body: (JSONItem, Int) -> Void) -> Bool {

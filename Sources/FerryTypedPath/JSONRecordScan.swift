@@ -26,9 +26,6 @@ public struct JSONRecordScan {
     private let origin: Int
     /// What follows the opening brace, or the leading `$collection` member when there is one.
     private let members: JSONLineValidator.Next
-    /// Where short strings are made (nil: each is made anew); it outlives the scan (unmanaged:
-    /// no reference counted per line).
-    private let strings: Unmanaged<ShortStringCache>?
 
     /// Where the leading `$collection` member's string value stands (its opening quote, and the
     /// offset past its closing quote) and whether it holds escapes; nil when the line has none.
@@ -79,14 +76,9 @@ public struct JSONRecordScan {
     ///
     /// A `$collection` member anywhere but first is left to the general path (`decode` gives up on
     /// it, as on any member it does not read). `maximumDepth` is the reader's nesting limit
-    /// (`ReadOptions.maximumDepth`): deeper nesting is `too-deep` in the general path. `strings`
-    /// makes the short strings the decode reads (the same strings, made once for the values that
-    /// repeat from line to line); it must outlive the scan and be used by one thread at a time.
-    public init?(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONRecordScan.defaultMaximumDepth,
-        strings: ShortStringCache? = nil)
-    {
+    /// (`ReadOptions.maximumDepth`): deeper nesting is `too-deep` in the general path.
+    public init?(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONRecordScan.defaultMaximumDepth) {
         guard let base = bytes.baseAddress, maximumDepth >= 1 else { return nil }
-        self.strings = strings.map { Unmanaged.passUnretained($0) }
         let validator = JSONLineValidator(p: base, end: bytes.count, maximumDepth: maximumDepth)
         let start = validator.skipWhitespace(0)
         guard start < bytes.count, base[start] == JSONSyntax.openBrace,
@@ -127,7 +119,7 @@ public struct JSONRecordScan {
         guard !reading.context.scalarsAsText else { return nil }
         var progress = JSONLineProgress()
         return withUnsafeMutablePointer(to: &progress) { progress -> T? in
-            let cursor = JSONLineCursor(line: validator, at: origin, members: members, progress: progress, strings: strings)
+            let cursor = JSONLineCursor(line: validator, at: origin, members: members, progress: progress)
             let reader = reading.reader(for: cursor, model: T.self)
             let model = T(from: &reader.pointee)
             guard reader.pointee.diagnostics.isEmpty else { return nil }

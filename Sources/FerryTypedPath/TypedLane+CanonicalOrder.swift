@@ -67,7 +67,7 @@ extension TypedLane {
             guard let end, let route, json.skipWhitespace(end) == bytes.count else { return .notTaken }
             guard order.reordered else { return .inOrder }
             return text.pointee.withBytes { ordered -> CanonicalOrderTake in
-                guard let scan = JSONRecordScan(ordered, maximumDepth: maximumDepth, strings: state.pointee.strings),
+                guard let scan = JSONRecordScan(ordered, maximumDepth: maximumDepth),
                       isLine || !scan.namesCollection
                 else { return .notTaken }
                 guard let (preparation, named) = takeLine(scan, route, named: scan.namesCollection ? route.route.sourceCollection : nil,

@@ -27,8 +27,6 @@ public final class TypedLane: Sendable {
     /// For a CSV input: its header, and the reading of each route's model for it.
     private let csvColumns: [String]?
     private let csvReadings: [String: CSVModelReading]
-    /// The short-string caches of the lane's batches, reused from batch to batch.
-    let stringCaches = ShortStringCachePool()
     /// The readings of CSV headers other than `csvColumns` (the CSV data members of a bundle),
     /// made when a batch first meets one.
     private let otherReadings = CSVHeaderReadings()
@@ -98,8 +96,7 @@ public final class TypedLane: Sendable {
 
     /// What `TypedLaneBatch.take` makes of `record` (and the collection it named), with the
     /// batch's `state`: making its `output` of it (the lane's, with the batch's encoder) and
-    /// appending what it renders to its buffer; short strings of a JSON Lines line are made by its
-    /// cache; its last routes are tried first.
+    /// appending what it renders to its buffer; its last routes are tried first.
     func take(_ record: RawRecord, _ state: UnsafeMutablePointer<LaneBatchState>)
         -> (TypedPreparation, named: String?)?
     {
@@ -116,9 +113,8 @@ public final class TypedLane: Sendable {
             {
                 takeLine(bytes, line: line, defaultCollection: defaultCollection, state)
             }
-        case .csvRow(var row):
+        case .csvRow(let row):
             if declinesMediaNames, MediaNameScan.mayNameMedia(row) { return nil }
-            row.strings = state.pointee.strings.slots
             return takeRow(row, output: state.pointee.output, cache: &state.pointee.routeCache, into: &state.pointee.buffer)
         case .jsonElement(let bytes, let start, let collection, let maximumDepth):
             // A `$collection` member does not name a document element's collection: the element
@@ -154,7 +150,7 @@ public final class TypedLane: Sendable {
     func takeLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, defaultCollection: String?,
         _ state: UnsafeMutablePointer<LaneBatchState>) -> (TypedPreparation, named: String?)?
     {
-        guard let scan = JSONRecordScan(bytes, strings: state.pointee.strings),
+        guard let scan = JSONRecordScan(bytes),
               let (route, named) = self.route(of: scan, defaultCollection: defaultCollection, last: &state.pointee.lastLineRoute)
         else { return nil }
         // The route borrowed (`Unmanaged`), here and below: a retain per record would write
@@ -170,7 +166,7 @@ public final class TypedLane: Sendable {
     func takeElement(_ bytes: UnsafeBufferPointer<UInt8>, collection: String, maximumDepth: Int,
         _ state: UnsafeMutablePointer<LaneBatchState>) -> (TypedPreparation, named: String?)?
     {
-        guard let scan = JSONRecordScan(bytes, maximumDepth: maximumDepth, strings: state.pointee.strings),
+        guard let scan = JSONRecordScan(bytes, maximumDepth: maximumDepth),
               !scan.namesCollection, let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute)
         else { return nil }
         return route._withUnsafeGuaranteedRef {

@@ -39,13 +39,12 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
         rendersElements = lane.output.rendersElements
         state = .allocate(capacity: 1)
         state.initialize(to: LaneBatchState(
-            strings: lane.stringCaches.take(), jsonReading: JSONLineReading(context: lane.jsonContext), output: lane.output,
+            jsonReading: JSONLineReading(context: lane.jsonContext), output: lane.output,
             needsEncoder: needsEncoder))
     }
 
     deinit {
         finishTaking()
-        lane.stringCaches.giveBack(state.pointee.strings)
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -146,9 +145,6 @@ struct LaneBatchState: ~Copyable {
     var documentPointers: [Int: JSONPointer] = [:]
     /// What the batch's records it took were made into, in input order.
     var preparations: [TypedPreparation] = []
-    /// The short strings of the batch's JSON Lines lines (values repeat from line to line): one
-    /// of the lane's caches, given back when the batch is freed.
-    let strings: ShortStringCache
     /// The model reader of the batch's JSON lines and document elements, kept from record to record.
     let jsonReading: JSONLineReading
     /// The route of the CSV collection the batch's rows named last.
@@ -168,8 +164,7 @@ struct LaneBatchState: ~Copyable {
     static let givenBackRun = 8
     static let restAfterRun = 56
 
-    init(strings: ShortStringCache, jsonReading: JSONLineReading, output: LaneOutput, needsEncoder: Bool) {
-        self.strings = strings
+    init(jsonReading: JSONLineReading, output: LaneOutput, needsEncoder: Bool) {
         self.jsonReading = jsonReading
         self.output = output
         self.needsEncoder = needsEncoder

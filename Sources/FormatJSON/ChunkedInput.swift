@@ -221,6 +221,27 @@ final class ChunkedInput {
         }
     }
 
+    /// Calls `body` with each whole line the buffer holds from `pos` (its bytes without the LF and
+    /// without a CR before it, as `nextLine` gives them) and moves `pos` past its LF, while `more()`
+    /// says so; stops at the first line whose LF is not in the buffer yet, which `nextLine` reads.
+    /// The buffer is reached once for all of them: each access counts a reference to it.
+    @inline(__always)
+    func takeBufferedLines(while more: () -> Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        buffer.withUnsafeBufferPointer { p in
+            guard let base = p.baseAddress else { return }
+            var start = pos
+            while start < end, more() {
+                guard let hit = memchr(base + start, Int32(JSONSyntax.newline), end - start) else { return }
+                let newline = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                var lineEnd = newline
+                if lineEnd > start, base[lineEnd - 1] == JSONSyntax.carriageReturn { lineEnd -= 1 }
+                pos = newline + 1
+                body(UnsafeBufferPointer(start: base + start, count: lineEnd - start))
+                start = newline + 1
+            }
+        }
+    }
+
     /// Drops bytes up to and including the next LF.
     private func skipRestOfLine() throws {
         pos = end

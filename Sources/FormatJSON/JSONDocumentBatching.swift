@@ -246,7 +246,7 @@ final class JSONDocumentBatch: RecordBatch, TakenRecordSource, @unchecked Sendab
     /// Parses every span as `JSONDocumentReader.next()` parses an element, first offering each
     /// element of a named collection to `taker`: an element it takes is not parsed.
     func parse(offering taker: (any RawRecordTaker)?) {
-        let stacks = JSONParseStacks(cachesStrings: true)
+        let stacks = JSONParseStacks()
         var results: [RecordBatchItem] = []
         results.reserveCapacity(entries.count)
         // The batch's records hold their own copy of the file's path and the collection's name

@@ -81,7 +81,7 @@ final class JSONLinesBatch: RecordBatch, TakenRecordSource, @unchecked Sendable 
                     results.append(.taken(taken))
                     continue
                 }
-                let lineStacks = stacks ?? JSONParseStacks(cachesStrings: true)
+                let lineStacks = stacks ?? JSONParseStacks()
                 stacks = lineStacks
                 var parser = JSONParser(
                     bytes: p, range: range, basePosition: TextPosition(line: line.number, column: 1), location: location,

@@ -35,7 +35,7 @@ public final class JSONLinesReader: BatchRecordReader {
     /// The bytes of the last batch cut (`nextBatch(limit:)`).
     @exclusivity(unchecked) private var lastBatchSize = 0
     /// The parser's container stacks, reused for every line.
-    private let stacks = JSONParseStacks(cachesStrings: true)
+    private let stacks = JSONParseStacks()
 
     /// - Parameters:
     ///   - source: the input's bytes.
@@ -152,6 +152,14 @@ public final class JSONLinesReader: BatchRecordReader {
         var lines: [JSONLinesBatch.Line] = []
         lines.reserveCapacity(limit)
         while lines.count < limit, bytes.count < 4 << 20 {
+            // The lines already read in, in one pass; `nextLine` reads the one the buffer cuts.
+            input.takeBufferedLines(while: { lines.count < limit && bytes.count < 4 << 20 }) { line in
+                lineNumber += 1
+                let start = bytes.count
+                bytes.append(contentsOf: line)
+                lines.append(JSONLinesBatch.Line(start: start, end: bytes.count, number: lineNumber, truncated: false))
+            }
+            guard lines.count < limit, bytes.count < 4 << 20 else { break }
             guard let extent = try input.nextLine(limit: maximumLineSize) else { break }
             lineNumber += 1
             let start = bytes.count

@@ -21,14 +21,8 @@ final class JSONParseStacks {
     /// placeholder value until its value is parsed.
     @exclusivity(unchecked) var members = UnsafeStack<ValueObject.Member>()
     @exclusivity(unchecked) var elements = UnsafeStack<Value>()
-    /// Strings of up to 15 bytes seen lately (nil: none kept, for one-off parsers).
-    let strings: ShortStringCache?
 
-    /// - Parameter cachesStrings: keep a cache of short strings (keys and the like repeat from
-    ///   one record to the next); worth it for a parser that reads many values.
-    init(cachesStrings: Bool = false) {
-        strings = cachesStrings ? ShortStringCache() : nil
-    }
+    init() {}
 
     deinit {
         frames.release()

@@ -37,8 +37,8 @@ extension JSONParser {
             if high >= 0x80, JSONSyntax.firstInvalidUTF8(in: bytes, range) != nil {
                 throw invalidUTF8(in: range)
             }
-            if let strings, range.count <= 15, start + 16 <= bytes.count, let base = bytes.baseAddress {
-                return strings.string(base, start: start, length: range.count)
+            if range.count <= 15, start + 16 <= bytes.count, let base = bytes.baseAddress {
+                return InlineString.make(base, start: start, length: range.count)
             }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }

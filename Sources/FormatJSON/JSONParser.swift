@@ -33,9 +33,6 @@ struct JSONParser {
     /// The open containers and their members so far, reused across values (and across parsers
     /// when the caller passes one in).
     private let stacks: JSONParseStacks
-    /// The slots of the stacks' cache of short strings, if they keep one (the stacks keep the
-    /// cache alive; a lookup through its slots retains nothing).
-    let strings: ShortStringCache.Slots?
     /// True when a top-level object's `$collection` string member is taken out into `collection`.
     private let takesCollection: Bool
     /// The `$collection` taken out of the top-level object (`takesCollection`).
@@ -57,7 +54,6 @@ struct JSONParser {
     ) {
         let stacks = stacks ?? JSONParseStacks()
         self.stacks = stacks
-        self.strings = stacks.strings?.slots
         self.takesCollection = takesCollection
         self.bytes = bytes
         self.index = range.lowerBound

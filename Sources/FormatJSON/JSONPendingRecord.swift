@@ -96,7 +96,7 @@ final class JSONPendingSource: TakenRecordSource, @unchecked Sendable {
     func parsedRecord(of item: TakenItem) -> Record {
         // The taker took the bytes only when they parse; the record without its value is the
         // fallback of a parse that would fail all the same.
-        (try? pending.record(location: location, maximumDepth: maximumDepth, stacks: JSONParseStacks(cachesStrings: false)))
+        (try? pending.record(location: location, maximumDepth: maximumDepth, stacks: JSONParseStacks()))
             ?? record(of: item)
     }
 }

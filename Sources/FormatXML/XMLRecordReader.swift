@@ -128,17 +128,13 @@ public final class XMLRecordReader: RecordReader {
     /// that element's text. One buffer for every element, not an array a frame: emptying and
     /// filling an array per element cost more than the rest of its text's handling.
     @exclusivity(unchecked) private var textBytes: UnsafeMutablePointer<UInt8> = {
-        // Initialized: a short value is read as two words whatever its length (`shortStrings`).
+        // Initialized: a short value is read as two words whatever its length (`InlineString`).
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
         bytes.initialize(repeating: 0, count: 256)
         return bytes
     }()
     @exclusivity(unchecked) private var textCount = 0
     @exclusivity(unchecked) private var textCapacity = 256
-    /// Values of up to 15 bytes made lately (they repeat from record to record), and its slots,
-    /// looked up with no reference counted.
-    private let shortStringCache: ShortStringCache
-    private let shortStrings: ShortStringCache.Slots
     /// The index the next record of the open collection gets (`counts` holds it for the others,
     /// and for this one once it closes): read here, a record costs no dictionary lookup.
     @exclusivity(unchecked) var nextRecordIndex = 0
@@ -156,7 +152,6 @@ public final class XMLRecordReader: RecordReader {
     /// As the public initializer, reading the source `chunkSize` bytes at a time (tests read in
     /// small pieces); `namesByAddress` false tells names by their bytes only (`XMLKnownNames`).
     init(_ source: any ByteSource, options: ReadOptions, log: DiagnosticLog, chunkSize: Int, namesByAddress: Bool = true) throws {
-        (shortStringCache, shortStrings) = Self.makeShortStrings()
         self.options = options
         self.inputLocation = options.inputLocation
         self.log = log
@@ -169,7 +164,6 @@ public final class XMLRecordReader: RecordReader {
     /// A reader of one batch's record elements (`XMLBatch`), which collects its records and
     /// problems in order: it starts inside `collection`, whose next record has index `index`.
     init(batchIn collection: String, index: Int, options: ReadOptions) {
-        (shortStringCache, shortStrings) = Self.makeShortStrings()
         self.options = options
         self.inputLocation = options.inputLocation
         self.log = DiagnosticLog()
@@ -177,12 +171,6 @@ public final class XMLRecordReader: RecordReader {
         self.counts[collection] = index
         self.nextRecordIndex = index
         self.collected = []
-    }
-
-    /// A cache of short values and its slots (set in each initializer).
-    private static func makeShortStrings() -> (ShortStringCache, ShortStringCache.Slots) {
-        let cache = ShortStringCache()
-        return (cache, cache.slots)
     }
 
     deinit {
@@ -305,7 +293,7 @@ public final class XMLRecordReader: RecordReader {
         if frames[index].members.isEmpty {
             switch marker {
             case .none:
-                if textCount < 16 { return .string(shortStrings.string(textBytes, start: 0, length: textCount)) }
+                if textCount < 16 { return .string(InlineString.make(textBytes, start: 0, length: textCount)) }
                 return .string(String(decoding: UnsafeBufferPointer(start: textBytes, count: textCount), as: UTF8.self))
             case .list, .object, .null:
                 if hasNonSpaceText { problem("an element marked type=\"\(marker)\" holds text", frame: index) }

@@ -142,8 +142,6 @@ struct CSVConformanceVisitor: CollectionModelVisitor {
             let reader = try CSVReader(MemorySource(csv), options: ReadOptions(fileName: "t.csv", collection: "t"),
                                        log: DiagnosticLog())
             let tree = reader.layout.tree
-            // Shared by every row, as a lane's batch shares one: hits and misses both met.
-            let strings = ShortStringCache()
             while let batch = try reader.nextBatch(limit: 4) {
                 batch.parse(offering: taker)
                 for case .record(let record) in reader.items(from: batch) { records.append(record) }
@@ -156,24 +154,22 @@ struct CSVConformanceVisitor: CollectionModelVisitor {
                 var fromValue: [Diagnostic] = []
                 let valueModel = ModelReader.read(Model.self, ValueCursor(record.value), at: context, into: &fromValue)
                 if !fromValue.isEmpty { problems += 1 }
-                // Members found by key, and through the model's field map; strings made anew, and
-                // short ones from a cache.
+                // Members found by key, and through the model's field map.
                 let maps: [CSVFieldMap?] = [nil, CSVFieldMap(tree, Model.recordType)]
-                for (map, cached) in maps.flatMap({ map in [(map, false), (map, true)] }) {
+                for map in maps {
                     var fromCells: [Diagnostic] = []
                     let cellsModel = row.withCells { cells -> Model in
                         guard CSVCursor.isUTF8(cells) else { return valueModel }
                         // The tree gives the row the value the reader built (the messages' `Value`s).
                         if tree.value(at: 0, cells) != record.value { fromCells.append(.error(.invalidValue, "tree value differs")) }
                         // As the lane reads a row: its UTF-8 checked above, once.
-                        return CSVCursor.withCursor(tree: tree, map: map, cells: cells, scalarsAsText: true,
-                                                    strings: cached ? strings.slots : nil) {
+                        return CSVCursor.withCursor(tree: tree, map: map, cells: cells, scalarsAsText: true) {
                             ModelReader.read(Model.self, $0, at: context, into: &fromCells)
                         }
                     }
                     guard fromValue != fromCells || valueModel.value != cellsModel.value else { continue }
                     return """
-                        \(Model.self) rows (\(map == nil ? "by key" : "mapped")\(cached ? ", cached strings" : "")) \(String(decoding: csv, as: UTF8.self))
+                        \(Model.self) rows (\(map == nil ? "by key" : "mapped")) \(String(decoding: csv, as: UTF8.self))
                         value: \(fromValue.map(\.description)) \(valueModel.value)
                         cells: \(fromCells.map(\.description)) \(cellsModel.value)
                         """

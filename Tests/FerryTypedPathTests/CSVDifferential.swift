@@ -12,14 +12,11 @@ final class CSVReadingTaker<T: FieldCodable>: RawRecordTaker, @unchecked Sendabl
     // @unchecked: one thread, the test's, parses the batches and reads `models`.
     let reading: CSVRecordReading<T>
     private(set) var models: [T] = []
-    /// Short cells' strings, as a lane's batch makes them.
-    private let strings = ShortStringCache()
 
     init(_ reading: CSVRecordReading<T>) { self.reading = reading }
 
     func take(_ record: RawRecord) -> TakenRecord? {
-        guard case .csvRow(var row) = record else { return nil }
-        row.strings = strings.slots
+        guard case .csvRow(let row) = record else { return nil }
         guard let model = reading.decode(row) else { return nil }
         models.append(model)
         return TakenRecord(collection: nil, payload: models.count - 1)

@@ -101,7 +101,7 @@ struct ConformanceVisitor: CollectionModelVisitor {
         let bytesModel = line.withUnsafeBufferPointer { bytes -> Model in
             let json = JSONLineValidator(p: bytes.baseAddress!, end: bytes.count, maximumDepth: JSONRecordScan.defaultMaximumDepth)
             return withUnsafeMutablePointer(to: &progress) { progress in
-                let cursor = JSONLineCursor(json, at: json.skipWhitespace(0), level: 1, progress: progress, strings: nil)
+                let cursor = JSONLineCursor(json, at: json.skipWhitespace(0), level: 1, progress: progress)
                 return ModelReader.read(Model.self, cursor, at: context, into: &fromBytes)
             }
         }

@@ -62,7 +62,7 @@ import Testing
         var serializer = JSONSerializer(pretty: false, capacity: 16)
         try serializer.appendValue(.array(texts.map { .string($0) }))
         let bytes = serializer.bytes.array
-        let stacks = JSONParseStacks(cachesStrings: true)
+        let stacks = JSONParseStacks()
         for _ in 0..<2 {  // the second time, the cache is warm
             let value = try bytes.withUnsafeBufferPointer { p in
                 var parser = JSONParser(bytes: p, range: 0..<p.count, location: SourceLocation(), maximumDepth: 512, stacks: stacks)
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func shortStringsAtTheEndOfTheBufferAndWithEscapes() throws {
-        let stacks = JSONParseStacks(cachesStrings: true)
+        let stacks = JSONParseStacks()
         for text in ["\"a\"", "\"abcdefghijklmno\"", "\"abc\\\"d\"", "\"日本\"", "{\"k\":\"v\"}", "[\"é\",\"e\",\"é\"]"] {
             let bytes = Array(text.utf8)
             let cached = try bytes.withUnsafeBufferPointer { p in
@@ -107,7 +107,7 @@ import Testing
             #""$collection""#,
             #"{}"#,
         ]
-        let stacks = JSONParseStacks(cachesStrings: true)
+        let stacks = JSONParseStacks()
         for line in lines {
             let bytes = Array(line.utf8)
             let (value, collection) = try bytes.withUnsafeBufferPointer { p in
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func aBadLineLeavesTheStacksClean() throws {
-        let stacks = JSONParseStacks(cachesStrings: true)
+        let stacks = JSONParseStacks()
         for line in [#"{"a":[1,{"b":"#, #"{"a":[1,2,}"#, #"{"$collection":"x","a":"#, #"{"a":1}"#] {
             let bytes = Array(line.utf8)
             _ = try? bytes.withUnsafeBufferPointer { p in

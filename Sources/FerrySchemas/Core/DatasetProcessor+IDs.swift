@@ -70,10 +70,17 @@ extension DatasetProcessor {
     /// The id table of a collection (the last one asked for is kept at hand: records of one
     /// collection usually come together).
     func idTable(for collection: String) -> IDTable {
+        idTableReference(for: collection).takeUnretainedValue()
+    }
+
+    /// `idTable(for:)` not counted: `ids` holds every table for the processor's life, and the
+    /// commit of each record uses one (`_withUnsafeGuaranteedRef`).
+    @inline(__always)
+    func idTableReference(for collection: String) -> Unmanaged<IDTable> {
         if let lastIDTable, lastIDCollection != nil, UTF8Text.equalHolding(&lastIDCollection!, collection) {
             return lastIDTable
         }
-        let table = storedIDTable(collection)
+        let table = Unmanaged.passUnretained(storedIDTable(collection))
         lastIDCollection = collection
         lastIDTable = table
         return table

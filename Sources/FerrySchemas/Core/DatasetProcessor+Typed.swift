@@ -74,19 +74,20 @@ extension DatasetProcessor {
         let pendingBefore = holds ? pendingReferenceCount : 0
         if let id = typed.id {
             // As `duplicateError` for a plain record (at its own root, no pointer mapping).
-            let table = idTable(for: route.targetCollection)
             let known = raw.singleLine
             let line = typed.singleLine > 0 ? typed.singleLine : known > 0 ? known : made.map(DatasetProcessor.idLine) ?? raw.idLine()
             // A nested record's document is not the usual record: its pointer is kept, not its index.
             let documentPointer = raw.documentPointer
             let isDocument = documentPointer != nil
-            let first = table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: !holds, line: line,
-                collection: isDocument ? nil : raw.collection, index: isDocument ? nil : raw.index)
-            {
-                if let documentPointer { return documentPointer }
-                var recordPointer = DatasetProcessor.idLocation(context(), nil).field ?? .root
-                if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
-                return recordPointer
+            let first = idTableReference(for: route.targetCollection)._withUnsafeGuaranteedRef { table in
+                table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: !holds, line: line,
+                    collection: isDocument ? nil : raw.collection, index: isDocument ? nil : raw.index)
+                {
+                    if let documentPointer { return documentPointer }
+                    var recordPointer = DatasetProcessor.idLocation(context(), nil).field ?? .root
+                    if recordPointer.last == "id" { recordPointer.tokens.removeLast() }
+                    return recordPointer
+                }
             }
             if let first {
                 // The lane's record holds no value to take the id from: it is the typed one.
@@ -134,15 +135,18 @@ extension DatasetProcessor {
         if referenceTablesRoute !== route {
             // The tables of the collections the route's rules name, looked up once a run of
             // records of one route (not once a reference); made empty when none was read yet.
-            referenceTables = route.referenceRules.map { storedIDTable($0.collection) }
+            referenceTables = route.referenceRules.map { Unmanaged.passUnretained(storedIDTable($0.collection)) }
             referenceTablesRoute = route
         }
         var located: RecordContext?
-        let tables = referenceTables
-        // Through a buffer: each reference is read in place, not copied (its id counted) first.
-        typed.references.withUnsafeBufferPointer { references in
+        // Through buffers: each reference is read in place, not copied (its id counted) first,
+        // and each table used uncounted.
+        typed.references.withUnsafeBufferPointer { references in referenceTables.withUnsafeBufferPointer { tables in
             for k in references.indices {
-                guard !tables[references[k].rule].isKnown(references[k].id, key: references[k].key) else { continue }
+                guard !tables[references[k].rule]._withUnsafeGuaranteedRef({
+                    $0.isKnown(references[k].id, key: references[k].key)
+                })
+                else { continue }
                 // The rule (three strings to count) is taken only for the rare id not read yet.
                 let reference = references[k]
                 let rule = route.referenceRules[reference.rule]
@@ -154,7 +158,7 @@ extension DatasetProcessor {
                 location.recordID = typed.id
                 holdUnsettled(UnsettledReference(pending, at: location))
             }
-        }
+        } }
     }
 
     /// Brings the id table's slots for the ids of `batch` (records the typed path took, in input

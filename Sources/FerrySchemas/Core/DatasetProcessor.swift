@@ -30,9 +30,10 @@ public final class DatasetProcessor {
     /// Target collection -> ids seen, where each was first seen (valid records), and which were
     /// read (references resolve against these; derived ids are not among them).
     @exclusivity(unchecked) var ids: [String: IDTable] = [:]
-    /// The collection and table `idTable(for:)` returned last.
+    /// The collection and table `idTable(for:)` returned last; not counted, as `ids` holds every
+    /// table for the processor's life.
     @exclusivity(unchecked) var lastIDCollection: String?
-    @exclusivity(unchecked) var lastIDTable: IDTable?
+    @exclusivity(unchecked) var lastIDTable: Unmanaged<IDTable>?
     /// References to ids not read when their record was committed, located then (so that no
     /// record is held): checked again after the last record.
     @exclusivity(unchecked) private var pendingReferences: [UnsettledReference] = []
@@ -58,8 +59,9 @@ public final class DatasetProcessor {
     /// The route `referenceTables` are for (`holdUnknownReferences`); held, so that no other
     /// route takes its address.
     @exclusivity(unchecked) var referenceTablesRoute: TypedRoute?
-    /// The id table of the collection each rule of `referenceTablesRoute` names, by rule.
-    @exclusivity(unchecked) var referenceTables: [IDTable] = []
+    /// The id table of the collection each rule of `referenceTablesRoute` names, by rule; not
+    /// counted, as `ids` holds every table for the processor's life.
+    @exclusivity(unchecked) var referenceTables: [Unmanaged<IDTable>] = []
     /// The slots `warmIDs` read, kept so that the reads are not optimized away.
     @exclusivity(unchecked) var warmSink: UInt32 = 0
     /// The keys `warmIDs` gathers for one table, kept for the next batch (no allocation each).
