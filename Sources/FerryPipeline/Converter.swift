@@ -338,7 +338,7 @@ public struct Converter: Sendable {
             /// `typedLane`). True when the commit keeps the record: a rendered line or leaf stream
             /// is then written (`writeRendered`, `writeLeaves`); a value is written here, or handed
             /// to `emit` when a filter, a selection or an observer is to see it.
-            func takeTyped(_ item: borrowing TakenItem, _ typed: borrowing TypedPreparation) throws -> Bool {
+            func takeTyped(_ item: borrowing TakenItem, _ typed: UnsafePointer<TypedPreparation>) throws -> Bool {
                 if let document = item.document {
                     // One of the documents of a nested record, which is counted once.
                     if document == 0 { countRaw(item.record) }
@@ -349,22 +349,22 @@ public struct Converter: Sendable {
                     tally.streamedCollection = nil
                 }
                 guard let typedProcessor else { return false }
-                if typed.value != nil {
-                    guard let output = typedProcessor._withUnsafeGuaranteedRef({ $0.commitForOutput(typed: typed, item: item) })
+                if typed.pointee.value != nil {
+                    guard let output = typedProcessor._withUnsafeGuaranteedRef({ $0.commitForOutput(typed: typed.pointee, item: item) })
                     else { return false }
                     if let held {
                         try emit(held.pass([output]))
                         return true
                     }
                     if !plainRecords {
-                        try emit([output], typed: copy typed)
+                        try emit([output], typed: typed.pointee)
                         return true
                     }
                     try write(output)
                     return true
                 }
-                guard typedProcessor._withUnsafeGuaranteedRef({ $0.commit(typed: typed, item: item) }) else { return false }
-                typed.borrowingRoute { tally.kept.add($0.targetCollection) }
+                guard typedProcessor._withUnsafeGuaranteedRef({ $0.commit(typedAt: typed, item: item) }) else { return false }
+                TypedPreparation.borrowingRoute(at: typed) { tally.kept.add($0.targetCollection) }
                 progress?.recordDone()
                 return true
             }

@@ -107,8 +107,9 @@ struct ParallelConversion {
         /// The record and its prepared form are borrowed from the batch, which keeps them until its
         /// worker frees them: the calling thread copies neither.
         let general: (borrowing Record, borrowing PreparedRecord, RenderedRecords?) throws -> Void
-        /// A record the typed path took; true when the commit keeps it (its line is then written).
-        let typed: (borrowing TakenItem, borrowing TypedPreparation) throws -> Bool
+        /// A record the typed path took, with its preparation where its lane batch keeps it; true
+        /// when the commit keeps it (its line is then written).
+        let typed: (borrowing TakenItem, UnsafePointer<TypedPreparation>) throws -> Bool
         /// Writes output lines the typed path rendered (one or more records' lines in a row).
         let writeRendered: (UnsafeBufferPointer<UInt8>) throws -> Void
         /// Writes the CSV leaf stream (indexing the table) of a kept record of the collection.
@@ -166,7 +167,7 @@ struct ParallelConversion {
                 switch items[index] {
                 case .taken(let item):
                     guard let lane, preparations.indices.contains(item.payload), let preparation = preparations.baseAddress.map({ $0 + item.payload }),
-                          try delivery.typed(item, preparation.pointee), let range = preparation.pointee.rendered
+                          try delivery.typed(item, preparation), let range = preparation.pointee.rendered
                     else { continue }
                     if let leafTable {
                         let collection = preparation.pointee.borrowingRoute { $0.targetCollection }

@@ -2,20 +2,26 @@ import FerryCore
 
 /// The commit of the records the typed path took (`TypedPreparation`).
 extension DatasetProcessor {
-    /// The commit of a record the typed path took (`TypedPreparation`, issue 7): what `commit(_:)`
+    /// The commit of a record the typed path took (`TypedPreparation`): what `commit(_:)`
     /// does for a record the general path finds no problem in (its id checked and recorded, its
     /// output index taken), without building its context or output record unless its id is a
     /// duplicate or it names an id not read yet. `item` is the raw record as the reader numbered
     /// it; its record is made only for a diagnostic. Returns false when the record is dropped (a
     /// duplicate id, reported).
     public func commit(typed: TypedPreparation, item: TakenItem) -> Bool {
+        withUnsafePointer(to: typed) { commit(typedAt: $0, item: item) }
+    }
+
+    /// `commit(typed:item:)` for the preparation at `typed` (where a lane batch keeps it), read
+    /// there: a copy would count its id and references up and down.
+    public func commit(typedAt typed: UnsafePointer<TypedPreparation>, item: TakenItem) -> Bool {
         // Through a pointer: the item is not copied into the closures that may make its record.
         withUnsafePointer(to: item) { commitTyped(typed, .taken($0)) } != nil
     }
 
     /// `commit(typed:item:)` for a raw record at hand (one read record by record).
     public func commit(typed: TypedPreparation, record: Record) -> Bool {
-        withUnsafePointer(to: record) { commitTyped(typed, .record($0)) } != nil
+        withUnsafePointer(to: typed) { typed in withUnsafePointer(to: record) { commitTyped(typed, .record($0)) } } != nil
     }
 
     /// `commit(typed:item:)` for a run whose writer takes values: the output record the general
@@ -31,7 +37,8 @@ extension DatasetProcessor {
 
     /// `commitForOutput(typed:item:)` for a raw record at hand.
     public func commitForOutput(typed: TypedPreparation, record: Record) -> Record? {
-        guard let value = typed.value, let index = withUnsafePointer(to: record, { commitTyped(typed, .record($0)) })
+        guard let value = typed.value,
+              let index = withUnsafePointer(to: typed, { typed in withUnsafePointer(to: record) { commitTyped(typed, .record($0)) } })
         else { return nil }
         let route = typed.route
         let context = RecordContext(record: record, options: decodingOptions)
@@ -48,13 +55,13 @@ extension DatasetProcessor {
     /// Checks and records a typed record's id and takes its output index (nil: dropped). The raw
     /// record of a taken item is made only when a diagnostic, or a line its item does not know,
     /// needs it.
-    private func commitTyped(_ typed: TypedPreparation, _ raw: TypedCommitRecord) -> Int? {
+    private func commitTyped(_ typed: UnsafePointer<TypedPreparation>, _ raw: TypedCommitRecord) -> Int? {
         // The route borrowed: the workers use it too, and a count written here per record would
         // move its cache line between the cores.
-        typed.borrowingRoute { commitTyped(typed, raw, route: $0) }
+        TypedPreparation.borrowingRoute(at: typed) { commitTyped(typed, raw, route: $0) }
     }
 
-    private func commitTyped(_ typed: TypedPreparation, _ raw: TypedCommitRecord, route: TypedRoute) -> Int? {
+    private func commitTyped(_ typed: UnsafePointer<TypedPreparation>, _ raw: TypedCommitRecord, route: TypedRoute) -> Int? {
         documentsCommitted += 1
         var made: Record? = nil
         func record() -> Record {
@@ -72,15 +79,15 @@ extension DatasetProcessor {
         let holds = holdsUnsettledReferences
         if holds { clearUnresolved() }
         let pendingBefore = holds ? pendingReferenceCount : 0
-        if let id = typed.id {
+        if let id = typed.pointee.id {
             // As `duplicateError` for a plain record (at its own root, no pointer mapping).
             let known = raw.singleLine
-            let line = typed.singleLine > 0 ? typed.singleLine : known > 0 ? known : made.map(DatasetProcessor.idLine) ?? raw.idLine()
+            let line = typed.pointee.singleLine > 0 ? typed.pointee.singleLine : known > 0 ? known : made.map(DatasetProcessor.idLine) ?? raw.idLine()
             // A nested record's document is not the usual record: its pointer is kept, not its index.
             let documentPointer = raw.documentPointer
             let isDocument = documentPointer != nil
             let first = idTableReference(for: route.targetCollection)._withUnsafeGuaranteedRef { table in
-                table.insert(id, key: typed.idKey ?? IDTable.Key(id), known: !holds, line: line,
+                table.insert(id, key: typed.pointee.idKey ?? IDTable.Key(id), known: !holds, line: line,
                     collection: isDocument ? nil : raw.collection, index: isDocument ? nil : raw.index)
                 {
                     if let documentPointer { return documentPointer }
@@ -95,14 +102,14 @@ extension DatasetProcessor {
                 location.recordID = id
                 report([Self.duplicate(id: id, in: route.sourceCollection, first: first, at: location)])
                 // As `commit(_:)`: a duplicate's references are still checked.
-                if !typed.references.isEmpty { holdUnknownReferences(of: typed, route: route, context: context()) }
+                if !typed.pointee.references.isEmpty { holdUnknownReferences(of: typed, route: route, context: context()) }
                 return nil
             }
         }
         // Most records name none: no call then.
-        if !typed.references.isEmpty { holdUnknownReferences(of: typed, route: route, context: context()) }
+        if !typed.pointee.references.isEmpty { holdUnknownReferences(of: typed, route: route, context: context()) }
         if holds {
-            if let id = typed.id {
+            if let id = typed.pointee.id {
                 _ = idTable(for: route.targetCollection).insert(id, known: true, line: nil, collection: nil, index: nil) { .root }
             }
             listUnresolved(since: pendingBefore)
@@ -129,7 +136,7 @@ extension DatasetProcessor {
     /// `typed`'s, borrowed: neither it nor its rules are counted here, as the workers read them
     /// for every record they take.
     @inline(never)
-    private func holdUnknownReferences(of typed: TypedPreparation, route: TypedRoute,
+    private func holdUnknownReferences(of typed: UnsafePointer<TypedPreparation>, route: TypedRoute,
         context: @autoclosure () -> RecordContext)
     {
         if referenceTablesRoute !== route {
@@ -141,7 +148,7 @@ extension DatasetProcessor {
         var located: RecordContext?
         // Through buffers: each reference is read in place, not copied (its id counted) first,
         // and each table used uncounted.
-        typed.references.withUnsafeBufferPointer { references in referenceTables.withUnsafeBufferPointer { tables in
+        typed.pointee.references.withUnsafeBufferPointer { references in referenceTables.withUnsafeBufferPointer { tables in
             for k in references.indices {
                 guard !tables[references[k].rule]._withUnsafeGuaranteedRef({
                     $0.isKnown(references[k].id, key: references[k].key)
@@ -155,7 +162,7 @@ extension DatasetProcessor {
                 let pending = PendingReference(rule: rule, id: reference.id, index: reference.index, context: recordContext)
                 // The raw record the lane took holds no value: its id is the typed one.
                 var location = pending.location
-                location.recordID = typed.id
+                location.recordID = typed.pointee.id
                 holdUnsettled(UnsettledReference(pending, at: location))
             }
         } }

@@ -211,6 +211,12 @@ public struct TypedPreparation: Sendable {
         routeReference._withUnsafeGuaranteedRef(body)
     }
 
+    /// `borrowingRoute(_:)` of the preparation at `preparation`, read in place: a method called on
+    /// `pointee` copies the whole preparation first (its id and references counted).
+    public static func borrowingRoute<R>(at preparation: UnsafePointer<TypedPreparation>, _ body: (TypedRoute) -> R) -> R {
+        preparation.pointee.routeReference._withUnsafeGuaranteedRef(body)
+    }
+
     /// The same preparation with its id's line (`singleLine`) set to `line`.
     public func onLine(_ line: Int) -> TypedPreparation {
         var copy = self
