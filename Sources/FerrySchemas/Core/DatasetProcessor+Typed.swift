@@ -150,9 +150,10 @@ extension DatasetProcessor {
         // and each table used uncounted.
         typed.pointee.references.withUnsafeBufferPointer { references in referenceTables.withUnsafeBufferPointer { tables in
             for k in references.indices {
-                guard !tables[references[k].rule]._withUnsafeGuaranteedRef({
-                    $0.isKnown(references[k].id, key: references[k].key)
-                })
+                // Its fields read where it stands: an element used in a closure is copied first.
+                let at = references.baseAddress! + k
+                let key = at.pointee.key
+                guard !tables[at.pointee.rule]._withUnsafeGuaranteedRef({ $0.isKnown(at.pointee.id, key: key) })
                 else { continue }
                 // The rule (three strings to count) is taken only for the rare id not read yet.
                 let reference = references[k]
