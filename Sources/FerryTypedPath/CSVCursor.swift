@@ -83,9 +83,10 @@ struct CSVCursor: RecordCursor {
     {
         let frame = Frame(nodes: tree.nodes, keys: tree.keys, columns: tree.columns, cells: cells, map: map?.tables,
                           tree: tree, scalarsAsText: scalarsAsText)
-        return withExtendedLifetime((tree, map)) {
+        // Each kept alive on its own: a tuple of the two would count both up and down.
+        return withExtendedLifetime(tree) { withExtendedLifetime(map) {
             withUnsafePointer(to: frame) { body(CSVCursor(frame: $0, origin: 0)) }
-        }
+        } }
     }
 
     private init(frame: UnsafePointer<Frame>, origin: Int) {

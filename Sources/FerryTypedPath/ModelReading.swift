@@ -74,12 +74,17 @@ protocol InputModelDecoding: Sendable {
     func decode(_ input: Input) -> Model?
 }
 
-extension CSVRecordReading: InputModelDecoding where T: FieldCodableCollection {}
+extension CSVRecordReading: InputModelDecoding where T: FieldCodableCollection {
+    typealias Input = CSVRowInput
+    typealias Model = T
+
+    func decode(_ input: CSVRowInput) -> T? { decode(input.row, on: input.rows) }
+}
 
 /// The reading of the CSV rows of one header.
-typealias CSVModelReading = ModelReading<RawCSVRow>
+typealias CSVModelReading = ModelReading<CSVRowInput>
 
-extension ModelReading where Input == RawCSVRow {
+extension ModelReading where Input == CSVRowInput {
     /// The reading of `T`'s rows under the header `columns`.
     init<T: FieldCodableCollection>(_ type: T.Type, columns: [String], options: DecodingOptions) {
         self.init(CSVRecordReading<T>(columns: columns, options: options))

@@ -115,7 +115,8 @@ public final class TypedLane: Sendable {
             }
         case .csvRow(let row):
             if declinesMediaNames, MediaNameScan.mayNameMedia(row) { return nil }
-            return takeRow(row, output: state.pointee.output, cache: &state.pointee.routeCache, into: &state.pointee.buffer)
+            return takeRow(CSVRowInput(row: row, rows: state.pointee.csvRows), output: state.pointee.output,
+                cache: &state.pointee.routeCache, into: &state.pointee.buffer)
         case .jsonElement(let bytes, let start, let collection, let maximumDepth):
             // A `$collection` member does not name a document element's collection: the element
             // is left to the usual way, which reads it as it always has.
@@ -217,10 +218,10 @@ public final class TypedLane: Sendable {
 
     /// A CSV row taken whole, or nil; `cache` holds the route of the collection named last.
     @inline(__always)
-    private func takeRow(_ row: RawCSVRow, output: LaneOutput, cache: inout LaneRouteCache, into rendered: inout ByteBuffer)
+    private func takeRow(_ row: CSVRowInput, output: LaneOutput, cache: inout LaneRouteCache, into rendered: inout ByteBuffer)
         -> (TypedPreparation, named: String?)?
     {
-        guard let collection = row.collection, let route = csvRoute(of: collection, row.columns, &cache),
+        guard let collection = row.row.collection, let route = csvRoute(of: collection, row.row.columns, &cache),
               cache.reading != nil
         else { return nil }
         // The route borrowed and the reading used where the cache keeps it: copies would count the

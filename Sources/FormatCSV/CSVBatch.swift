@@ -85,7 +85,7 @@ final class CSVBatch: RecordBatch, @unchecked Sendable {
             items.append(.record(record))
         case .taken(var item):
             item.recordIndex = index
-            items.append(.taken(item))
+            items.append(.taken(consume item))
         case .failure(let error):
             items.append(.failure(error))
             index += 1
