@@ -38,22 +38,14 @@ public final class CSVRecordReading<T: FieldCodable>: Sendable {
     /// The cells' UTF-8 is checked once, for the whole row (`CSVCursor.isUTF8`: a word at a time
     /// for ASCII); the cursor then makes each cell's `String` without checking it again.
     public func decode(_ row: RawCSVRow) -> T? {
-        decode(row, on: CSVRowReading())
+        decode(row, on: BatchModelReader())
     }
 
     /// `decode(_:)` on the reader of a run of rows (a lane batch's), which keeps it from row to row.
-    func decode(_ row: RawCSVRow, on rows: CSVRowReading) -> T? {
+    func decode(_ row: RawCSVRow, on rows: BatchModelReader<CSVCursor>) -> T? {
         guard row.cells.count == columnCount, CSVCursor.isUTF8(row.cells) else { return nil }
         return CSVCursor.withCursor(tree: tree, map: map, cells: row.cells, scalarsAsText: true) { cursor -> T? in
-            let reader = rows.reader(for: cursor, model: T.self, owner: self, context: context)
-            let model = T(from: &reader.pointee)
-            guard reader.pointee.diagnostics.isEmpty else { return nil }
-            var problems: [Diagnostic] = []
-            reader.pointee.finish(into: &problems)
-            // Returned by its last use (moved): a conditional expression would copy the model and
-            // free the copy, counting each of its strings and lists up and down.
-            guard problems.isEmpty else { return nil }
-            return model
+            rows.read(T.self, cursor, owner: ObjectIdentifier(self), context: context)
         }
     }
 }

@@ -78,7 +78,7 @@ extension CSVRecordReading: InputModelDecoding where T: FieldCodableCollection {
     typealias Input = CSVRowInput
     typealias Model = T
 
-    func decode(_ input: CSVRowInput) -> T? { decode(input.row, on: input.rows) }
+    func decode(_ input: CSVRowInput) -> T? { decode(input.row, on: input.readers.rows) }
 }
 
 /// The reading of the CSV rows of one header.
@@ -95,21 +95,16 @@ extension ModelReading where Input == CSVRowInput {
 /// path reads it, or gives up at any report. The context it reads in has no record: its locator
 /// gives no place for an absent field (an XML element that is not there), and its reports only
 /// decide that the record goes the general path.
-struct ValueModelDecoding<T: FieldCodableCollection>: InputModelDecoding {
+final class ValueModelDecoding<T: FieldCodableCollection>: InputModelDecoding {
     let context: RecordContext
 
     init(options: DecodingOptions) {
         context = .placeless(options)
     }
 
-    func decode(_ value: Value) -> T? {
-        var reader = ModelReader(ValueCursor(value), model: T.self, at: context)
-        let model = T(from: &reader)
-        guard reader.diagnostics.isEmpty else { return nil }
-        var problems: [Diagnostic] = []
-        reader.finish(into: &problems)
-        guard problems.isEmpty else { return nil }
-        return model
+    /// The value read as `T` on its batch's reader (kept from record to record), or nil.
+    func decode(_ input: ValueInput) -> T? {
+        input.readers.values.read(T.self, ValueCursor(input.value), owner: ObjectIdentifier(self), context: context)
     }
 }
 

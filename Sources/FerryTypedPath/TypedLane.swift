@@ -115,7 +115,7 @@ public final class TypedLane: Sendable {
             }
         case .csvRow(let row):
             if declinesMediaNames, MediaNameScan.mayNameMedia(row) { return nil }
-            return takeRow(CSVRowInput(row: row, rows: state.pointee.csvRows), output: state.pointee.output,
+            return takeRow(CSVRowInput(row: row, readers: state.pointee.readers), output: state.pointee.output,
                 cache: &state.pointee.routeCache, into: &state.pointee.buffer)
         case .jsonElement(let bytes, let start, let collection, let maximumDepth):
             // A `$collection` member does not name a document element's collection: the element
@@ -137,7 +137,8 @@ public final class TypedLane: Sendable {
             guard !declinesMediaNames, let collection = record.collection,
                   let route = elementRoute(of: collection, last: &state.pointee.lastLineRoute),
                   let preparation = route._withUnsafeGuaranteedRef({
-                      takeInput(record.value, $0, $0.textValueReading, output: state.pointee.output, into: &state.pointee.buffer)
+                      takeInput(ValueInput(value: record.value, readers: state.pointee.readers), $0, $0.textValueReading,
+                          output: state.pointee.output, into: &state.pointee.buffer)
                   })
             else { return nil }
             // The id's line, found here on the parsing thread (the commit's `idLine(of:)` would
@@ -410,7 +411,7 @@ final class LaneRoute: @unchecked Sendable {
     let singleStage: (step: any CollectionMigration, environment: MigrationEnvironment, rules: FieldRulePlan)?
     /// The reading of the source model from a record's parsed value of text scalars (an XML
     /// record's), with the run's options and `scalarsAsText`.
-    let textValueReading: ModelReading<Value>
+    let textValueReading: ModelReading<ValueInput>
 
     /// Nil when a model is one no schema lists (it has no codec). `textOptions`: the run's
     /// decoding options with `scalarsAsText` set.

@@ -147,8 +147,8 @@ struct LaneBatchState: ~Copyable {
     var preparations: [TypedPreparation] = []
     /// The model reader of the batch's JSON lines and document elements, kept from record to record.
     let jsonReading: JSONLineReading
-    /// The model reader of the batch's CSV rows, kept from row to row.
-    let csvRows = CSVRowReading()
+    /// The model readers of the batch's CSV rows and parsed values, kept from record to record.
+    let readers = BatchModelReaders()
     /// The route of the CSV collection the batch's rows named last.
     var routeCache = LaneRouteCache()
     /// The route of the collection the batch's JSON Lines lines named last (unowned: the lane

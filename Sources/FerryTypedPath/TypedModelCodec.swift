@@ -26,7 +26,7 @@ struct TypedModelCodec: Sendable {
     let csvReading: @Sendable (_ columns: [String], DecodingOptions) -> CSVModelReading
     /// Plans the reading of the model from a record's parsed value of text scalars (an XML
     /// record's: `ValueModelDecoding`); `DecodingOptions` must have `scalarsAsText` set.
-    let textValueReading: @Sendable (DecodingOptions) -> ModelReading<Value>
+    let textValueReading: @Sendable (DecodingOptions) -> ModelReading<ValueInput>
     /// `pass` for a boxed model of this type whose record's own id is `id`: its output for the
     /// record of `collection` appended to the buffer (or its value); nil (nothing appended) when
     /// `model` is another type or the writer would refuse it.
