@@ -170,14 +170,14 @@ struct ParallelConversion {
                           try delivery.typed(item, preparation), let range = preparation.pointee.rendered
                     else { continue }
                     if let leafTable {
-                        let collection = preparation.pointee.borrowingRoute { $0.targetCollection }
+                        let collection = TypedPreparation.borrowingRoute(at: preparation) { $0.targetCollection }
                         try lane.withRendered {
                             try delivery.writeLeaves(UnsafeBufferPointer(rebasing: $0[range]), leafTable, collection)
                         }
                         continue
                     }
                     if rendersElements {
-                        let collection = preparation.pointee.borrowingRoute { $0.targetCollection }
+                        let collection = TypedPreparation.borrowingRoute(at: preparation) { $0.targetCollection }
                         try lane.withRendered { try delivery.writeElement(UnsafeBufferPointer(rebasing: $0[range]), collection) }
                         continue
                     }

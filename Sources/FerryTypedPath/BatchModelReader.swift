@@ -1,13 +1,13 @@
 import FerryCore
 import FerrySchemas
 
-/// The model reader of a batch's records of one kind of cursor (CSV rows, XML records' parsed
-/// values), kept from record to record as `JSONLineReading` keeps a batch's lines'
+/// The model reader of a batch's records of one kind of cursor (JSON lines and document
+/// elements, CSV rows, XML records' parsed values), kept from record to record
 /// (`ModelReader.restart`): a record starts its read on the reader the previous one left, not on
 /// a new one (whose context is copied and whose storage is made and freed, a thousand
-/// instructions a record). Each reading (a CSV header's `CSVRecordReading`, a model's
-/// `ValueModelDecoding`) starts it in its own context; the records after it read on it until
-/// another reading asks. Used by one thread at a time.
+/// instructions a record). Each reading (`JSONLineReading`, a CSV header's `CSVRecordReading`, a
+/// model's `ValueModelDecoding`) starts it in its own context; the records after it read on it
+/// until another reading asks. Used by one thread at a time.
 final class BatchModelReader<Cursor: RecordCursor> {
     // One thread uses it at a time (a batch's): no access is checked at run time.
     /// The reading whose context the reader is in (nil: none yet). The readings live as long as

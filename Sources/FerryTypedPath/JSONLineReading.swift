@@ -9,34 +9,18 @@ public final class JSONLineReading: @unchecked Sendable {
     /// The context lines are read in: no record and no place (a reader's reports only decide that
     /// a line goes the general path, which reports it).
     public let context: RecordContext
-    /// The reader, initialized once a line was read (`isStarted`); behind pointers of their own,
-    /// reached without an exclusivity check per record.
-    private let slot: UnsafeMutablePointer<ModelReader<JSONLineCursor>>
-    private let isStarted: UnsafeMutablePointer<Bool>
+    /// The reader, kept from line to line.
+    private let lines = BatchModelReader<JSONLineCursor>()
 
     /// A reading in `context`.
     public init(context: RecordContext) {
         self.context = context
-        slot = .allocate(capacity: 1)
-        isStarted = .allocate(capacity: 1)
-        isStarted.initialize(to: false)
     }
 
-    deinit {
-        if isStarted.pointee { slot.deinitialize(count: 1) }
-        slot.deallocate()
-        isStarted.deallocate()
-    }
-
-    /// The reader, started on `cursor` as a `model`; valid until the next call.
+    /// Reads the line `cursor` walks as `T` on the kept reader, or nil when the reader reports
+    /// anything (`BatchModelReader.read`).
     @inline(__always)
-    func reader<T: FieldCodable>(for cursor: JSONLineCursor, model: T.Type) -> UnsafeMutablePointer<ModelReader<JSONLineCursor>> {
-        if isStarted.pointee {
-            slot.pointee.restart(cursor, model: T.self)
-        } else {
-            slot.initialize(to: ModelReader(cursor, model: T.self, at: context))
-            isStarted.pointee = true
-        }
-        return slot
+    func read<T: FieldCodable>(_ type: T.Type, _ cursor: JSONLineCursor) -> T? {
+        lines.read(T.self, cursor, owner: ObjectIdentifier(self), context: context)
     }
 }

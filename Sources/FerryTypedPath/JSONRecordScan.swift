@@ -120,13 +120,8 @@ public struct JSONRecordScan {
         var progress = JSONLineProgress()
         return withUnsafeMutablePointer(to: &progress) { progress -> T? in
             let cursor = JSONLineCursor(line: validator, at: origin, members: members, progress: progress)
-            let reader = reading.reader(for: cursor, model: T.self)
-            let model = T(from: &reader.pointee)
-            guard reader.pointee.diagnostics.isEmpty else { return nil }
-            var problems: [Diagnostic] = []
-            reader.pointee.finish(into: &problems)
             // Every member read, nothing given up, and only whitespace after the closing brace.
-            guard problems.isEmpty, !progress.pointee.gaveUp, progress.pointee.start == origin,
+            guard let model = reading.read(T.self, cursor), !progress.pointee.gaveUp, progress.pointee.start == origin,
                   validator.skipWhitespace(progress.pointee.end) == validator.end
             else { return nil }
             // Returned by its last use (moved), not copied by a conditional expression.
