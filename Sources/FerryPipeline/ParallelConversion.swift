@@ -23,9 +23,6 @@ import Foundation
 /// A few batches are in flight at once (one per worker and one more), so memory stays bounded
 /// whatever the input's size.
 struct ParallelConversion {
-    /// Raw records per batch: big enough that handing batches over costs little, small enough
-    /// that the batches in flight hold a few MB.
-    static let batchSize = 128
     /// Batches in flight per job: enough that a worker always has a batch to parse while the
     /// calling thread commits and writes the ones before (fewer left the cores idle at times).
     static let batchesPerJob = 4
@@ -204,11 +201,14 @@ struct ParallelConversion {
 
     /// One job: each batch is parsed, prepared and handed over on the calling thread.
     private func runInline(_ delivery: Delivery) throws {
-        while let batch = try reader.nextBatch(limit: Self.batchSize) {
+        var sizing = BatchSizing()
+        while let batch = try reader.nextBatch(limit: sizing.limit) {
             let lane = self.lane()?.batch()
             batch.parse(offering: lane)
             lane?.finishTaking()
-            try deliver(inlined(reader.items(from: batch)), lane: lane, delivery) { _, record in
+            let items = inlined(reader.items(from: batch))
+            sizing.observe(batch, items: items.count)
+            try deliver(items, lane: lane, delivery) { _, record in
                 // The writer renders general records itself: nothing is gained rendering ahead.
                 try delivery.general(record, preparer.prepare(copy record), nil)
             }
@@ -248,8 +248,11 @@ struct ParallelConversion {
         private var heldBatch: (any RecordBatch)?
         private var heldLane: TypedLaneBatch?
         var batch: any RecordBatch { heldBatch! }
-        /// The typed path's taker for this batch, holding the lines it rendered.
+        /// The typed path's taker for this batch, holding the lines it rendered: made by the
+        /// thread that parses the batch (its buffers are then made and freed on that thread).
         var lane: TypedLaneBatch? { heldLane }
+        /// The typed path the batch's taker is made from, nil once made (or when there is none).
+        private var laneSource: TypedLane?
         /// The number of the worker that runs every job of this batch: the first free one takes its
         /// parse and notes its number here, before leaving `parsed`; `callingThread` when the
         /// calling thread parsed it (`claim()`), which then runs its other jobs too.
@@ -275,13 +278,15 @@ struct ParallelConversion {
         /// Per item, the output rendered ahead (nil: none).
         var rendered: [RenderedRecords?] = []
 
-        init(batch: any RecordBatch, lane: TypedLaneBatch?, preparesWithParse: Bool) {
+        init(batch: any RecordBatch, lane: TypedLane?, preparesWithParse: Bool) {
             self.heldBatch = batch
-            self.heldLane = lane
+            self.laneSource = lane
             self.preparesWithParse = preparesWithParse
         }
 
         func parse() {
+            heldLane = laneSource?.batch()
+            laneSource = nil
             batch.parse(offering: lane)
             lane?.finishTaking()
         }
@@ -364,12 +369,13 @@ struct ParallelConversion {
         var exhausted = false
         // What ended the reading, thrown once the batches read before it are delivered.
         var readingError: (any Error)?
+        var sizing = BatchSizing()
 
         func fill() throws {
             while !exhausted, Self.cutsAnother(inFlight: window.count, bytes: bytesInFlight, jobs: jobs) {
                 let next: (any RecordBatch)?
                 do {
-                    next = try reader.nextBatch(limit: Self.batchSize)
+                    next = try reader.nextBatch(limit: sizing.limit)
                 } catch {
                     readingError = error
                     next = nil
@@ -380,7 +386,7 @@ struct ParallelConversion {
                 }
                 // Records put back together on this thread (`inline`) are prepared once it has.
                 let preparesWithParse = inline == nil && batch.itemsAsParsed != nil
-                let slot = Slot(batch: batch, lane: lane()?.batch(), preparesWithParse: preparesWithParse)
+                let slot = Slot(batch: batch, lane: lane(), preparesWithParse: preparesWithParse)
                 slot.parsed.enter()
                 // Asked when the batch is cut: a writer not open yet renders nothing ahead, and
                 // the calling thread then writes those records itself.
@@ -400,6 +406,7 @@ struct ParallelConversion {
             // Each batch parsed here is prepared and freed here too.
             Self.waitParsed(slot, window: window) { $0.runParse(as: Slot.callingThread, preparer) }
             slot.items = inlined(reader.items(from: slot.batch))
+            sizing.observe(slot.batch, items: slot.items.count)
             // Records prepared with the parse, or taken by the typed path while parsing: nothing
             // is left to do.
             guard !slot.preparesWithParse, slot.items.contains(where: Self.isGeneralRecord) else { return }
