@@ -203,7 +203,7 @@ struct ParallelConversion {
     private func runInline(_ delivery: Delivery) throws {
         var sizing = BatchSizing()
         while let batch = try reader.nextBatch(limit: sizing.limit) {
-            let lane = self.lane()?.batch()
+            let lane = self.lane()?.batch(reserving: sizing.limit)
             batch.parse(offering: lane)
             lane?.finishTaking()
             let items = inlined(reader.items(from: batch))
@@ -253,6 +253,8 @@ struct ParallelConversion {
         var lane: TypedLaneBatch? { heldLane }
         /// The typed path the batch's taker is made from, nil once made (or when there is none).
         private var laneSource: TypedLane?
+        /// The most raw records the batch holds (the count its reader was asked for).
+        private let records: Int
         /// The number of the worker that runs every job of this batch: the first free one takes its
         /// parse and notes its number here, before leaving `parsed`; `callingThread` when the
         /// calling thread parsed it (`claim()`), which then runs its other jobs too.
@@ -278,14 +280,15 @@ struct ParallelConversion {
         /// Per item, the output rendered ahead (nil: none).
         var rendered: [RenderedRecords?] = []
 
-        init(batch: any RecordBatch, lane: TypedLane?, preparesWithParse: Bool) {
+        init(batch: any RecordBatch, records: Int, lane: TypedLane?, preparesWithParse: Bool) {
             self.heldBatch = batch
+            self.records = records
             self.laneSource = lane
             self.preparesWithParse = preparesWithParse
         }
 
         func parse() {
-            heldLane = laneSource?.batch()
+            heldLane = laneSource?.batch(reserving: records)
             laneSource = nil
             batch.parse(offering: lane)
             lane?.finishTaking()
@@ -386,7 +389,7 @@ struct ParallelConversion {
                 }
                 // Records put back together on this thread (`inline`) are prepared once it has.
                 let preparesWithParse = inline == nil && batch.itemsAsParsed != nil
-                let slot = Slot(batch: batch, lane: lane(), preparesWithParse: preparesWithParse)
+                let slot = Slot(batch: batch, records: sizing.limit, lane: lane(), preparesWithParse: preparesWithParse)
                 slot.parsed.enter()
                 // Asked when the batch is cut: a writer not open yet renders nothing ahead, and
                 // the calling thread then writes those records itself.

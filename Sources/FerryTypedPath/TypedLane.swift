@@ -91,8 +91,9 @@ public final class TypedLane: Sendable {
         route.source.csvReading(columns, csvOptions)
     }
 
-    /// A taker for one batch of raw records, rendering into a buffer of its own.
-    public func batch() -> TypedLaneBatch { TypedLaneBatch(lane: self) }
+    /// A taker for one batch of raw records, rendering into a buffer of its own, with room for
+    /// the preparations of `records` records (more grow its list).
+    public func batch(reserving records: Int = 0) -> TypedLaneBatch { TypedLaneBatch(lane: self, reserving: records) }
 
     /// What `TypedLaneBatch.take` makes of `record` (and the collection it named), with the
     /// batch's `state`: making its `output` of it (the lane's, with the batch's encoder) and

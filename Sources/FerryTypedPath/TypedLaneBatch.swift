@@ -26,7 +26,7 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
     /// What the batch's records it took were made into, in input order.
     public var preparations: [TypedPreparation] { state.pointee.preparations }
 
-    init(lane: TypedLane) {
+    init(lane: TypedLane, reserving records: Int) {
         self.lane = lane
         let needsEncoder: Bool
         if case .csvLeaves(let leaves) = lane.output {
@@ -41,6 +41,8 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
         state.initialize(to: LaneBatchState(
             jsonReading: JSONLineReading(context: lane.jsonContext), output: lane.output,
             needsEncoder: needsEncoder))
+        // Grown one append at a time, the list was copied whole at each doubling.
+        state.pointee.preparations.reserveCapacity(records)
     }
 
     deinit {
