@@ -95,13 +95,17 @@ public struct FieldRuleCheck: FieldSink {
 
     /// `field(_:)` for a field out of order, unknown, or written already (or a failed check). The
     /// field after the usual one is tried first: models write in canonical order, and an optional
-    /// field left unwritten (an absent `imageData`) skips one.
+    /// field left unwritten (an absent `imageData`) skips one. Past it, `firstIndex(of:)` with
+    /// names compared only when their lengths agree: two different strings compared in full cost
+    /// tens of instructions each (a story without `songId` and `location` compared seven).
     @inline(never)
     private mutating func lookUp(_ key: String) -> UnsafePointer<FieldRulePlan.Rule>? {
         guard !failed else { return nil }
         let names = tables.pointee.names
         let next = hint + 1
-        let index = next < names.count && names[next] == key ? next : names.firstIndex(of: key)
+        let length = key.utf8.count
+        let index = next < names.count && names[next] == key
+            ? next : names.indices.first { names[$0].utf8.count == length && names[$0] == key }
         guard let index, index < 64, written & (1 << UInt64(index)) == 0 else {
             failed = true
             return nil

@@ -41,11 +41,18 @@ public struct MigrationStep<Old: FieldCodableCollection, New: FieldCodableCollec
             // Moved out for the call and back after it (`consume`: not copied).
             let slot = old.assumingMemoryBound(to: Old.self)
             let model = slot.move()
-            let made = try? body(model, &context)
-            let keepsID = made.map { $0.recordID == model.recordID } ?? false
+            let made: New
+            do {
+                made = try body(model, &context)
+            } catch {
+                slot.initialize(to: consume model)
+                return false
+            }
+            let keepsID = made.recordID == model.recordID
             slot.initialize(to: consume model)
-            guard keepsID, let made else { return false }
-            new.initializeMemory(as: New.self, to: made)
+            guard keepsID else { return false }
+            // Moved in: binding it out of an optional copied every field, then freed the optional.
+            new.assumingMemoryBound(to: New.self).initialize(to: consume made)
             return true
         }
     }
