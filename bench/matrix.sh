@@ -12,12 +12,16 @@
 # (reading every member of the tar bundle: `bsdtar -xOf`).
 # Uses from run.sh: FERRY, DATA, OUT, JOBS, RUNS, measure, median, JQ_MIGRATE. Environment:
 # MATRIX_RECORDS (default 50000: records of each domain's main collection at 1x; 4x is generated
-# with four times as many), MATRIX_RUNS (default RUNS).
+# with four times as many), MATRIX_RUNS (default RUNS), MATRIX_PAIRED_RUNS (default 9: the runs of a
+# cell in turn with notes').
 MX="$DATA/matrix"
 # 50,000 rather than fewer: at 20,000 the smallest cells take 0.03-0.07 s, where a run's start and
 # the machine's noise move a cell's rate and its 4x ratio by 20-40% from run to run.
 MN=${MATRIX_RECORDS:-50000}
 MRUNS=${MATRIX_RUNS:-$RUNS}
+# Runs of each cell in turn with notes' (the 70% floor): a verdict near the floor moved with the
+# median of five (64% and 72% for the same build, minutes apart).
+MPAIRED=${MATRIX_PAIRED_RUNS:-9}
 VENV=bench/.venv
 
 # The peers that come from PyPI, into a git-ignored virtual environment, when missing.
@@ -176,7 +180,7 @@ paired_vs_notes() {  # DOMAIN FORMAT WORK
     "convert -> JSON Lines") cmd=convert v=v2 args="--to jsonl -o @OUT.jsonl" out="@OUT.jsonl" ;;
   esac
   local in="$MX/x4/$domain-$v$ext" notes="$MX/x4/notes-$v$ext"
-  for _ in $(seq "$MRUNS"); do
+  for _ in $(seq "$MPAIRED"); do
     read -r s _ _ _ <<<"$(measure "${out//@OUT/$OUT/pa}" "$FERRY $cmd $in ${args//@OUT/$OUT/pa} --quiet --jobs $JOBS")"; a+=("$s")
     read -r s _ _ _ <<<"$(measure "${out//@OUT/$OUT/pb}" "$FERRY $cmd $notes ${args//@OUT/$OUT/pb} --quiet --jobs $JOBS")"; b+=("$s")
   done

@@ -87,9 +87,14 @@ measure() {
   # shellcheck disable=SC2086  # a list of paths
   if [ -n "$clear" ]; then rm -rf $clear; fi
   sync
+  # Wall time from the clock in nanoseconds: time's own "Elapsed" counts in steps of 10 ms, 5-7% of
+  # the sub-second cells of the matrix.
+  local start end
+  start=$(date +%s%N)
   /usr/bin/time -v -o "$tmp" bash -c "$cmd" >/dev/null 2>>"$OUT/stderr.log" || { echo "FAILED: $cmd" >&2; status=failed; }
+  end=$(date +%s%N)
   local secs rss cpu
-  secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp")
+  secs=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", (b - a) / 1e9}')
   rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp")
   cpu=$(awk -F': ' '/User time|System time/ {s+=$2} END {printf "%.2f", s}' "$tmp")
   rm -f "$tmp"
@@ -330,11 +335,11 @@ fi
 if [ ${#matrix_rows[@]} -eq 0 ]; then printf '%s\n' "$prev_matrix"; else
   echo "## The matrix (bench/matrix.sh)"
   echo
-  echo "Machine: $(nproc) cores; date: $(date -u +%Y-%m-%d); $MN records of each domain's main collection at 1x (wine notes, stories, words), 4x generated the same way; $MRUNS runs a cell (median); Ferry with --jobs $JOBS."
+  echo "Machine: $(nproc) cores; date: $(date -u +%Y-%m-%d); $MN records of each domain's main collection at 1x (wine notes, stories, words), 4x generated the same way; $MRUNS runs a cell (median), $MPAIRED of each cell in turn with notes' (the 70% floor); wall times from the clock in nanoseconds; Ferry with --jobs $JOBS."
   echo "Load average (1, 5, 15 min) at the start of the run: $LOAD_AT_START; at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "Peers: $("$JAQ" --version), DuckDB $("$VENV/bin/python" -c 'import duckdb; print(duckdb.__version__)') (Python package), $(xmllint --version 2>&1 | head -1), $(bsdtar --version | cut -d' ' -f1-2)."
   echo "Work: validate the V2 file; migrate the V1 file to V2 in its own format; convert the V2 file to JSON Lines (Firestore exports are V1: all three on the V1 file). CSV is a folder of one file a collection. Records: every record of the file, all collections."
-  echo "4x ratio: the median time at 4x the input over the time at 1x (linear: at most 4.6; the same of CPU seconds beside it, which other load on the machine disturbs less; linear \"CPU yes, wall no\": the wall ratio alone is over). 4x MB/s vs notes: the cell's MB/s at 4x over notes' in the same format doing the same work (the rates to compare are taken at 4x, where a run's start and the timer's 10 ms steps weigh little; the 70% targets below come from runs of the cell in turn with notes' same cell, which the machine's drift moves less). Peers run alternately with Ferry at 1x and at 4x; peer / Ferry: above 1, Ferry is faster."
+  echo "4x ratio: the median time at 4x the input over the time at 1x (linear: at most 4.6; the same of CPU seconds beside it, which other load on the machine disturbs less; linear \"CPU yes, wall no\": the wall ratio alone is over). 4x MB/s vs notes: the cell's MB/s at 4x over notes' in the same format doing the same work (the rates to compare are taken at 4x, where a run's start weighs little; the 70% targets below come from runs of the cell in turn with notes' same cell, which the machine's drift moves less). Peers run alternately with Ferry at 1x and at 4x; peer / Ferry: above 1, Ferry is faster."
   echo "Peak RSS includes the id table (about 30 bytes per unique id, every collection's ids, where the target below allows 40: about $(( $(records_of pet-story "$MN") * 30 / 1048576 + 1 )) MB at most at 1x, 4 times that at 4x)."
   echo
   matrix_table
