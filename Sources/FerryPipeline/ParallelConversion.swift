@@ -207,7 +207,7 @@ struct ParallelConversion {
             batch.parse(offering: lane)
             lane?.finishTaking()
             let items = inlined(reader.items(from: batch))
-            sizing.observe(batch, items: items.count)
+            sizing.observe(batch, items: items.count, rendered: lane?.renderedByteCount ?? 0)
             try deliver(items, lane: lane, delivery) { _, record in
                 // The writer renders general records itself: nothing is gained rendering ahead.
                 try delivery.general(record, preparer.prepare(copy record), nil)
@@ -409,7 +409,7 @@ struct ParallelConversion {
             // Each batch parsed here is prepared and freed here too.
             Self.waitParsed(slot, window: window) { $0.runParse(as: Slot.callingThread, preparer) }
             slot.items = inlined(reader.items(from: slot.batch))
-            sizing.observe(slot.batch, items: slot.items.count)
+            sizing.observe(slot.batch, items: slot.items.count, rendered: slot.lane?.renderedByteCount ?? 0)
             // Records prepared with the parse, or taken by the typed path while parsing: nothing
             // is left to do.
             guard !slot.preparesWithParse, slot.items.contains(where: Self.isGeneralRecord) else { return }

@@ -121,6 +121,9 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
         try state.pointee.preparations.withUnsafeBufferPointer(body)
     }
 
+    /// The count of bytes rendered so far (the output lines, CSV leaf streams or elements).
+    public var renderedByteCount: Int { state.pointee.buffer.count }
+
     /// The bytes of the output lines rendered so far: `TypedPreparation.rendered` ranges index it.
     /// Valid during `body` only.
     public func withRendered<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {

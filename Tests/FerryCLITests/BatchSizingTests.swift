@@ -3,8 +3,9 @@ import Testing
 
 @testable import FerryPipeline
 
-/// How many records `--jobs` asks its reader for in a batch: about 64 KiB of input, from the
-/// bytes a record took in the batch before, between 128 and 1,024 records.
+/// How many records `--jobs` asks its reader for in a batch: about 64 KiB of input (or of output
+/// rendered ahead, when more), from the bytes a record took in the batch before, between 128 and
+/// 1,024 records.
 @Suite struct BatchSizingTests {
     /// A batch that only says how many input bytes it was cut from.
     private final class SizedBatch: RecordBatch {
@@ -13,12 +14,12 @@ import Testing
         func parse(offering taker: (any RawRecordTaker)?) {}
     }
 
-    /// The limits asked for, in turn, after batches of (items, bytes).
-    private func limits(after batches: [(items: Int, bytes: Int)]) -> [Int] {
+    /// The limits asked for, in turn, after batches of (items, bytes), rendering `rendered` bytes each.
+    private func limits(after batches: [(items: Int, bytes: Int)], rendered: Int = 0) -> [Int] {
         var sizing = BatchSizing()
         var asked = [sizing.limit]
         for batch in batches {
-            sizing.observe(SizedBatch(batch.bytes), items: batch.items)
+            sizing.observe(SizedBatch(batch.bytes), items: batch.items, rendered: rendered)
             asked.append(sizing.limit)
         }
         return asked
@@ -29,6 +30,13 @@ import Testing
         #expect(limits(after: [(128, 23_040), (364, 65_520)]) == [128, 364, 364])
         // CSV rows of 40 bytes reach the most.
         #expect(limits(after: [(128, 5_120)]) == [128, 1_024])
+    }
+
+    @Test func theOutputRenderedAheadCountsWhenLarger() {
+        // Wine notes' CSV rows of 190 bytes rendered as JSON lines of 450: 65,536 * 128 / 57,600 = 145.
+        #expect(limits(after: [(128, 24_320)], rendered: 57_600) == [128, 145])
+        // Output smaller than the input (JSON Lines to CSV): the input decides.
+        #expect(limits(after: [(128, 23_040)], rendered: 9_000) == [128, 364])
     }
 
     @Test func largeRecordsKeepTheFewest() {
