@@ -28,8 +28,8 @@ struct ParallelConversion {
     static let batchesPerJob = 4
     /// Input in flight per job, past two batches (one being prepared while the next is: with
     /// one, the calling thread read the next only after handing over the last, and nothing ran
-    /// beside it). Batches of small records never reach it (eight batches of 128 wine notes in
-    /// XML, the largest, hold 0.9 MB), but a batch can be one large record (a Firestore word
+    /// beside it). Batches of small records never reach it (eight batches of about 64 KiB,
+    /// `BatchSizing`; of 128 wine notes in XML, the largest, 0.9 MB), but a batch can be one large record (a Firestore word
     /// book with its thousands of words, parsed on the calling thread), and four of those a job
     /// took two and three times the memory of one job.
     static let bytesPerJob = 512 << 10

@@ -133,8 +133,9 @@ public final class TypedLaneBatch: RawRecordTaker, @unchecked Sendable {
 
 /// What a `TypedLaneBatch` changes as it takes its records.
 struct LaneBatchState: ~Copyable {
-    /// Room for a batch of 128 records of about 700 bytes without growing (growing copies), and
-    /// under glibc's mmap threshold (`main.swift`: 128 KiB), so it comes from the heap.
+    /// Room for a batch's output (`--jobs` aims at 64 KiB: `BatchSizing`) without growing
+    /// (growing copies), and under glibc's mmap threshold (`main.swift`: 128 KiB), so it comes
+    /// from the heap.
     var buffer = ByteBuffer(capacity: 96 << 10)
     /// Where each document of a nested record is made before it is taken (`NestedSplit`).
     var documentText = ByteBuffer(capacity: 4 << 10)
