@@ -29,9 +29,9 @@ struct ParallelConversion {
     /// Input in flight per job, past two batches (one being prepared while the next is: with
     /// one, the calling thread read the next only after handing over the last, and nothing ran
     /// beside it). Batches of small records never reach it (eight batches of about 64 KiB,
-    /// `BatchSizing`; of 128 wine notes in XML, the largest, 0.9 MB), but a batch can be one large record (a Firestore word
-    /// book with its thousands of words, parsed on the calling thread), and four of those a job
-    /// took two and three times the memory of one job.
+    /// `BatchSizing`; of 128 wine notes in XML, the largest, 0.9 MB), but a batch can be one
+    /// large record (a Firestore word book with its thousands of words, parsed on the calling
+    /// thread), and four of those a job took two and three times the memory of one job.
     static let bytesPerJob = 512 << 10
 
     /// True when another batch may be cut with `inFlight` batches of `bytes` input bytes cut and
