@@ -27,9 +27,9 @@ struct BatchSizing {
     /// a problem each), from `batch.inputBytes` of input, rendering `rendered` bytes ahead.
     /// Batches of unknown size, and batches under half the count asked for (the input's or a
     /// collection's end), change nothing.
-    mutating func observe(_ batch: any RecordBatch, items: Int, rendered: Int = 0) {
-        let bytes = max(batch.inputBytes, rendered)
-        guard batch.inputBytes > 0, items > 0, items * 2 >= limit else { return }
-        limit = min(max(Self.targetBytes * items / bytes, Self.minimum), Self.maximum)
+    mutating func observe(_ batch: any RecordBatch, items: Int, rendered: Int) {
+        let input = batch.inputBytes
+        guard input > 0, items > 0, items * 2 >= limit else { return }
+        limit = min(max(Self.targetBytes * items / max(input, rendered), Self.minimum), Self.maximum)
     }
 }
