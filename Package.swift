@@ -60,7 +60,7 @@ let package = Package(
 
         .target(
             name: "FerryTypedPath",
-            dependencies: ["FerryCore", "FerrySchemas", "FormatJSON", "FormatCSV", "FormatXML"],
+            dependencies: ["CByteMasks", "FerryCore", "FerrySchemas", "FormatJSON", "FormatCSV", "FormatXML"],
             swiftSettings: swiftSettings
         ),
 

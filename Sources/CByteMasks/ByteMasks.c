@@ -29,3 +29,13 @@ uint64_t CByteMasks_signedBelowPortable(const uint8_t *block, int8_t value) {
     }
     return mask;
 }
+
+uint32_t CByteMasks_stringStopsPortable(const uint8_t *bytes) {
+    uint32_t masks = 0;
+    for (int i = 0; i < 16; i++) {
+        const uint8_t byte = bytes[i];
+        if (byte == '"' || byte == '\\' || byte < 0x20) masks |= (uint32_t)1 << i;
+        if (byte >= 0x80) masks |= (uint32_t)1 << (16 + i);
+    }
+    return masks;
+}

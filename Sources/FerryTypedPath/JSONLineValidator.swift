@@ -1,3 +1,4 @@
+import CByteMasks
 import FerrySchemas
 import FormatJSON
 
@@ -30,27 +31,27 @@ struct JSONLineValidator {
     /// whether it holds an escape; nil when the parser refuses it.
     func string(_ i: Int) -> (end: Int, escaped: Bool)? {
         var j = i + 1
-        var high: UInt64 = 0
+        var nonASCII: UInt32 = 0
         var escaped = false
         while true {
-            // Eight bytes at a time: the lowest flagged byte of a word is exact
-            // (`JSONSyntax.zeroBytes`); the bytes before it count for the UTF-8 check.
-            while j + 8 <= end {
-                let word = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
-                let flags = Self.specials(word)
-                if flags != 0 {
-                    let before = flags.trailingZeroBitCount >> 3
-                    high |= word & ((1 << UInt64(before << 3)) &- 1)
+            // Sixteen bytes at a time (`CByteMasks_stringStops`); the bytes before the first stop
+            // count for the UTF-8 check.
+            while j + 16 <= end {
+                let masks = CByteMasks_stringStops(p + j)
+                let stops = masks & 0xFFFF
+                if stops != 0 {
+                    let before = stops.trailingZeroBitCount
+                    nonASCII |= (masks >> 16) & ((1 << UInt32(before)) &- 1)
                     j += before
                     break
                 }
-                high |= word
-                j += 8
+                nonASCII |= masks
+                j += 16
             }
             while j < end {
                 let byte = p[j]
                 if byte == JSONSyntax.quote || byte == JSONSyntax.backslash || byte < 0x20 { break }
-                high |= UInt64(byte)
+                nonASCII |= UInt32(byte & 0x80)
                 j += 1
             }
             guard j < end else { return nil }  // unterminated
@@ -60,22 +61,12 @@ struct JSONLineValidator {
             escaped = true
             j = next
         }
-        if high & JSONSyntax.highBits != 0,
+        if nonASCII != 0,
             JSONSyntax.firstInvalidUTF8(in: UnsafeBufferPointer(start: p, count: end), (i + 1)..<j) != nil
         {
             return nil
         }
         return (j + 1, escaped)
-    }
-
-    /// The high bit of each byte of `word` that is `"`, `\` or a control character (exact for
-    /// the lowest one).
-    @inline(__always)
-    private static func specials(_ word: UInt64) -> UInt64 {
-        let quotes = JSONSyntax.zeroBytes(word ^ (JSONSyntax.lowBits &* UInt64(JSONSyntax.quote)))
-        let backslashes = JSONSyntax.zeroBytes(word ^ (JSONSyntax.lowBits &* UInt64(JSONSyntax.backslash)))
-        let controls = (word &- JSONSyntax.lowBits &* 0x20) & ~word & JSONSyntax.highBits
-        return quotes | backslashes | controls
     }
 
     /// Checks the escape whose backslash is at `i`; the offset past it.

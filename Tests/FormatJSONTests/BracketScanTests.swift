@@ -121,7 +121,21 @@ import Testing
                 for value in [-64, 0, 1, -128, 127] as [Int8] {
                     #expect(CByteMasks_signedBelow(bytes, value) == CByteMasks_signedBelowPortable(bytes, value), "\(value) \(block)")
                 }
+                for offset in stride(from: 0, through: 48, by: 16) {
+                    #expect(CByteMasks_stringStops(bytes + offset) == CByteMasks_stringStopsPortable(bytes + offset), "\(offset) \(block)")
+                }
             }
+        }
+    }
+
+    /// A string's stops are `"`, `\` and 0x00-0x1F (bits 0-15); bytes from 0x80 are flagged apart
+    /// (bits 16-31); 0x20, 0x7F and everything else ASCII is neither.
+    @Test func stringStopsNameTheirBytes() {
+        let bytes: [UInt8] = [0x61, 0x22, 0x20, 0x5C, 0x1F, 0x00, 0x7F, 0x80, 0xFF, 0xC3, 0xA9, 0x2F, 0x0A, 0x21, 0x23, 0x5B]
+        let expected: UInt32 = 0b0001_0000_0011_1010 | 0b0000_0111_1000_0000 << 16
+        bytes.withUnsafeBufferPointer { p in
+            #expect(CByteMasks_stringStops(p.baseAddress!) == expected)
+            #expect(CByteMasks_stringStopsPortable(p.baseAddress!) == expected)
         }
     }
 

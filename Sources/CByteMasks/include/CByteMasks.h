@@ -20,6 +20,7 @@ typedef struct {
 CByteMasksJSON CByteMasks_jsonPortable(const uint8_t *block);
 uint64_t CByteMasks_equalPortable(const uint8_t *block, uint8_t value);
 uint64_t CByteMasks_signedBelowPortable(const uint8_t *block, int8_t value);
+uint32_t CByteMasks_stringStopsPortable(const uint8_t *bytes);
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -69,8 +70,21 @@ static inline uint64_t CByteMasks_signedBelow(const uint8_t *block, int8_t value
                              _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)(block + 48)), v));
 }
 
+/// The 16 bytes at `bytes` inside a JSON string: bits 0-15 mark the bytes that stop a plain run
+/// (`"`, `\\` and the control characters below 0x20, RFC 8259 section 7), bits 16-31 the bytes
+/// of 0x80 and above (which need the UTF-8 check). No alignment needed.
+static inline uint32_t CByteMasks_stringStops(const uint8_t *bytes) {
+    const __m128i v = _mm_loadu_si128((const __m128i *)bytes);
+    const __m128i control = _mm_set1_epi8(0x1F);
+    const __m128i stops = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+        _mm_cmpeq_epi8(_mm_max_epu8(v, control), control));
+    return (uint32_t)(uint16_t)_mm_movemask_epi8(stops) | (uint32_t)(uint16_t)_mm_movemask_epi8(v) << 16;
+}
+
 #else
 
+static inline uint32_t CByteMasks_stringStops(const uint8_t *bytes) { return CByteMasks_stringStopsPortable(bytes); }
 static inline CByteMasksJSON CByteMasks_json(const uint8_t *block) { return CByteMasks_jsonPortable(block); }
 static inline uint64_t CByteMasks_equal(const uint8_t *block, uint8_t value) {
     return CByteMasks_equalPortable(block, value);
