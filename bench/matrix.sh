@@ -13,7 +13,7 @@
 # Uses from run.sh: FERRY, DATA, OUT, JOBS, RUNS, measure, median, JQ_MIGRATE. Environment:
 # MATRIX_RECORDS (default 50000: records of each domain's main collection at 1x; 4x is generated
 # with four times as many), MATRIX_RUNS (default RUNS), MATRIX_PAIRED_RUNS (default 9: the runs of a
-# cell in turn with notes').
+# cell in turn with notes', and of a JSON document's --jobs 1 in turn with its --jobs 2).
 MX="$DATA/matrix"
 # 50,000 rather than fewer: at 20,000 the smallest cells take 0.03-0.07 s, where a run's start and
 # the machine's noise move a cell's rate and its 4x ratio by 20-40% from run to run.
@@ -66,14 +66,14 @@ records_of() {  # DOMAIN N
 }
 
 matrix_rows=()   # domain|format|work|MB|records|s|cpu s|MB/s|records/s|RSS|RSS 4x|s 4x|ratio 4x|CPU ratio 4x|linear|peer|peer s|peer/Ferry|failed|MB/s 4x|peer s 4x|peer/Ferry 4x|records 4x
-# matrix_cell DOMAIN FORMAT WORK IN1 IN4 FERRY_ARGS_AFTER_INPUT OUT_PATH [PEER_NAME PEER_CMD_TEMPLATE]
+# matrix_cell DOMAIN FORMAT WORK IN1 IN4 FERRY_ARGS_AFTER_INPUT OUT_PATH [PEER_NAME PEER_CMD_TEMPLATE [RUNS]]
 # The templates name the input as @IN and the output as @OUT; FERRY is run as
-# `$FERRY <command> INPUT <args>`, with WORK's command.
+# `$FERRY <command> INPUT <args>`, with WORK's command. RUNS: the runs of each (default MRUNS).
 matrix_cell() {
-  local domain=$1 format=$2 work=$3 in1=$4 in4=$5 args=$6 out=$7 peer=${8:-} peer_cmd=${9:-}
+  local domain=$1 format=$2 work=$3 in1=$4 in4=$5 args=$6 out=$7 peer=${8:-} peer_cmd=${9:-} runs=${10:-$MRUNS}
   local cmd; case $work in validate*) cmd=validate ;; migrate*) cmd=migrate ;; *) cmd=convert ;; esac
   local f1=() f4=() r1=() r4=() c1=() c4=() p=() p4=() failed=0 s rss cpu ok
-  for _ in $(seq "$MRUNS"); do
+  for _ in $(seq "$runs"); do
     read -r s rss cpu ok <<<"$(measure "$out" "$FERRY $cmd $in1 $args")"; f1+=("$s"); r1+=("$rss"); c1+=("$cpu"); [ "$ok" = ok ] || failed=$((failed + 1))
     if [ -n "$peer_cmd" ]; then
       local pc=${peer_cmd//@IN/$in1}; pc=${pc//@OUT/$OUT/peer.out}
@@ -129,9 +129,12 @@ for domain in notes pet-story vocabulary vocabulary-node-firestore vocabulary-ba
     # batches by a bracket scan and parsed on the workers)
     # The run with --jobs $JOBS is this cell's peer, so the two alternate run by run: measured as
     # cells of their own, minutes apart, their ratio moved with the machine's drift between them.
+    # As many runs as the 70% floor's pairs: a run of two threads loses a core to anything else
+    # the machine runs, one of one thread does not, and five runs put the same build at 1.54x
+    # and 1.77x.
     if [ "$format" = json ]; then
       matrix_cell "$domain" "$format" "validate, --jobs 1" "$MX/x1/$v2in" "$MX/x4/$v2in" "--quiet --jobs 1" "" \
-        "Ferry --jobs $JOBS" "$FERRY validate @IN --quiet --jobs $JOBS"
+        "Ferry --jobs $JOBS" "$FERRY validate @IN --quiet --jobs $JOBS" "$MPAIRED"
     fi
     # validate V1: each record is also migrated to V2 and checked there (a Firestore export's
     # validate row above is this one already)

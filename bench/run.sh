@@ -335,7 +335,7 @@ fi
 if [ ${#matrix_rows[@]} -eq 0 ]; then printf '%s\n' "$prev_matrix"; else
   echo "## The matrix (bench/matrix.sh)"
   echo
-  echo "Machine: $(nproc) cores; date: $(date -u +%Y-%m-%d); $MN records of each domain's main collection at 1x (wine notes, stories, words), 4x generated the same way; $MRUNS runs a cell (median), $MPAIRED of each cell in turn with notes' (the 70% floor); wall times from the clock in nanoseconds; Ferry with --jobs $JOBS."
+  echo "Machine: $(nproc) cores; date: $(date -u +%Y-%m-%d); $MN records of each domain's main collection at 1x (wine notes, stories, words), 4x generated the same way; $MRUNS runs a cell (median), $MPAIRED of each cell in turn with notes' (the 70% floor) and of each JSON document's --jobs 1 with its --jobs $JOBS; wall times from the clock in nanoseconds; Ferry with --jobs $JOBS."
   echo "Load average (1, 5, 15 min) at the start of the run: $LOAD_AT_START; at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "Peers: $("$JAQ" --version), DuckDB $("$VENV/bin/python" -c 'import duckdb; print(duckdb.__version__)') (Python package), $(xmllint --version 2>&1 | head -1), $(bsdtar --version | cut -d' ' -f1-2)."
   echo "Work: validate the V2 file; migrate the V1 file to V2 in its own format; convert the V2 file to JSON Lines (Firestore exports are V1: all three on the V1 file). CSV is a folder of one file a collection. Records: every record of the file, all collections."
