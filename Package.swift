@@ -40,7 +40,8 @@ let package = Package(
 
         // MARK: - Format adapters (one target per format; C dependencies stay inside their adapter)
 
-        // 64-byte blocks' masks with SSE2 where there is SSE2 (Swift's SIMD types cannot gather them).
+        // Masks of 64-byte blocks and of a string's 16 bytes, with SSE2 where there is SSE2 (Swift's SIMD
+        // types cannot gather them).
         .target(name: "CByteMasks"),
         .target(name: "FormatJSON", dependencies: ["FerryCore", "CByteMasks"], swiftSettings: swiftSettings),
         .target(name: "FormatCSV", dependencies: ["FerryCore"], swiftSettings: swiftSettings),
