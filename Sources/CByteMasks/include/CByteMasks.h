@@ -72,7 +72,7 @@ static inline uint64_t CByteMasks_signedBelow(const uint8_t *block, int8_t value
 }
 
 /// The 16 bytes at `bytes` inside a JSON string: bits 0-15 mark the bytes that stop a plain run
-/// (`"`, `\\` and the control characters below 0x20, RFC 8259 section 7), bits 16-31 the bytes
+/// (`"`, `\` and the control characters below 0x20, RFC 8259 section 7), bits 16-31 the bytes
 /// of 0x80 and above (which need the UTF-8 check). No alignment needed.
 static inline uint32_t CByteMasks_stringStops(const uint8_t *bytes) {
     const __m128i v = _mm_loadu_si128((const __m128i *)bytes);
