@@ -122,7 +122,9 @@ import Testing
                     #expect(CByteMasks_signedBelow(bytes, value) == CByteMasks_signedBelowPortable(bytes, value), "\(value) \(block)")
                 }
                 for offset in stride(from: 0, through: 48, by: 16) {
-                    #expect(CByteMasks_stringStops(bytes + offset) == CByteMasks_stringStopsPortable(bytes + offset), "\(offset) \(block)")
+                    let portable = CByteMasks_stringStopsPortable(bytes + offset)
+                    #expect(CByteMasks_stringStops(bytes + offset) == portable, "\(offset) \(block)")
+                    #expect(CByteMasks_stringStopsWords(bytes + offset) == portable, "\(offset) \(block)")
                 }
             }
         }
@@ -136,6 +138,7 @@ import Testing
         bytes.withUnsafeBufferPointer { p in
             #expect(CByteMasks_stringStops(p.baseAddress!) == expected)
             #expect(CByteMasks_stringStopsPortable(p.baseAddress!) == expected)
+            #expect(CByteMasks_stringStopsWords(p.baseAddress!) == expected)
         }
     }
 

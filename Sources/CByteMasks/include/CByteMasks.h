@@ -23,6 +23,34 @@ uint64_t CByteMasks_equalPortable(const uint8_t *block, uint8_t value);
 uint64_t CByteMasks_signedBelowPortable(const uint8_t *block, int8_t value);
 uint32_t CByteMasks_stringStopsPortable(const uint8_t *bytes);
 
+#include <string.h>
+
+/// Bit i set where byte i of `word` (little-endian) has its high bit set; the other bits of each
+/// byte must be clear.
+static inline uint32_t CByteMasks_gatherWord(uint64_t word) {
+    return (uint32_t)(((word >> 7) * 0x0102040810204080ULL) >> 56);
+}
+
+/// `CByteMasks_stringStops` eight bytes a word (exact for every byte, not only the first): the
+/// version of processors without SSE2, whose portable loop would cost more than the words it
+/// replaced. Bytes equal to `c` are those whose XOR with `c` is zero; below 0x20, those whose low
+/// seven bits plus 0x60 stay under 0x80 and whose high bit is clear (no carry crosses a byte).
+static inline uint32_t CByteMasks_stringStopsWords(const uint8_t *bytes) {
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL, high = 0x8080808080808080ULL;
+    uint32_t masks = 0;
+    for (int half = 0; half < 2; half++) {
+        uint64_t w;
+        memcpy(&w, bytes + 8 * half, 8);
+        const uint64_t q = w ^ 0x2222222222222222ULL, b = w ^ 0x5C5C5C5C5C5C5C5CULL;
+        const uint64_t quotes = ~(((q & low7) + low7) | q) & high;
+        const uint64_t backslashes = ~(((b & low7) + low7) | b) & high;
+        const uint64_t controls = ~(((w & low7) + 0x6060606060606060ULL) | w) & high;
+        masks |= CByteMasks_gatherWord(quotes | backslashes | controls) << (8 * half);
+        masks |= CByteMasks_gatherWord(w & high) << (16 + 8 * half);
+    }
+    return masks;
+}
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
@@ -85,7 +113,11 @@ static inline uint32_t CByteMasks_stringStops(const uint8_t *bytes) {
 
 #else
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint32_t CByteMasks_stringStops(const uint8_t *bytes) { return CByteMasks_stringStopsWords(bytes); }
+#else
 static inline uint32_t CByteMasks_stringStops(const uint8_t *bytes) { return CByteMasks_stringStopsPortable(bytes); }
+#endif
 static inline CByteMasksJSON CByteMasks_json(const uint8_t *block) { return CByteMasks_jsonPortable(block); }
 static inline uint64_t CByteMasks_equal(const uint8_t *block, uint8_t value) {
     return CByteMasks_equalPortable(block, value);
